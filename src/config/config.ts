@@ -1,0 +1,148 @@
+/**
+ * The one place that reads the process environment. Every setting is validated at start-up so that a
+ * misconfigured service refuses to start with a clear list of problems instead of failing later.
+ * Every variable is listed, with its default, in `.env.example` and the README.
+ */
+
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  /** TCP port the HTTP server listens on. */
+  readonly port: number;
+  /** Interface the HTTP server binds to. */
+  readonly host: string;
+  /** Public base URL of the service, without a trailing slash; used in every URL we hand out. */
+  readonly baseUrl: string;
+  readonly database: DatabaseConfig;
+  readonly logLevel: LogLevel;
+  /** Create and print a demo sandbox client when the database has no clients yet. */
+  readonly createDemoClient: boolean;
+  /** Requests per second a client may make before it gets 429, and the burst it may use up front. */
+  readonly rateLimit: { readonly perSecond: number; readonly burst: number };
+  /** How long a payer has to finish the flow before the payment fails with EXPIRED. */
+  readonly flowDeadlineSeconds: number;
+  /** Path of an operator-supplied provider catalogue; unset: the built-in sandbox catalogue. */
+  readonly providerCatalogueFile: string | undefined;
+  /**
+   * The sandbox bank. `embedded`: mounted in this process under `/sandbox-bank` (the default);
+   * `external`: reached at `url` (a sandbox bank started with `openpis sandbox-bank`), not mounted here.
+   */
+  readonly sandboxBank: { readonly mode: 'embedded' | 'external'; readonly url: string };
+}
+
+/** Path under which the embedded sandbox bank is mounted. */
+export const SANDBOX_BANK_MOUNT_PATH = '/sandbox-bank';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Environment = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const port = integer('PORT', 8080, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+
+  const baseUrl = parseBaseUrl(read('BASE_URL') ?? `http://localhost:${port}`, problems);
+  const database = parseDatabaseUrl(read('DATABASE_URL'), problems);
+
+  const logLevelRaw = read('LOG_LEVEL') ?? 'info';
+  const logLevel = LOG_LEVELS.find((level) => level === logLevelRaw);
+  if (logLevel === undefined) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevelRaw}")`);
+
+  const config: Config = {
+    port,
+    host,
+    baseUrl,
+    database,
+    logLevel: logLevel ?? 'info',
+    createDemoClient: boolean('CREATE_DEMO_CLIENT', true),
+    rateLimit: {
+      perSecond: integer('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
+      burst: integer('RATE_LIMIT_BURST', 200, 1, 1_000_000),
+    },
+    flowDeadlineSeconds: integer('FLOW_DEADLINE_SECONDS', 15 * 60, 10, 24 * 60 * 60),
+    providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
+    sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function parseBaseUrl(raw: string, problems: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`BASE_URL must be an absolute http(s) URL (got "${raw}")`);
+    return raw;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`BASE_URL must use http or https (got "${raw}")`);
+  }
+  if (url.search !== '' || url.hash !== '') problems.push('BASE_URL must not carry a query or fragment');
+  return url.toString().replace(/\/+$/, '');
+}
+
+function parseSandboxBank(raw: string | undefined, baseUrl: string, problems: string[]): Config['sandboxBank'] {
+  if (raw === undefined) return { mode: 'embedded', url: `${baseUrl}${SANDBOX_BANK_MOUNT_PATH}` };
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    problems.push(`SANDBOX_BANK_URL must be an absolute http(s) URL (got "${raw}")`);
+  }
+  return { mode: 'external', url: raw.replace(/\/+$/, '') };
+}
+
+/** Unset: SQLite under ./data. `sqlite:<path>` or `sqlite::memory:`; `postgres://…` or `postgresql://…`. */
+export function parseDatabaseUrl(raw: string | undefined, problems: string[]): DatabaseConfig {
+  if (raw === undefined) return { kind: 'sqlite', path: 'data/openpis.sqlite' };
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (path === '') problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:data/openpis.sqlite');
+    return { kind: 'sqlite', path };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      problems.push('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: raw };
+  }
+  problems.push('DATABASE_URL must start with sqlite: or postgres:// (or postgresql://)');
+  return { kind: 'sqlite', path: 'data/openpis.sqlite' };
+}

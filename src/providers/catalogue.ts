@@ -1,0 +1,224 @@
+/**
+ * The provider (bank) catalogue: banks as data. It is loaded once at start, validated against the schema
+ * below, and held in memory; every process of a deployment loads the same file, so no cache can go stale.
+ * The built-in catalogue (`sandbox-catalogue.json`) lists the sandbox banks; an operator points
+ * `PROVIDER_CATALOGUE_FILE` at their own. See docs/adr/0003-provider-catalogue.md.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+export const REQUIRED_PAYMENT_FIELDS = [
+  'SENDER_ACCOUNT',
+  'SENDER_PROVIDER_CREDENTIALS_ID',
+  'SENDER_PROVIDER_CREDENTIALS_PASSWORD',
+] as const;
+export type RequiredPaymentField = (typeof REQUIRED_PAYMENT_FIELDS)[number];
+
+export type PaymentSchemeName = 'SEPA' | 'DOMESTIC';
+export type ScaApproach = 'REDIRECT' | 'EMBEDDED' | 'DECOUPLED';
+export type Environment = 'sandbox' | 'production';
+
+const ScaApproachSchema = Type.Union([Type.Literal('REDIRECT'), Type.Literal('EMBEDDED'), Type.Literal('DECOUPLED')]);
+
+/** How the service talks to this bank. Only the Berlin Group NextGenPSD2 standard exists so far. */
+const ConnectorSettingsSchema = Type.Object(
+  {
+    standard: Type.Literal('berlin-group'),
+    /**
+     * Base URL of the bank's XS2A API (the part before `/v1/…`). `{SANDBOX_BANK_URL}` is replaced with the
+     * sandbox bank's address (embedded by default, under the service's own base URL).
+     */
+    baseUrl: Type.String({ minLength: 1 }),
+    /** SCA approaches the bank offers, preferred first. */
+    scaApproaches: Type.Array(ScaApproachSchema, { minItems: 1 }),
+    /** Berlin Group payment product per scheme; `SEPA_INSTANT` only for banks with instant payments. */
+    products: Type.Object(
+      {
+        SEPA: Type.Optional(Type.String()),
+        SEPA_INSTANT: Type.Optional(Type.String()),
+        DOMESTIC: Type.Optional(Type.String()),
+        DOMESTIC_INSTANT: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    /** Record `PAYMENT_EXECUTION_COMPLETED` on accepted-for-execution (ACSP, ACWC, ACWP), not only on settlement. */
+    acceptedForExecutionIsCompleted: Type.Boolean(),
+    /** The bank needs the debtor account in the payment request. */
+    requiresDebtorAccount: Type.Boolean(),
+    /** The bank offers account information (consent + account list) to resolve the sender account. */
+    accountInformation: Type.Boolean(),
+    /** The payer must log in at the bank before any payment call (phase 3). */
+    requiresSenderAuthorization: Type.Boolean(),
+    /** Time limit of one call to the bank, in milliseconds. */
+    timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000 }),
+    /** Sign requests with the standard's HTTP message signature (Digest, Signature, TPP-Signature-Certificate). */
+    signRequests: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const ProviderFields = {
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String({ minLength: 1 }),
+  countryCode: Type.String({ pattern: '^[A-Z]{2}$' }),
+  environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+  /** Colour of the logo drawn by the service (`#rrggbb`). */
+  brandColor: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }),
+  paymentSchemes: Type.Array(Type.Union([Type.Literal('SEPA'), Type.Literal('DOMESTIC')]), { minItems: 1 }),
+  /** Currencies the bank sends payments in. */
+  currencies: Type.Array(Type.String({ pattern: '^[A-Z]{3}$' }), { minItems: 1 }),
+  /** Whether the bank offers instant payments (so an INSTANT preference can be honoured). */
+  instantPayments: Type.Boolean(),
+  requiredPaymentFields: Type.Array(
+    Type.Union(REQUIRED_PAYMENT_FIELDS.map((field) => Type.Literal(field))),
+  ),
+  /** The bank's own limit for the unstructured remittance (at most 140). */
+  remittanceMaxLength: Type.Integer({ minimum: 1, maximum: 140 }),
+};
+
+const SubsidiarySchema = Type.Object(
+  { ...ProviderFields, connector: ConnectorSettingsSchema },
+  { additionalProperties: false },
+);
+
+const ProviderEntrySchema = Type.Object(
+  {
+    ...ProviderFields,
+    /** Parent of a bank group: payments go to one of its subsidiaries, never to the parent itself. */
+    subsidiaries: Type.Optional(Type.Array(SubsidiarySchema, { minItems: 1 })),
+    /** Required unless the entry is a bank-group parent. */
+    connector: Type.Optional(ConnectorSettingsSchema),
+  },
+  { additionalProperties: false },
+);
+
+const CatalogueSchema = Type.Object(
+  { providers: Type.Array(ProviderEntrySchema) },
+  { additionalProperties: false },
+);
+
+export type ConnectorSettings = Static<typeof ConnectorSettingsSchema>;
+type CatalogueFile = Static<typeof CatalogueSchema>;
+
+/** One bank that payments can be sent to (a stand-alone bank or a group's subsidiary). */
+export interface Bank {
+  readonly id: string;
+  readonly name: string;
+  readonly countryCode: string;
+  readonly environment: Environment;
+  readonly brandColor: string;
+  readonly paymentSchemes: readonly PaymentSchemeName[];
+  readonly currencies: readonly string[];
+  readonly instantPayments: boolean;
+  readonly requiredPaymentFields: readonly RequiredPaymentField[];
+  readonly remittanceMaxLength: number;
+  readonly connector: ConnectorSettings;
+  /** Set on a subsidiary: its group's parent entry. */
+  readonly parentId: string | undefined;
+}
+
+/** A parent of a bank group: listed, but never a payment's provider. */
+export interface BankGroup {
+  readonly id: string;
+  readonly name: string;
+  readonly countryCode: string;
+  readonly environment: Environment;
+  readonly brandColor: string;
+  readonly paymentSchemes: readonly PaymentSchemeName[];
+  readonly currencies: readonly string[];
+  readonly instantPayments: boolean;
+  readonly requiredPaymentFields: readonly RequiredPaymentField[];
+  readonly remittanceMaxLength: number;
+  readonly subsidiaries: readonly Bank[];
+}
+
+export type CatalogueEntry = (Bank & { readonly kind: 'bank' }) | (BankGroup & { readonly kind: 'group' });
+
+export type ProviderLookup =
+  | { readonly kind: 'bank'; readonly bank: Bank }
+  | { readonly kind: 'group'; readonly group: BankGroup }
+  | { readonly kind: 'none' };
+
+export class ProviderCatalogue {
+  private readonly entries: readonly CatalogueEntry[];
+  private readonly byId = new Map<string, ProviderLookup>();
+  /** A fingerprint of the catalogue's content, used for ETags. */
+  readonly version: string;
+
+  constructor(file: CatalogueFile, sandboxBankUrl: string) {
+    const entries: CatalogueEntry[] = [];
+    for (const entry of file.providers) {
+      const { subsidiaries, connector, ...fields } = entry;
+      if (subsidiaries !== undefined) {
+        const group: BankGroup = {
+          ...fields,
+          subsidiaries: subsidiaries.map(({ connector: subConnector, ...sub }) => ({
+            ...sub,
+            connector: resolveConnector(subConnector, sandboxBankUrl),
+            parentId: entry.id,
+          })),
+        };
+        entries.push({ kind: 'group', ...group });
+        this.add(entry.id, { kind: 'group', group });
+        for (const bank of group.subsidiaries) this.add(bank.id, { kind: 'bank', bank });
+      } else {
+        if (connector === undefined) throw new Error(`Provider ${entry.id} (${entry.name}) has no connector settings`);
+        const bank: Bank = { ...fields, connector: resolveConnector(connector, sandboxBankUrl), parentId: undefined };
+        entries.push({ kind: 'bank', ...bank });
+        this.add(bank.id, { kind: 'bank', bank });
+      }
+    }
+    this.entries = entries;
+    this.version = createHash('sha256').update(JSON.stringify(file)).digest('base64url').slice(0, 22);
+  }
+
+  private add(id: string, lookup: ProviderLookup): void {
+    if (this.byId.has(id)) throw new Error(`Provider id ${id} appears twice in the catalogue`);
+    this.byId.set(id, lookup);
+  }
+
+  /** Finds a bank or a bank group by id, in the given environment only. */
+  find(id: string, environment: Environment): ProviderLookup {
+    const found = this.byId.get(id.toLowerCase());
+    if (found === undefined || found.kind === 'none') return { kind: 'none' };
+    const foundEnvironment = found.kind === 'bank' ? found.bank.environment : found.group.environment;
+    return foundEnvironment === environment ? found : { kind: 'none' };
+  }
+
+  /** Top-level entries (stand-alone banks and group parents) of one environment, in catalogue order. */
+  list(environment: Environment): readonly CatalogueEntry[] {
+    return this.entries.filter((entry) => entry.environment === environment);
+  }
+
+  /** Every bank a payment can go to (stand-alone banks and subsidiaries) of one environment. */
+  banks(environment: Environment): readonly Bank[] {
+    return this.list(environment).flatMap((entry) => (entry.kind === 'group' ? entry.subsidiaries : [entry]));
+  }
+}
+
+function resolveConnector(settings: ConnectorSettings, sandboxBankUrl: string): ConnectorSettings {
+  return { ...settings, baseUrl: settings.baseUrl.replace('{SANDBOX_BANK_URL}', sandboxBankUrl) };
+}
+
+const checkCatalogue = Compile(CatalogueSchema);
+
+/** Parses and validates a catalogue document; throws with every problem found. */
+export function parseCatalogue(document: unknown, sandboxBankUrl: string): ProviderCatalogue {
+  if (!checkCatalogue.Check(document)) {
+    const problems = [...checkCatalogue.Errors(document)]
+      .slice(0, 20)
+      .map((error) => `${error.instancePath || '/'} ${error.message}`);
+    throw new Error(`Invalid provider catalogue:\n  ${problems.join('\n  ')}`);
+  }
+  return new ProviderCatalogue(document, sandboxBankUrl);
+}
+
+const BUILT_IN_CATALOGUE = new URL('./sandbox-catalogue.json', import.meta.url);
+
+export function loadCatalogue(file: string | undefined, sandboxBankUrl: string): ProviderCatalogue {
+  const source = file ?? BUILT_IN_CATALOGUE;
+  const document: unknown = JSON.parse(readFileSync(source, 'utf8'));
+  return parseCatalogue(document, sandboxBankUrl);
+}

@@ -1,0 +1,45 @@
+/**
+ * Opens the configured database behind one Kysely instance. SQLite (better-sqlite3) is the embedded default;
+ * PostgreSQL (pg) is for production and for several processes sharing one database. Everything above this
+ * file is written once for both; what differs between them is kept here.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { DatabaseConfig } from '../config/config.js';
+import type { Database } from './schema.js';
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly kind: DatabaseConfig['kind'];
+  close(): Promise<void>;
+}
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  if (config.kind === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const sqlite = new SQLite(config.path);
+    // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable on power loss,
+    // which a payments ledger needs more than the last bit of write throughput.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, kind: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: config.url, max: 20 });
+  // An idle client can lose its connection (database restart); without a listener that error would crash us.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Did this error come from a unique constraint (SQLite or PostgreSQL)? */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

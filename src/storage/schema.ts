@@ -1,0 +1,83 @@
+/**
+ * Table types for Kysely. Both databases store the same shapes:
+ * - times are UTC ISO 8601 strings with milliseconds (`2026-11-21T10:00:00.000Z`), so they sort as text;
+ * - money is an exact decimal string (`"10.50"`), never a float;
+ * - structured values are JSON text, parsed at the repository boundary.
+ * See docs/adr/0002-storage.md.
+ */
+export interface ClientsTable {
+  id: string;
+  name: string;
+  environment: 'sandbox' | 'production';
+  /** Space-separated OAuth scopes the client may be granted. */
+  scopes: string;
+  /** SHA-256 (hex) of the client secret; the secret itself is shown once and never stored. */
+  secret_hash: string;
+  /** Standard Webhooks signing secret (`whsec_…`); kept because we must sign with it. */
+  webhook_secret: string;
+  created_at: string;
+  updated_at: string;
+  disabled_at: string | null;
+}
+
+export interface AccessTokensTable {
+  /** SHA-256 (hex) of the bearer token; the token itself is only ever held by the client. */
+  token_hash: string;
+  client_id: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PaymentsTable {
+  id: string;
+  client_id: string;
+  environment: 'sandbox' | 'production';
+  end_to_end_id: string;
+  /** `custom` when the client chose the bank, `hosted` when the payer picks it on our page. */
+  mode: 'custom' | 'hosted';
+  provider_id: string | null;
+  provider_preferences: string | null;
+  payment_scheme: 'SEPA' | 'DOMESTIC';
+  scheme_mode: 'INSTANT' | 'STANDARD' | null;
+  fee_paid_by: string | null;
+  amount: string;
+  currency: string;
+  /** JSON of the sender without credentials (credentials are never stored). */
+  sender: string | null;
+  recipient: string;
+  remittance: string;
+  redirect_uri: string;
+  webhook_url: string | null;
+  psu_ip_address: string;
+  psu_user_agent: string;
+  locale: string | null;
+  /** SHA-256 (hex) of the secret in the payer's `redirectUrl`. */
+  flow_token_hash: string;
+  provider_payment_id: string | null;
+  detailed_status: string;
+  failure_reasons: string | null;
+  /** Optimistic concurrency: bumped by every status change. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+  /** When the payer's flow expires if it has not reached the bank's execution by then. */
+  flow_expires_at: string;
+}
+
+export interface PaymentStatusHistoryTable {
+  id: string;
+  payment_id: string;
+  /** 1, 2, 3 … per payment: the order of the history, independent of clock resolution. */
+  sequence: number;
+  detailed_status: string;
+  failure_reasons: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  clients: ClientsTable;
+  access_tokens: AccessTokensTable;
+  payments: PaymentsTable;
+  payment_status_history: PaymentStatusHistoryTable;
+}
