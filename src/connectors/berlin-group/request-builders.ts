@@ -1,0 +1,109 @@
+/**
+ * Builds the standard's request bodies and preference headers from our types. Pure functions: unit-tested one by
+ * one, and validated against the standard's OpenAPI definition in the tests.
+ */
+import type { ConnectorSettings, PaymentSchemeName, ScaApproach } from '../../providers/catalogue.js';
+import type { PaymentOrder, PostalAddress } from '../connector.js';
+import type { Address, Consents, PaymentInitiationJson } from './wire-types.js';
+
+/** The standard's `amountValue`: up to 14 digits, optional dot with up to 3 decimals; we never send negatives. */
+const AMOUNT_VALUE = /^[0-9]{1,14}(\.[0-9]{1,3})?$/;
+
+export interface ChosenProduct {
+  readonly product: string;
+  readonly instant: boolean;
+}
+
+/**
+ * Picks the payment product: the scheme's instant product when the client prefers instant and the bank has one,
+ * otherwise the scheme's standard product. A bank that lists only an instant product for the scheme gets that one
+ * even for a standard preference (the payment still reaches the creditor; the catalogue lists standard products
+ * for every scheme a bank supports, so this is a fallback for operator catalogues). Returns `undefined` when the
+ * bank has no product for the scheme at all.
+ */
+export function choosePaymentProduct(
+  products: ConnectorSettings['products'],
+  scheme: PaymentSchemeName,
+  instantPreferred: boolean,
+): ChosenProduct | undefined {
+  const standard = products[scheme];
+  const instant = scheme === 'SEPA' ? products.SEPA_INSTANT : products.DOMESTIC_INSTANT;
+  if (instantPreferred && instant !== undefined) return { product: instant, instant: true };
+  if (standard !== undefined) return { product: standard, instant: false };
+  if (instant !== undefined) return { product: instant, instant: true };
+  return undefined;
+}
+
+/** Our address → the standard's `address` (`city` is `townName` there). */
+export function toBerlinGroupAddress(address: PostalAddress): Address {
+  return {
+    streetName: address.streetName,
+    buildingNumber: address.buildingNumber,
+    townName: address.city,
+    postCode: address.postCode,
+    country: address.country,
+  };
+}
+
+/**
+ * `paymentInitiation_json` for a single payment. The amount string is copied as it is (validated, never parsed
+ * into a number), so "0.10" reaches the bank as "0.10".
+ * @throws TypeError when the amount is not a decimal string the standard accepts (a caller bug, not a bank error).
+ */
+export function buildPaymentInitiationBody(payment: PaymentOrder): PaymentInitiationJson {
+  if (!AMOUNT_VALUE.test(payment.amount)) {
+    throw new TypeError(`Payment amount must be a decimal string such as "12.30"; got ${JSON.stringify(payment.amount)}`);
+  }
+  const body: PaymentInitiationJson = {
+    endToEndIdentification: payment.endToEndId,
+    instructedAmount: { currency: payment.currency, amount: payment.amount },
+    creditorAccount: { iban: payment.creditor.iban },
+    creditorName: payment.creditor.name,
+  };
+  if (payment.debtor !== undefined) {
+    body.debtorAccount =
+      payment.debtor.currency === undefined
+        ? { iban: payment.debtor.iban }
+        : { iban: payment.debtor.iban, currency: payment.debtor.currency };
+  }
+  if (payment.creditor.address !== undefined) body.creditorAddress = toBerlinGroupAddress(payment.creditor.address);
+  if (payment.remittanceInformation !== undefined && payment.remittanceInformation !== '') {
+    body.remittanceInformationUnstructured = payment.remittanceInformation;
+  }
+  return body;
+}
+
+/**
+ * A one-off consent to read the list of available accounts: all we need to let the PSU pick the sender account.
+ * `combinedServiceIndicator` stays false: many banks reject combined sessions, and the payment does not reuse the
+ * consent.
+ */
+export function buildAccountListConsentBody(validUntil: string): Consents {
+  return {
+    access: { availableAccounts: 'allAccounts' },
+    recurringIndicator: false,
+    validUntil,
+    frequencyPerDay: 1,
+    combinedServiceIndicator: false,
+  };
+}
+
+/** The ISO date of the day after `now` in UTC (the default validity of our one-off consents). */
+export function tomorrowIsoDate(now: Date): string {
+  return new Date(now.getTime() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+/**
+ * The standard's preference headers for the approach we want: `TPP-Redirect-Preferred: true` for redirect;
+ * `false` for embedded and decoupled, with `TPP-Decoupled-Preferred` telling those two apart.
+ */
+export function scaPreferenceHeaders(approach: ScaApproach): Record<string, string> {
+  switch (approach) {
+    case 'REDIRECT':
+      return { 'TPP-Redirect-Preferred': 'true' };
+    case 'EMBEDDED':
+      return { 'TPP-Redirect-Preferred': 'false', 'TPP-Decoupled-Preferred': 'false' };
+    case 'DECOUPLED':
+      return { 'TPP-Redirect-Preferred': 'false', 'TPP-Decoupled-Preferred': 'true' };
+  }
+}
