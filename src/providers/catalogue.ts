@@ -187,6 +187,11 @@ export class ProviderCatalogue {
     return foundEnvironment === environment ? found : { kind: 'none' };
   }
 
+  /** Finds a bank or group whatever its environment (for public assets such as logos). */
+  findInAnyEnvironment(id: string): ProviderLookup {
+    return this.byId.get(id.toLowerCase()) ?? { kind: 'none' };
+  }
+
   /** Top-level entries (stand-alone banks and group parents) of one environment, in catalogue order. */
   list(environment: Environment): readonly CatalogueEntry[] {
     return this.entries.filter((entry) => entry.environment === environment);

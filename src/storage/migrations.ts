@@ -54,7 +54,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('psu_ip_address', 'text', (col) => col.notNull())
         .addColumn('psu_user_agent', 'text', (col) => col.notNull())
         .addColumn('locale', 'text')
-        .addColumn('flow_token_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('flow_token', 'text', (col) => col.notNull().unique())
         .addColumn('provider_payment_id', 'text')
         .addColumn('detailed_status', 'text', (col) => col.notNull())
         .addColumn('failure_reasons', 'text')

@@ -52,8 +52,11 @@ export interface PaymentsTable {
   psu_ip_address: string;
   psu_user_agent: string;
   locale: string | null;
-  /** SHA-256 (hex) of the secret in the payer's `redirectUrl`. */
-  flow_token_hash: string;
+  /**
+   * The unguessable secret in the payer's `redirectUrl` (256 random bits). Kept, not hashed, because the
+   * payment resource returns `redirectUrl` again; it only opens this payment's pages for the payer.
+   */
+  flow_token: string;
   provider_payment_id: string | null;
   detailed_status: string;
   failure_reasons: string | null;

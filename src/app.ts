@@ -1,0 +1,105 @@
+/**
+ * Builds the service as a Fastify app: every route, hook and plugin, wired to the given database and
+ * catalogue. `server.ts` only opens the database, listens and shuts down; tests build this same app.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import scalarApiReference from '@scalar/fastify-api-reference';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Authenticator } from './auth/authenticate.js';
+import { registerTokenRoute } from './auth/token-route.js';
+import { TokenService } from './auth/tokens.js';
+import type { Config } from './config/config.js';
+import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
+import { messagesFor } from './http/ajv-messages.js';
+import { sendError, ValidationError } from './http/errors.js';
+import type { App } from './http/fastify-types.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { openApiDocumentation } from './http/openapi.js';
+import { PaymentRepository } from './payments/payment-repository.js';
+import { PaymentService } from './payments/payment-service.js';
+import { registerPaymentRoutes } from './payments/routes.js';
+import type { ProviderCatalogue } from './providers/catalogue.js';
+import { registerProviderRoutes } from './providers/routes.js';
+import type { DatabaseHandle } from './storage/database.js';
+
+export interface AppDependencies {
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  readonly catalogue: ProviderCatalogue;
+  /** Clock for everything time-dependent (tokens, deadlines); tests may pin it. */
+  readonly now?: () => Date;
+  /** Pino logger options; defaults to JSON logs at `config.logLevel`. */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** A client's X-Request-ID is echoed when it is a sane token; anything else gets a fresh UUID. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Paths whose values must never reach logs, whatever object they appear in. */
+export const LOG_REDACTIONS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  '*.password',
+  '*.clientSecret',
+  '*.client_secret',
+  '*.access_token',
+  '*.webhookSecret',
+  '*.credentials',
+];
+
+export async function buildApp(dependencies: AppDependencies): Promise<App> {
+  const { config, database, catalogue } = dependencies;
+  const now = dependencies.now ?? (() => new Date());
+
+  const app = Fastify({
+    logger: dependencies.logger ?? { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } },
+    // 1 MiB is far above any valid payment request; larger bodies get 413 (decisions §6).
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const sent = request.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
+    ajv: { customOptions: AJV_OPTIONS, plugins: [addOpenpisFormats] },
+    schemaErrorFormatter: (errors) => new ValidationError(messagesFor(errors)),
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('client', null);
+  app.decorateRequest('rateLimitHeaders', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.rateLimitHeaders !== null) reply.headers(request.rateLimitHeaders);
+  });
+  app.setErrorHandler(sendError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ title: 'Not Found', statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+  );
+
+  await app.register(formbody);
+  await app.register(swagger, openApiDocumentation(config.baseUrl));
+  await app.register(scalarApiReference, { routePrefix: '/docs', configuration: { url: '/openapi.json', title: 'openpis API' } });
+
+  const tokens = new TokenService(database.db, now);
+  const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
+  const paymentService = new PaymentService(new PaymentRepository(database.db), {
+    baseUrl: config.baseUrl,
+    flowDeadlineSeconds: config.flowDeadlineSeconds,
+    now,
+  });
+
+  registerTokenRoute(app, tokens);
+  registerProviderRoutes(app, { auth, catalogue, baseUrl: config.baseUrl });
+  registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  return app;
+}

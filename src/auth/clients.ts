@@ -1,0 +1,112 @@
+/**
+ * API clients (the payment initiation providers that call us): creation, secret rotation, disabling.
+ * Used by the operator CLI and the demo client at start-up.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { Environment } from '../providers/catalogue.js';
+import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
+import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
+
+export interface ClientSummary {
+  readonly clientId: string;
+  readonly name: string;
+  readonly environment: Environment;
+  readonly scopes: readonly Scope[];
+  readonly createdAt: string;
+  readonly disabledAt: string | null;
+}
+
+/** What the operator is shown once, at creation or rotation; the secret is not retrievable afterwards. */
+export interface IssuedClientCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly webhookSecret: string;
+  readonly environment: Environment;
+  readonly scopes: string;
+}
+
+export class ClientNotFoundError extends Error {
+  constructor(clientId: string) {
+    super(`No client with id ${clientId}`);
+    this.name = 'ClientNotFoundError';
+  }
+}
+
+export class ClientService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(input: { name: string; environment?: Environment; scopes?: readonly Scope[] }): Promise<IssuedClientCredentials> {
+    const clientId = randomUUID();
+    const clientSecret = generateClientSecret();
+    const webhookSecret = generateWebhookSecret();
+    const environment = input.environment ?? 'sandbox';
+    const scopes = formatScopes(input.scopes ?? SCOPES);
+    const at = this.now().toISOString();
+    await this.db
+      .insertInto('clients')
+      .values({
+        id: clientId,
+        name: input.name,
+        environment,
+        scopes,
+        secret_hash: sha256Hex(clientSecret),
+        webhook_secret: webhookSecret,
+        created_at: at,
+        updated_at: at,
+        disabled_at: null,
+      })
+      .execute();
+    return { clientId, clientSecret, webhookSecret, environment, scopes };
+  }
+
+  async list(): Promise<ClientSummary[]> {
+    const rows = await this.db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map((row) => ({
+      clientId: row.id,
+      name: row.name,
+      environment: row.environment,
+      scopes: parseScopes(row.scopes).scopes,
+      createdAt: row.created_at,
+      disabledAt: row.disabled_at,
+    }));
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('clients').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Issues a new secret; the old one and every token issued with it stop working at once. */
+  async rotateSecret(clientId: string): Promise<{ clientId: string; clientSecret: string }> {
+    const clientSecret = generateClientSecret();
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('clients')
+        .set({ secret_hash: sha256Hex(clientSecret), updated_at: this.now().toISOString() })
+        .where('id', '=', clientId)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
+      await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    });
+    return { clientId, clientSecret };
+  }
+
+  /** Disables a client: its tokens stop working and it can get no new ones. */
+  async disable(clientId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const at = this.now().toISOString();
+      const updated = await trx
+        .updateTable('clients')
+        .set({ disabled_at: at, updated_at: at })
+        .where('id', '=', clientId)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
+      await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    });
+  }
+}

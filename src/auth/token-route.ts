@@ -1,0 +1,121 @@
+/**
+ * `POST /api/v1/auth/token`: OAuth 2.0 client credentials grant (RFC 6749 §4.4) with HTTP Basic client
+ * authentication. Errors follow RFC 6749 §5.2 with the spec's error body fields alongside (decisions §5).
+ */
+import type { FastifyReply } from 'fastify';
+import type { App } from '../http/fastify-types.js';
+import { Type } from 'typebox';
+import { titleFor } from '../http/errors.js';
+import type { TokenService } from './tokens.js';
+
+type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'server_error';
+
+const STATUS: Readonly<Record<OAuthError, number>> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  server_error: 503,
+};
+
+function sendOAuthError(reply: FastifyReply, error: OAuthError, description: string): FastifyReply {
+  const statusCode = STATUS[error];
+  if (error === 'invalid_client') reply.header('www-authenticate', 'Basic realm="openpis"');
+  if (error === 'server_error') reply.header('retry-after', '5');
+  return reply
+    .code(statusCode)
+    .header('cache-control', 'no-store')
+    .send({ error, error_description: description, title: titleFor(statusCode), statusCode, message: description });
+}
+
+/** `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1) → credentials, or undefined. */
+export function parseBasicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header?.trim() ?? '');
+  if (match?.[1] === undefined) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  const formDecode = (part: string): string | undefined => {
+    try {
+      return decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      return undefined;
+    }
+  };
+  const clientId = formDecode(decoded.slice(0, colon));
+  const clientSecret = formDecode(decoded.slice(colon + 1));
+  if (clientId === undefined || clientSecret === undefined || clientSecret === '') return undefined;
+  return { clientId, clientSecret };
+}
+
+const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ examples: [1800] }),
+  scope: Type.String({ examples: ['payments:read payments:write providers:read'] }),
+});
+const OAuthErrorResponse = Type.Object({
+  error: Type.Enum(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'server_error'] as const),
+  error_description: Type.String(),
+  title: Type.String(),
+  statusCode: Type.Integer(),
+  message: Type.String(),
+});
+
+export function registerTokenRoute(app: App, tokens: TokenService): void {
+  app.post(
+    '/api/v1/auth/token',
+    {
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Get an access token (OAuth 2.0 client credentials)',
+        description:
+          'Authenticate with HTTP Basic (`clientId:clientSecret`). Form fields: `grant_type=client_credentials`, optional `scope` (space-separated; omitted = every scope the client holds). Tokens last 1800 seconds.',
+        security: [{ basicAuth: [] }],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: Type.Object({
+          grant_type: Type.String({ examples: ['client_credentials'] }),
+          scope: Type.Optional(Type.String()),
+        }),
+        response: { 200: TokenResponse, 400: OAuthErrorResponse, 401: OAuthErrorResponse, 503: OAuthErrorResponse },
+      },
+      // The body is checked below so that every problem gets an RFC 6749 error, not the generic 400 body.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      const contentType = request.headers['content-type'] ?? '';
+      if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+        return sendOAuthError(reply, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
+      }
+      const credentials = parseBasicCredentials(request.headers.authorization);
+      if (credentials === undefined) {
+        return sendOAuthError(reply, 'invalid_client', 'Client authentication with HTTP Basic is required');
+      }
+      const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      const grantType = body.grant_type;
+      const scope = body.scope;
+      if (typeof grantType !== 'string' || grantType === '') {
+        return sendOAuthError(reply, 'invalid_request', 'grant_type is required (once)');
+      }
+      if (scope !== undefined && typeof scope !== 'string') {
+        return sendOAuthError(reply, 'invalid_request', 'scope must be given at most once');
+      }
+      try {
+        const client = await tokens.authenticateClient(credentials.clientId, credentials.clientSecret);
+        if (client === undefined) return sendOAuthError(reply, 'invalid_client', 'Invalid client id or client secret');
+        if (grantType !== 'client_credentials') {
+          return sendOAuthError(reply, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+        }
+        const result = await tokens.issue(client, scope);
+        if (result.kind === 'invalid_scope') return sendOAuthError(reply, 'invalid_scope', result.description);
+        return reply
+          .header('cache-control', 'no-store')
+          .header('pragma', 'no-cache')
+          .send({ access_token: result.accessToken, token_type: 'Bearer' as const, expires_in: result.expiresIn, scope: result.scope });
+      } catch (error) {
+        request.log.error({ err: error }, 'token issuance failed');
+        return sendOAuthError(reply, 'server_error', 'The authorization service is temporarily unavailable; retry with backoff');
+      }
+    },
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Turns JSON-Schema (ajv) errors into the spec's validation messages: `<field path> <rule>`, field paths with
+ * dots (decisions §2), e.g. `amount must not be less than 0.01`, `recipient should not be empty`,
+ * `metadata.foo should not exist`.
+ */
+import type { ErrorObject } from 'ajv';
+
+/** Messages for our custom string formats (see formats.ts). */
+const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
+  uuid: 'must be a UUID',
+  iban: 'must be a valid IBAN',
+  'psu-ip-address': 'must be an IPv4 address (four octets) or a full IPv6 address (eight groups, no ::)',
+  remittance: 'must contain only letters, digits, /, +, - and spaces',
+  'printable-ascii': 'must contain only printable ASCII characters',
+  uri: 'must be an absolute URL',
+  'date-time': 'must be an ISO 8601 date-time',
+};
+
+function typeMessage(type: unknown): string {
+  const name = Array.isArray(type) ? type.join(' or ') : String(type);
+  if (name === 'object') return 'must be an object';
+  if (name === 'array') return 'must be an array';
+  if (name === 'integer') return 'must be an integer number';
+  return `must be a ${name}`;
+}
+
+/** `/recipient/account/number/value` → `recipient.account.number.value`. */
+export function fieldPath(instancePath: string, child?: string, root = ''): string {
+  const parts = instancePath
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  const path = parts.join('.');
+  if (root === '') return path === '' ? 'body' : path;
+  return path === '' ? root : `${root}.${path}`;
+}
+
+export function messageFor(error: ErrorObject, root = ''): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${fieldPath(error.instancePath, String(params.missingProperty), root)} should not be empty`;
+    case 'additionalProperties':
+      return `${fieldPath(error.instancePath, String(params.additionalProperty), root)} should not exist`;
+    case 'type':
+      return `${fieldPath(error.instancePath, undefined, root)} ${typeMessage(params.type)}`;
+    case 'enum':
+    case 'const': {
+      const allowed = error.keyword === 'enum' ? (params.allowedValues as unknown[]) : [params.allowedValue];
+      const list = allowed.map(String);
+      return list.length > 12
+        ? `${fieldPath(error.instancePath, undefined, root)} must be a valid code`
+        : `${fieldPath(error.instancePath, undefined, root)} must be one of the following values: ${list.join(', ')}`;
+    }
+    case 'minimum':
+      return `${fieldPath(error.instancePath, undefined, root)} must not be less than ${String(params.limit)}`;
+    case 'maximum':
+      return `${fieldPath(error.instancePath, undefined, root)} must not be greater than ${String(params.limit)}`;
+    case 'minLength':
+      return Number(params.limit) === 1
+        ? `${fieldPath(error.instancePath, undefined, root)} should not be empty`
+        : `${fieldPath(error.instancePath, undefined, root)} must be longer than or equal to ${String(params.limit)} characters`;
+    case 'maxLength':
+      return `${fieldPath(error.instancePath, undefined, root)} must be shorter than or equal to ${String(params.limit)} characters`;
+    case 'minItems':
+      return `${fieldPath(error.instancePath, undefined, root)} must contain at least ${String(params.limit)} elements`;
+    case 'maxItems':
+      return `${fieldPath(error.instancePath, undefined, root)} must contain no more than ${String(params.limit)} elements`;
+    case 'format':
+      return `${fieldPath(error.instancePath, undefined, root)} ${FORMAT_MESSAGES[String(params.format)] ?? `must match format ${String(params.format)}`}`;
+    case 'pattern':
+      return `${fieldPath(error.instancePath, undefined, root)} has an invalid format`;
+    default:
+      return `${fieldPath(error.instancePath, undefined, root)} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/**
+ * The distinct messages of a list of ajv errors. `anyOf`/`oneOf` wrapper errors are dropped: their branches
+ * already say what is wrong.
+ */
+export function messagesFor(errors: readonly ErrorObject[], root = ''): string[] {
+  const messages = errors
+    .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'if')
+    .map((error) => messageFor(error, root));
+  return [...new Set(messages)];
+}

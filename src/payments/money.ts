@@ -1,0 +1,46 @@
+/**
+ * Exact money. Amounts arrive as JSON numbers (the spec says so) and leave as decimal strings; in between
+ * they never go through floating-point arithmetic. JavaScript prints a double as the shortest decimal that
+ * reads back to it, which for any amount we accept (at most 11 significant digits) is exactly the digits
+ * the client wrote, so the decimal is recovered from that text and worked on as digits only.
+ */
+import currencyCodes from 'currency-codes';
+
+/** Minor-unit digits of an ISO 4217 currency (EUR 2, JPY 0, KWD 3); 2 when ISO gives none (e.g. XAU). */
+export function minorUnitDigits(currency: string): number {
+  const digits = currencyCodes.code(currency)?.digits;
+  return typeof digits === 'number' && digits >= 0 && digits <= 4 ? digits : 2;
+}
+
+/** The plain decimal text of a finite JSON number, or undefined when it only has an exponent form. */
+function decimalText(amount: number): string | undefined {
+  if (!Number.isFinite(amount)) return undefined;
+  const text = String(amount);
+  return /^-?\d+(\.\d+)?$/.test(text) ? text : undefined;
+}
+
+/** How many decimals the number was written with (`10.5` → 1, `7` → 0); undefined for exponent forms. */
+export function decimalPlaces(amount: number): number | undefined {
+  const text = decimalText(amount);
+  if (text === undefined) return undefined;
+  const dot = text.indexOf('.');
+  return dot === -1 ? 0 : text.length - dot - 1;
+}
+
+/**
+ * The amount as a decimal string with exactly the currency's minor-unit digits (`10.5`, EUR → `"10.50"`).
+ * Throws when the amount has more decimals than the currency allows: validation rejects those first.
+ */
+export function toDecimalString(amount: number, currency: string): string {
+  const text = decimalText(amount);
+  const digits = minorUnitDigits(currency);
+  if (text === undefined || text.startsWith('-')) throw new RangeError(`Not a positive decimal amount: ${amount}`);
+  const [whole = '0', fraction = ''] = text.split('.');
+  if (fraction.length > digits) throw new RangeError(`${text} has more than ${digits} decimals for ${currency}`);
+  return digits === 0 ? whole : `${whole}.${fraction.padEnd(digits, '0')}`;
+}
+
+/** Decimal string → JSON number for responses. Exact for every amount we accept (≤ 15 significant digits). */
+export function toJsonNumber(decimal: string): number {
+  return Number(decimal);
+}

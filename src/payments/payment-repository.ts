@@ -1,0 +1,173 @@
+/**
+ * Storage of payments and their status history, the same code on SQLite and PostgreSQL. History is
+ * append-only; a payment and its first status record are written in one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../flow/detailed-status.js';
+import { isUniqueViolation } from '../storage/database.js';
+import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
+import type { Payment, StatusRecord } from './payment.js';
+
+function parseJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+function detailedStatusOf(value: string): DetailedStatus {
+  if (!isDetailedStatus(value)) throw new Error(`Unknown detailed status in the database: ${value}`);
+  return value;
+}
+
+export function paymentFromRow(row: Selectable<PaymentsTable>): Payment {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    environment: row.environment,
+    endToEndId: row.end_to_end_id,
+    mode: row.mode,
+    providerId: row.provider_id,
+    providerPreferences: parseJson(row.provider_preferences),
+    paymentScheme: row.payment_scheme,
+    schemeMode: row.scheme_mode,
+    feePaidBy: row.fee_paid_by,
+    amount: row.amount,
+    currency: row.currency,
+    sender: parseJson(row.sender),
+    recipient: JSON.parse(row.recipient) as Payment['recipient'],
+    remittance: JSON.parse(row.remittance) as Payment['remittance'],
+    redirectUri: row.redirect_uri,
+    webhookUrl: row.webhook_url,
+    psuIpAddress: row.psu_ip_address,
+    psuUserAgent: row.psu_user_agent,
+    locale: row.locale,
+    flowToken: row.flow_token,
+    providerPaymentId: row.provider_payment_id,
+    detailedStatus: detailedStatusOf(row.detailed_status),
+    failureReasons: parseJson<FailureReason[]>(row.failure_reasons),
+    version: Number(row.version),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    flowExpiresAt: row.flow_expires_at,
+  };
+}
+
+export function paymentToRow(payment: Payment): PaymentsTable {
+  return {
+    id: payment.id,
+    client_id: payment.clientId,
+    environment: payment.environment,
+    end_to_end_id: payment.endToEndId,
+    mode: payment.mode,
+    provider_id: payment.providerId,
+    provider_preferences: payment.providerPreferences === null ? null : JSON.stringify(payment.providerPreferences),
+    payment_scheme: payment.paymentScheme,
+    scheme_mode: payment.schemeMode,
+    fee_paid_by: payment.feePaidBy,
+    amount: payment.amount,
+    currency: payment.currency,
+    sender: payment.sender === null ? null : JSON.stringify(payment.sender),
+    recipient: JSON.stringify(payment.recipient),
+    remittance: JSON.stringify(payment.remittance),
+    redirect_uri: payment.redirectUri,
+    webhook_url: payment.webhookUrl,
+    psu_ip_address: payment.psuIpAddress,
+    psu_user_agent: payment.psuUserAgent,
+    locale: payment.locale,
+    flow_token: payment.flowToken,
+    provider_payment_id: payment.providerPaymentId,
+    detailed_status: payment.detailedStatus,
+    failure_reasons: payment.failureReasons === null ? null : JSON.stringify(payment.failureReasons),
+    version: payment.version,
+    created_at: payment.createdAt,
+    updated_at: payment.updatedAt,
+    flow_expires_at: payment.flowExpiresAt,
+  };
+}
+
+function statusRecordFromRow(row: Selectable<PaymentStatusHistoryTable>): StatusRecord {
+  return {
+    id: row.id,
+    paymentId: row.payment_id,
+    sequence: Number(row.sequence),
+    detailedStatus: detailedStatusOf(row.detailed_status),
+    failureReasons: parseJson<FailureReason[]>(row.failure_reasons),
+    createdAt: row.created_at,
+  };
+}
+
+export class PaymentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Stores a new payment with its first status record, atomically. `duplicate` when the client already has
+   * a payment with this endToEndId (the unique index decides, so concurrent requests cannot both win).
+   */
+  async create(payment: Payment): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
+    const firstStatus: StatusRecord = {
+      id: randomUUID(),
+      paymentId: payment.id,
+      sequence: 1,
+      detailedStatus: payment.detailedStatus,
+      failureReasons: payment.failureReasons,
+      createdAt: payment.createdAt,
+    };
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('payments').values(paymentToRow(payment)).execute();
+        await trx
+          .insertInto('payment_status_history')
+          .values({
+            id: firstStatus.id,
+            payment_id: payment.id,
+            sequence: 1,
+            detailed_status: firstStatus.detailedStatus,
+            failure_reasons: null,
+            created_at: firstStatus.createdAt,
+          })
+          .execute();
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return { kind: 'duplicate' };
+      throw error;
+    }
+    return { kind: 'created', firstStatus };
+  }
+
+  /** A client's payment; undefined for an unknown id and for another client's payment alike. */
+  async findForClient(paymentId: string, clientId: string): Promise<Payment | undefined> {
+    const row = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', paymentId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    return row === undefined ? undefined : paymentFromRow(row);
+  }
+
+  /** The whole status history of a client's payment, earliest first; empty when not the client's. */
+  async historyForClient(paymentId: string, clientId: string): Promise<StatusRecord[]> {
+    const rows = await this.db
+      .selectFrom('payment_status_history as h')
+      .innerJoin('payments as p', 'p.id', 'h.payment_id')
+      .selectAll('h')
+      .where('p.id', '=', paymentId)
+      .where('p.client_id', '=', clientId)
+      .orderBy('h.sequence', 'asc')
+      .execute();
+    return rows.map(statusRecordFromRow);
+  }
+
+  /** The latest status record of a client's payment. */
+  async latestForClient(paymentId: string, clientId: string): Promise<StatusRecord | undefined> {
+    const row = await this.db
+      .selectFrom('payment_status_history as h')
+      .innerJoin('payments as p', 'p.id', 'h.payment_id')
+      .selectAll('h')
+      .where('p.id', '=', paymentId)
+      .where('p.client_id', '=', clientId)
+      .orderBy('h.sequence', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row === undefined ? undefined : statusRecordFromRow(row);
+  }
+}

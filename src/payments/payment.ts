@@ -1,0 +1,61 @@
+/** The payment as the service keeps it, and its status records. */
+import type { DetailedStatus, FailureReason } from '../flow/detailed-status.js';
+import type { Environment, PaymentSchemeName } from '../providers/catalogue.js';
+import type { PaymentCreationRequest } from './schemas.js';
+
+export type SenderDetails = Omit<NonNullable<PaymentCreationRequest['sender']>, 'credentials'> & {
+  /** The payer's login id at the bank, when the client sent it. Never the password. */
+  readonly loginId?: string;
+};
+export type Recipient = PaymentCreationRequest['recipient'];
+
+export interface Remittance {
+  readonly type: 'UNSTRUCTURED';
+  /** As it will be sent to the bank (already cut to the bank's limit when truncation was allowed). */
+  readonly value: string;
+  readonly truncate: boolean;
+}
+
+export interface Payment {
+  readonly id: string;
+  readonly clientId: string;
+  readonly environment: Environment;
+  readonly endToEndId: string;
+  readonly mode: 'custom' | 'hosted';
+  /** The bank: set at creation in custom mode, when the payer chooses in hosted mode. */
+  readonly providerId: string | null;
+  /** Hosted-mode bank selection preferences (`provider.preferences`). */
+  readonly providerPreferences: { readonly countryCodes?: { readonly list?: readonly string[]; readonly default?: string } } | null;
+  readonly paymentScheme: PaymentSchemeName;
+  readonly schemeMode: 'INSTANT' | 'STANDARD' | null;
+  readonly feePaidBy: string | null;
+  /** Exact decimal string, e.g. "10.50". */
+  readonly amount: string;
+  readonly currency: string;
+  readonly sender: SenderDetails | null;
+  readonly recipient: Recipient;
+  readonly remittance: Remittance;
+  readonly redirectUri: string;
+  readonly webhookUrl: string | null;
+  readonly psuIpAddress: string;
+  readonly psuUserAgent: string;
+  /** Language of the payer's pages (from `Accept-Language`), or null for the default. */
+  readonly locale: string | null;
+  readonly flowToken: string;
+  readonly providerPaymentId: string | null;
+  readonly detailedStatus: DetailedStatus;
+  readonly failureReasons: readonly FailureReason[] | null;
+  readonly version: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly flowExpiresAt: string;
+}
+
+export interface StatusRecord {
+  readonly id: string;
+  readonly paymentId: string;
+  readonly sequence: number;
+  readonly detailedStatus: DetailedStatus;
+  readonly failureReasons: readonly FailureReason[] | null;
+  readonly createdAt: string;
+}

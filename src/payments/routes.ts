@@ -1,0 +1,136 @@
+/** Payment endpoints: creation, the payment resource, status history and latest status. */
+import type { App } from '../http/fastify-types.js';
+import { Type } from 'typebox';
+import { callerOf, type Authenticator } from '../auth/authenticate.js';
+import { topLevelStatus } from '../flow/detailed-status.js';
+import { ApiError, ValidationError } from '../http/errors.js';
+import { ErrorResponses } from '../http/error-schemas.js';
+import { localeFromAcceptLanguage } from '../i18n/locale.js';
+import type { ProviderCatalogue } from '../providers/catalogue.js';
+import { toJsonNumber } from './money.js';
+import { redirectUrlOf, statusRecordView, type PaymentService } from './payment-service.js';
+import {
+  PaymentCreationRequestSchema,
+  PaymentCreationResponseSchema,
+  PaymentIdParamsSchema,
+  PaymentIdQuerySchema,
+  PaymentResourceSchema,
+  PaymentStatusRecordSchema,
+} from './schemas.js';
+import { validatePaymentCreation } from './validation.js';
+
+export interface PaymentRoutesOptions {
+  readonly auth: Authenticator;
+  readonly payments: PaymentService;
+  readonly catalogue: ProviderCatalogue;
+  readonly baseUrl: string;
+}
+
+const bearer = [{ bearerAuth: [] }];
+
+export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): void {
+  const { auth, payments, catalogue, baseUrl } = options;
+
+  app.post(
+    '/api/v1/ob/payments',
+    {
+      preHandler: auth.require('payments:write'),
+      // The body is validated in the handler, where the caller's environment is known: some rules depend on it
+      // (providers of the caller's environment, http redirect URIs for sandbox clients), and every violation
+      // must be reported in one message.
+      validatorCompiler: () => () => true,
+      schema: {
+        tags: ['Payments'],
+        summary: 'Create a payment',
+        description:
+          'Creates a payment and returns the `redirectUrl` to send the payer to. Send `provider.id` for custom bank selection; omit it for the hosted bank selection screen. Requires scope `payments:write`.',
+        security: bearer,
+        headers: Type.Object({
+          'accept-language': Type.Optional(Type.String({ description: "Preferred initial language of the payer's pages (ISO 639-1); invalid values are ignored" })),
+        }),
+        body: PaymentCreationRequestSchema,
+        response: { 201: PaymentCreationResponseSchema, ...ErrorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const client = callerOf(request);
+      const result = validatePaymentCreation(request.body, { environment: client.environment, catalogue });
+      if (result.kind === 'invalid') throw new ValidationError(result.violations);
+      if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
+      const { payment } = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
+      request.log.info({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'payment created');
+      return reply.code(201).send({
+        paymentId: payment.id,
+        redirectUrl: redirectUrlOf(baseUrl, payment),
+        createdAt: payment.createdAt,
+        updatedAt: payment.updatedAt,
+        status: topLevelStatus(payment.detailedStatus),
+      });
+    },
+  );
+
+  app.get(
+    '/api/v1/ob/payments/:paymentId',
+    {
+      preHandler: auth.require('payments:read'),
+      schema: {
+        tags: ['Payments'],
+        summary: 'Get a payment',
+        description: 'The payment with its current status. Requires scope `payments:read`.',
+        security: bearer,
+        params: PaymentIdParamsSchema,
+        response: { 200: PaymentResourceSchema, ...ErrorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const payment = await payments.get(callerOf(request), request.params.paymentId);
+      const bank = payment.providerId === null ? undefined : catalogue.find(payment.providerId, payment.environment);
+      return {
+        paymentId: payment.id,
+        ...(payment.providerPaymentId === null ? {} : { providerPaymentId: payment.providerPaymentId }),
+        redirectUrl: redirectUrlOf(baseUrl, payment),
+        createdAt: payment.createdAt,
+        updatedAt: payment.updatedAt,
+        status: topLevelStatus(payment.detailedStatus),
+        detailedStatus: payment.detailedStatus,
+        failureReasons: payment.failureReasons === null ? null : [...payment.failureReasons],
+        endToEndId: payment.endToEndId,
+        amount: toJsonNumber(payment.amount),
+        currency: payment.currency,
+        ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
+      };
+    },
+  );
+
+  app.get(
+    '/api/v1/archive/payment-statuses',
+    {
+      preHandler: auth.require('payments:read'),
+      schema: {
+        tags: ['Payment statuses'],
+        summary: 'Status history of a payment',
+        description: 'Every status record of the payment, earliest first. Requires scope `payments:read`.',
+        security: bearer,
+        querystring: PaymentIdQuerySchema,
+        response: { 200: Type.Array(PaymentStatusRecordSchema), ...ErrorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => (await payments.history(callerOf(request), request.query.paymentId)).map(statusRecordView),
+  );
+
+  app.get(
+    '/api/v1/archive/payment-statuses/latest',
+    {
+      preHandler: auth.require('payments:read'),
+      schema: {
+        tags: ['Payment statuses'],
+        summary: 'Latest status of a payment',
+        description: 'The most recent status record of the payment. Requires scope `payments:read`.',
+        security: bearer,
+        querystring: PaymentIdQuerySchema,
+        response: { 200: PaymentStatusRecordSchema, ...ErrorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => statusRecordView(await payments.latest(callerOf(request), request.query.paymentId)),
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * Validation of a payment creation request: the spec's field rules and decisions §2, all violations reported
+ * in one message. Pure (no I/O): the catalogue is in memory, so the provider rules run here too.
+ */
+import { electronicFormatIBAN } from 'ibantools';
+import { createAjv } from '../http/ajv.js';
+import { messagesFor } from '../http/ajv-messages.js';
+import type { Bank, Environment, ProviderCatalogue } from '../providers/catalogue.js';
+import { decimalPlaces, minorUnitDigits, toDecimalString } from './money.js';
+import { PaymentCreationRequestSchema, type PaymentCreationRequest } from './schemas.js';
+
+export interface ValidationContext {
+  readonly environment: Environment;
+  readonly catalogue: ProviderCatalogue;
+}
+
+/** A request that passed every rule, normalised for storage. */
+export interface ValidPaymentRequest {
+  readonly request: PaymentCreationRequest;
+  /** Exact decimal string with the currency's minor-unit digits. */
+  readonly amount: string;
+  readonly mode: 'custom' | 'hosted';
+  /** The chosen bank in custom mode. */
+  readonly bank: Bank | undefined;
+  /** Remittance as it will be sent (cut to the bank's limit when the client allowed truncation). */
+  readonly remittance: string;
+}
+
+export type PaymentValidationResult =
+  | { readonly kind: 'valid'; readonly payment: ValidPaymentRequest }
+  | { readonly kind: 'invalid'; readonly violations: readonly string[] }
+  | { readonly kind: 'unknown-provider'; readonly providerId: string };
+
+const checkSchema = createAjv().compile<PaymentCreationRequest>(PaymentCreationRequestSchema);
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a nested property of a not-yet-validated body without trusting its shape. */
+function pick(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * Rules beyond the JSON schema. They read the raw body defensively, so they also run (and add their
+ * violations to the same message) when other parts of the body are malformed.
+ */
+function semanticViolations(body: unknown, context: ValidationContext): string[] {
+  const violations: string[] = [];
+  const amount = pick(body, 'amount');
+  const currency = pick(body, 'currency');
+  if (typeof amount === 'number' && typeof currency === 'string') {
+    const places = decimalPlaces(amount);
+    const allowed = minorUnitDigits(currency);
+    if (places !== undefined && places > allowed) {
+      violations.push(
+        allowed === 0
+          ? `amount must be a whole number for ${currency}`
+          : `amount must not have more than ${allowed} decimal places for ${currency}`,
+      );
+    }
+  }
+  if (pick(body, 'paymentScheme', 'name') === 'SEPA' && typeof currency === 'string' && currency !== 'EUR') {
+    violations.push('currency must be EUR for the SEPA payment scheme');
+  }
+
+  const redirectUri = pick(body, 'metadata', 'redirectUri');
+  if (typeof redirectUri === 'string') {
+    const url = parseUrl(redirectUri);
+    const loopbackHttpAllowed =
+      url?.protocol === 'http:' && isLoopbackHost(url.hostname) && context.environment === 'sandbox';
+    if (url !== undefined && url.protocol !== 'https:' && !loopbackHttpAllowed) {
+      violations.push('metadata.redirectUri must be an https URL (http only for localhost, sandbox clients only)');
+    }
+  }
+  const webhookUrl = pick(body, 'metadata', 'webhookUrl');
+  if (typeof webhookUrl === 'string') {
+    const url = parseUrl(webhookUrl);
+    if (url !== undefined && url.protocol !== 'https:') violations.push('metadata.webhookUrl must be an https URL');
+  }
+
+  const list = pick(body, 'provider', 'preferences', 'countryCodes', 'list');
+  const defaultCountry = pick(body, 'provider', 'preferences', 'countryCodes', 'default');
+  if (Array.isArray(list) && typeof defaultCountry === 'string' && !list.includes(defaultCountry)) {
+    violations.push('provider.preferences.countryCodes.default must be one of provider.preferences.countryCodes.list');
+  }
+  return violations;
+}
+
+/** Why a bank cannot take this payment, or undefined when it can. */
+function bankMismatch(bank: Bank, request: PaymentCreationRequest): string | undefined {
+  if (!bank.paymentSchemes.includes(request.paymentScheme.name)) {
+    return `provider.id ${bank.name} does not support the ${request.paymentScheme.name} payment scheme`;
+  }
+  if (!bank.currencies.includes(request.currency)) {
+    return `provider.id ${bank.name} does not support payments in ${request.currency}`;
+  }
+  const remittance = request.remittanceInformation;
+  if (remittance.value.length > bank.remittanceMaxLength && remittance.preferences?.truncate !== true) {
+    return `remittanceInformation.value must be shorter than or equal to ${bank.remittanceMaxLength} characters for ${bank.name} (or set remittanceInformation.preferences.truncate)`;
+  }
+  return undefined;
+}
+
+/** Banks a hosted-mode payer may choose for this payment (scheme, currency, countries, remittance limit). */
+export function eligibleBanks(
+  banks: readonly Bank[],
+  request: Pick<PaymentCreationRequest, 'paymentScheme' | 'currency' | 'remittanceInformation' | 'provider'>,
+): Bank[] {
+  const countries = request.provider?.preferences?.countryCodes?.list;
+  return banks.filter(
+    (bank) =>
+      (countries === undefined || countries.includes(bank.countryCode)) &&
+      bankMismatch(bank, request as PaymentCreationRequest) === undefined,
+  );
+}
+
+function normaliseIbans(request: PaymentCreationRequest): PaymentCreationRequest {
+  const normalise = (value: string): string => electronicFormatIBAN(value) ?? value;
+  const recipient = {
+    ...request.recipient,
+    account: { number: { ...request.recipient.account.number, value: normalise(request.recipient.account.number.value) } },
+  };
+  const senderAccount = request.sender?.account;
+  const sender =
+    request.sender === undefined
+      ? undefined
+      : {
+          ...request.sender,
+          ...(senderAccount === undefined
+            ? {}
+            : { account: { ...senderAccount, number: { ...senderAccount.number, value: normalise(senderAccount.number.value) } } }),
+        };
+  return { ...request, recipient, ...(sender === undefined ? {} : { sender }) };
+}
+
+export function validatePaymentCreation(body: unknown, context: ValidationContext): PaymentValidationResult {
+  const schemaValid = checkSchema(body);
+  const violations = [...(schemaValid ? [] : messagesFor(checkSchema.errors ?? [])), ...semanticViolations(body, context)];
+
+  // The provider rules need a well-formed id; its lookup is in memory.
+  const providerId = pick(body, 'provider', 'id');
+  const lookup =
+    typeof providerId === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(providerId)
+      ? context.catalogue.find(providerId, context.environment)
+      : undefined;
+  if (lookup?.kind === 'group') {
+    violations.push(`provider.id must be a subsidiary of ${lookup.group.name}, not the group itself`);
+  }
+
+  if (!schemaValid || violations.length > 0) return { kind: 'invalid', violations: [...new Set(violations)] };
+  const request = normaliseIbans(body);
+
+  if (lookup !== undefined) {
+    if (lookup.kind !== 'bank') return { kind: 'unknown-provider', providerId: String(providerId) };
+    const mismatch = bankMismatch(lookup.bank, request);
+    if (mismatch !== undefined) return { kind: 'invalid', violations: [mismatch] };
+  } else if (eligibleBanks(context.catalogue.banks(context.environment), request).length === 0) {
+    const countries = request.provider?.preferences?.countryCodes?.list;
+    return {
+      kind: 'invalid',
+      violations: [
+        `provider no available provider supports ${request.paymentScheme.name} payments in ${request.currency}` +
+          (countries === undefined ? '' : ` in ${countries.join(', ')}`),
+      ],
+    };
+  }
+
+  const bank = lookup?.kind === 'bank' ? lookup.bank : undefined;
+  const remittanceValue = request.remittanceInformation.value;
+  const remittance =
+    bank !== undefined && request.remittanceInformation.preferences?.truncate === true
+      ? remittanceValue.slice(0, bank.remittanceMaxLength)
+      : remittanceValue;
+  return {
+    kind: 'valid',
+    payment: {
+      request,
+      amount: toDecimalString(request.amount, request.currency),
+      mode: bank === undefined ? 'hosted' : 'custom',
+      bank,
+      remittance,
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * `GET /api/v1/capabilities/providers` and the providers' logo images. The list is computed from the
+ * in-memory catalogue; each distinct answer is built once and served with an ETag (decisions §1).
+ */
+import { createHash } from 'node:crypto';
+import { Type, type Static } from 'typebox';
+import { callerOf, type Authenticator } from '../auth/authenticate.js';
+import { ErrorResponses } from '../http/error-schemas.js';
+import type { App } from '../http/fastify-types.js';
+import { COUNTRY_CODES } from '../payments/reference-data.js';
+import { REQUIRED_PAYMENT_FIELDS, type Bank, type BankGroup, type CatalogueEntry, type Environment, type ProviderCatalogue } from './catalogue.js';
+import { iconSvg, logoSvg } from './logos.js';
+
+const providerFields = {
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  countryCode: Type.String(),
+  logoUrl: Type.String({ format: 'uri' }),
+  iconUrl: Type.String({ format: 'uri' }),
+  paymentSchemes: Type.Array(Type.Enum(['SEPA', 'DOMESTIC'] as const)),
+  requiredPaymentFields: Type.Array(Type.Enum(REQUIRED_PAYMENT_FIELDS)),
+};
+const SubsidiarySchema = Type.Object(providerFields);
+export const ProviderSchema = Type.Object({
+  ...providerFields,
+  subsidiaries: Type.Optional(Type.Array(SubsidiarySchema, { description: 'Present on the parent of a bank group: send a subsidiary id, never the parent id' })),
+});
+type ProviderView = Static<typeof ProviderSchema>;
+
+const ProvidersQuery = Type.Object(
+  {
+    countryCode: Type.Optional(Type.Enum(COUNTRY_CODES, { description: 'Only banks of this country' })),
+    paymentScheme: Type.Optional(Type.Enum(['SEPA', 'DOMESTIC'] as const, { description: 'Only banks offering this scheme' })),
+  },
+  { additionalProperties: false },
+);
+
+export function logoUrlOf(baseUrl: string, id: string): string {
+  return `${baseUrl}/assets/providers/${id}/logo.svg`;
+}
+export function iconUrlOf(baseUrl: string, id: string): string {
+  return `${baseUrl}/assets/providers/${id}/icon.svg`;
+}
+
+function view(baseUrl: string, provider: Bank | BankGroup) {
+  return {
+    id: provider.id,
+    name: provider.name,
+    countryCode: provider.countryCode,
+    logoUrl: logoUrlOf(baseUrl, provider.id),
+    iconUrl: iconUrlOf(baseUrl, provider.id),
+    paymentSchemes: [...provider.paymentSchemes],
+    requiredPaymentFields: [...provider.requiredPaymentFields],
+  };
+}
+
+/** The providers list of one environment, filtered; a group is kept when any of its subsidiaries matches. */
+export function providerList(
+  catalogue: ProviderCatalogue,
+  baseUrl: string,
+  environment: Environment,
+  filter: { countryCode?: string | undefined; paymentScheme?: 'SEPA' | 'DOMESTIC' | undefined },
+): ProviderView[] {
+  const matches = (bank: Bank | BankGroup): boolean =>
+    (filter.countryCode === undefined || bank.countryCode === filter.countryCode) &&
+    (filter.paymentScheme === undefined || bank.paymentSchemes.includes(filter.paymentScheme));
+  return catalogue.list(environment).flatMap((entry: CatalogueEntry): ProviderView[] => {
+    if (entry.kind === 'bank') return matches(entry) ? [view(baseUrl, entry)] : [];
+    const subsidiaries = entry.subsidiaries.filter(matches);
+    return subsidiaries.length === 0 ? [] : [{ ...view(baseUrl, entry), subsidiaries: subsidiaries.map((bank) => view(baseUrl, bank)) }];
+  });
+}
+
+export function registerProviderRoutes(
+  app: App,
+  options: { auth: Authenticator; catalogue: ProviderCatalogue; baseUrl: string },
+): void {
+  const { auth, catalogue, baseUrl } = options;
+  const answers = new Map<string, { providers: ProviderView[]; etag: string }>();
+
+  app.get(
+    '/api/v1/capabilities/providers',
+    {
+      preHandler: auth.require('providers:read'),
+      schema: {
+        tags: ['Providers'],
+        summary: 'List providers (banks)',
+        description:
+          "Banks available in the caller's environment. Fetch at run time or cache briefly (about an hour); do not hard-code provider ids. Requires scope `providers:read`.",
+        security: [{ bearerAuth: [] }],
+        querystring: ProvidersQuery,
+        response: { 200: Type.Array(ProviderSchema), 304: Type.Null({ description: 'Not modified' }), ...ErrorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { environment } = callerOf(request);
+      const key = `${environment}|${request.query.countryCode ?? ''}|${request.query.paymentScheme ?? ''}`;
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        const providers = providerList(catalogue, baseUrl, environment, request.query);
+        const digest = createHash('sha256').update(JSON.stringify(providers)).digest('base64url').slice(0, 27);
+        answer = { providers, etag: `"${digest}"` };
+        answers.set(key, answer);
+      }
+      reply.header('etag', answer.etag).header('cache-control', 'private, max-age=3600').header('vary', 'Authorization');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag)) {
+        return reply.code(304).send(null);
+      }
+      return reply.send(answer.providers);
+    },
+  );
+
+  // Logos are public images, like any bank logo on a web page: no token, long cache.
+  app.get(
+    '/assets/providers/:providerId/:image',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ providerId: Type.String({ format: 'uuid' }), image: Type.Enum(['logo.svg', 'icon.svg'] as const) }),
+      },
+    },
+    async (request, reply) => {
+      const { providerId, image } = request.params;
+      const found = catalogue.findInAnyEnvironment(providerId);
+      const provider = found.kind === 'bank' ? found.bank : found.kind === 'group' ? found.group : undefined;
+      if (provider === undefined) return reply.code(404).send({ title: 'Not Found', statusCode: 404, message: 'Unknown provider' });
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', 'public, max-age=86400')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(image === 'logo.svg' ? logoSvg(provider) : iconSvg(provider));
+    },
+  );
+}

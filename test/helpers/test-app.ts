@@ -1,0 +1,114 @@
+/**
+ * Starts the real app on a loopback port with a database of its own, and gives tests what they need to
+ * call it as a client would: clients, tokens, and a small fetch wrapper.
+ */
+import { createServer } from 'node:net';
+import type { Kysely } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { ClientService, type IssuedClientCredentials } from '../../src/auth/clients.js';
+import type { Scope } from '../../src/auth/scopes.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import type { App } from '../../src/http/fastify-types.js';
+import { loadCatalogue, type Environment, type ProviderCatalogue } from '../../src/providers/catalogue.js';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrations.js';
+import type { TestDatabaseKind } from './databases.js';
+
+export interface TestClient extends IssuedClientCredentials {
+  /** A fresh access token (all the client's scopes unless others are asked for). */
+  token(scope?: string): Promise<string>;
+}
+
+export interface TestApp {
+  readonly app: App;
+  readonly baseUrl: string;
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  readonly catalogue: ProviderCatalogue;
+  readonly clients: ClientService;
+  createClient(options?: { environment?: Environment; scopes?: Scope[]; name?: string }): Promise<TestClient>;
+  /** fetch against the app: `path` is relative to the base URL. */
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTestApp(
+  kind: TestDatabaseKind,
+  options: { env?: Record<string, string>; now?: () => Date } = {},
+): Promise<TestApp> {
+  const testDatabase = await kind.create();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const config: Config = {
+    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'silent', ...options.env }),
+    database: testDatabase.config,
+  };
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db as unknown as Kysely<unknown>);
+  const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
+  const app = await buildApp({ config, database, catalogue, ...(options.now === undefined ? {} : { now: options.now }) });
+  await app.listen({ port, host: '127.0.0.1' });
+  const clients = new ClientService(database.db);
+
+  const request: TestApp['request'] = (path, init = {}) => {
+    const { token, json, headers, ...rest } = init;
+    const allHeaders = new Headers(headers);
+    if (token !== undefined) allHeaders.set('authorization', `Bearer ${token}`);
+    if (json !== undefined) allHeaders.set('content-type', 'application/json');
+    return fetch(`${baseUrl}${path}`, {
+      ...rest,
+      headers: allHeaders,
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+  };
+
+  return {
+    app,
+    baseUrl,
+    config,
+    database,
+    catalogue,
+    clients,
+    request,
+    async createClient(clientOptions = {}) {
+      const issued = await clients.create({
+        name: clientOptions.name ?? 'test client',
+        environment: clientOptions.environment ?? 'sandbox',
+        ...(clientOptions.scopes === undefined ? {} : { scopes: clientOptions.scopes }),
+      });
+      return {
+        ...issued,
+        async token(scope?: string) {
+          const body = new URLSearchParams({ grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }) });
+          const response = await fetch(`${baseUrl}/api/v1/auth/token`, {
+            method: 'POST',
+            headers: {
+              authorization: `Basic ${Buffer.from(`${issued.clientId}:${issued.clientSecret}`).toString('base64')}`,
+              'content-type': 'application/x-www-form-urlencoded',
+            },
+            body,
+          });
+          if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
+          return ((await response.json()) as { access_token: string }).access_token;
+        },
+      };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await testDatabase.drop();
+    },
+  };
+}
