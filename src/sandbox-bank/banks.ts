@@ -1,0 +1,64 @@
+/**
+ * Which catalogue banks this sandbox serves: every bank whose connector base URL sits under the sandbox's public
+ * URL; the rest of that URL is the bank's slug.
+ */
+import type { ProviderCatalogue, ScaApproach } from '../providers/catalogue.js';
+
+export interface SandboxBankDefinition {
+  readonly slug: string;
+  readonly name: string;
+  readonly countryCode: string;
+  readonly brandColor: string;
+  readonly currencies: readonly string[];
+  /** SCA approaches offered, preferred first. */
+  readonly approaches: readonly ScaApproach[];
+  /** Payment products offered (path segment of `/v1/payments/{payment-product}`). */
+  readonly products: ReadonlySet<string>;
+  readonly requiresDebtorAccount: boolean;
+  readonly accountInformation: boolean;
+  readonly signRequests: boolean;
+  readonly remittanceMaxLength: number;
+}
+
+/** Products whose currency is fixed by their name; the SEPA family is EUR. */
+const PRODUCT_CURRENCY: ReadonlyArray<readonly [RegExp, string]> = [
+  [/sepa|target-2/, 'EUR'],
+  [/^pln-/, 'PLN'],
+  [/^gbp-/, 'GBP'],
+  [/^sek-/, 'SEK'],
+  [/^czk-/, 'CZK'],
+];
+
+/** The currency a payment product moves, when its name says so. */
+export function productCurrency(product: string): string | undefined {
+  return PRODUCT_CURRENCY.find(([pattern]) => pattern.test(product))?.[1];
+}
+
+export function sandboxBanks(catalogue: ProviderCatalogue, publicUrl: string): Map<string, SandboxBankDefinition> {
+  const base = `${publicUrl.replace(/\/+$/, '')}/`;
+  const banks = new Map<string, SandboxBankDefinition>();
+  for (const environment of ['sandbox', 'production'] as const) {
+    for (const bank of catalogue.banks(environment)) {
+      const baseUrl = bank.connector.baseUrl.replace(/\/+$/, '');
+      if (!baseUrl.startsWith(base)) continue;
+      const slug = baseUrl.slice(base.length);
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(slug)) throw new Error(`Sandbox bank slug "${slug}" (${bank.name}) is not a single lower-case path segment`);
+      if (banks.has(slug)) throw new Error(`Two catalogue banks share the sandbox slug "${slug}"`);
+      const products = new Set(Object.values(bank.connector.products).filter((product): product is string => product !== undefined));
+      banks.set(slug, {
+        slug,
+        name: bank.name,
+        countryCode: bank.countryCode,
+        brandColor: bank.brandColor,
+        currencies: bank.currencies,
+        approaches: bank.connector.scaApproaches,
+        products,
+        requiresDebtorAccount: bank.connector.requiresDebtorAccount,
+        accountInformation: bank.connector.accountInformation,
+        signRequests: bank.connector.signRequests === true,
+        remittanceMaxLength: bank.remittanceMaxLength,
+      });
+    }
+  }
+  return banks;
+}

@@ -1,0 +1,134 @@
+/**
+ * Fault injection: slow answers, 5xx answers and answers that never come, on chosen calls of chosen banks or test
+ * payers, for the next N calls or always. Rules come from three places: a `FaultPlan` handed to the plugin (tests
+ * hold it), the HTTP control endpoint `/<slug>/sandbox/faults` (client developers), and test-payer fixtures.
+ */
+import { randomUUID } from 'node:crypto';
+import { Type, type Static } from 'typebox';
+
+/** Names of the bank's API operations that faults can target. */
+export const OPERATIONS = [
+  'initiatePayment',
+  'getPayment',
+  'getPaymentStatus',
+  'cancelPayment',
+  'startAuthorisation',
+  'getAuthorisations',
+  'getScaStatus',
+  'updateAuthorisation',
+  'createConsent',
+  'getConsent',
+  'getConsentStatus',
+  'deleteConsent',
+  'getAccounts',
+] as const;
+export type OperationName = (typeof OPERATIONS)[number];
+
+/** A timeout holds the request at most this long, so a forgotten rule never pins a socket for ever. */
+export const MAX_HOLD_MS = 60_000;
+/** Delays are bounded for the same reason. */
+export const MAX_DELAY_MS = 60_000;
+
+export const FaultSchema = Type.Union([
+  Type.Object(
+    { kind: Type.Literal('delay'), delayMs: Type.Integer({ minimum: 1, maximum: MAX_DELAY_MS }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { kind: Type.Literal('error'), status: Type.Union([Type.Literal(500), Type.Literal(502), Type.Literal(503), Type.Literal(504)]) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('timeout'),
+      /** How long the request is held before the connection is dropped without an answer (default and cap 60 s). */
+      holdMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_MS })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type Fault = Static<typeof FaultSchema>;
+
+export const OperationSchema = Type.Unsafe<OperationName>({ type: 'string', enum: [...OPERATIONS] });
+
+/** A fault rule as written by tests, the HTTP control endpoint or fixtures. */
+export const FaultRuleSchema = Type.Object(
+  {
+    /** Bank slug; unset: every bank. */
+    bank: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** Test payer (PSU-ID); unset: every payer (and calls with no known payer). */
+    psuId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** Operations hit; unset: every operation. */
+    operations: Type.Optional(Type.Array(OperationSchema, { minItems: 1 })),
+    fault: FaultSchema,
+    /** Apply to the next N matching calls only; unset: always. */
+    times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+export type FaultRule = Static<typeof FaultRuleSchema>;
+
+/** What a request looks like to the fault matcher. */
+export interface FaultContext {
+  readonly bank: string;
+  readonly operation: OperationName;
+  readonly psuId: string | undefined;
+}
+
+interface ActiveRule {
+  readonly id: string;
+  readonly rule: FaultRule;
+  remaining: number | undefined;
+}
+
+export class FaultPlan {
+  private readonly rules: ActiveRule[] = [];
+
+  /** Adds a rule; returns its id (for `remove`). Later rules win over earlier ones. */
+  inject(rule: FaultRule): string {
+    const id = randomUUID();
+    this.rules.push({ id, rule, remaining: rule.times });
+    return id;
+  }
+
+  remove(id: string): boolean {
+    const index = this.rules.findIndex((active) => active.id === id);
+    if (index < 0) return false;
+    this.rules.splice(index, 1);
+    return true;
+  }
+
+  /** Removes every rule, or only those scoped to one bank. */
+  clear(bank?: string): void {
+    for (let index = this.rules.length - 1; index >= 0; index -= 1) {
+      if (bank === undefined || this.rules[index]?.rule.bank === bank) this.rules.splice(index, 1);
+    }
+  }
+
+  list(bank?: string): Array<FaultRule & { id: string; remaining: number | undefined }> {
+    return this.rules
+      .filter((active) => bank === undefined || active.rule.bank === undefined || active.rule.bank === bank)
+      .map((active) => ({ ...active.rule, id: active.id, remaining: active.remaining }));
+  }
+
+  /** Finds the fault for a call and uses up one of its `times`. */
+  take(context: FaultContext): Fault | undefined {
+    for (let index = this.rules.length - 1; index >= 0; index -= 1) {
+      const active = this.rules[index];
+      if (active === undefined || !matches(active.rule, context)) continue;
+      if (active.remaining !== undefined) {
+        active.remaining -= 1;
+        if (active.remaining <= 0) this.rules.splice(index, 1);
+      }
+      return active.rule.fault;
+    }
+    return undefined;
+  }
+}
+
+function matches(rule: FaultRule, context: FaultContext): boolean {
+  if (rule.bank !== undefined && rule.bank !== context.bank) return false;
+  if (rule.psuId !== undefined && rule.psuId !== context.psuId) return false;
+  if (rule.operations !== undefined && !rule.operations.includes(context.operation)) return false;
+  return true;
+}

@@ -1,0 +1,194 @@
+/**
+ * The sandbox bank as a Fastify plugin (mounted inside the service, encapsulated so its parsers, error handler and
+ * hooks never touch the host app) and as a stand-alone app for `openpis sandbox-bank`.
+ */
+import { randomUUID } from 'node:crypto';
+import formBody from '@fastify/formbody';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { Compile } from 'typebox/compile';
+import type { ProviderCatalogue } from '../providers/catalogue.js';
+import { sandboxBanks } from './banks.js';
+import { requireBank, type BankContext } from './context.js';
+import { Xs2aError } from './errors.js';
+import { FaultPlan, FaultRuleSchema } from './faults.js';
+import { loadSandboxFixtures, type SandboxFixtures } from './fixtures.js';
+import { registerPayerPages } from './pages.js';
+import { SandboxState } from './state.js';
+import { registerXs2aRoutes } from './xs2a-routes.js';
+
+export interface SandboxBankOptions {
+  readonly catalogue: ProviderCatalogue;
+  /** Public base URL of the sandbox bank (no trailing slash); banks live at `{publicUrl}/{slug}`. */
+  readonly publicUrl: string;
+  /** Test payers; default: the built-in `fixtures/test-payers.json`. */
+  readonly fixtures?: SandboxFixtures;
+  /** Source of "now" for expiry and settlement timing; default: the system clock. */
+  readonly clock?: () => Date;
+  /** Fault rules the caller keeps a handle on; default: an empty plan (still fillable over HTTP). */
+  readonly faults?: FaultPlan;
+  /** Time the payer has to finish SCA before the payment or consent is rejected; default 15 minutes. */
+  readonly scaDeadlineSeconds?: number;
+  /** Most payments plus consents held in memory; default 10 000 (oldest finished evicted first). */
+  readonly maxResources?: number;
+}
+
+export const DEFAULT_SCA_DEADLINE_SECONDS = 15 * 60;
+export const DEFAULT_MAX_RESOURCES = 10_000;
+const BODY_LIMIT = 1024 * 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const checkFaultRule = Compile(FaultRuleSchema);
+
+export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (app, options) => {
+  let publicUrl: string;
+  try {
+    publicUrl = new URL(options.publicUrl).toString().replace(/\/+$/, '');
+  } catch {
+    throw new Error(`sandbox bank publicUrl must be an absolute URL (got "${options.publicUrl}")`);
+  }
+  const state = new SandboxState({
+    fixtures: options.fixtures ?? loadSandboxFixtures(),
+    clock: options.clock ?? (() => new Date()),
+    scaDeadlineMs: (options.scaDeadlineSeconds ?? DEFAULT_SCA_DEADLINE_SECONDS) * 1000,
+    maxResources: options.maxResources ?? DEFAULT_MAX_RESOURCES,
+  });
+  const context: BankContext = {
+    state,
+    banks: sandboxBanks(options.catalogue, publicUrl),
+    faults: options.faults ?? new FaultPlan(),
+    publicUrl,
+    rawBodies: new WeakMap(),
+    held: new Set(),
+  };
+
+  await app.register(formBody, { bodyLimit: 64 * 1024 });
+
+  // Our own JSON parser keeps the raw bytes (the Digest of a signed request is over them) and accepts an empty
+  // body, which the standard uses for "start authorisation" and "update PSU identification".
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    context.rawBodies.set(request, raw);
+    if (raw.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(raw.toString('utf8')) as unknown);
+    } catch {
+      done(new Xs2aError('FORMAT_ERROR', 'The body is not valid JSON'), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const given = request.headers['x-request-id'];
+    void reply.header('X-Request-ID', typeof given === 'string' && UUID.test(given) ? given : randomUUID());
+  });
+
+  app.addHook('preClose', async () => {
+    for (const release of [...context.held]) release();
+  });
+
+  app.setErrorHandler((error: FastifyError | Xs2aError, request, reply) => {
+    if (error instanceof Xs2aError) return reply.code(error.status).type('application/json').send(error.body());
+    const status = error.statusCode ?? 500;
+    if (status === 415) return reply.code(415).send();
+    if (status >= 400 && status < 500) {
+      const text = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The body is too large' : 'The request is malformed';
+      return reply.code(400).type('application/json').send(new Xs2aError('FORMAT_ERROR', text).body());
+    }
+    request.log.error({ err: error }, 'sandbox bank error');
+    // The standard defines no body for 500.
+    return reply.code(500).send();
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const error = /\/v1\/(bulk-payments|periodic-payments)\//.test(path)
+      ? new Xs2aError('SERVICE_INVALID', 'Only single payments (/v1/payments) are offered')
+      : new Xs2aError('RESOURCE_UNKNOWN', 'No such resource at the sandbox bank', { status: 404 });
+    return reply.code(error.status).type('application/json').send(error.body());
+  });
+
+  registerXs2aRoutes(app, context);
+  registerPayerPages(app, context);
+  registerFaultControl(app, context);
+};
+
+/** Fault injection over HTTP, for client developers; exists only in the sandbox. */
+function registerFaultControl(app: FastifyInstance, context: BankContext): void {
+  type Params = { slug: string };
+  app.post<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+    const bank = requireBank(context, request.params.slug);
+    const body: unknown = request.body;
+    if (typeof body !== 'object' || body === null) throw new Xs2aError('FORMAT_ERROR', 'Send a JSON fault rule');
+    const rule: unknown = { ...body, bank: bank.slug };
+    if ('bank' in body && body.bank !== bank.slug) throw new Xs2aError('FORMAT_ERROR', 'bank must match the path');
+    if (!checkFaultRule.Check(rule)) {
+      const first = checkFaultRule.Errors(rule)[0];
+      throw new Xs2aError('FORMAT_ERROR', `${first?.instancePath || 'rule'} ${first?.message ?? 'is invalid'}`);
+    }
+    const id = context.faults.inject(rule);
+    return reply.code(201).send({ id, ...rule });
+  });
+  app.get<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+    const bank = requireBank(context, request.params.slug);
+    return reply.send({ faults: context.faults.list(bank.slug) });
+  });
+  app.delete<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+    const bank = requireBank(context, request.params.slug);
+    context.faults.clear(bank.slug);
+    return reply.code(204).send();
+  });
+  app.delete<{ Params: Params & { id: string } }>('/:slug/sandbox/faults/:id', async (request, reply) => {
+    requireBank(context, request.params.slug);
+    if (!context.faults.remove(request.params.id)) throw new Xs2aError('RESOURCE_UNKNOWN', 'No such fault rule', { status: 404 });
+    return reply.code(204).send();
+  });
+}
+
+export interface StandaloneOptions extends SandboxBankOptions {
+  /** Fastify logger setting; default off (tests), `startSandboxBank` turns it on. */
+  readonly logger?: boolean | { readonly level: string };
+}
+
+/** A stand-alone sandbox bank with the same routes at the root. */
+export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance {
+  const { logger, ...pluginOptions } = options;
+  const level = logger === undefined || logger === false ? undefined : logger === true ? 'info' : logger.level;
+  const app = Fastify({
+    logger:
+      level === undefined
+        ? false
+        : {
+            level,
+            // Page tokens are the payer's session secrets; keep them out of the request log line.
+            serializers: {
+              req: (request: { method: string; url: string }) => ({ method: request.method, url: redactPageToken(request.url) }),
+            },
+          },
+    bodyLimit: BODY_LIMIT,
+  });
+  void app.register(sandboxBankPlugin, pluginOptions);
+  return app;
+}
+
+/** Starts a stand-alone sandbox bank (the `openpis sandbox-bank` command); resolves once it listens. */
+export async function startSandboxBank(options: {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly catalogue: ProviderCatalogue;
+  readonly fixtures?: SandboxFixtures;
+  readonly logLevel?: string;
+}): Promise<FastifyInstance> {
+  const app = buildSandboxBankApp({
+    catalogue: options.catalogue,
+    publicUrl: options.publicUrl,
+    ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
+    logger: { level: options.logLevel ?? 'info' },
+  });
+  await app.listen({ port: options.port, host: options.host });
+  return app;
+}
+
+export function redactPageToken(url: string): string {
+  return url.replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]');
+}
