@@ -173,6 +173,12 @@ describe('tppMessage codes → failure codes', () => {
     assert.equal(failureCodeOfMessages([message('FORMAT_ERROR', 'creditorAccount.iban')]), 'BANK_REJECTED');
   });
 
+  test('on the one-time-code call, PSU_CREDENTIALS_INVALID (wrong OTP per the guidelines) → SCA_FAILED', () => {
+    assert.equal(failureCodeOfMessages([message('PSU_CREDENTIALS_INVALID')], 'authoriseTransaction'), 'SCA_FAILED');
+    assert.equal(failureCodeOfMessages([message('PSU_CREDENTIALS_INVALID')], 'updatePsuAuthentication'), 'PSU_AUTHENTICATION_FAILED');
+    assert.equal(failureCodeOfMessages([message('SCA_INVALID')], 'authoriseTransaction'), 'SCA_FAILED');
+  });
+
   test('the first specific message wins over generic ones', () => {
     assert.equal(
       failureCodeOfMessages([message('FORMAT_ERROR'), message('PSU_CREDENTIALS_INVALID'), message('SCA_INVALID')]),

@@ -1,0 +1,363 @@
+/**
+ * The connector contract suite: the standard scenarios every bank connector must pass, written once against the
+ * `BankConnector` interface only. A "bank under test" fixture supplies connectors for banks of each SCA approach,
+ * test payers, the payer's actions at the bank (browser pages, banking app), fault injection and a clock. Run it
+ * with `describeConnectorContract('<name>', setup)`; see docs/adding-a-connector.md.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import {
+  BankRejectedError,
+  BankUnavailableError,
+  consentOutcome,
+  scaOutcome,
+  type AuthorisationResult,
+  type BankAuthorisationRef,
+  type BankConnector,
+  type BankPaymentRef,
+  type CallContext,
+  type PaymentOrder,
+  type PaymentStatusResult,
+} from '../../../src/connectors/index.js';
+
+/** What a test payer can do: log in, produce a one-time code. */
+export interface ContractPayer {
+  readonly psuId: string;
+  readonly password: string;
+  readonly otp: string;
+}
+
+/** The kinds of bank the scenarios need. */
+export type BankKind = 'redirect' | 'embedded' | 'decoupled' | 'account-information';
+
+export interface BankUnderTest {
+  /** A connector for a bank of that kind; `timeoutMs` overrides the bank's call timeout. */
+  connector(kind: BankKind, overrides?: { readonly timeoutMs?: number }): BankConnector;
+  /** Currency of the payments sent to banks of that kind. */
+  readonly currency: string;
+  /** A creditor the banks accept. */
+  readonly creditor: PaymentOrder['creditor'];
+  /** Where the bank sends the payer back (never fetched by the suite). */
+  readonly redirectUri: string;
+  readonly payers: {
+    /** One SCA method; payments settle. */
+    readonly happy: ContractPayer;
+    /** Several SCA methods to choose from; payments settle. */
+    readonly manyMethods: ContractPayer & { readonly methodCount: number };
+    /** Too little money for `amount`. */
+    readonly poor: ContractPayer & { readonly amountAboveBalance: string };
+    /** Has several accounts; `accountCount` of them in the payment currency or not. */
+    readonly manyAccounts: ContractPayer & { readonly accountCount: number };
+  };
+  /** The payer at the bank's pages (redirect approach): log in, choose, approve or cancel. */
+  completeRedirect(url: string, payer: ContractPayer, options?: { readonly cancel?: boolean }): Promise<{ redirectedTo: string | undefined }>;
+  /** The payer approves in the bank's app (decoupled approach). */
+  approveDecoupled(authorisation: BankAuthorisationRef, payer: ContractPayer): Promise<void>;
+  /** The next `times` calls of the operation answer 5xx, or never answer. */
+  injectFault(kind: BankKind, fault: 'server-error' | 'timeout', times: number): void;
+  /** Moves the bank's clock forward (for the SCA deadline). */
+  advanceClock(ms: number): void;
+  /** How long a payer has to finish SCA at this bank. */
+  readonly scaDeadlineMs: number;
+  close(): Promise<void>;
+}
+
+const context = (): CallContext => ({ requestId: randomUUID(), psuIpAddress: '192.0.2.10', psuUserAgent: 'contract-suite/1.0' });
+
+function order(bank: BankUnderTest, amount = '0.10'): PaymentOrder {
+  return {
+    endToEndId: `E2E-${randomUUID().slice(0, 8)}`,
+    amount,
+    currency: bank.currency,
+    scheme: 'SEPA',
+    instantPreferred: false,
+    creditor: bank.creditor,
+    remittanceInformation: 'Contract suite',
+  };
+}
+
+/** Polls the payment status until it is final (or `limit` reads pass). */
+async function settle(connector: BankConnector, payment: BankPaymentRef, limit = 20): Promise<PaymentStatusResult> {
+  let status = await connector.getPaymentStatus({ context: context(), payment });
+  for (let read = 1; read < limit && status.outcome === 'pending'; read += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    status = await connector.getPaymentStatus({ context: context(), payment });
+  }
+  return status;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => assert.fail('expected the call to fail'),
+    (error: unknown) => error,
+  );
+}
+
+/** Embedded: initiation, then authorisation with the password; returns the authorisation result. */
+async function embeddedStart(bank: BankUnderTest, connector: BankConnector, payer: ContractPayer, amount?: string) {
+  const initiated = await connector.initiatePayment({ context: context(), payment: order(bank, amount), psuId: payer.psuId, scaApproach: 'EMBEDDED' });
+  assert.equal(initiated.next.kind, 'start-authorisation');
+  const started = await connector.startPaymentAuthorisation({
+    context: context(),
+    resource: initiated.payment,
+    psu: { id: payer.psuId, password: payer.password },
+    scaApproach: 'EMBEDDED',
+  });
+  return { initiated, started };
+}
+
+/** Finishes an embedded authorisation whose next step is the one-time code (or a method choice before it). */
+async function embeddedFinish(connector: BankConnector, payment: BankPaymentRef, started: AuthorisationResult, payer: ContractPayer) {
+  let step = started;
+  if (step.next.kind === 'select-sca-method') {
+    const [method] = step.next.methods;
+    assert.ok(method !== undefined);
+    step = await connector.selectScaMethod({ context: context(), resource: payment, authorisation: step.authorisation, methodId: method.id });
+  }
+  assert.equal(step.next.kind, 'authorise-transaction');
+  return connector.authoriseTransaction({ context: context(), resource: payment, authorisation: step.authorisation, scaAuthenticationData: payer.otp });
+}
+
+export function describeConnectorContract(name: string, setup: () => Promise<BankUnderTest>): void {
+  describe(`connector contract: ${name}`, () => {
+    let bank: BankUnderTest;
+    before(async () => {
+      bank = await setup();
+    });
+    after(async () => {
+      await bank.close();
+    });
+
+    test('redirect: initiation, the payer approves at the bank, the payment completes', async () => {
+      const connector = bank.connector('redirect');
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
+      assert.equal(initiated.transactionStatus.state, 'received');
+      assert.equal(initiated.scaApproach, 'REDIRECT');
+      let authorisation = initiated.authorisation;
+      let next = initiated.next;
+      if (next.kind === 'start-authorisation') {
+        const started = await connector.startPaymentAuthorisation({ context: context(), resource: initiated.payment, redirectUri: bank.redirectUri });
+        authorisation = started.authorisation;
+        next = started.next;
+      }
+      assert.equal(next.kind, 'redirect');
+      const back = await bank.completeRedirect(next.url, bank.payers.happy);
+      assert.ok(back.redirectedTo?.startsWith(bank.redirectUri), 'the bank sends the payer back to the TPP');
+      if (authorisation !== undefined) {
+        const { scaStatus } = await connector.getScaStatus({ context: context(), resource: initiated.payment, authorisation });
+        assert.equal(scaOutcome(scaStatus), 'authorised');
+      }
+      const status = await settle(connector, initiated.payment);
+      assert.equal(status.outcome, 'completed');
+      assert.equal(status.failureCode, undefined);
+    });
+
+    test('redirect: the payer cancels at the bank, the payment fails and is never completed', async () => {
+      const connector = bank.connector('redirect');
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
+      assert.equal(initiated.next.kind, 'redirect');
+      if (initiated.next.kind !== 'redirect') return;
+      await bank.completeRedirect(initiated.next.url, bank.payers.happy, { cancel: true });
+      const status = await settle(connector, initiated.payment);
+      assert.equal(status.outcome, 'failed');
+    });
+
+    test('embedded with one SCA method: password, one-time code, completed', async () => {
+      const connector = bank.connector('embedded');
+      const { initiated, started } = await embeddedStart(bank, connector, bank.payers.happy);
+      assert.equal(started.next.kind, 'authorise-transaction');
+      assert.ok(started.chosenScaMethod !== undefined, 'the only method is chosen implicitly');
+      const done = await embeddedFinish(connector, initiated.payment, started, bank.payers.happy);
+      assert.deepEqual(done.next, { kind: 'authorised' });
+      assert.equal(scaOutcome(done.scaStatus), 'authorised');
+      assert.equal((await settle(connector, initiated.payment)).outcome, 'completed');
+    });
+
+    test('embedded with several SCA methods: the payer chooses one', async () => {
+      const connector = bank.connector('embedded');
+      const payer = bank.payers.manyMethods;
+      const { initiated, started } = await embeddedStart(bank, connector, payer);
+      assert.equal(started.next.kind, 'select-sca-method');
+      if (started.next.kind !== 'select-sca-method') return;
+      assert.equal(started.next.methods.length, payer.methodCount);
+      const last = started.next.methods.at(-1);
+      assert.ok(last !== undefined);
+      const selected = await connector.selectScaMethod({ context: context(), resource: initiated.payment, authorisation: started.authorisation, methodId: last.id });
+      assert.equal(selected.next.kind, 'authorise-transaction');
+      assert.equal(selected.chosenScaMethod?.id, last.id);
+      const done = await connector.authoriseTransaction({
+        context: context(),
+        resource: initiated.payment,
+        authorisation: selected.authorisation,
+        scaAuthenticationData: payer.otp,
+      });
+      assert.equal(done.next.kind, 'authorised');
+      assert.equal((await settle(connector, initiated.payment)).outcome, 'completed');
+    });
+
+    test('embedded: the password can also be sent to an authorisation started without it', async () => {
+      const connector = bank.connector('embedded');
+      const payer = bank.payers.happy;
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), psuId: payer.psuId, scaApproach: 'EMBEDDED' });
+      const started = await connector.startPaymentAuthorisation({ context: context(), resource: initiated.payment, psu: { id: payer.psuId }, scaApproach: 'EMBEDDED' });
+      assert.equal(started.next.kind, 'authenticate');
+      const authenticated = await connector.updatePsuAuthentication({
+        context: context(),
+        resource: initiated.payment,
+        authorisation: started.authorisation,
+        psu: { id: payer.psuId, password: payer.password },
+      });
+      const done = await embeddedFinish(connector, initiated.payment, authenticated, payer);
+      assert.equal(done.next.kind, 'authorised');
+    });
+
+    test('decoupled: the payer approves in the banking app while we poll', async () => {
+      const connector = bank.connector('decoupled');
+      const payer = bank.payers.happy;
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), psuId: payer.psuId, scaApproach: 'DECOUPLED' });
+      assert.equal(initiated.next.kind, 'start-authorisation');
+      const started = await connector.startPaymentAuthorisation({ context: context(), resource: initiated.payment, psu: { id: payer.psuId }, scaApproach: 'DECOUPLED' });
+      assert.deepEqual(started.next, { kind: 'wait' });
+      assert.equal(started.scaApproach, 'DECOUPLED');
+      const before = await connector.getScaStatus({ context: context(), resource: initiated.payment, authorisation: started.authorisation });
+      assert.equal(scaOutcome(before.scaStatus), 'pending');
+      await bank.approveDecoupled(started.authorisation, payer);
+      const after = await connector.getScaStatus({ context: context(), resource: initiated.payment, authorisation: started.authorisation });
+      assert.equal(scaOutcome(after.scaStatus), 'authorised');
+      assert.equal((await settle(connector, initiated.payment)).outcome, 'completed');
+    });
+
+    test('wrong password: PSU_AUTHENTICATION_FAILED, definite; the right one still works', async () => {
+      const connector = bank.connector('embedded');
+      const payer = bank.payers.happy;
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), psuId: payer.psuId, scaApproach: 'EMBEDDED' });
+      const error = await rejection(
+        connector.startPaymentAuthorisation({ context: context(), resource: initiated.payment, psu: { id: payer.psuId, password: `${payer.password}-wrong` }, scaApproach: 'EMBEDDED' }),
+      );
+      assert.ok(error instanceof BankRejectedError, String(error));
+      assert.equal(error.failureCode, 'PSU_AUTHENTICATION_FAILED');
+      assert.equal(error.indeterminate, false);
+      assert.ok(!error.message.includes(payer.password), 'no password in the message');
+      const retried = await connector.startPaymentAuthorisation({
+        context: context(),
+        resource: initiated.payment,
+        psu: { id: payer.psuId, password: payer.password },
+        scaApproach: 'EMBEDDED',
+      });
+      assert.equal(retried.next.kind, 'authorise-transaction');
+    });
+
+    test('wrong one-time code: SCA_FAILED; the right one still works', async () => {
+      const connector = bank.connector('embedded');
+      const payer = bank.payers.happy;
+      const { initiated, started } = await embeddedStart(bank, connector, payer);
+      const wrongCode = payer.otp === '000000' ? '111111' : '000000';
+      const error = await rejection(
+        connector.authoriseTransaction({ context: context(), resource: initiated.payment, authorisation: started.authorisation, scaAuthenticationData: wrongCode }),
+      );
+      assert.ok(error instanceof BankRejectedError, String(error));
+      assert.equal(error.failureCode, 'SCA_FAILED');
+      const done = await connector.authoriseTransaction({
+        context: context(),
+        resource: initiated.payment,
+        authorisation: started.authorisation,
+        scaAuthenticationData: payer.otp,
+      });
+      assert.equal(done.next.kind, 'authorised');
+    });
+
+    test('cancel before authorisation: cancelled, and the status says so', async () => {
+      const connector = bank.connector('redirect');
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
+      const cancelled = await connector.cancelPayment({ context: context(), payment: initiated.payment });
+      assert.equal(cancelled.cancelled, true);
+      const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
+      assert.equal(status.transactionStatus.state, 'cancelled');
+      assert.equal(status.outcome, 'failed');
+    });
+
+    test('insufficient funds: the payment fails with INSUFFICIENT_FUNDS', async () => {
+      const connector = bank.connector('embedded');
+      const payer = bank.payers.poor;
+      const { initiated, started } = await embeddedStart(bank, connector, payer, payer.amountAboveBalance);
+      const done = await embeddedFinish(connector, initiated.payment, started, payer);
+      assert.equal(done.next.kind, 'authorised');
+      const status = await settle(connector, initiated.payment);
+      assert.equal(status.outcome, 'failed');
+      assert.equal(status.failureCode, 'INSUFFICIENT_FUNDS');
+    });
+
+    test('account information: consent, the payer shares accounts, the list is read', async () => {
+      const connector = bank.connector('account-information');
+      const payer = bank.payers.manyAccounts;
+      const created = await connector.createConsent({ context: context(), redirectUri: bank.redirectUri });
+      assert.equal(consentOutcome(created.consentStatus), 'pending');
+      let next = created.next;
+      if (next.kind === 'start-authorisation') {
+        next = (await connector.startConsentAuthorisation({ context: context(), resource: created.consent, redirectUri: bank.redirectUri })).next;
+      }
+      assert.equal(next.kind, 'redirect');
+      if (next.kind !== 'redirect') return;
+      await bank.completeRedirect(next.url, payer);
+      const status = await connector.getConsentStatus({ context: context(), consent: created.consent });
+      assert.equal(consentOutcome(status), 'valid');
+      const accounts = await connector.listAccounts({ context: context(), consent: created.consent });
+      assert.equal(accounts.length, payer.accountCount);
+      for (const account of accounts) {
+        assert.ok(account.iban !== undefined && /^[A-Z]{2}\d{2}/.test(account.iban));
+        assert.match(account.currency, /^[A-Z]{3}$/);
+      }
+    });
+
+    test('account information before the payer agreed: CONSENT_REJECTED-like refusal, definite', async () => {
+      const connector = bank.connector('account-information');
+      const created = await connector.createConsent({ context: context(), redirectUri: bank.redirectUri });
+      const error = await rejection(connector.listAccounts({ context: context(), consent: created.consent }));
+      assert.ok(error instanceof BankRejectedError, String(error));
+      assert.equal(error.failureCode, 'CONSENT_REJECTED');
+    });
+
+    test('bank 5xx: BankUnavailableError, indeterminate; the next call works', async () => {
+      const connector = bank.connector('redirect');
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
+      bank.injectFault('redirect', 'server-error', 1);
+      const error = await rejection(connector.getPaymentStatus({ context: context(), payment: initiated.payment }));
+      assert.ok(error instanceof BankUnavailableError, String(error));
+      assert.equal(error.reason, 'server-error');
+      assert.equal(error.indeterminate, true);
+      assert.equal(error.failureCode, 'BANK_UNAVAILABLE');
+      assert.equal((await connector.getPaymentStatus({ context: context(), payment: initiated.payment })).outcome, 'pending');
+    });
+
+    test('bank timeout: BankUnavailableError within the bank timeout', async () => {
+      const connector = bank.connector('redirect', { timeoutMs: 300 });
+      bank.injectFault('redirect', 'timeout', 1);
+      const started = Date.now();
+      const error = await rejection(connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri }));
+      assert.ok(error instanceof BankUnavailableError, String(error));
+      assert.equal(error.reason, 'timeout');
+      assert.ok(Date.now() - started < 3000, 'bounded by timeoutMs');
+    });
+
+    test('expiry: a payment the payer never authorises is rejected after the deadline, never completed', async () => {
+      const connector = bank.connector('redirect');
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
+      assert.equal((await connector.getPaymentStatus({ context: context(), payment: initiated.payment })).outcome, 'pending');
+      bank.advanceClock(bank.scaDeadlineMs + 60_000);
+      try {
+        const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
+        assert.equal(status.outcome, 'failed');
+        assert.equal(status.transactionStatus.state, 'rejected');
+        // Banks that say why give EXPIRED (RESOURCE_EXPIRED); others a plain rejection. Never a success code.
+        assert.ok(status.failureCode === 'EXPIRED' || status.failureCode === 'BANK_REJECTED', status.failureCode);
+        if (initiated.authorisation !== undefined) {
+          const { scaStatus } = await connector.getScaStatus({ context: context(), resource: initiated.payment, authorisation: initiated.authorisation });
+          assert.equal(scaOutcome(scaStatus), 'failed');
+        }
+      } finally {
+        bank.advanceClock(-(bank.scaDeadlineMs + 60_000));
+      }
+    });
+  });
+}
