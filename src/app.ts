@@ -82,6 +82,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     reply.code(404).send({ title: 'Not Found', statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
   );
 
+  // Bodies are JSON, or a form at the token endpoint; plain text is never a valid request (415).
+  app.removeContentTypeParser('text/plain');
   await app.register(formbody);
   await app.register(swagger, openApiDocumentation(config.baseUrl));
   await app.register(scalarApiReference, { routePrefix: '/docs', configuration: { url: '/openapi.json', title: 'openpis API' } });

@@ -28,6 +28,10 @@ export interface PaymentRoutesOptions {
 
 const bearer = [{ bearerAuth: [] }];
 
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
+}
+
 export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): void {
   const { auth, payments, catalogue, baseUrl } = options;
 
@@ -54,6 +58,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     },
     async (request, reply) => {
       const client = callerOf(request);
+      if (!isJson(request.headers['content-type'])) throw new ApiError(415, 'Content-Type must be application/json');
       const result = validatePaymentCreation(request.body, { environment: client.environment, catalogue });
       if (result.kind === 'invalid') throw new ValidationError(result.violations);
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);

@@ -1,0 +1,125 @@
+/**
+ * The operator CLI (`npx openpis …`), using the same configuration as the service (environment variables,
+ * DATABASE_URL above all). Secrets are printed once, when they are made; only their hashes are stored.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Kysely } from 'kysely';
+import { ClientNotFoundError, ClientService } from '../auth/clients.js';
+import { parseScopes, type Scope } from '../auth/scopes.js';
+import { ConfigError, loadConfig } from '../config/config.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+import { migrateToLatest } from '../storage/migrations.js';
+import { openDatabase } from '../storage/database.js';
+
+function scopesOption(value: string): Scope[] {
+  const { scopes, unknown } = parseScopes(value);
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown scope(s): ${unknown.join(', ')}`);
+  if (scopes.length === 0) throw new InvalidArgumentError('at least one scope is needed');
+  return scopes;
+}
+
+function print(value: unknown, json: boolean, text: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+}
+
+async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const runtime = await openRuntime();
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.database.close();
+  }
+}
+
+export function buildCli(): Command {
+  const program = new Command('openpis').description('openpis operator commands').showHelpAfterError();
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations (the service also applies them at start)')
+    .action(async () => {
+      const database = openDatabase(loadConfig().database);
+      try {
+        const applied = await migrateToLatest(database.db as unknown as Kysely<unknown>);
+        process.stdout.write(applied.length === 0 ? 'Database is up to date.\n' : `Applied: ${applied.join(', ')}\n`);
+      } finally {
+        await database.close();
+      }
+    });
+
+  const clients = program.command('clients').description('manage API clients');
+  clients
+    .command('create')
+    .description('create a client; prints its id, secret and webhook secret once')
+    .requiredOption('--name <name>', "the client's name")
+    .addOption(new Option('--environment <environment>', 'sandbox or production').choices(['sandbox', 'production']).default('sandbox'))
+    .option('--scopes <scopes>', 'space-separated scopes', scopesOption)
+    .option('--json', 'print JSON')
+    .action(async (options: { name: string; environment: 'sandbox' | 'production'; scopes?: Scope[]; json?: boolean }) => {
+      const issued = await withRuntime(({ database }) =>
+        new ClientService(database.db).create({
+          name: options.name,
+          environment: options.environment,
+          ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
+        }),
+      );
+      print(issued, options.json === true, () =>
+        [
+          `Client created (${issued.environment}). The secrets are shown only now:`,
+          `  clientId:      ${issued.clientId}`,
+          `  clientSecret:  ${issued.clientSecret}`,
+          `  webhookSecret: ${issued.webhookSecret}`,
+          `  scopes:        ${issued.scopes}`,
+        ].join('\n'),
+      );
+    });
+
+  clients
+    .command('list')
+    .description('list clients (never their secrets)')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const list = await withRuntime(({ database }) => new ClientService(database.db).list());
+      print(list, options.json === true, () =>
+        list.length === 0
+          ? 'No clients.'
+          : list
+              .map((client) => `${client.clientId}  ${client.environment.padEnd(10)} ${client.disabledAt === null ? 'active  ' : 'disabled'}  ${client.name}  [${client.scopes.join(' ')}]`)
+              .join('\n'),
+      );
+    });
+
+  clients
+    .command('rotate-secret')
+    .description("issue a new client secret; the old one and the client's tokens stop working at once")
+    .argument('<clientId>')
+    .option('--json', 'print JSON')
+    .action(async (clientId: string, options: { json?: boolean }) => {
+      const rotated = await withRuntime(({ database }) => new ClientService(database.db).rotateSecret(clientId));
+      print(rotated, options.json === true, () => `New secret for ${rotated.clientId} (shown only now):\n  clientSecret:  ${rotated.clientSecret}`);
+    });
+
+  clients
+    .command('disable')
+    .description('disable a client: its tokens stop working and it gets no new ones')
+    .argument('<clientId>')
+    .action(async (clientId: string) => {
+      await withRuntime(({ database }) => new ClientService(database.db).disable(clientId));
+      process.stdout.write(`Client ${clientId} disabled.\n`);
+    });
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await buildCli().parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof ClientNotFoundError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+}

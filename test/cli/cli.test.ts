@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
+
+const run = promisify(execFile);
+const BIN = new URL('../../bin/openpis.mjs', import.meta.url).pathname;
+
+function databaseUrl(database: TestDatabase): string {
+  return database.config.kind === 'sqlite' ? `sqlite:${database.config.path}` : database.config.url;
+}
+
+for (const kind of await testDatabaseKinds()) {
+  describe(`openpis CLI [${kind.name}]`, () => {
+    let database: TestDatabase;
+    const cli = async (...args: string[]) => {
+      const { stdout } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent' } });
+      return stdout;
+    };
+    before(async () => {
+      database = await kind.create();
+    });
+    after(() => database.drop());
+
+    it('migrate applies the schema once', async () => {
+      assert.match(await cli('migrate'), /Applied: 0001_/);
+      assert.match(await cli('migrate'), /up to date/);
+    });
+
+    it('clients create --json prints the credentials once; list never shows secrets', async () => {
+      const created = JSON.parse(await cli('clients', 'create', '--name', 'acme', '--environment', 'production', '--scopes', 'payments:read providers:read', '--json')) as Record<string, string>;
+      assert.deepEqual(Object.keys(created).sort(), ['clientId', 'clientSecret', 'environment', 'scopes', 'webhookSecret']);
+      assert.equal(created.environment, 'production');
+      assert.equal(created.scopes, 'payments:read providers:read');
+      assert.match(created.clientSecret ?? '', /^ops_[A-Za-z0-9_-]{43}$/);
+      // Standard Webhooks secret: whsec_ + base64 of the key.
+      assert.match(created.webhookSecret ?? '', /^whsec_[A-Za-z0-9+/]{43}=$/);
+
+      const listed = JSON.parse(await cli('clients', 'list', '--json')) as Record<string, unknown>[];
+      const mine = listed.find((client) => client.clientId === created.clientId);
+      assert.deepEqual(mine?.scopes, ['payments:read', 'providers:read']);
+      assert.equal(mine?.disabledAt, null);
+      assert.ok(!JSON.stringify(listed).includes(created.clientSecret ?? 'x'));
+    });
+
+    it('rotate-secret issues a different secret and disable marks the client', async () => {
+      const created = JSON.parse(await cli('clients', 'create', '--name', 'beta', '--json')) as Record<string, string>;
+      const rotated = JSON.parse(await cli('clients', 'rotate-secret', created.clientId ?? '', '--json')) as Record<string, string>;
+      assert.equal(rotated.clientId, created.clientId);
+      assert.notEqual(rotated.clientSecret, created.clientSecret);
+      assert.match(await cli('clients', 'disable', created.clientId ?? ''), /disabled/);
+      const listed = JSON.parse(await cli('clients', 'list', '--json')) as Record<string, unknown>[];
+      assert.notEqual(listed.find((client) => client.clientId === created.clientId)?.disabledAt, null);
+    });
+
+    it('fails clearly for an unknown client and an unknown scope', async () => {
+      await assert.rejects(cli('clients', 'disable', '00000000-0000-4000-8000-000000000000'), (error: { stderr: string; code: number }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr, /No client with id/);
+        return true;
+      });
+      await assert.rejects(cli('clients', 'create', '--name', 'x', '--scopes', 'payments:delete'), /unknown scope/);
+    });
+  });
+}
