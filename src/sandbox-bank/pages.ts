@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxBankDefinition } from './banks.js';
-import { bankUrl, type BankContext } from './context.js';
+import type { BankContext } from './context.js';
 import type { PayerAccount } from './fixtures.js';
 import { fromMinor } from './money.js';
 import { MAX_ATTEMPTS, type Authorisation, type Consent, type Payment, type Resource } from './state.js';
@@ -255,8 +255,9 @@ export function registerPayerPages(app: FastifyInstance, context: BankContext): 
         return finish(reply, bank, authorisation, resource);
       }
       if (field(body, 'step') !== authorisation.step) {
-        // A stale form (back button, double submit): show the current step again.
-        return reply.code(303).header('Location', bankUrl(context, bank, `/${segment}/${authorisation.pageToken}`)).send();
+        // A stale form (back button, double submit): show the current step again. The Location is relative, so
+        // the page works under whatever address the browser used.
+        return reply.code(303).header('Location', authorisation.pageToken).send();
       }
       if (field(body, 'action') === 'cancel') {
         state.failResource(resource, { code: 'PSU_CANCELLED', text: 'The payer cancelled at the bank.' }, authorisation, true);
@@ -265,7 +266,7 @@ export function registerPayerPages(app: FastifyInstance, context: BankContext): 
       handleStep(authorisation, resource, body);
       if (isDone(authorisation)) return finish(reply, bank, authorisation, resource);
       // Post/redirect/get, so a reload never re-submits a password or code.
-      return reply.code(303).header('Location', bankUrl(context, bank, `/${segment}/${authorisation.pageToken}`)).send();
+      return reply.code(303).header('Location', authorisation.pageToken).send();
     });
   }
 

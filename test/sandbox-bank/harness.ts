@@ -184,15 +184,15 @@ export async function getPage(url: string): Promise<{ status: number; html: stri
 }
 
 /** Submits a payer form; returns the redirect target (303) or the page shown. */
-export async function submit(form: PageForm, values: Record<string, string | string[]>): Promise<{ status: number; location: string | undefined }> {
+export async function submit(form: PageForm, values: Record<string, string | string[]>): Promise<{ status: number; location: string | undefined; html: string }> {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries({ ...form.fields, ...values })) {
     for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
   }
   const response = await fetch(form.action, { method: 'POST', body, redirect: 'manual' });
-  await response.text();
+  const html = await response.text();
   const location = response.headers.get('location') ?? undefined;
-  return { status: response.status, location: location === undefined ? undefined : new URL(location, form.action).toString() };
+  return { status: response.status, html, location: location === undefined ? undefined : new URL(location, form.action).toString() };
 }
 
 /** Walks the payer pages: each step is [expected heading fragment, form values]. Returns the final redirect. */
