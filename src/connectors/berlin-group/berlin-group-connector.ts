@@ -206,7 +206,7 @@ export class BerlinGroupConnector implements BankConnector {
     const bankMessages = toBankMessages(answer.tppMessages);
     let failureCode: FailureCode | undefined;
     if (outcome === 'failed') {
-      const fromMessages = bankMessages.map(failureCodeOfMessage).find((code) => code !== undefined);
+      const fromMessages = bankMessages.map((message) => failureCodeOfMessage(message)).find((code) => code !== undefined);
       failureCode =
         fromMessages ??
         (answer.fundsAvailable === false

@@ -145,7 +145,7 @@ export class BerlinGroupHttpClient {
     const json = parseJson(call.operation, raw, status);
     if (status >= 400) {
       const messages = messagesOfErrorBody(json);
-      throw new BankRejectedError(call.operation, status, failureCodeOfMessages(messages), messages);
+      throw new BankRejectedError(call.operation, status, failureCodeOfMessages(messages, call.operation), messages);
     }
     if (status < 200 || status >= 300) {
       throw new BankProtocolError(call.operation, 'unexpected HTTP status', status);

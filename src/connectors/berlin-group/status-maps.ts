@@ -115,8 +115,19 @@ export const TPP_MESSAGE_CODE_MAP: Readonly<Record<string, FailureCode>> = {
 /** Format codes that point at the sender's account when their `path` names the debtor account. */
 const SENDER_DATA_FORMAT_CODES = new Set(['FORMAT_ERROR', 'PARAMETER_NOT_CONSISTENT', 'PARAMETER_NOT_SUPPORTED']);
 
+/**
+ * Per-operation meanings that differ from {@link TPP_MESSAGE_CODE_MAP}. The Implementation Guidelines use
+ * `PSU_CREDENTIALS_INVALID` for "a password resp. OTP was not correct", so on the one-time-code call it means a
+ * failed SCA, not a wrong login.
+ */
+export const OPERATION_MESSAGE_CODE_MAP: Readonly<Record<string, Readonly<Record<string, FailureCode>>>> = {
+  authoriseTransaction: { PSU_CREDENTIALS_INVALID: 'SCA_FAILED' },
+};
+
 /** The failure code one message means, or `undefined` when it means nothing specific. */
-export function failureCodeOfMessage(message: BankMessage): FailureCode | undefined {
+export function failureCodeOfMessage(message: BankMessage, operation?: string): FailureCode | undefined {
+  const special = operation === undefined ? undefined : OPERATION_MESSAGE_CODE_MAP[operation];
+  if (special !== undefined && Object.hasOwn(special, message.code)) return special[message.code];
   if (Object.hasOwn(TPP_MESSAGE_CODE_MAP, message.code)) return TPP_MESSAGE_CODE_MAP[message.code];
   if (SENDER_DATA_FORMAT_CODES.has(message.code) && message.path !== undefined && /^debtor/i.test(message.path)) {
     return 'INVALID_SENDER_DATA';
@@ -128,9 +139,9 @@ export function failureCodeOfMessage(message: BankMessage): FailureCode | undefi
  * The failure code of a refusal: the first message with a specific meaning wins (banks list the decisive error
  * first); without one, `BANK_REJECTED`.
  */
-export function failureCodeOfMessages(messages: readonly BankMessage[]): FailureCode {
+export function failureCodeOfMessages(messages: readonly BankMessage[], operation?: string): FailureCode {
   for (const message of messages) {
-    const code = failureCodeOfMessage(message);
+    const code = failureCodeOfMessage(message, operation);
     if (code !== undefined) return code;
   }
   return 'BANK_REJECTED';
