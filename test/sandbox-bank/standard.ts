@@ -4,7 +4,7 @@
  *
  * The file is read as published, with three readings where it cannot be taken literally, each noted where applied:
  * `oneOf` over variants that all admit extra properties (they overlap, so "exactly one" can never hold) is read as
- * `anyOf`; the empty schema `{}` among request-body variants means "empty body"; and `tppMessageGeneric.code`, which
+ * `anyOf`; boolean `exclusiveMinimum` (OpenAPI 3.0) becomes its numeric form; the empty schema `{}` among request-body variants means "empty body"; and `tppMessageGeneric.code`, which
  * points at the category enum (ERROR/WARNING) instead of a message code, is read as a message code string.
  * Payment products outside the path enum (the domestic ones the catalogue names) are ASPSP-published products, as
  * the parameter's description allows, so path parameters are not checked against that enum.
@@ -32,6 +32,12 @@ function adapt(node: Json): Json {
   if (!isObject(node)) return node;
   const result: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
+    // OpenAPI 3.0 writes exclusive bounds as booleans beside minimum/maximum (draft 4); ajv wants numbers.
+    if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
+      const bound = node[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+      if (value && typeof bound === 'number') result[key] = bound;
+      continue;
+    }
     if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(value)) {
       result['anyOf'] = value.map((item) =>
         isObject(item) && Object.keys(item).length === 0 ? { type: 'object', maxProperties: 0 } : adapt(item),
