@@ -349,7 +349,7 @@ export interface InitiatePaymentInput {
   readonly scaApproach?: ScaApproach;
   /** Where the bank sends the PSU back after a successful redirect SCA (our callback URL). */
   readonly redirectUri?: string;
-  /** Where the bank sends the PSU back after a failed or cancelled redirect SCA; defaults to `redirectUri`. */
+  /** Where the bank sends the PSU back after a failed or cancelled redirect SCA; without it, to `redirectUri`. */
   readonly nokRedirectUri?: string;
   /**
    * The PSU's login id, when known: sent as `PSU-ID`. The password is never part of the initiation call in the

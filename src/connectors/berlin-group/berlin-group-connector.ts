@@ -441,7 +441,7 @@ export class BerlinGroupConnector implements BankConnector {
     return {
       ...scaPreferenceHeaders(approach),
       'TPP-Redirect-URI': redirectUri,
-      'TPP-Nok-Redirect-URI': nokRedirectUri ?? (redirectUri === undefined ? undefined : redirectUri),
+      'TPP-Nok-Redirect-URI': nokRedirectUri,
     };
   }
 
