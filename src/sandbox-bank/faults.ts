@@ -35,7 +35,8 @@ export const FaultSchema = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object(
-    { kind: Type.Literal('error'), status: Type.Union([Type.Literal(500), Type.Literal(502), Type.Literal(503), Type.Literal(504)]) },
+    // Only the 5xx statuses the standard defines for every operation.
+    { kind: Type.Literal('error'), status: Type.Union([Type.Literal(500), Type.Literal(503)]) },
     { additionalProperties: false },
   ),
   Type.Object(

@@ -32,6 +32,8 @@ export interface HarnessOptions {
   readonly fixtures?: SandboxFixtures;
   readonly maxResources?: number;
   readonly scaDeadlineSeconds?: number;
+  /** Start of the test clock; default a fixed date in 2026. */
+  readonly clockStart?: Date;
 }
 
 export interface CallOptions {
@@ -88,7 +90,7 @@ const PLACEHOLDER_DEBTOR = { iban: 'DE89370400440532013000' };
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const faults = new FaultPlan();
   const clock: TestClock = {
-    now: new Date('2026-03-02T10:00:00.000Z'),
+    now: options.clockStart ?? new Date('2026-03-02T10:00:00.000Z'),
     advance(ms: number) {
       this.now = new Date(this.now.getTime() + ms);
     },
