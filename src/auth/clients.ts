@@ -59,6 +59,8 @@ export class ClientService {
         created_at: at,
         updated_at: at,
         disabled_at: null,
+        previous_webhook_secret: null,
+        previous_webhook_secret_expires_at: null,
       })
       .execute();
     return { clientId, clientSecret, webhookSecret, environment, scopes };

@@ -2,9 +2,11 @@
  * Storage of payments and their status history, the same code on SQLite and PostgreSQL. History is
  * append-only; a payment and its first status record are written in one transaction.
  */
-import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../flow/detailed-status.js';
+import { appendStatusRecords } from '../flow/status-writer.js';
+import type { JobSchedule } from '../jobs/job-kinds.js';
+import { scheduleJobs } from '../jobs/job-queue.js';
 import { isUniqueViolation } from '../storage/database.js';
 import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
 import type { Payment, StatusRecord } from './payment.js';
@@ -48,6 +50,7 @@ export function paymentFromRow(row: Selectable<PaymentsTable>): Payment {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     flowExpiresAt: row.flow_expires_at,
+    flowState: parseJson<Record<string, unknown>>(row.flow_state),
   };
 }
 
@@ -81,6 +84,7 @@ export function paymentToRow(payment: Payment): PaymentsTable {
     created_at: payment.createdAt,
     updated_at: payment.updatedAt,
     flow_expires_at: payment.flowExpiresAt,
+    flow_state: payment.flowState === null ? null : JSON.stringify(payment.flowState),
   };
 }
 
@@ -102,35 +106,23 @@ export class PaymentRepository {
    * Stores a new payment with its first status record, atomically. `duplicate` when the client already has
    * a payment with this endToEndId (the unique index decides, so concurrent requests cannot both win).
    */
-  async create(payment: Payment): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
-    const firstStatus: StatusRecord = {
-      id: randomUUID(),
-      paymentId: payment.id,
-      sequence: 1,
-      detailedStatus: payment.detailedStatus,
-      failureReasons: payment.failureReasons,
-      createdAt: payment.createdAt,
-    };
+  async create(
+    payment: Payment,
+    jobs: readonly JobSchedule[] = [],
+  ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
     try {
-      await this.db.transaction().execute(async (trx) => {
+      const firstStatus = await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('payments').values(paymentToRow(payment)).execute();
-        await trx
-          .insertInto('payment_status_history')
-          .values({
-            id: firstStatus.id,
-            payment_id: payment.id,
-            sequence: 1,
-            detailed_status: firstStatus.detailedStatus,
-            failure_reasons: null,
-            created_at: firstStatus.createdAt,
-          })
-          .execute();
+        const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
+        await scheduleJobs(trx, payment.id, jobs, payment.createdAt);
+        return record;
       });
+      if (firstStatus === undefined) throw new Error('The first status record was not written');
+      return { kind: 'created', firstStatus };
     } catch (error) {
       if (isUniqueViolation(error)) return { kind: 'duplicate' };
       throw error;
     }
-    return { kind: 'created', firstStatus };
   }
 
   /** A client's payment; undefined for an unknown id and for another client's payment alike. */

@@ -75,8 +75,10 @@ export class PaymentService {
       createdAt: at,
       updatedAt: at,
       flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
+      flowState: null,
     };
-    const result = await this.payments.create(payment);
+    // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
+    const result = await this.payments.create(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }]);
     if (result.kind === 'duplicate') {
       throw new ApiError(409, `A payment with endToEndId ${JSON.stringify(payment.endToEndId)} already exists`);
     }

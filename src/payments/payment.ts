@@ -49,6 +49,8 @@ export interface Payment {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly flowExpiresAt: string;
+  /** The flow engine's state between the payer's steps (bank references, offered methods, accounts). No secrets. */
+  readonly flowState: Readonly<Record<string, unknown>> | null;
 }
 
 export interface StatusRecord {

@@ -18,6 +18,9 @@ export interface ClientsTable {
   created_at: string;
   updated_at: string;
   disabled_at: string | null;
+  /** During a webhook secret rotation: the old secret, which signs beside the new one until it expires. */
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_expires_at: string | null;
 }
 
 export interface AccessTokensTable {
@@ -66,6 +69,8 @@ export interface PaymentsTable {
   updated_at: string;
   /** When the payer's flow expires if it has not reached the bank's execution by then. */
   flow_expires_at: string;
+  /** The flow engine's JSON state between steps (bank references, offered SCA methods, accounts); no secrets. */
+  flow_state: string | null;
 }
 
 export interface PaymentStatusHistoryTable {
@@ -78,9 +83,59 @@ export interface PaymentStatusHistoryTable {
   created_at: string;
 }
 
+export type WebhookEventState = 'pending' | 'delivered' | 'gone' | 'failed' | 'refused';
+
+export interface WebhookEventsTable {
+  /** The event id: sent as `webhook-id`, stable across retries. */
+  id: string;
+  payment_id: string;
+  client_id: string;
+  status_record_id: string;
+  /** The status record's sequence: deliveries of one payment go out in this order. */
+  sequence: number;
+  url: string;
+  /** The exact bytes signed and sent on every attempt. */
+  body: string;
+  state: WebhookEventState;
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  event_id: string;
+  attempt: number;
+  attempted_at: string;
+  outcome: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payment_id: string;
+  run_at: string;
+  attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   clients: ClientsTable;
   access_tokens: AccessTokensTable;
   payments: PaymentsTable;
   payment_status_history: PaymentStatusHistoryTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
+  jobs: JobsTable;
 }

@@ -1,0 +1,128 @@
+/**
+ * The only writer of a payment's status after creation. `transition` moves a payment along a path of statuses,
+ * each step checked against the transition table, and in one transaction: updates the payment (guarded by its
+ * version, so two racing callbacks cannot both advance it), appends the history records with their webhook
+ * events, and schedules or cancels the payment's background jobs.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
+import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
+import type { Payment, SenderDetails, StatusRecord } from '../payments/payment.js';
+import { paymentFromRow, paymentToRow } from '../payments/payment-repository.js';
+import { isFinal, type FailureReason } from './detailed-status.js';
+import { appendStatusRecords, type StatusEntry } from './status-writer.js';
+import { assertTransition } from './transitions.js';
+
+/** Columns a step may change together with the status. */
+export interface PaymentChanges {
+  readonly providerId?: string;
+  readonly providerPaymentId?: string;
+  readonly sender?: SenderDetails;
+  readonly locale?: string;
+  readonly flowState?: Readonly<Record<string, unknown>> | null;
+}
+
+export interface TransitionRequest {
+  /** The payment as the caller loaded it: its status is where the path starts, its version the guard. */
+  readonly payment: Payment;
+  /** Statuses to enter, in order (at least one). */
+  readonly path: readonly StatusEntry[];
+  readonly changes?: PaymentChanges;
+  /** Jobs to (re)schedule for this payment in the same transaction. */
+  readonly schedule?: readonly JobSchedule[];
+  /** Jobs of this payment to drop in the same transaction (a final status drops them all). */
+  readonly cancel?: readonly JobKind[];
+}
+
+export type TransitionResult =
+  | { readonly kind: 'applied'; readonly payment: Payment; readonly records: readonly StatusRecord[] }
+  /** Someone else changed the payment first (a racing callback or process): reload and decide again. */
+  | { readonly kind: 'conflict' };
+
+export class PaymentStateStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async load(paymentId: string): Promise<Payment | undefined> {
+    const row = await this.db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    return row === undefined ? undefined : paymentFromRow(row);
+  }
+
+  async loadByFlowToken(flowToken: string): Promise<Payment | undefined> {
+    const row = await this.db.selectFrom('payments').selectAll().where('flow_token', '=', flowToken).executeTakeFirst();
+    return row === undefined ? undefined : paymentFromRow(row);
+  }
+
+  /** Updates non-status columns (e.g. flow state) under the same version guard. */
+  async update(payment: Payment, changes: PaymentChanges): Promise<TransitionResult> {
+    return this.write(payment, [], changes, [], []);
+  }
+
+  async transition(request: TransitionRequest): Promise<TransitionResult> {
+    if (request.path.length === 0) throw new Error('A transition needs at least one status');
+    let from = request.payment.detailedStatus;
+    for (const entry of request.path) {
+      assertTransition(from, entry.status);
+      from = entry.status;
+    }
+    return this.write(request.payment, request.path, request.changes ?? {}, request.schedule ?? [], request.cancel ?? []);
+  }
+
+  /** Runs `work` in a transaction of this store's database (for callers that write more than a transition). */
+  async inTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  private async write(
+    payment: Payment,
+    path: readonly StatusEntry[],
+    changes: PaymentChanges,
+    schedule: readonly JobSchedule[],
+    cancel: readonly JobKind[],
+  ): Promise<TransitionResult> {
+    const at = this.now().toISOString();
+    const last = path[path.length - 1];
+    const next: Payment = {
+      ...payment,
+      ...(changes.providerId === undefined ? {} : { providerId: changes.providerId }),
+      ...(changes.providerPaymentId === undefined ? {} : { providerPaymentId: changes.providerPaymentId }),
+      ...(changes.sender === undefined ? {} : { sender: changes.sender }),
+      ...(changes.locale === undefined ? {} : { locale: changes.locale }),
+      ...(changes.flowState === undefined ? {} : { flowState: changes.flowState }),
+      ...(last === undefined
+        ? {}
+        : { detailedStatus: last.status, failureReasons: (last.failureReasons ?? null) as readonly FailureReason[] | null }),
+      version: payment.version + 1,
+      updatedAt: at,
+    };
+    const { id: _id, created_at: _created, ...row } = paymentToRow(next);
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('payments')
+        .set(row)
+        .where('id', '=', payment.id)
+        .where('version', '=', payment.version)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return { kind: 'conflict' as const };
+      let records: StatusRecord[] = [];
+      if (path.length > 0) {
+        const lastRecord = await trx
+          .selectFrom('payment_status_history')
+          .select((eb) => eb.fn.max('sequence').as('sequence'))
+          .where('payment_id', '=', payment.id)
+          .executeTakeFirst();
+        records = await appendStatusRecords(trx, next, path, Number(lastRecord?.sequence ?? 0), at);
+      }
+      if (isFinal(next.detailedStatus)) {
+        await cancelJobs(trx, payment.id);
+      } else {
+        if (cancel.length > 0) await cancelJobs(trx, payment.id, cancel);
+        if (schedule.length > 0) await scheduleJobs(trx, payment.id, schedule, at);
+      }
+      return { kind: 'applied' as const, payment: next, records };
+    });
+  }
+}

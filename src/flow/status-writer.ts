@@ -1,0 +1,84 @@
+/**
+ * Appends status records and their webhook events inside a caller's transaction. Every status a payment
+ * enters goes through here, so a record never exists without its outbox event (when the payment has a
+ * webhookUrl) and never the other way round: both commit or neither does.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { Payment, StatusRecord } from '../payments/payment.js';
+import { paymentStatusWebhookBody } from '../webhooks/payload.js';
+import type { DetailedStatus, FailureReason } from './detailed-status.js';
+
+export interface StatusEntry {
+  readonly status: DetailedStatus;
+  readonly failureReasons?: readonly FailureReason[] | null;
+}
+
+/**
+ * Writes one history record per entry, numbered after `lastSequence`, each at `at`, with its webhook event.
+ * Returns the records written.
+ */
+export async function appendStatusRecords(
+  trx: Transaction<Database>,
+  payment: Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'>,
+  entries: readonly StatusEntry[],
+  lastSequence: number,
+  at: string,
+): Promise<StatusRecord[]> {
+  const records: StatusRecord[] = entries.map((entry, index) => ({
+    id: randomUUID(),
+    paymentId: payment.id,
+    sequence: lastSequence + index + 1,
+    detailedStatus: entry.status,
+    failureReasons: entry.failureReasons ?? null,
+    createdAt: at,
+  }));
+  if (records.length === 0) return records;
+  await trx
+    .insertInto('payment_status_history')
+    .values(
+      records.map((record) => ({
+        id: record.id,
+        payment_id: record.paymentId,
+        sequence: record.sequence,
+        detailed_status: record.detailedStatus,
+        failure_reasons: record.failureReasons === null ? null : JSON.stringify(record.failureReasons),
+        created_at: record.createdAt,
+      })),
+    )
+    .execute();
+  if (payment.webhookUrl !== null) {
+    const url = payment.webhookUrl;
+    await trx
+      .insertInto('webhook_events')
+      .values(
+        records.map((record) => ({
+          id: randomUUID(),
+          payment_id: payment.id,
+          client_id: payment.clientId,
+          status_record_id: record.id,
+          sequence: record.sequence,
+          url,
+          body: paymentStatusWebhookBody({
+            paymentId: record.paymentId,
+            endToEndId: payment.endToEndId,
+            statusId: record.id,
+            detailedStatus: record.detailedStatus,
+            failureReasons: record.failureReasons,
+            createdAt: record.createdAt,
+          }),
+          state: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: at,
+          locked_by: null,
+          locked_until: null,
+          created_at: at,
+          updated_at: at,
+          delivered_at: null,
+        })),
+      )
+      .execute();
+  }
+  return records;
+}

@@ -1,0 +1,123 @@
+/**
+ * Background jobs claimed from the database, so any number of processes can share the work with each job done
+ * once. A claim is a lease: the claimer sets `locked_until`; a process that dies simply lets its lease lapse
+ * and another process takes the job again (at-least-once). On PostgreSQL the claim uses
+ * `FOR UPDATE SKIP LOCKED`, so concurrent claimers never wait on or take each other's rows; SQLite has a
+ * single writer, so its claim transaction is serial by nature.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { JobKind, JobSchedule } from './job-kinds.js';
+
+export interface Job {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly paymentId: string;
+  readonly runAt: string;
+  /** How many times the job ran before without finishing (for backoff). */
+  readonly attempts: number;
+}
+
+/** Creates or re-times the payment's jobs (one per kind) inside the caller's transaction. */
+export async function scheduleJobs(trx: Transaction<Database>, paymentId: string, schedule: readonly JobSchedule[], at: string): Promise<void> {
+  for (const job of schedule) {
+    await trx
+      .insertInto('jobs')
+      .values({
+        id: randomUUID(),
+        kind: job.kind,
+        payment_id: paymentId,
+        run_at: job.runAt,
+        attempts: 0,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((conflict) => conflict.columns(['kind', 'payment_id']).doUpdateSet({ run_at: job.runAt, attempts: 0, updated_at: at }))
+      .execute();
+  }
+}
+
+/** Drops the payment's jobs (of the given kinds, or all) inside the caller's transaction. */
+export async function cancelJobs(trx: Transaction<Database>, paymentId: string, kinds?: readonly JobKind[]): Promise<void> {
+  let query = trx.deleteFrom('jobs').where('payment_id', '=', paymentId);
+  if (kinds !== undefined) query = query.where('kind', 'in', [...kinds]);
+  await query.execute();
+}
+
+export class JobQueue {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: 'sqlite' | 'postgres',
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Claims up to `limit` due jobs of the given kinds for `leaseMs`. */
+  async claim(workerId: string, kinds: readonly JobKind[], limit: number, leaseMs: number): Promise<Job[]> {
+    const now = this.now();
+    const nowIso = now.toISOString();
+    const lockedUntil = new Date(now.getTime() + leaseMs).toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      let due = trx
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', 'in', [...kinds])
+        .where('run_at', '<=', nowIso)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso)]))
+        .orderBy('run_at')
+        .limit(limit);
+      if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+      const ids = (await due.execute()).map((row) => row.id);
+      if (ids.length === 0) return [];
+      const rows = await trx
+        .updateTable('jobs')
+        .set({ locked_by: workerId, locked_until: lockedUntil, updated_at: nowIso })
+        .where('id', 'in', ids)
+        .returningAll()
+        .execute();
+      return rows.map((row) => ({ id: row.id, kind: row.kind as JobKind, paymentId: row.payment_id, runAt: row.run_at, attempts: Number(row.attempts) }));
+    });
+  }
+
+  /** The job is done: remove it, unless it was re-scheduled (by a transition) after this claim. */
+  async complete(job: Job, workerId: string): Promise<void> {
+    await this.db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', workerId).where('run_at', '=', job.runAt).execute();
+  }
+
+  /** Runs the job again at `runAt` (backoff), releasing the lease; keeps a short note of why. */
+  async retryAt(job: Job, workerId: string, runAt: string, error?: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        run_at: runAt,
+        attempts: sql<number>`attempts + 1`,
+        locked_by: null,
+        locked_until: null,
+        last_error: error?.slice(0, 500) ?? null,
+        updated_at: this.now().toISOString(),
+      })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  /** Gives the job back without counting an attempt (graceful shutdown). */
+  async release(job: Job, workerId: string): Promise<void> {
+    await this.db.updateTable('jobs').set({ locked_by: null, locked_until: null }).where('id', '=', job.id).where('locked_by', '=', workerId).execute();
+  }
+
+  /** Due jobs and the age of the oldest due one, by kind (for metrics). */
+  async depth(): Promise<{ kind: string; due: number; oldestDueAt: string | null }[]> {
+    const nowIso = this.now().toISOString();
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['kind', (eb) => eb.fn.countAll<string | number>().as('due'), (eb) => eb.fn.min('run_at').as('oldest')])
+      .where('run_at', '<=', nowIso)
+      .groupBy('kind')
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, due: Number(row.due), oldestDueAt: row.oldest ?? null }));
+  }
+}
