@@ -8,6 +8,7 @@ export {
   startSandboxBank,
   DEFAULT_MAX_RESOURCES,
   DEFAULT_SCA_DEADLINE_SECONDS,
+  redactPageToken,
   type SandboxBankOptions,
   type StandaloneOptions,
 } from './plugin.js';
