@@ -23,7 +23,11 @@ import { PaymentService } from './payments/payment-service.js';
 import { registerPaymentRoutes } from './payments/routes.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
 import { registerProviderRoutes } from './providers/routes.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { Metrics } from './observability/metrics.js';
+import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -33,6 +37,15 @@ export interface AppDependencies {
   readonly now?: () => Date;
   /** Pino logger options; defaults to JSON logs at `config.logLevel`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Prometheus metrics; a fresh registry (reading queue depths from the database) when not given. */
+  readonly metrics?: Metrics;
+}
+
+/** Metrics whose queue gauges read this database. */
+export function createMetrics(database: DatabaseHandle, now: () => Date = () => new Date()): Metrics {
+  const jobs = new JobQueue(database.db, database.kind, now);
+  const outbox = new WebhookOutbox(database.db, database.kind, now);
+  return new Metrics({ jobs: () => jobs.depth(), webhooks: () => outbox.depth() });
 }
 
 /** A client's X-Request-ID is echoed when it is a sane token; anything else gets a fresh UUID. */
@@ -88,6 +101,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   await app.register(swagger, openApiDocumentation(config.baseUrl));
   await app.register(scalarApiReference, { routePrefix: '/docs', configuration: { url: '/openapi.json', title: 'openpis API' } });
 
+  const metrics = dependencies.metrics ?? createMetrics(database, now);
   const tokens = new TokenService(database.db, now);
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
   const paymentService = new PaymentService(new PaymentRepository(database.db), {
@@ -98,10 +112,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
 
   registerTokenRoute(app, tokens);
   registerProviderRoutes(app, { auth, catalogue, baseUrl: config.baseUrl });
-  registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl });
+  registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl, metrics });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  registerObservabilityRoutes(app, { database, metrics });
 
   return app;
 }

@@ -98,6 +98,31 @@ export class ClientService {
     return { clientId, clientSecret };
   }
 
+  /**
+   * Issues a new webhook signing secret. The previous one keeps signing beside it for `graceSeconds`, so
+   * receivers can switch at their pace: during the grace period every delivery carries both signatures.
+   */
+  async rotateWebhookSecret(clientId: string, graceSeconds: number): Promise<{ clientId: string; webhookSecret: string; previousSecretExpiresAt: string }> {
+    const webhookSecret = generateWebhookSecret();
+    const now = this.now();
+    const previousSecretExpiresAt = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const client = await trx.selectFrom('clients').select('webhook_secret').where('id', '=', clientId).executeTakeFirst();
+      if (client === undefined) throw new ClientNotFoundError(clientId);
+      await trx
+        .updateTable('clients')
+        .set({
+          webhook_secret: webhookSecret,
+          previous_webhook_secret: client.webhook_secret,
+          previous_webhook_secret_expires_at: previousSecretExpiresAt,
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', clientId)
+        .execute();
+    });
+    return { clientId, webhookSecret, previousSecretExpiresAt };
+  }
+
   /** Disables a client: its tokens stop working and it can get no new ones. */
   async disable(clientId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -11,8 +11,8 @@ export function randomToken(prefix: string, bytes = 32): string {
 
 export const generateClientSecret = (): string => randomToken('ops_');
 export const generateAccessToken = (): string => randomToken('opt_');
-/** Standard Webhooks secret: `whsec_` + base64 of the key bytes. */
-export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+/** Standard Webhooks secret: `whsec_` + base64 of the key bytes (one implementation, in src/webhooks). */
+export { generateWebhookSecret } from '../webhooks/signature.js';
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');

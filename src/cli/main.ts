@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
 
 function scopesOption(value: string): Scope[] {
   const { scopes, unknown } = parseScopes(value);
@@ -106,6 +107,62 @@ export function buildCli(): Command {
     .action(async (clientId: string) => {
       await withRuntime(({ database }) => new ClientService(database.db).disable(clientId));
       process.stdout.write(`Client ${clientId} disabled.\n`);
+    });
+
+  clients
+    .command('rotate-webhook-secret')
+    .description('issue a new webhook signing secret; the old one keeps signing beside it for the grace period')
+    .argument('<clientId>')
+    .option('--grace-seconds <seconds>', 'how long the old secret keeps signing (default: WEBHOOK_SECRET_GRACE_SECONDS)', (value) => {
+      if (!/^\d+$/.test(value)) throw new InvalidArgumentError('a whole number of seconds');
+      return Number(value);
+    })
+    .option('--json', 'print JSON')
+    .action(async (clientId: string, options: { graceSeconds?: number; json?: boolean }) => {
+      const rotated = await withRuntime(({ config, database }) =>
+        new ClientService(database.db).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds),
+      );
+      print(rotated, options.json === true, () =>
+        `New webhook secret for ${rotated.clientId} (shown only now):\n  webhookSecret: ${rotated.webhookSecret}\nThe previous secret also signs until ${rotated.previousSecretExpiresAt}.`,
+      );
+    });
+
+  const webhooks = program.command('webhooks').description('inspect and redeliver webhook events');
+  webhooks
+    .command('list')
+    .description("a payment's webhook events with every delivery attempt")
+    .requiredOption('--payment <paymentId>', 'the payment')
+    .option('--json', 'print JSON')
+    .action(async (options: { payment: string; json?: boolean }) => {
+      const events = await withRuntime(({ database }) => new WebhookOutbox(database.db, database.kind).listForPayment(options.payment));
+      print(events, options.json === true, () =>
+        events.length === 0
+          ? 'No webhook events for this payment.'
+          : events
+              .map((event) =>
+                [
+                  `${event.eventId}  #${event.sequence}  ${event.state}  attempts ${event.attempts}${event.nextAttemptAt === null ? '' : `  next ${event.nextAttemptAt}`}`,
+                  ...event.attemptLog.map(
+                    (attempt) =>
+                      `    ${attempt.attempt}. ${attempt.attemptedAt}  ${attempt.outcome}${attempt.statusCode === null ? '' : ` HTTP ${attempt.statusCode}`}  ${attempt.latencyMs} ms${attempt.error === null ? '' : `  ${attempt.error}`}`,
+                  ),
+                ].join('\n'),
+              )
+              .join('\n'),
+      );
+    });
+  webhooks
+    .command('redeliver')
+    .description('send an event again now (same webhook-id: receivers deduplicate on it)')
+    .argument('<eventId>')
+    .action(async (eventId: string) => {
+      const queued = await withRuntime(({ database }) => new WebhookOutbox(database.db, database.kind).redeliver(eventId));
+      if (!queued) {
+        process.stderr.write(`No webhook event with id ${eventId}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(`Event ${eventId} queued for delivery.\n`);
     });
 
   return program;

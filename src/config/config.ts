@@ -4,6 +4,8 @@
  * Every variable is listed, with its default, in `.env.example` and the README.
  */
 
+import { parseRetryDelays } from '../webhooks/retry-schedule.js';
+
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   | { readonly kind: 'postgres'; readonly url: string };
@@ -32,6 +34,28 @@ export interface Config {
    * `external`: reached at `url` (a sandbox bank started with `openpis sandbox-bank`), not mounted here.
    */
   readonly sandboxBank: { readonly mode: 'embedded' | 'external'; readonly url: string };
+  /** `all`: API and workers (default); `api`: HTTP API only; `worker`: background jobs only (plus health and metrics). */
+  readonly processRole: 'all' | 'api' | 'worker';
+  readonly workers: {
+    /** How often an idle worker looks for due jobs and webhook events (ms). */
+    readonly pollIntervalMs: number;
+    /** Jobs and deliveries run at once by one process. */
+    readonly concurrency: number;
+  };
+  readonly webhooks: {
+    /** A delivery attempt's time limit (decisions §4: 15 s). */
+    readonly timeoutMs: number;
+    /** Deliver to loopback/private addresses too. For local development only. */
+    readonly allowPrivateTargets: boolean;
+    /** PEM bundle of extra CAs to trust for receivers (e.g. a local HTTPS receiver in tests). */
+    readonly caFile: string | undefined;
+    /** Delays before the 2nd, 3rd … attempt (ms). */
+    readonly retryDelaysMs: readonly number[];
+    /** Multiplies every retry delay; below 1 shortens the schedule (tests, drills). */
+    readonly retryScale: number;
+    /** How long the previous webhook secret keeps signing after a rotation (s). */
+    readonly secretGraceSeconds: number;
+  };
 }
 
 /** Path under which the embedded sandbox bank is mounted. */
@@ -72,6 +96,24 @@ export function loadConfig(env: Environment = process.env): Config {
     return fallback;
   };
 
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const found = allowed.find((value) => value === raw);
+    if (found === undefined) problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return found ?? fallback;
+  };
+
   const port = integer('PORT', 8080, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
 
@@ -96,6 +138,19 @@ export function loadConfig(env: Environment = process.env): Config {
     flowDeadlineSeconds: integer('FLOW_DEADLINE_SECONDS', 15 * 60, 10, 24 * 60 * 60),
     providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
     sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
+    processRole: oneOf('PROCESS_ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    workers: {
+      pollIntervalMs: integer('WORKER_POLL_INTERVAL_MS', 500, 10, 60_000),
+      concurrency: integer('WORKER_CONCURRENCY', 16, 1, 1000),
+    },
+    webhooks: {
+      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+      allowPrivateTargets: boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+      caFile: read('WEBHOOK_CA_FILE'),
+      retryDelaysMs: parseRetryDelaysSetting(read('WEBHOOK_RETRY_DELAYS'), problems),
+      retryScale: decimal('WEBHOOK_RETRY_SCALE', 1, 0.000001, 1000),
+      secretGraceSeconds: integer('WEBHOOK_SECRET_GRACE_SECONDS', 24 * 60 * 60, 0, 30 * 24 * 60 * 60),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -114,6 +169,17 @@ function parseBaseUrl(raw: string, problems: string[]): string {
   }
   if (url.search !== '' || url.hash !== '') problems.push('BASE_URL must not carry a query or fragment');
   return url.toString().replace(/\/+$/, '');
+}
+
+const DEFAULT_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';
+
+function parseRetryDelaysSetting(raw: string | undefined, problems: string[]): number[] {
+  try {
+    return parseRetryDelays(raw ?? DEFAULT_RETRY_DELAYS);
+  } catch (error) {
+    problems.push(`WEBHOOK_RETRY_DELAYS ${error instanceof Error ? error.message : 'is invalid'} (e.g. ${DEFAULT_RETRY_DELAYS})`);
+    return parseRetryDelays(DEFAULT_RETRY_DELAYS);
+  }
 }
 
 function parseSandboxBank(raw: string | undefined, baseUrl: string, problems: string[]): Config['sandboxBank'] {

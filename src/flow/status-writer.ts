@@ -50,6 +50,14 @@ export async function appendStatusRecords(
     .execute();
   if (payment.webhookUrl !== null) {
     const url = payment.webhookUrl;
+    // After a receiver answered 410 for this payment, later events are kept (for the operator) but never sent.
+    const stopped = await trx
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('payment_id', '=', payment.id)
+      .where('state', '=', 'gone')
+      .limit(1)
+      .executeTakeFirst();
     await trx
       .insertInto('webhook_events')
       .values(
@@ -68,7 +76,7 @@ export async function appendStatusRecords(
             failureReasons: record.failureReasons,
             createdAt: record.createdAt,
           }),
-          state: 'pending' as const,
+          state: stopped === undefined ? ('pending' as const) : ('gone' as const),
           attempts: 0,
           next_attempt_at: at,
           locked_by: null,

@@ -6,6 +6,7 @@ import { topLevelStatus } from '../flow/detailed-status.js';
 import { ApiError, ValidationError } from '../http/errors.js';
 import { ErrorResponses } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
 import { toJsonNumber } from './money.js';
 import { redirectUrlOf, statusRecordView, type PaymentService } from './payment-service.js';
@@ -24,6 +25,7 @@ export interface PaymentRoutesOptions {
   readonly payments: PaymentService;
   readonly catalogue: ProviderCatalogue;
   readonly baseUrl: string;
+  readonly metrics: Metrics;
 }
 
 const bearer = [{ bearerAuth: [] }];
@@ -33,7 +35,7 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): void {
-  const { auth, payments, catalogue, baseUrl } = options;
+  const { auth, payments, catalogue, baseUrl, metrics } = options;
 
   app.post(
     '/api/v1/ob/payments',
@@ -64,6 +66,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
       const { payment } = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
       request.log.info({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'payment created');
+      metrics.paymentsCreated.inc({ mode: payment.mode });
       return reply.code(201).send({
         paymentId: payment.id,
         redirectUrl: redirectUrlOf(baseUrl, payment),

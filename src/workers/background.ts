@@ -1,0 +1,79 @@
+/**
+ * The background work of one process: the job worker (bank status reconciliation, flow expiry) and the webhook
+ * delivery worker. `npm start` runs them beside the API unless PROCESS_ROLE says otherwise.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/config.js';
+import type { JobKind } from '../jobs/job-kinds.js';
+import { JobQueue } from '../jobs/job-queue.js';
+import { JobWorker, type JobHandler } from '../jobs/worker.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { DatabaseHandle } from '../storage/database.js';
+import { createWebhookDeliveryWorker } from '../webhooks/delivery-worker.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
+import { createRetrySchedule } from '../webhooks/retry-schedule.js';
+import { createWebhookDispatcher } from '../webhooks/ssrf-guard.js';
+
+export interface BackgroundWorkers {
+  start(): void;
+  /** Look for due work now (after a step scheduled a job or wrote a status). */
+  poke(): void;
+  /** Stop claiming and let the work in flight finish. */
+  stop(): Promise<void>;
+}
+
+export interface BackgroundDependencies {
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  readonly logger: FastifyBaseLogger;
+  readonly jobHandlers: Partial<Record<JobKind, JobHandler>>;
+  readonly metrics?: Metrics;
+  readonly now?: () => Date;
+}
+
+export function createBackgroundWorkers(dependencies: BackgroundDependencies): BackgroundWorkers {
+  const { config, database, logger, metrics } = dependencies;
+  const now = dependencies.now ?? (() => new Date());
+  const jobs = new JobWorker({
+    queue: new JobQueue(database.db, database.kind, now),
+    handlers: dependencies.jobHandlers,
+    logger,
+    pollIntervalMs: config.workers.pollIntervalMs,
+    concurrency: config.workers.concurrency,
+    now,
+    ...(metrics === undefined ? {} : { onJobFinished: (kind: JobKind, result: string) => metrics.jobsFinished.inc({ kind, result }) }),
+  });
+  const dispatcher = createWebhookDispatcher({
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    ...(config.webhooks.caFile === undefined ? {} : { caCertificates: readFileSync(config.webhooks.caFile, 'utf8') }),
+  });
+  const webhooks = createWebhookDeliveryWorker({
+    outbox: new WebhookOutbox(database.db, database.kind, now),
+    dispatcher,
+    schedule: createRetrySchedule({ delaysMs: config.webhooks.retryDelaysMs, scale: config.webhooks.retryScale }),
+    timeoutMs: config.webhooks.timeoutMs,
+    logger,
+    pollIntervalMs: config.workers.pollIntervalMs,
+    concurrency: config.workers.concurrency,
+    now,
+    ...(metrics === undefined ? {} : { onAttempt: (result) => metrics.recordWebhookAttempt(result) }),
+  });
+  if (config.webhooks.allowPrivateTargets) {
+    logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may be sent to private and loopback addresses (local development only)');
+  }
+  return {
+    start() {
+      jobs.start();
+      webhooks.start();
+    },
+    poke() {
+      jobs.poke();
+      webhooks.poke();
+    },
+    async stop() {
+      await Promise.all([jobs.stop(), webhooks.stop()]);
+      await dispatcher.close();
+    },
+  };
+}
