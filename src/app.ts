@@ -23,7 +23,9 @@ import { PaymentService } from './payments/payment-service.js';
 import { registerPaymentRoutes } from './payments/routes.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
 import { registerProviderRoutes } from './providers/routes.js';
+import type { JobKind } from './jobs/job-kinds.js';
 import { JobQueue } from './jobs/job-queue.js';
+import type { JobHandler } from './jobs/worker.js';
 import { Metrics } from './observability/metrics.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
@@ -63,6 +65,13 @@ export const LOG_REDACTIONS = [
   '*.webhookSecret',
   '*.credentials',
 ];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job handlers of this app's flow engine, for `createBackgroundWorkers`. */
+    jobHandlers: Partial<Record<JobKind, JobHandler>>;
+  }
+}
 
 export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const { config, database, catalogue } = dependencies;
@@ -110,11 +119,17 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     now,
   });
 
-  registerTokenRoute(app, tokens);
-  registerProviderRoutes(app, { auth, catalogue, baseUrl: config.baseUrl });
-  registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl, metrics });
+  // Handlers of the background jobs, run by the workers of this or another process (src/workers/).
+  const jobHandlers: Partial<Record<JobKind, JobHandler>> = {};
+  app.decorate('jobHandlers', jobHandlers);
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // A worker-only process serves health and metrics, not the API (PROCESS_ROLE=worker).
+  if (config.processRole !== 'worker') {
+    registerTokenRoute(app, tokens);
+    registerProviderRoutes(app, { auth, catalogue, baseUrl: config.baseUrl });
+    registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl, metrics });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
   registerObservabilityRoutes(app, { database, metrics });
 
   return app;

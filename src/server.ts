@@ -2,15 +2,21 @@
  * `npm start`: the service on the configured database (SQLite under ./data by default) with the embedded
  * sandbox bank. Listens, prints where, and shuts down cleanly on SIGINT/SIGTERM.
  */
-import { buildApp } from './app.js';
+import { buildApp, createMetrics } from './app.js';
 import { ClientService } from './auth/clients.js';
 import { ConfigError } from './config/config.js';
 import { openRuntime } from './runtime.js';
+import { createBackgroundWorkers } from './workers/background.js';
 
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
-  const app = await buildApp(runtime);
+  const metrics = createMetrics(database);
+  const app = await buildApp({ ...runtime, metrics });
+  const workers =
+    config.processRole === 'api'
+      ? undefined
+      : createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, metrics });
 
   const clients = new ClientService(database.db);
   let demo: Awaited<ReturnType<ClientService['create']>> | undefined;
@@ -19,11 +25,13 @@ async function main(): Promise<void> {
   }
 
   await app.listen({ port: config.port, host: config.host });
+  workers?.start();
   const lines = [
     '',
     `openpis is listening on ${config.baseUrl}`,
     `  API reference:  ${config.baseUrl}/docs`,
     `  Database:       ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
+    `  Role:           ${config.processRole === 'all' ? 'API and workers' : config.processRole === 'api' ? 'API only' : 'workers only'}`,
   ];
   if (demo !== undefined) {
     // Shown once: only a hash of the secret is stored.
@@ -45,8 +53,8 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    app
-      .close()
+    // Stop taking requests and claiming work; let what is in flight finish; then close the database.
+    Promise.all([app.close(), workers?.stop()])
       .then(() => database.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
