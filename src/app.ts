@@ -3,7 +3,7 @@
  * catalogue. `server.ts` only opens the database, listens and shuts down; tests build this same app.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import scalarApiReference from '@scalar/fastify-api-reference';
@@ -37,8 +37,11 @@ export interface AppDependencies {
   readonly catalogue: ProviderCatalogue;
   /** Clock for everything time-dependent (tokens, deadlines); tests may pin it. */
   readonly now?: () => Date;
-  /** Pino logger options; defaults to JSON logs at `config.logLevel`. */
-  readonly logger?: FastifyServerOptions['logger'];
+  /**
+   * Where log lines go (default: stdout). Tests pass a collector to check what is logged; the level and the
+   * redaction of secrets are the same either way.
+   */
+  readonly logDestination?: { write(line: string): void };
   /** Prometheus metrics; a fresh registry (reading queue depths from the database) when not given. */
   readonly metrics?: Metrics;
 }
@@ -78,7 +81,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const now = dependencies.now ?? (() => new Date());
 
   const app = Fastify({
-    logger: dependencies.logger ?? { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: LOG_REDACTIONS, censor: '[redacted]' },
+      ...(dependencies.logDestination === undefined ? {} : { stream: dependencies.logDestination }),
+    },
     // 1 MiB is far above any valid payment request; larger bodies get 413 (decisions §6).
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,

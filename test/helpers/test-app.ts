@@ -26,6 +26,8 @@ export interface TestApp {
   readonly database: DatabaseHandle;
   readonly catalogue: ProviderCatalogue;
   readonly clients: ClientService;
+  /** Every log line the app wrote (set LOG_LEVEL in `env` to see more than warnings). */
+  readonly logs: string[];
   createClient(options?: { environment?: Environment; scopes?: Scope[]; name?: string }): Promise<TestClient>;
   /** fetch against the app: `path` is relative to the base URL. */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
@@ -52,13 +54,20 @@ export async function startTestApp(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config: Config = {
-    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'silent', ...options.env }),
+    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', ...options.env }),
     database: testDatabase.config,
   };
   const database = openDatabase(config.database);
   await migrateToLatest(database.db as unknown as Kysely<unknown>);
   const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
-  const app = await buildApp({ config, database, catalogue, ...(options.now === undefined ? {} : { now: options.now }) });
+  const logs: string[] = [];
+  const app = await buildApp({
+    config,
+    database,
+    catalogue,
+    logDestination: { write: (line) => void logs.push(line) },
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   await app.listen({ port, host: '127.0.0.1' });
   const clients = new ClientService(database.db);
 
@@ -81,6 +90,7 @@ export async function startTestApp(
     database,
     catalogue,
     clients,
+    logs,
     request,
     async createClient(clientOptions = {}) {
       const issued = await clients.create({

@@ -60,3 +60,35 @@ describe('HTTP conventions', () => {
     assert.match(await page.text(), /<html/i);
   });
 });
+
+describe('logs', () => {
+  let t: TestApp;
+  before(async () => {
+    assert.ok(sqlite);
+    t = await startTestApp(sqlite, { env: { LOG_LEVEL: 'trace' } });
+  });
+  after(() => t.close());
+
+  it('are structured JSON with the request id, and never carry secrets, tokens or payer passwords', async () => {
+    const client = await t.createClient();
+    const token = await client.token();
+    const bank = t.catalogue.banks('sandbox').find((candidate) => candidate.requiredPaymentFields.includes('SENDER_PROVIDER_CREDENTIALS_PASSWORD'));
+    assert.ok(bank);
+    const { paymentRequest } = await import('../helpers/payment-requests.js');
+    const response = await t.request('/api/v1/ob/payments', {
+      method: 'POST',
+      token,
+      headers: { 'x-request-id': 'log-check-1' },
+      json: paymentRequest({ provider: { id: bank.id }, sender: { credentials: { id: 'alice', password: 'Pa55-word-for-logs' } } }),
+    });
+    assert.ok(response.status < 500);
+    await t.request('/api/v1/ob/payments', { method: 'POST', token, json: { sender: { credentials: { password: 'Pa55-word-for-logs' } } } });
+    const lines = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.ok(lines.length > 0);
+    assert.ok(lines.some((line) => line.reqId === 'log-check-1'));
+    const everything = t.logs.join('\n');
+    for (const secret of [client.clientSecret, token, client.webhookSecret, 'Pa55-word-for-logs']) {
+      assert.ok(!everything.includes(secret), `a log line carries ${secret.slice(0, 6)}…`);
+    }
+  });
+});
