@@ -11,6 +11,8 @@ import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
+import { loadCatalogue } from '../providers/catalogue.js';
+import { startSandboxBank } from '../sandbox-bank/index.js';
 
 function scopesOption(value: string): Scope[] {
   const { scopes, unknown } = parseScopes(value);
@@ -46,6 +48,28 @@ export function buildCli(): Command {
       } finally {
         await database.close();
       }
+    });
+
+  program
+    .command('sandbox-bank')
+    .description('run the sandbox bank on its own (point the service at it with SANDBOX_BANK_URL)')
+    .option('--port <port>', 'TCP port', (value) => {
+      if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('a port number');
+      return Number(value);
+    }, 8090)
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--public-url <url>', 'the address clients reach it at (default http://localhost:<port>)')
+    .action(async (options: { port: number; host: string; publicUrl?: string }) => {
+      const config = loadConfig();
+      const publicUrl = (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, '');
+      const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
+      const bank = await startSandboxBank({ port: options.port, host: options.host, publicUrl, catalogue, logLevel: config.logLevel });
+      process.stdout.write(`Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service)\n`);
+      const stop = (): void => {
+        bank.close().then(() => process.exit(0), () => process.exit(1));
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     });
 
   const clients = program.command('clients').description('manage API clients');

@@ -64,3 +64,35 @@ for (const kind of await testDatabaseKinds()) {
     });
   });
 }
+
+describe('openpis sandbox-bank', () => {
+  it('runs the sandbox bank on its own port, speaking the Berlin Group API', async () => {
+    const { spawn } = await import('node:child_process');
+    const { freePort } = await import('../helpers/test-app.js');
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'sandbox-bank', '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('sandbox bank did not start')), 20_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('Sandbox bank listening')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      // A request without the standard's mandatory headers gets the standard's FORMAT_ERROR.
+      const response = await fetch(`http://127.0.0.1:${port}/rheinland/v1/payments/sepa-credit-transfers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(response.status, 400);
+      const body = (await response.json()) as { tppMessages: { code: string }[] };
+      assert.equal(body.tppMessages[0]?.code, 'FORMAT_ERROR');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
