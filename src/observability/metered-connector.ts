@@ -1,0 +1,34 @@
+/**
+ * Bank-call metrics without touching the connectors: wraps a bank's connector so that every operation is
+ * counted by provider, operation and result, and timed.
+ */
+import { ConnectorError, type BankConnector } from '../connectors/index.js';
+import type { Metrics } from './metrics.js';
+
+/** `ok`, or the connector error kind (`rejected`, `unavailable`, `protocol`), or `error` for anything else. */
+export function bankCallResult(error: unknown): string {
+  return error instanceof ConnectorError ? error.kind : 'error';
+}
+
+export function meterConnector(connector: BankConnector, provider: string, metrics: Metrics): BankConnector {
+  return new Proxy(connector, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || typeof property !== 'string') return value;
+      const operation = property;
+      return async (...args: unknown[]) => {
+        const stopTimer = metrics.bankCallDuration.startTimer({ provider, operation });
+        try {
+          const result: unknown = await (value as (...callArgs: unknown[]) => unknown).apply(target, args);
+          metrics.bankCalls.inc({ provider, operation, result: 'ok' });
+          return result;
+        } catch (error) {
+          metrics.bankCalls.inc({ provider, operation, result: bankCallResult(error) });
+          throw error;
+        } finally {
+          stopTimer();
+        }
+      };
+    },
+  });
+}
