@@ -102,8 +102,8 @@ const CatalogueSchema = Type.Object(
 export type ConnectorSettings = Static<typeof ConnectorSettingsSchema>;
 type CatalogueFile = Static<typeof CatalogueSchema>;
 
-/** One bank that payments can be sent to (a stand-alone bank or a group's subsidiary). */
-export interface Bank {
+/** What the catalogue says of every provider, bank or bank-group parent. */
+interface ProviderFacts {
   readonly id: string;
   readonly name: string;
   readonly countryCode: string;
@@ -114,23 +114,17 @@ export interface Bank {
   readonly instantPayments: boolean;
   readonly requiredPaymentFields: readonly RequiredPaymentField[];
   readonly remittanceMaxLength: number;
+}
+
+/** One bank that payments can be sent to (a stand-alone bank or a group's subsidiary). */
+export interface Bank extends ProviderFacts {
   readonly connector: ConnectorSettings;
   /** Set on a subsidiary: its group's parent entry. */
   readonly parentId: string | undefined;
 }
 
 /** A parent of a bank group: listed, but never a payment's provider. */
-export interface BankGroup {
-  readonly id: string;
-  readonly name: string;
-  readonly countryCode: string;
-  readonly environment: Environment;
-  readonly brandColor: string;
-  readonly paymentSchemes: readonly PaymentSchemeName[];
-  readonly currencies: readonly string[];
-  readonly instantPayments: boolean;
-  readonly requiredPaymentFields: readonly RequiredPaymentField[];
-  readonly remittanceMaxLength: number;
+export interface BankGroup extends ProviderFacts {
   readonly subsidiaries: readonly Bank[];
 }
 
