@@ -41,6 +41,8 @@ export interface Config {
     readonly pollIntervalMs: number;
     /** Jobs and deliveries run at once by one process. */
     readonly concurrency: number;
+    /** How long a claim lasts: after a crash, another process takes the work once it lapses (ms). */
+    readonly leaseMs: number;
   };
   readonly webhooks: {
     /** A delivery attempt's time limit (decisions §4: 15 s). */
@@ -142,6 +144,7 @@ export function loadConfig(env: Environment = process.env): Config {
     workers: {
       pollIntervalMs: integer('WORKER_POLL_INTERVAL_MS', 500, 10, 60_000),
       concurrency: integer('WORKER_CONCURRENCY', 16, 1, 1000),
+      leaseMs: integer('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
     },
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),

@@ -14,6 +14,8 @@ export interface WebhookDeliveryOptions {
   readonly dispatcher: Dispatcher;
   readonly schedule: RetrySchedule;
   readonly timeoutMs: number;
+  /** How long a claim lasts; never shorter than an attempt can take, so a live worker keeps its event. */
+  readonly leaseMs: number;
   readonly logger: FastifyBaseLogger;
   readonly pollIntervalMs: number;
   readonly concurrency: number;
@@ -24,8 +26,8 @@ export interface WebhookDeliveryOptions {
 
 export function createWebhookDeliveryWorker(options: WebhookDeliveryOptions): PollingWorker<OutboxEvent> {
   const now = options.now ?? (() => new Date());
-  // A lease outlives the delivery timeout comfortably, so a live worker never loses an event it is sending.
-  const leaseMs = options.timeoutMs * 2 + 30_000;
+  // A lease outlives the delivery timeout, so a live worker never loses an event it is still sending.
+  const leaseMs = Math.max(options.leaseMs, options.timeoutMs + 5_000);
   return new PollingWorker<OutboxEvent>(
     'webhooks',
     {

@@ -41,6 +41,7 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
     logger,
     pollIntervalMs: config.workers.pollIntervalMs,
     concurrency: config.workers.concurrency,
+    leaseMs: config.workers.leaseMs,
     now,
     ...(metrics === undefined ? {} : { onJobFinished: (kind: JobKind, result: string) => metrics.jobsFinished.inc({ kind, result }) }),
   });
@@ -53,6 +54,7 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
     dispatcher,
     schedule: createRetrySchedule({ delaysMs: config.webhooks.retryDelaysMs, scale: config.webhooks.retryScale }),
     timeoutMs: config.webhooks.timeoutMs,
+    leaseMs: config.workers.leaseMs,
     logger,
     pollIntervalMs: config.workers.pollIntervalMs,
     concurrency: config.workers.concurrency,
