@@ -30,6 +30,12 @@ import { Metrics } from './observability/metrics.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
+import { createConnectors } from './connectors/index.js';
+import { FlowEngine } from './flow/engine.js';
+import { PaymentStateStore } from './flow/payment-state-store.js';
+import { registerHostedRoutes } from './hosted/routes.js';
+import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
+import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -44,6 +50,8 @@ export interface AppDependencies {
   readonly logDestination?: { write(line: string): void };
   /** Prometheus metrics; a fresh registry (reading queue depths from the database) when not given. */
   readonly metrics?: Metrics;
+  /** Test payers of the embedded sandbox bank; default: the built-in ones (docs/sandbox-bank.md). */
+  readonly sandboxFixtures?: SandboxFixtures;
 }
 
 /** Metrics whose queue gauges read this database. */
@@ -126,15 +134,45 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     now,
   });
 
+  // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
+  const connectors = createConnectors({ logger: app.log, now });
+  app.addHook('onClose', async () => connectors.close());
+  const flow = new FlowEngine({
+    store: new PaymentStateStore(database.db, now),
+    catalogue,
+    connectors,
+    baseUrl: config.baseUrl,
+    logger: app.log,
+    now,
+  });
+
   // Handlers of the background jobs, run by the workers of this or another process (src/workers/).
-  const jobHandlers: Partial<Record<JobKind, JobHandler>> = {};
+  const jobHandlers: Partial<Record<JobKind, JobHandler>> = { ...flow.jobHandlers() };
   app.decorate('jobHandlers', jobHandlers);
+
+  if (config.sandboxBank.mode === 'embedded') {
+    // The sandbox bank in this process, reached by the connectors over real HTTP; not part of our API document.
+    await app.register(async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true };
+      });
+      // The plugin brings its own form parser (with its own size limit); this scope only.
+      scope.removeContentTypeParser('application/x-www-form-urlencoded');
+      await scope.register(sandboxBankPlugin, {
+        prefix: SANDBOX_BANK_MOUNT_PATH,
+        catalogue,
+        publicUrl: config.sandboxBank.url,
+        ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
+      });
+    });
+  }
 
   // A worker-only process serves health and metrics, not the API (PROCESS_ROLE=worker).
   if (config.processRole !== 'worker') {
     registerTokenRoute(app, tokens);
     registerProviderRoutes(app, { auth, catalogue, baseUrl: config.baseUrl });
-    registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl, metrics });
+    registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl, metrics, flow });
+    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });

@@ -56,9 +56,16 @@ export class PaymentStateStore {
     return row === undefined ? undefined : paymentFromRow(row);
   }
 
-  /** Updates non-status columns (e.g. flow state) under the same version guard. */
-  async update(payment: Payment, changes: PaymentChanges): Promise<TransitionResult> {
-    return this.write(payment, [], changes, [], []);
+  /**
+   * Updates non-status columns (e.g. flow state) under the same version guard, optionally (re)scheduling jobs in
+   * the same transaction (a bank answer still open is handed to the bank-status job without a status change).
+   */
+  async update(
+    payment: Payment,
+    changes: PaymentChanges,
+    jobs: { readonly schedule?: readonly JobSchedule[]; readonly cancel?: readonly JobKind[] } = {},
+  ): Promise<TransitionResult> {
+    return this.write(payment, [], changes, jobs.schedule ?? [], jobs.cancel ?? []);
   }
 
   async transition(request: TransitionRequest): Promise<TransitionResult> {

@@ -8,6 +8,7 @@ import { ErrorResponses } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
+import type { FlowEngine } from '../flow/engine.js';
 import { toJsonNumber } from './money.js';
 import { redirectUrlOf, statusRecordView, type PaymentService } from './payment-service.js';
 import {
@@ -26,6 +27,8 @@ export interface PaymentRoutesOptions {
   readonly catalogue: ProviderCatalogue;
   readonly baseUrl: string;
   readonly metrics: Metrics;
+  /** Runs the flow at once when the payer's credentials come with the request (decisions §7). */
+  readonly flow?: Pick<FlowEngine, 'runWithCredentials'>;
 }
 
 const bearer = [{ bearerAuth: [] }];
@@ -64,11 +67,23 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       const result = validatePaymentCreation(request.body, { environment: client.environment, catalogue });
       if (result.kind === 'invalid') throw new ValidationError(result.violations);
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
-      const { payment } = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
+      const created = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
+      let payment = created.payment;
+      // Credentials in the request (custom mode): the bank is called within this request, so the password is used
+      // and forgotten here, never stored (decisions §7). In hosted mode the bank is not known yet: they are dropped.
+      const credentials = result.payment.request.sender?.credentials;
+      if (options.flow !== undefined && credentials !== undefined && payment.mode === 'custom') {
+        payment = await options.flow.runWithCredentials(
+          payment,
+          { ...(credentials.id === undefined ? {} : { loginId: credentials.id }), ...(credentials.password === undefined ? {} : { password: credentials.password }) },
+          { log: request.log, requestId: request.id },
+        );
+      }
       request.log.info({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'payment created');
       metrics.paymentsCreated.inc({ mode: payment.mode });
       return reply.code(201).send({
         paymentId: payment.id,
+        ...(payment.providerPaymentId === null ? {} : { providerPaymentId: payment.providerPaymentId }),
         redirectUrl: redirectUrlOf(baseUrl, payment),
         createdAt: payment.createdAt,
         updatedAt: payment.updatedAt,

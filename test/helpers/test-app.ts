@@ -12,6 +12,8 @@ import type { App } from '../../src/http/fastify-types.js';
 import { loadCatalogue, type Environment, type ProviderCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
+import type { SandboxFixtures } from '../../src/sandbox-bank/index.js';
+import { createBackgroundWorkers } from '../../src/workers/background.js';
 import type { TestDatabaseKind } from './databases.js';
 
 export interface TestClient extends IssuedClientCredentials {
@@ -48,7 +50,14 @@ export async function freePort(): Promise<number> {
 
 export async function startTestApp(
   kind: TestDatabaseKind,
-  options: { env?: Record<string, string>; now?: () => Date } = {},
+  options: {
+    env?: Record<string, string>;
+    now?: () => Date;
+    /** Run the background workers (bank-status polling, expiry, webhooks) as `npm start` does. */
+    workers?: boolean;
+    /** Test payers of the embedded sandbox bank (e.g. with a password unique to the test). */
+    sandboxFixtures?: SandboxFixtures;
+  } = {},
 ): Promise<TestApp> {
   const testDatabase = await kind.create();
   const port = await freePort();
@@ -67,8 +76,14 @@ export async function startTestApp(
     catalogue,
     logDestination: { write: (line) => void logs.push(line) },
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.sandboxFixtures === undefined ? {} : { sandboxFixtures: options.sandboxFixtures }),
   });
   await app.listen({ port, host: '127.0.0.1' });
+  const workers =
+    options.workers === true
+      ? createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, ...(options.now === undefined ? {} : { now: options.now }) })
+      : undefined;
+  workers?.start();
   const clients = new ClientService(database.db);
 
   const request: TestApp['request'] = (path, init = {}) => {
@@ -116,6 +131,7 @@ export async function startTestApp(
       };
     },
     async close() {
+      await workers?.stop();
       await app.close();
       await database.close();
       await testDatabase.drop();

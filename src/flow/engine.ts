@@ -1,0 +1,493 @@
+/**
+ * The flow engine: moves a payment through the phases of the spec, from the payer's actions on our pages, the
+ * bank's return to our callback URL, and the background jobs (bank-status polling, expiry). docs/state-machine.md
+ * describes the phases as run here.
+ *
+ * Every action follows one pattern:
+ * 1. take a short lease on the payment (a version-guarded write of `flowState.leaseUntil`), so a double submit,
+ *    a replayed callback or a second process finds the payment busy and never advances it twice;
+ * 2. run the steps in memory, calling the bank where a step needs it; statuses are decided, not yet written;
+ * 3. commit: the statuses, column changes, flow state and jobs in one transaction (`PaymentStateStore`), which
+ *    also releases the lease. Only definite outcomes are recorded; a bank error that leaves the outcome open
+ *    records nothing (the payer may try again) or, once the bank holds the payment, hands it to reconciliation.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Connectors, ScaMethod } from '../connectors/index.js';
+import type { Job } from '../jobs/job-queue.js';
+import type { JobHandler, JobOutcome } from '../jobs/worker.js';
+import type { Payment } from '../payments/payment.js';
+import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
+import { isFinal, phaseOf, type DetailedStatus } from './detailed-status.js';
+import { toStoredFlowState, flowStateOf, type OfferedAccount } from './flow-state.js';
+import type { PaymentStateStore } from './payment-state-store.js';
+import { FlowRun, type FlowContext, type Secrets } from './run.js';
+import { callbackMatches } from './steps/callback.js';
+import { expire } from './steps/expiry.js';
+import { checkFollowupData, missingData, submitFollowupData, type FollowupForm } from './steps/followup-data.js';
+import { cancelHeldPayment, checkPaymentConsent, chooseScaMethod, processPaymentReturn, submitCode } from './steps/payment-consent.js';
+import { pollExecution } from './steps/payment-execution.js';
+import { registerPayment } from './steps/payment-registration.js';
+import { banksFor, processSelection, selectBank } from './steps/provider-selection.js';
+import { reconcile, startReconciling } from './steps/reconciliation.js';
+import {
+  checkAccountSelection,
+  checkSenderAccount,
+  processConsent,
+  requestConsent,
+  retrieveAccounts,
+  selectAccount,
+} from './steps/sender-account.js';
+import { checkSenderAuthorization, submitSenderLogin } from './steps/sender-authorization.js';
+import { STOP, type InputError, type StepResult } from './steps/step-result.js';
+import { failureStatusFrom } from './transitions.js';
+import { failureReason } from './run.js';
+
+export type { InputError } from './steps/step-result.js';
+
+export interface FlowEngineOptions {
+  readonly store: PaymentStateStore;
+  readonly catalogue: ProviderCatalogue;
+  readonly connectors: Connectors;
+  readonly baseUrl: string;
+  readonly logger: FastifyBaseLogger;
+  readonly now?: () => Date;
+  /** First delay of the bank-status polling backoff (doubles per attempt up to `pollMaxMs`). */
+  readonly pollBaseMs?: number;
+  readonly pollMaxMs?: number;
+  /** How long one request may hold a payment; longer than any sequence of bank calls (timeouts included). */
+  readonly leaseMs?: number;
+}
+
+/** What the hosted routes do after an action. */
+export type ActionOutcome =
+  /** Show the page of the payment's status again, with a notice or input errors (nothing was recorded). */
+  | { readonly kind: 'page'; readonly payment: Payment; readonly notice?: 'bankUnavailable'; readonly errors?: readonly InputError[] }
+  /** Send the payer to the bank's page. */
+  | { readonly kind: 'redirect'; readonly url: string; readonly payment: Payment }
+  /** Done: show the payment's current page (post/redirect/get). `busy`: nothing done, another request held it. */
+  | { readonly kind: 'next'; readonly payment: Payment; readonly busy?: boolean };
+
+/** Who acts: the request's logger (with its request id) and the id sent to the bank. */
+export interface Actor {
+  readonly log: FastifyBaseLogger;
+  readonly requestId: string;
+}
+
+/** Statuses where the payer waits while we (or the bank) work: the page refreshes itself. */
+export function isWaiting(payment: Payment): boolean {
+  const state = flowStateOf(payment);
+  if (state.reconciling === true) return true;
+  if (leaseActive(payment, new Date())) return true;
+  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED';
+}
+
+function leaseActive(payment: Payment, now: Date): boolean {
+  const until = flowStateOf(payment).leaseUntil;
+  return until !== undefined && until > now.toISOString();
+}
+
+export class FlowEngine {
+  private readonly store: PaymentStateStore;
+  private readonly context: FlowContext;
+  private readonly now: () => Date;
+  private readonly logger: FastifyBaseLogger;
+  private readonly pollBaseMs: number;
+  private readonly pollMaxMs: number;
+  private readonly leaseMs: number;
+
+  constructor(options: FlowEngineOptions) {
+    this.store = options.store;
+    this.now = options.now ?? (() => new Date());
+    this.context = { catalogue: options.catalogue, connectors: options.connectors, baseUrl: options.baseUrl, now: this.now };
+    this.logger = options.logger;
+    this.pollBaseMs = options.pollBaseMs ?? 2000;
+    this.pollMaxMs = options.pollMaxMs ?? 15 * 60 * 1000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+  }
+
+  // ---- reading ---------------------------------------------------------------------------------------------
+
+  loadByFlowToken(flowToken: string): Promise<Payment | undefined> {
+    return this.store.loadByFlowToken(flowToken);
+  }
+
+  /** Banks the payer may choose for this payment (hosted mode). */
+  banksFor(payment: Payment): Bank[] {
+    return banksFor(payment, this.context.catalogue);
+  }
+
+  bankOf(payment: Payment): Bank | undefined {
+    if (payment.providerId === null) return undefined;
+    const found = this.context.catalogue.find(payment.providerId, payment.environment);
+    return found.kind === 'bank' ? found.bank : undefined;
+  }
+
+  /** What the follow-up form must ask for (phase 2), for the page. */
+  followupFields(payment: Payment): { loginId: boolean; password: boolean; senderIban: boolean } {
+    const run = new FlowRun(this.context, payment, this.logger, 'page');
+    return missingData(run);
+  }
+
+  /**
+   * Non-status changes the pages make: the per-payment page key (created on the first visit) and the payer's
+   * language choice. Retries once on a concurrent change.
+   */
+  async updatePage(payment: Payment, change: { pageKey?: string; locale?: string }): Promise<Payment> {
+    let current: Payment | undefined = payment;
+    for (let attempt = 0; attempt < 3 && current !== undefined; attempt += 1) {
+      const state = flowStateOf(current);
+      if (change.pageKey !== undefined && state.pageKey !== undefined && change.locale === undefined) return current;
+      const result = await this.store.update(current, {
+        ...(change.locale === undefined ? {} : { locale: change.locale }),
+        ...(change.pageKey === undefined || state.pageKey !== undefined ? {} : { flowState: toStoredFlowState({ ...state, pageKey: change.pageKey }) }),
+      });
+      if (result.kind === 'applied') return result.payment;
+      current = await this.store.load(payment.id);
+    }
+    return current ?? payment;
+  }
+
+  // ---- the payer's actions -----------------------------------------------------------------------------------
+
+  selectBank(payment: Payment, providerId: string, actor: Actor): Promise<ActionOutcome> {
+    return this.act(payment, ['PROVIDER_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
+      const bank = this.banksFor(run.payment).find((candidate) => candidate.id === providerId);
+      if (bank === undefined) return { kind: 'invalid', errors: [{ field: 'providerId', message: 'chooseOne' }] };
+      selectBank(run, bank);
+      return this.advance(run);
+    });
+  }
+
+  /** The follow-up form (phase 2) or the bank login page (phase 3). */
+  submitCredentials(payment: Payment, form: FollowupForm, actor: Actor): Promise<ActionOutcome> {
+    return this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING', 'SENDER_AUTHORIZATION_REDIRECT_PENDING'], actor, {}, async (run) => {
+      if (run.status === 'SENDER_AUTHORIZATION_REDIRECT_PENDING') {
+        const loginId = form.loginId?.trim() ?? '';
+        const password = form.password ?? '';
+        const errors: InputError[] = [];
+        if (loginId === '') errors.push({ field: 'loginId', message: 'required' });
+        if (password === '') errors.push({ field: 'password', message: 'required' });
+        if (loginId.length > 256 || password.length > 256) errors.push({ field: 'form', message: 'tooLong' });
+        if (errors.length > 0) return { kind: 'invalid', errors };
+        const result = await submitSenderLogin(run, loginId, password);
+        return result.kind === 'continue' ? this.advance(run) : result;
+      }
+      const result = submitFollowupData(run, form);
+      return result.kind === 'continue' ? this.advance(run) : result;
+    });
+  }
+
+  /** "Continue" on a page of a status the engine goes on from by itself (the review page, a retry). */
+  continueFlow(payment: Payment, actor: Actor): Promise<ActionOutcome> {
+    return this.act(payment, AUTOMATIC, actor, {}, (run) => this.advance(run));
+  }
+
+  selectAccount(payment: Payment, iban: string, actor: Actor): Promise<ActionOutcome> {
+    return this.act(payment, ['SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
+      const account: OfferedAccount | undefined = (run.state.accounts ?? []).find((candidate) => candidate.iban === iban);
+      if (account === undefined) return { kind: 'invalid', errors: [{ field: 'accountIban', message: 'chooseOne' }] };
+      selectAccount(run, account);
+      return this.advance(run);
+    });
+  }
+
+  chooseScaMethod(payment: Payment, methodId: string, actor: Actor): Promise<ActionOutcome> {
+    return this.act(payment, ['PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
+      const method: ScaMethod | undefined = (run.state.scaMethods ?? []).find((candidate) => candidate.id === methodId);
+      if (method === undefined) return { kind: 'invalid', errors: [{ field: 'methodId', message: 'chooseOne' }] };
+      return chooseScaMethod(run, method);
+    });
+  }
+
+  submitCode(payment: Payment, code: string, actor: Actor): Promise<ActionOutcome> {
+    return this.act(payment, ['PAYMENT_CONSENT_REDIRECT_PENDING'], actor, {}, async (run) => {
+      const trimmed = code.trim();
+      const maxLength = Math.min(run.state.challenge?.otpMaxLength ?? 64, 64);
+      const format = run.state.challenge?.otpFormat === 'integer' ? /^[0-9]+$/ : /^[\x21-\x7e]+$/;
+      if (trimmed === '') return { kind: 'invalid', errors: [{ field: 'otp', message: 'required' }] };
+      if (trimmed.length > maxLength || !format.test(trimmed)) return { kind: 'invalid', errors: [{ field: 'otp', message: 'otpFormat' }] };
+      if (run.state.scaApproach === 'DECOUPLED' || run.state.bankRedirectUrl !== undefined) return STOP;
+      return submitCode(run, trimmed);
+    });
+  }
+
+  /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
+  cancel(payment: Payment, actor: Actor): Promise<ActionOutcome> {
+    return this.act(payment, 'any-open', actor, {}, async (run) => {
+      if (run.state.bankPayment !== undefined) return cancelHeldPayment(run);
+      const to = failureStatusFrom(run.status);
+      if (to !== undefined) run.enter(to, [failureReason('PSU_CANCELLED')]);
+      return STOP;
+    });
+  }
+
+  /**
+   * The bank sent the payer back to our callback URL. Refused (undefined) unless the secret is the payment's open
+   * one; it is consumed in the same write that records the return, so it works once.
+   */
+  async bankReturn(paymentId: string, secret: string, nok: boolean, actor: Actor): Promise<ActionOutcome | undefined> {
+    const payment = await this.store.load(paymentId);
+    if (payment === undefined) return undefined;
+    const state = flowStateOf(payment);
+    const expected: DetailedStatus | undefined =
+      state.callback?.purpose === 'payment'
+        ? 'PAYMENT_CONSENT_REDIRECT_PENDING'
+        : state.callback?.purpose === 'consent'
+          ? 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING'
+          : undefined;
+    if (expected === undefined || payment.detailedStatus !== expected || !callbackMatches(state.callback, secret)) return undefined;
+    const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
+      run.returnedNok = nok;
+      run.setState({ callback: undefined, bankRedirectUrl: undefined });
+      if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {
+        run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
+        const result = await processConsent(run);
+        return result.kind === 'continue' ? this.advance(run) : result;
+      }
+      run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
+      return processPaymentReturn(run);
+    });
+    // Busy: a racing copy of the same callback holds the payment (and consumes the secret).
+    return outcome.kind === 'next' && outcome.busy === true ? undefined : outcome;
+  }
+
+  /**
+   * A waiting page asked again (decoupled approval, an open bank answer): ask the bank now rather than wait for
+   * the job, so the payer sees the outcome at once. Read-only at the bank; records only a definite answer.
+   */
+  async refresh(payment: Payment, actor: Actor): Promise<Payment> {
+    if (!isWaiting(payment) || leaseActive(payment, this.now())) return payment;
+    const outcome = await this.act(payment, 'any-open', actor, { quiet: true }, (run) => this.reconcileStep(run));
+    return outcome.payment;
+  }
+
+  /**
+   * Creation with the payer's credentials in the request (custom mode, decisions §7): the flow runs now, up to the
+   * first step that needs the payer, so the password is used within this request and then forgotten.
+   */
+  async runWithCredentials(payment: Payment, secrets: Secrets, actor: Actor): Promise<Payment> {
+    const outcome = await this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { secrets }, (run) => this.advance(run));
+    return outcome.payment;
+  }
+
+  // ---- jobs ----------------------------------------------------------------------------------------------------
+
+  jobHandlers(): { 'bank-status': JobHandler; 'flow-expiry': JobHandler } {
+    return {
+      'bank-status': (job) => this.bankStatusJob(job),
+      'flow-expiry': (job) => this.expiryJob(job),
+    };
+  }
+
+  private later(ms: number): string {
+    return new Date(this.now().getTime() + ms).toISOString();
+  }
+
+  private backoff(job: Job): number {
+    return Math.min(this.pollMaxMs, this.pollBaseMs * 2 ** Math.min(job.attempts, 20));
+  }
+
+  private async bankStatusJob(job: Job): Promise<JobOutcome> {
+    const payment = await this.store.load(job.paymentId);
+    if (payment === undefined || isFinal(payment.detailedStatus)) return { kind: 'done' };
+    const leaseUntil = flowStateOf(payment).leaseUntil;
+    if (leaseUntil !== undefined && leaseUntil > this.now().toISOString()) return { kind: 'retry', runAt: leaseUntil, note: 'payment busy' };
+    const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
+    const actor: Actor = { log, requestId: job.id };
+    if (phaseOf(payment.detailedStatus) === 7) {
+      const run = new FlowRun(this.context, payment, log, actor.requestId);
+      const poll = await pollExecution(run);
+      if (poll.kind === 'pending') {
+        const delay = Math.max(this.backoff(job), (poll.retryAfterSeconds ?? 0) * 1000);
+        return { kind: 'retry', runAt: this.later(delay), note: 'execution pending' };
+      }
+      const committed = await this.commit(run);
+      return committed ? { kind: 'done' } : { kind: 'retry', runAt: this.later(200), note: 'conflict' };
+    }
+    const outcome = await this.act(payment, 'any-open', actor, { quiet: true }, (run) => this.reconcileStep(run));
+    const after = outcome.payment;
+    if (isFinal(after.detailedStatus)) return { kind: 'done' };
+    if (phaseOf(after.detailedStatus) === 7) return { kind: 'retry', runAt: this.later(0), note: 'execution' };
+    if (!isWaiting(after)) return { kind: 'done' };
+    // A payer waiting on a decoupled approval: ask at a steady pace; otherwise back off.
+    const decoupled = after.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING';
+    return { kind: 'retry', runAt: this.later(decoupled ? this.pollBaseMs : this.backoff(job)), note: 'bank outcome open' };
+  }
+
+  private async expiryJob(job: Job): Promise<JobOutcome> {
+    const payment = await this.store.load(job.paymentId);
+    if (payment === undefined || isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'done' };
+    const nowIso = this.now().toISOString();
+    if (payment.flowExpiresAt > nowIso) return { kind: 'retry', runAt: payment.flowExpiresAt };
+    const leaseUntil = flowStateOf(payment).leaseUntil;
+    if (leaseUntil !== undefined && leaseUntil > nowIso) return { kind: 'retry', runAt: leaseUntil, note: 'payment busy' };
+    const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
+    const run = new FlowRun(this.context, payment, log, job.id);
+    const outcome = await expire(run);
+    if (outcome === 'nothing-to-do') return { kind: 'done' };
+    if (outcome === 'try-later') return { kind: 'retry', runAt: this.later(this.backoff(job)), note: 'bank outcome open' };
+    return (await this.commit(run)) ? { kind: 'done' } : { kind: 'retry', runAt: this.later(200), note: 'conflict' };
+  }
+
+  /** One look at the bank for a payment whose outcome is open. */
+  private async reconcileStep(run: FlowRun): Promise<StepResult> {
+    if (run.status === 'SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING') {
+      const result = await processConsent(run);
+      return result.kind === 'continue' ? this.advance(run) : result;
+    }
+    if (run.status === 'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING') return this.advance(run);
+    if (run.state.bankPayment === undefined || phaseOf(run.status) === 7) return STOP;
+    const outcome = await reconcile(run);
+    if (outcome !== 'moved' && run.state.reconciling === true) return startReconciling(run);
+    return STOP;
+  }
+
+  // ---- running steps ---------------------------------------------------------------------------------------------
+
+  /** Runs the steps that need neither the payer nor a bank answer still outstanding. */
+  private async advance(run: FlowRun): Promise<StepResult> {
+    for (let guard = 0; guard < 50; guard += 1) {
+      let result: StepResult;
+      switch (run.status) {
+        case 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING':
+          result = processSelection(run);
+          break;
+        case 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING':
+          result = checkFollowupData(run);
+          break;
+        case 'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING':
+          result = await checkSenderAuthorization(run);
+          break;
+        case 'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING':
+          result = checkSenderAccount(run);
+          break;
+        case 'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING':
+          result = await requestConsent(run);
+          break;
+        case 'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING':
+          result = await retrieveAccounts(run);
+          break;
+        case 'SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING':
+          result = checkAccountSelection(run);
+          break;
+        case 'PAYMENT_REGISTRATION_PENDING':
+          result = await registerPayment(run);
+          break;
+        case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
+          // Resumed without the bank's answer in hand (it is not kept): only the bank can tell what is next.
+          result = run.next === undefined ? startReconciling(run) : await checkPaymentConsent(run);
+          break;
+        default:
+          result = STOP;
+      }
+      if (result.kind !== 'continue') return result;
+    }
+    throw new Error(`The flow of payment ${run.payment.id} did not settle`);
+  }
+
+  /**
+   * Takes the lease, runs `work`, commits. `allowed` lists the statuses the action is meant for; a payment
+   * elsewhere (a stale form, a double submit that lost) just shows its current page.
+   */
+  private async act(
+    payment: Payment,
+    allowed: readonly DetailedStatus[] | 'any-open',
+    actor: Actor,
+    options: { secrets?: Secrets; quiet?: boolean },
+    work: (run: FlowRun) => Promise<StepResult>,
+  ): Promise<ActionOutcome> {
+    const open = allowed === 'any-open' ? !isFinal(payment.detailedStatus) : allowed.includes(payment.detailedStatus);
+    if (!open || leaseActive(payment, this.now())) return { kind: 'next', payment, busy: true };
+    const leaseUntil = new Date(this.now().getTime() + this.leaseMs).toISOString();
+    const leased = await this.store.update(payment, { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) });
+    if (leased.kind === 'conflict') {
+      if (options.quiet !== true) actor.log.info({ paymentId: payment.id }, 'payment busy: concurrent request refused');
+      return { kind: 'next', payment: (await this.store.load(payment.id)) ?? payment, busy: true };
+    }
+    const run = new FlowRun(this.context, leased.payment, actor.log, actor.requestId, options.secrets ?? {});
+    const original = { ...run.state };
+    let result: StepResult;
+    let carriedPassword = false;
+    try {
+      result = await work(run);
+    } catch (error) {
+      // Unexpected: record nothing, release the lease, let the error answer 500.
+      await this.store.update(run.payment, { flowState: toStoredFlowState({ ...original, leaseUntil: undefined }) }).catch(() => undefined);
+      throw error;
+    } finally {
+      carriedPassword = run.secrets.password !== undefined;
+      // Whatever happened, the password leaves memory with this request.
+      run.secrets = {};
+    }
+    if (result.kind === 'invalid' || (result.kind === 'retry' && carriedPassword)) {
+      // Nothing definite: the payer corrects the input, or enters the password again, from the stored status.
+      run.path.length = 0;
+      run.schedule.length = 0;
+      run.changes = {};
+      run.state = original;
+    } else if (result.kind === 'retry') {
+      // The statuses decided before the failed call stand; the bank never got a usable callback from us.
+      run.setState({ callback: undefined });
+    }
+    await this.commit(run);
+    const after = run.payment;
+    switch (result.kind) {
+      case 'invalid':
+        return { kind: 'page', payment: after, errors: result.errors };
+      case 'retry':
+        return { kind: 'page', payment: after, notice: result.notice };
+      case 'redirect':
+        return { kind: 'redirect', url: result.url, payment: after };
+      default:
+        return { kind: 'next', payment: after };
+    }
+  }
+
+  /** Writes the run (statuses, changes, flow state without the lease, jobs) and logs every status change. */
+  private async commit(run: FlowRun): Promise<boolean> {
+    const flowState = toStoredFlowState({ ...run.state, leaseUntil: undefined });
+    const from = run.payment.detailedStatus;
+    const result =
+      run.path.length === 0
+        ? await this.store.update(run.payment, { ...run.changes, flowState }, { schedule: run.schedule })
+        : await this.store.transition({ payment: run.payment, path: run.path, changes: { ...run.changes, flowState }, schedule: run.schedule });
+    if (result.kind === 'conflict') {
+      run.log.warn({ paymentId: run.payment.id, requestId: run.requestId, detailedStatus: from }, 'payment changed meanwhile; nothing recorded');
+      return false;
+    }
+    let previous = from;
+    for (const entry of run.path) {
+      run.log.info(
+        {
+          paymentId: run.payment.id,
+          requestId: run.requestId,
+          from: previous,
+          to: entry.status,
+          ...(entry.failureReasons ? { failureCodes: entry.failureReasons.map((reason) => reason.code) } : {}),
+        },
+        'payment status changed',
+      );
+      previous = entry.status;
+    }
+    run.payment = result.payment;
+    return true;
+  }
+}
+
+/** Statuses the engine continues from by itself ("Continue" on the review page). */
+const AUTOMATIC: readonly DetailedStatus[] = [
+  'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
+  'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING',
+  'SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING',
+  'PAYMENT_REGISTRATION_PENDING',
+  'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
+];
+
+export function isAutomatic(status: DetailedStatus): boolean {
+  return AUTOMATIC.includes(status);
+}
+
+

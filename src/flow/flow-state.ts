@@ -1,0 +1,56 @@
+/**
+ * What the flow engine keeps in `payments.flow_state` between the payer's steps: the bank's references, what the
+ * bank offered (SCA methods, accounts), the single-use callback secret and the page key. Never credentials: login
+ * ids and passwords live only in the memory of the request that sends them to the bank (decisions §7).
+ */
+import type {
+  BankAuthorisationRef,
+  BankConsentRef,
+  BankPaymentRef,
+  ScaApproach,
+  ScaChallenge,
+  ScaMethod,
+} from '../connectors/index.js';
+
+/** An account the payer may pay from, as shown on the account selection page. */
+export interface OfferedAccount {
+  readonly iban: string;
+  readonly currency: string;
+  readonly name?: string;
+}
+
+export interface FlowState {
+  /** Per-payment random key of the page tokens (CSRF); created on the payer's first visit. */
+  readonly pageKey?: string;
+  /** While set and in the future, one request (or job) is working on the payment: others wait. */
+  readonly leaseUntil?: string;
+  /** SHA-256 of the single-use secret in our bank callback URL, and what the callback is for. */
+  readonly callback?: { readonly hash: string; readonly purpose: 'payment' | 'consent' };
+  /** The end-to-end id sent to the bank, when it differs from the client's (decisions §2). */
+  readonly bankEndToEndId?: string;
+  readonly bankPayment?: BankPaymentRef;
+  readonly authorisation?: BankAuthorisationRef;
+  readonly scaApproach?: ScaApproach;
+  /** The bank's page for the payer (redirect approach), so a payer who comes back to our link can go on. */
+  readonly bankRedirectUrl?: string;
+  /** SCA methods offered for the payer's choice (embedded). */
+  readonly scaMethods?: readonly ScaMethod[];
+  readonly chosenScaMethod?: ScaMethod;
+  readonly challenge?: ScaChallenge;
+  /** Sandbox only: the page standing in for the bank's app in the decoupled approach. */
+  readonly decoupledAppUrl?: string;
+  readonly consent?: BankConsentRef;
+  readonly accounts?: readonly OfferedAccount[];
+  /** Set while the outcome of a bank call is unknown (timeout, 5xx): the bank-status job asks the bank again. */
+  readonly reconciling?: boolean;
+}
+
+/** The flow state of a payment row (our own JSON; an absent state is an empty one). */
+export function flowStateOf(payment: { readonly flowState: Readonly<Record<string, unknown>> | null }): FlowState {
+  return (payment.flowState ?? {}) as FlowState;
+}
+
+/** The state as the store's `flowState` change (plain JSON). */
+export function toStoredFlowState(state: FlowState): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(state)) as Record<string, unknown>;
+}

@@ -1,0 +1,130 @@
+/**
+ * One piece of work on one payment (a payer's request or a job): the statuses it decides, in order, the column
+ * and flow-state changes and the jobs to schedule, all written by `commit` in one version-guarded transaction.
+ * Steps decide in memory and call the bank in between; nothing is recorded until the outcome is definite, so an
+ * error of the bank that leaves the outcome open records no status at all.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { BankConnector, CallContext, Connectors, NextScaStep } from '../connectors/index.js';
+import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
+import type { Payment, SenderDetails } from '../payments/payment.js';
+import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
+import type { DetailedStatus, FailureCode, FailureReason } from './detailed-status.js';
+import { flowStateOf, type FlowState } from './flow-state.js';
+import type { StatusEntry } from './status-writer.js';
+import { assertTransition, failureStatusFrom } from './transitions.js';
+
+/** Credentials of this request only: passed to the bank, never stored, logged or returned (decisions §7). */
+export interface Secrets {
+  readonly loginId?: string;
+  readonly password?: string;
+}
+
+/** What every step needs besides the run. */
+export interface FlowContext {
+  readonly catalogue: ProviderCatalogue;
+  readonly connectors: Connectors;
+  readonly baseUrl: string;
+  readonly now: () => Date;
+}
+
+/** People-readable text of each failure code (the code is the contract; the text may change). */
+export const FAILURE_MESSAGES: Readonly<Record<FailureCode, string>> = {
+  EXPIRED: 'The payer did not finish in time',
+  PSU_CANCELLED: 'The payer cancelled the payment',
+  PSU_AUTHENTICATION_FAILED: 'The payer could not be authenticated at the bank',
+  SCA_FAILED: 'Strong customer authentication failed',
+  INSUFFICIENT_FUNDS: 'The bank rejected the payment for lack of funds',
+  BANK_REJECTED: 'The bank rejected the payment',
+  BANK_UNAVAILABLE: 'The bank could not be reached',
+  INVALID_SENDER_DATA: "The sender's data was not accepted",
+  CONSENT_REJECTED: 'The account information consent was not granted',
+  REMITTANCE_TOO_LONG: 'The remittance information is too long for the bank',
+  INTERNAL_ERROR: 'An internal error occurred',
+};
+
+export function failureReason(code: FailureCode): FailureReason {
+  return { code, message: FAILURE_MESSAGES[code] };
+}
+
+export class FlowRun {
+  readonly path: StatusEntry[] = [];
+  readonly schedule: JobSchedule[] = [];
+  readonly cancel: JobKind[] = [];
+  changes: { providerId?: string; providerPaymentId?: string; sender?: SenderDetails } = {};
+  state: FlowState;
+  secrets: Secrets;
+  /** The latest SCA step the bank asked for in this run (from initiation or an authorisation call). */
+  next: NextScaStep | undefined;
+  /** Method id the payer chose on our page, waiting to be sent. */
+  chosenMethodId: string | undefined;
+  /** Set by the bank's return to our callback URL: whether it came back through the "not OK" URI. */
+  returnedNok = false;
+
+  constructor(
+    readonly context: FlowContext,
+    public payment: Payment,
+    readonly log: FastifyBaseLogger,
+    readonly requestId: string,
+    secrets: Secrets = {},
+  ) {
+    this.state = { ...flowStateOf(payment) };
+    this.secrets = secrets;
+  }
+
+  /** The status the run has reached (recorded or not yet). */
+  get status(): DetailedStatus {
+    return this.path[this.path.length - 1]?.status ?? this.payment.detailedStatus;
+  }
+
+  enter(status: DetailedStatus, failureReasons?: readonly FailureReason[]): void {
+    assertTransition(this.status, status);
+    this.path.push(failureReasons === undefined ? { status } : { status, failureReasons });
+  }
+
+  /** Fails from the current status at the step's own failure (decisions §3), with one reason. */
+  fail(code: FailureCode): void {
+    const to = failureStatusFrom(this.status);
+    if (to === undefined) throw new Error(`No failure status from ${this.status}`);
+    this.enter(to, [failureReason(code)]);
+  }
+
+  setState(changes: Partial<FlowState>): void {
+    this.state = { ...this.state, ...changes };
+  }
+
+  providerId(): string | null {
+    return this.changes.providerId ?? this.payment.providerId;
+  }
+
+  sender(): SenderDetails | null {
+    return this.changes.sender ?? this.payment.sender;
+  }
+
+  /** The payment's bank (a stand-alone bank or a subsidiary) in the payment's environment. */
+  bank(): Bank {
+    const id = this.providerId();
+    const found = id === null ? undefined : this.context.catalogue.find(id, this.payment.environment);
+    if (found?.kind !== 'bank') throw new Error(`Payment ${this.payment.id} has no usable bank`);
+    return found.bank;
+  }
+
+  connector(): BankConnector {
+    return this.context.connectors.for(this.bank().connector);
+  }
+
+  callContext(): CallContext {
+    return { requestId: this.requestId, psuIpAddress: this.payment.psuIpAddress, psuUserAgent: this.payment.psuUserAgent };
+  }
+
+  /** The payer's login id: from this request, else the one the client sent at creation. */
+  loginId(): string | undefined {
+    return this.secrets.loginId ?? this.payment.sender?.loginId;
+  }
+
+  scheduleJob(kind: JobKind, runAt: Date): void {
+    const existing = this.schedule.findIndex((job) => job.kind === kind);
+    if (existing >= 0) this.schedule.splice(existing, 1);
+    this.schedule.push({ kind, runAt: runAt.toISOString() });
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Phase 6: the payer authorises the payment. Driven by the connector's `NextScaStep`:
+ * - redirect: to the bank's page (PAYMENT_CONSENT_REDIRECT_PENDING); the payer comes back to our callback URL;
+ * - embedded: the authorisation is started with the password in memory; the payer chooses an SCA method on our
+ *   page when the bank offers several (the AUTHENTICATION_METHOD_SELECTION statuses) and types the one-time code on
+ *   our page (PAYMENT_CONSENT_REDIRECT_PENDING);
+ * - decoupled: the authorisation is started with the login id; the payer approves in the bank's app while our
+ *   waiting page and the bank-status job poll (PAYMENT_CONSENT_REDIRECT_PENDING);
+ * - exempted: straight to execution.
+ */
+import type { AuthorisationResult, ScaMethod } from '../../connectors/index.js';
+import type { FlowRun } from '../run.js';
+import { callBank, type BankCall } from './bank-errors.js';
+import { failFromBank, moveToExecution, reconcile, startReconciling } from './reconciliation.js';
+import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
+
+function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
+  run.next = result.next;
+  run.setState({
+    authorisation: result.authorisation,
+    ...(result.scaApproach === undefined ? {} : { scaApproach: result.scaApproach }),
+    ...(result.chosenScaMethod === undefined ? {} : { chosenScaMethod: result.chosenScaMethod }),
+    ...(result.challenge === undefined ? {} : { challenge: result.challenge }),
+  });
+}
+
+/** Runs the bank's next steps that need nothing from the payer, then stops where the payer must act. */
+export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
+  const bankPayment = run.state.bankPayment;
+  if (bankPayment === undefined) throw new Error('Phase 6 without a bank payment');
+  for (let step = 0; step < 5; step += 1) {
+    const next = run.next ?? { kind: 'wait' as const };
+    switch (next.kind) {
+      case 'redirect':
+        run.setState({ bankRedirectUrl: next.url });
+        run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
+        return { kind: 'redirect', url: next.url };
+      case 'start-authorisation':
+      case 'authenticate': {
+        const loginId = run.loginId();
+        const password = run.secrets.password;
+        const wantsPassword = next.kind === 'authenticate' || next.needs === 'psu-authentication';
+        if (wantsPassword && password === undefined) {
+          run.fail('PSU_AUTHENTICATION_FAILED');
+          return CONTINUE;
+        }
+        const psu = { ...(loginId === undefined ? {} : { id: loginId }), ...(wantsPassword && password !== undefined ? { password } : {}) };
+        const authorisation = run.state.authorisation;
+        const call: BankCall<AuthorisationResult> =
+          next.kind === 'authenticate' && authorisation !== undefined
+            ? await callBank(() => run.connector().updatePsuAuthentication({ context: run.callContext(), resource: bankPayment, authorisation, psu }))
+            : await callBank(() =>
+                run.connector().startPaymentAuthorisation({
+                  context: run.callContext(),
+                  resource: bankPayment,
+                  psu,
+                  ...(run.state.scaApproach === undefined ? {} : { scaApproach: run.state.scaApproach }),
+                }),
+              );
+        if (!call.ok) {
+          if (!call.definite) return startReconciling(run);
+          run.fail(call.code);
+          return CONTINUE;
+        }
+        keepAuthorisation(run, call.value);
+        continue;
+      }
+      case 'select-sca-method':
+        run.setState({ scaMethods: next.methods.map(toPlainMethod) });
+        run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING');
+        run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING');
+        return STOP;
+      case 'authorise-transaction':
+        run.setState({
+          ...(next.method === undefined ? {} : { chosenScaMethod: toPlainMethod(next.method) }),
+          ...(next.challenge === undefined ? {} : { challenge: next.challenge }),
+        });
+        run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING');
+        run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
+        return STOP;
+      case 'wait': {
+        const appLink = run.state.authorisation?.links['sandboxDecoupledApp'];
+        if (appLink !== undefined && run.payment.environment === 'sandbox') run.setState({ decoupledAppUrl: appLink });
+        run.setState({ scaApproach: run.state.scaApproach ?? 'DECOUPLED' });
+        run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
+        // The payer acts in the bank's app: the job (and our waiting page) ask the bank until it is decided.
+        run.scheduleJob('bank-status', new Date(run.context.now().getTime() + 1000));
+        return STOP;
+      }
+      case 'authorised':
+        moveToExecution(run);
+        return STOP;
+      case 'failed':
+        run.fail('SCA_FAILED');
+        return CONTINUE;
+    }
+  }
+  throw new Error('The bank kept asking for steps without the payer');
+}
+
+function toPlainMethod(method: ScaMethod): ScaMethod {
+  return {
+    id: method.id,
+    type: method.type,
+    ...(method.name === undefined ? {} : { name: method.name }),
+    ...(method.explanation === undefined ? {} : { explanation: method.explanation }),
+  };
+}
+
+/** The payer chose an SCA method on our page (already checked to be one offered). */
+export async function chooseScaMethod(run: FlowRun, method: ScaMethod): Promise<StepResult> {
+  const bankPayment = run.state.bankPayment;
+  const authorisation = run.state.authorisation;
+  if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to choose a method for');
+  const chosen = await callBank(() =>
+    run.connector().selectScaMethod({ context: run.callContext(), resource: bankPayment, authorisation, methodId: method.id }),
+  );
+  // Choosing a method authorises nothing, so an unreachable bank only means: choose again.
+  if (!chosen.ok && !chosen.definite) return BANK_UNAVAILABLE;
+  run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING');
+  if (!chosen.ok) {
+    run.fail(chosen.code);
+    return CONTINUE;
+  }
+  keepAuthorisation(run, chosen.value);
+  run.setState({ chosenScaMethod: chosen.value.chosenScaMethod ?? method, scaMethods: undefined });
+  if (chosen.value.next.kind !== 'authorise-transaction') {
+    run.fail('SCA_FAILED');
+    return CONTINUE;
+  }
+  run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
+  return STOP;
+}
+
+/** The payer typed the one-time code on our page. A wrong code with attempts left records nothing. */
+export async function submitCode(run: FlowRun, code: string): Promise<StepResult> {
+  const bankPayment = run.state.bankPayment;
+  const authorisation = run.state.authorisation;
+  if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to send the code to');
+  const context = run.callContext();
+  const sent = await callBank(() =>
+    run.connector().authoriseTransaction({ context, resource: bankPayment, authorisation, scaAuthenticationData: code }),
+  );
+  if (!sent.ok && sent.definite && sent.code === 'SCA_FAILED') {
+    const sca = await callBank(() => run.connector().getScaStatus({ context, resource: bankPayment, authorisation }));
+    if (!(sca.ok && sca.value.scaStatus.state === 'failed')) return { kind: 'invalid', errors: [{ field: 'otp', message: 'wrongCode' }] };
+  }
+  run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
+  if (!sent.ok) {
+    if (!sent.definite) return startReconciling(run);
+    run.fail(sent.code);
+    return CONTINUE;
+  }
+  keepAuthorisation(run, sent.value);
+  if (sent.value.next.kind === 'authorised') {
+    moveToExecution(run);
+    return STOP;
+  }
+  if (sent.value.next.kind === 'failed') {
+    run.fail('SCA_FAILED');
+    return CONTINUE;
+  }
+  // Anything else (the bank still working on it): ask it again in the background.
+  return startReconciling(run);
+}
+
+/** The payer came back from the bank's pages (our callback, already recorded as CALLBACK_PROCESSING). */
+export async function processPaymentReturn(run: FlowRun): Promise<StepResult> {
+  const outcome = await reconcile(run, { payerGaveUp: run.returnedNok });
+  if (outcome === 'moved') return STOP;
+  return startReconciling(run);
+}
+
+/** Cancel on our page while the bank holds the payment: withdraw it there first (never fail what may execute). */
+export async function cancelHeldPayment(run: FlowRun): Promise<StepResult> {
+  const outcome = await reconcile(run, { payerGaveUp: true });
+  if (outcome === 'moved') return STOP;
+  if (outcome === 'unreachable') return BANK_UNAVAILABLE;
+  return STOP;
+}
+
+export { failFromBank };

@@ -1,0 +1,77 @@
+/**
+ * Phase 5: the payment is registered with the bank (`initiatePayment`). Phase 3 may have done this already in the
+ * same request (embedded banks that need the payer's login first); then this step only records the status.
+ */
+import type { PaymentOrder } from '../../connectors/index.js';
+import type { FlowRun } from '../run.js';
+import { callBank, type BankCall } from './bank-errors.js';
+import { newCallback } from './callback.js';
+import { BANK_UNAVAILABLE, CONTINUE, type StepResult } from './step-result.js';
+
+/** SEPA end-to-end identification: at most 35 characters of the SEPA character set (decisions §2). */
+const SEPA_REFERENCE = /^[A-Za-z0-9/?:().,'+ -]{1,35}$/;
+
+/** The reference the bank gets: the client's when it fits, else one derived from our payment id (kept in the flow state). */
+export function bankEndToEndId(run: FlowRun): string {
+  if (SEPA_REFERENCE.test(run.payment.endToEndId) && !/^\/|\/\/|\/$/.test(run.payment.endToEndId)) return run.payment.endToEndId;
+  return run.payment.id.replace(/-/g, '');
+}
+
+export function paymentOrder(run: FlowRun): PaymentOrder {
+  const bank = run.bank();
+  const { payment } = run;
+  const remittance = payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value;
+  const account = run.sender()?.account;
+  return {
+    endToEndId: bankEndToEndId(run),
+    amount: payment.amount,
+    currency: payment.currency,
+    scheme: payment.paymentScheme,
+    instantPreferred: payment.schemeMode === 'INSTANT',
+    creditor: { iban: payment.recipient.account.number.value, name: payment.recipient.name, address: payment.recipient.address },
+    ...(account === undefined ? {} : { debtor: { iban: account.number.value, currency: account.currency } }),
+    remittanceInformation: remittance,
+  };
+}
+
+/** Registers the payment at the bank and keeps its references in the run. */
+export async function initiate(run: FlowRun): Promise<BankCall<true>> {
+  const bank = run.bank();
+  const approach = bank.connector.scaApproaches[0] ?? 'REDIRECT';
+  const callback = approach === 'REDIRECT' ? newCallback(run, 'payment') : undefined;
+  const order = paymentOrder(run);
+  const loginId = run.loginId();
+  const result = await callBank(() =>
+    run.connector().initiatePayment({
+      context: run.callContext(),
+      payment: order,
+      scaApproach: approach,
+      ...(callback === undefined ? {} : { redirectUri: callback.ok, nokRedirectUri: callback.nok }),
+      ...(loginId === undefined ? {} : { psuId: loginId }),
+    }),
+  );
+  if (!result.ok) return result;
+  const initiated = result.value;
+  run.next = initiated.next;
+  run.changes = { ...run.changes, providerPaymentId: initiated.payment.paymentId };
+  run.setState({
+    bankPayment: initiated.payment,
+    ...(order.endToEndId === run.payment.endToEndId ? {} : { bankEndToEndId: order.endToEndId }),
+    ...(initiated.authorisation === undefined ? {} : { authorisation: initiated.authorisation }),
+    ...(initiated.scaApproach === undefined ? {} : { scaApproach: initiated.scaApproach }),
+  });
+  return { ok: true, value: true };
+}
+
+export async function registerPayment(run: FlowRun): Promise<StepResult> {
+  if (run.state.bankPayment === undefined || run.next === undefined) {
+    const result = await initiate(run);
+    if (!result.ok) {
+      if (!result.definite) return BANK_UNAVAILABLE;
+      run.fail(result.code);
+      return CONTINUE;
+    }
+  }
+  run.enter('PAYMENT_CONSENT_REQUIRED_CHECK_PENDING');
+  return CONTINUE;
+}

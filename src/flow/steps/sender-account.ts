@@ -1,0 +1,137 @@
+/**
+ * Phase 4: the sender account, for banks that need it in the payment (`requiresDebtorAccount`) when the client
+ * sent none and the bank offers account information: a one-off consent at the bank (the payer grants it on the
+ * bank's pages), the account list, then our selection page, skipped when exactly one account fits (an enabled
+ * account with an IBAN in the payment's currency, or a multi-currency one).
+ */
+import type { BankAccount } from '../../connectors/index.js';
+import type { OfferedAccount } from '../flow-state.js';
+import type { FlowRun } from '../run.js';
+import { callBank } from './bank-errors.js';
+import { newCallback } from './callback.js';
+import { startReconciling } from './reconciliation.js';
+import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
+
+export function checkSenderAccount(run: FlowRun): StepResult {
+  const { connector } = run.bank();
+  if (connector.requiresDebtorAccount && connector.accountInformation && run.sender()?.account === undefined) {
+    run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING');
+  } else {
+    run.enter('PAYMENT_REGISTRATION_PENDING');
+  }
+  return CONTINUE;
+}
+
+export async function requestConsent(run: FlowRun): Promise<StepResult> {
+  const bank = run.bank();
+  const approach = bank.connector.scaApproaches[0] ?? 'REDIRECT';
+  if (approach !== 'REDIRECT') {
+    // Consents are authorised on the bank's pages only; a bank offering account information otherwise is not supported yet.
+    run.fail('BANK_REJECTED');
+    return CONTINUE;
+  }
+  const callback = newCallback(run, 'consent');
+  const loginId = run.loginId();
+  const created = await callBank(() =>
+    run.connector().createConsent({
+      context: run.callContext(),
+      scaApproach: approach,
+      redirectUri: callback.ok,
+      nokRedirectUri: callback.nok,
+      ...(loginId === undefined ? {} : { psuId: loginId }),
+    }),
+  );
+  if (!created.ok) {
+    if (!created.definite) return BANK_UNAVAILABLE;
+    run.fail(created.code);
+    return CONTINUE;
+  }
+  const { consent, next } = created.value;
+  run.setState({ consent });
+  if (next.kind === 'authorised') {
+    run.enter('SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING');
+    return CONTINUE;
+  }
+  if (next.kind !== 'redirect') {
+    run.fail('BANK_REJECTED');
+    return CONTINUE;
+  }
+  run.setState({ bankRedirectUrl: next.url });
+  run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING');
+  return { kind: 'redirect', url: next.url };
+}
+
+/** The payer came back from granting (or refusing) the consent; the run is at its CALLBACK_PROCESSING status. */
+export async function processConsent(run: FlowRun): Promise<StepResult> {
+  const consent = run.state.consent;
+  if (consent === undefined) throw new Error('No consent to process');
+  const status = await callBank(() => run.connector().getConsentStatus({ context: run.callContext(), consent }));
+  if (!status.ok) {
+    if (!status.definite) return startReconciling(run);
+    run.fail(status.code);
+    return CONTINUE;
+  }
+  if (status.value.state === 'valid') {
+    run.setState({ bankRedirectUrl: undefined, reconciling: undefined });
+    run.enter('SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING');
+    return CONTINUE;
+  }
+  // Refused, or still not granted when the payer is back: the payer left the bank's pages without granting it.
+  run.fail(run.returnedNok ? 'PSU_CANCELLED' : 'CONSENT_REJECTED');
+  return CONTINUE;
+}
+
+function eligible(accounts: readonly BankAccount[], currency: string): OfferedAccount[] {
+  return accounts
+    .filter((account) => account.status === 'enabled' && account.iban !== undefined && (account.currency === currency || account.currency === 'XXX'))
+    .map((account) => ({
+      iban: account.iban as string,
+      currency: account.currency === 'XXX' ? currency : account.currency,
+      ...((account.displayName ?? account.name) === undefined ? {} : { name: (account.displayName ?? account.name) as string }),
+    }));
+}
+
+export async function retrieveAccounts(run: FlowRun): Promise<StepResult> {
+  const consent = run.state.consent;
+  if (consent === undefined) throw new Error('No consent to read accounts with');
+  const listed = await callBank(() => run.connector().listAccounts({ context: run.callContext(), consent }));
+  if (!listed.ok) {
+    if (!listed.definite) return startReconciling(run);
+    run.fail(listed.code);
+    return CONTINUE;
+  }
+  run.setState({ accounts: eligible(listed.value, run.payment.currency), reconciling: undefined });
+  run.enter('SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING');
+  return CONTINUE;
+}
+
+function useAccount(run: FlowRun, account: OfferedAccount): void {
+  run.changes = {
+    ...run.changes,
+    sender: { ...(run.sender() ?? {}), account: { number: { type: 'IBAN', value: account.iban }, currency: account.currency } },
+  };
+}
+
+export function checkAccountSelection(run: FlowRun): StepResult {
+  const accounts = run.state.accounts ?? [];
+  const [only] = accounts;
+  if (only === undefined) {
+    run.fail('INVALID_SENDER_DATA');
+    return CONTINUE;
+  }
+  if (accounts.length === 1) {
+    useAccount(run, only);
+    run.enter('PAYMENT_REGISTRATION_PENDING');
+    return CONTINUE;
+  }
+  run.enter('SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING');
+  return STOP;
+}
+
+/** The payer chose an account on our page (already checked to be one offered). */
+export function selectAccount(run: FlowRun, account: OfferedAccount): StepResult {
+  run.enter('SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_PENDING');
+  useAccount(run, account);
+  run.enter('PAYMENT_REGISTRATION_PENDING');
+  return CONTINUE;
+}

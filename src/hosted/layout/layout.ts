@@ -1,0 +1,128 @@
+/**
+ * The shared layout of the hosted pages: language, header, the payment summary (amount, recipient, IBAN,
+ * reference: shown on every page, so the payer sees what they approve before leaving for the bank), the error
+ * summary, the cancel button and the language switch. No script anywhere; a waiting page refreshes itself with
+ * `<meta http-equiv="refresh">`.
+ */
+import { SUPPORTED_LOCALES, type Locale } from '../../i18n/locale.js';
+import { LANGUAGE_NAMES, translator, type MessageKey } from '../../i18n/messages.js';
+import type { InputError } from '../../flow/engine.js';
+import { html, type SafeHtml } from '../html.js';
+import { formAction, tokenFor, type PageContext } from './page-context.js';
+import { HOSTED_CSS_PATH } from './styles.js';
+
+export interface LayoutOptions {
+  readonly heading: string;
+  readonly body: SafeHtml;
+  /** Seconds after which the page reloads itself (waiting pages). */
+  readonly refreshSeconds?: number;
+  readonly summary?: boolean;
+  readonly cancel?: boolean;
+}
+
+/** An amount as people read it in their language; Intl formats the decimal string exactly (no float maths). */
+export function formatAmount(amount: string, currency: string, locale: Locale): string {
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency }) as unknown as { format(value: string): string };
+  return format.format(amount);
+}
+
+export function formatIban(iban: string): string {
+  return iban.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+export function countryName(code: string, locale: Locale): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+function summary(context: PageContext): SafeHtml {
+  const { payment, t, locale, bank } = context;
+  const account = payment.sender?.account;
+  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2><dl>
+<dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
+<dt>${t('summary.recipient')}</dt><dd>${payment.recipient.name}</dd>
+<dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipient.account.number.value)}</dd>
+<dt>${t('summary.reference')}</dt><dd>${bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value}</dd>
+${bank === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${bank.name}</dd>`}
+${account === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(account.number.value)}</dd>`}
+</dl></section>`;
+}
+
+export function errorMessageKey(error: InputError): MessageKey {
+  return `errors.${error.message}` as MessageKey;
+}
+
+/** The error summary at the top of a form: each message links to its field. */
+export function errorSummary(context: PageContext): SafeHtml {
+  if (context.errors.length === 0) return html``;
+  return html`<div class="errors" role="alert" tabindex="-1" id="error-summary"><h2>${context.t('errors.heading')}</h2><ul>${context.errors.map(
+    (error) => html`<li>${error.field === 'form' ? context.t(errorMessageKey(error)) : html`<a href="#${error.field}">${context.t(errorMessageKey(error))}</a>`}</li>`,
+  )}</ul></div>`;
+}
+
+/** A labelled input with its hint and error, wired with aria-describedby. */
+export function field(
+  context: PageContext,
+  options: { name: InputError['field']; label: string; type: 'text' | 'password'; autocomplete: string; hint?: string; inputmode?: string; maxlength?: number },
+): SafeHtml {
+  const error = context.errors.find((candidate) => candidate.field === options.name);
+  const describedBy = [options.hint === undefined ? '' : `${options.name}-hint`, error === undefined ? '' : `${options.name}-error`].filter(Boolean).join(' ');
+  return html`<label for="${options.name}">${options.label}</label>
+${options.hint === undefined ? '' : html`<span class="hint" id="${options.name}-hint">${options.hint}</span>`}
+${error === undefined ? '' : html`<p class="field-error" id="${options.name}-error">${context.t(errorMessageKey(error))}</p>`}
+<input type="${options.type}" id="${options.name}" name="${options.name}" autocomplete="${options.autocomplete}" required${options.inputmode === undefined ? '' : html` inputmode="${options.inputmode}"`}${options.maxlength === undefined ? '' : html` maxlength="${String(options.maxlength)}"`}${describedBy === '' ? '' : html` aria-describedby="${describedBy}"`}${error === undefined ? '' : html` aria-invalid="true"`}>`;
+}
+
+/** The hidden CSRF field of a form posting to `action`. */
+export function csrfField(context: PageContext, action: string): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${tokenFor(context, action)}">`;
+}
+
+export function postForm(context: PageContext, action: string, inner: SafeHtml, options: { novalidate?: boolean } = {}): SafeHtml {
+  return html`<form method="post" action="${formAction(context, action)}"${options.novalidate === true ? html` novalidate` : ''}>${csrfField(context, action)}${inner}</form>`;
+}
+
+export function cancelForm(context: PageContext): SafeHtml {
+  return postForm(context, 'cancel', html`<button type="submit" class="secondary">${context.t('page.cancel')}</button>`);
+}
+
+function languageSwitch(context: PageContext): SafeHtml {
+  return html`<nav aria-label="${context.t('page.language')}"><ul class="langs">${SUPPORTED_LOCALES.map(
+    (locale) =>
+      html`<li><a href="/pay/${context.payment.flowToken}?lang=${locale}" lang="${locale}" hreflang="${locale}"${locale === context.locale ? html` aria-current="true"` : ''}>${LANGUAGE_NAMES[locale]}</a></li>`,
+  )}</ul></nav>`;
+}
+
+export function document(options: { locale: Locale; title: string; body: SafeHtml; refreshSeconds?: number; sandbox: boolean }): string {
+  const t = translator(options.locale);
+  return html`<!doctype html>
+<html lang="${options.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+${options.refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}">`}
+<meta name="robots" content="noindex"><title>${options.title} – ${t('page.title')}</title><link rel="stylesheet" href="${HOSTED_CSS_PATH}"></head>
+<body><header class="top"><span class="brand">${t('page.title')}</span>${options.sandbox ? html`<span class="sandbox">${t('page.sandbox')}</span>` : ''}</header>
+${options.body}</body></html>`.value;
+}
+
+export function layout(context: PageContext, options: LayoutOptions): string {
+  const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t('notice.bankUnavailable')}</p>`;
+  const body = html`<main id="main"><h1>${options.heading}</h1>${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
+    options.refreshSeconds === undefined ? '' : html`<p class="hint">${context.t('page.autoRefresh')}</p>`
+  }${options.cancel === false ? '' : cancelForm(context)}</main>
+<footer>${languageSwitch(context)}</footer>`;
+  return document({
+    locale: context.locale,
+    title: options.heading,
+    body,
+    sandbox: context.payment.environment === 'sandbox',
+    ...(options.refreshSeconds === undefined ? {} : { refreshSeconds: options.refreshSeconds }),
+  });
+}
+
+/** Pages without a payment (invalid link, expired form): in the language the browser asks for. */
+export function standalonePage(locale: Locale, heading: MessageKey, intro: MessageKey): string {
+  const t = translator(locale);
+  return document({ locale, title: t(heading), sandbox: false, body: html`<main id="main"><h1>${t(heading)}</h1><p>${t(intro)}</p></main>` });
+}

@@ -1,0 +1,57 @@
+/**
+ * The hosted pages' only stylesheet, served by us (`style-src 'self'` in the CSP: no inline styles). Mobile
+ * first: one column, large touch targets; wider screens only get a centred card. Colours meet WCAG AA contrast.
+ */
+import { createHash } from 'node:crypto';
+
+export const HOSTED_CSS = `
+*{box-sizing:border-box}
+html{font-size:100%}
+body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;background:#f3f4f6;color:#111827}
+a{color:#1d4ed8}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+.top{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem;background:#1e3a8a;color:#fff;padding:.75rem 1rem}
+.brand{font-weight:700}
+.sandbox{background:#fde68a;color:#111827;border-radius:4px;padding:0 .5rem;font-size:.875rem}
+main{background:#fff;margin:0;padding:1rem}
+@media (min-width:40rem){main{max-width:36rem;margin:2rem auto;border-radius:12px;padding:2rem;box-shadow:0 1px 4px rgba(0,0,0,.1)}}
+h1{font-size:1.375rem;line-height:1.3;margin:0 0 1rem}
+h2{font-size:1.125rem;margin:1.5rem 0 .5rem}
+.summary{border:1px solid #d1d5db;border-radius:8px;padding:.75rem 1rem;margin:0 0 1.25rem}
+.summary h2{margin:0 0 .5rem;font-size:1rem}
+.summary dl{display:grid;grid-template-columns:minmax(7rem,auto) 1fr;gap:.25rem 1rem;margin:0}
+.summary dt{color:#4b5563}
+.summary dd{margin:0;word-break:break-word}
+.amount{font-size:1.25rem;font-weight:700}
+label{display:block;font-weight:600;margin:1rem 0 .25rem}
+.hint{display:block;color:#4b5563;font-size:.875rem;margin:.25rem 0}
+input[type=text],input[type=password],input[type=search],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;border:1px solid #6b7280;border-radius:6px;font-size:1rem;background:#fff;color:#111827}
+input[aria-invalid=true]{border:2px solid #b91c1c}
+.field-error{color:#b91c1c;font-weight:600;margin:.25rem 0}
+button,.button{display:inline-block;min-height:2.75rem;padding:.625rem 1.25rem;border-radius:6px;border:0;font-size:1rem;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
+.primary{background:#1d4ed8;color:#fff;width:100%;margin-top:1.25rem}
+.secondary{background:#e5e7eb;color:#111827;width:100%;margin-top:.75rem}
+.banks{list-style:none;margin:0;padding:0}
+.banks li{margin:.5rem 0}
+.bank{display:flex;align-items:center;gap:.75rem;width:100%;background:#fff;color:#111827;border:1px solid #9ca3af;text-align:left;font-weight:600}
+.bank img{flex:none;border-radius:8px}
+.filters{display:grid;gap:.5rem;margin-bottom:1rem}
+@media (min-width:40rem){.filters{grid-template-columns:1fr 1fr auto;align-items:end}.filters label{margin-top:0}.filters button{margin:0}}
+fieldset{border:0;padding:0;margin:1rem 0}
+legend{font-weight:600;margin-bottom:.5rem}
+.choice{display:flex;gap:.75rem;align-items:flex-start;border:1px solid #9ca3af;border-radius:6px;padding:.75rem;margin:.5rem 0;font-weight:400}
+.choice input{margin-top:.3rem;width:1.25rem;height:1.25rem}
+.notice{background:#fef3c7;border:1px solid #b45309;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
+.errors{background:#fee2e2;border:2px solid #b91c1c;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
+.errors h2{margin:0 0 .25rem;font-size:1rem}
+.errors ul{margin:0;padding-left:1.25rem}
+footer{padding:1rem;text-align:center}
+.langs{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;justify-content:center;gap:.25rem 1rem}
+.langs a{display:inline-block;padding:.5rem .25rem}
+.langs a[aria-current]{font-weight:700;color:#111827}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+`;
+
+/** Part of the stylesheet's URL: a new version gets a new URL, so it can be cached for long. */
+export const HOSTED_CSS_VERSION = createHash('sha256').update(HOSTED_CSS).digest('base64url').slice(0, 12);
+export const HOSTED_CSS_PATH = `/pay/assets/hosted-${HOSTED_CSS_VERSION}.css`;

@@ -1,0 +1,240 @@
+/**
+ * The payer's pages: `GET /pay/:flowToken` shows the page of the payment's current step (or sends the payer back
+ * to the shop once the flow has left the payer's hands), `POST /pay/:flowToken/:action` takes the payer's
+ * input, and `GET /pay/return/:paymentId/:secret` is our callback for the bank's redirect. Hidden from the API
+ * document. See docs/hosted-pages.md.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isFinal, phaseOf } from '../flow/detailed-status.js';
+import { isAutomatic, isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError } from '../flow/engine.js';
+import { flowStateOf } from '../flow/flow-state.js';
+import type { App } from '../http/fastify-types.js';
+import { isSupportedLocale, localeFromAcceptLanguage, type Locale } from '../i18n/locale.js';
+import { translator } from '../i18n/messages.js';
+import type { Payment } from '../payments/payment.js';
+import { accountSelectionPage } from './account-selection/page.js';
+import { atBankPage } from './at-bank/page.js';
+import { bankSelectionPage } from './bank-selection/page.js';
+import { decoupledPage } from './decoupled/page.js';
+import { browserLocale, errorPage, expiredFormPage, invalidLinkPage } from './errors/page.js';
+import { followupDataPage } from './followup-data/page.js';
+import { HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
+import type { PageContext } from './layout/page-context.js';
+import { oneTimeCodePage } from './one-time-code/page.js';
+import { processingPage } from './processing/page.js';
+import { reviewPage } from './review/page.js';
+import { scaMethodPage } from './sca-method/page.js';
+import { csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
+import { senderLoginPage } from './sender-login/page.js';
+
+export interface HostedRoutesOptions {
+  readonly engine: FlowEngine;
+  readonly baseUrl: string;
+}
+
+const FLOW_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ACTIONS = ['select-bank', 'details', 'continue', 'account', 'method', 'code', 'cancel'] as const;
+type Action = (typeof ACTIONS)[number];
+
+type Form = Readonly<Record<string, unknown>>;
+
+function text(form: Form, name: string): string | undefined {
+  const value = form[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function queryText(request: FastifyRequest, name: string): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const value = query?.[name];
+  return typeof value === 'string' && value.length <= 200 ? value : undefined;
+}
+
+/** Where the payer goes when the flow is over for them: the shop's URI with our payment id added to its query. */
+export function clientReturnUrl(payment: Pick<Payment, 'redirectUri' | 'id'>): string {
+  const url = new URL(payment.redirectUri);
+  url.searchParams.set('paymentId', payment.id);
+  return url.toString();
+}
+
+function flowIsOverForPayer(payment: Payment): boolean {
+  return isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
+}
+
+export function registerHostedRoutes(app: App, options: HostedRoutesOptions): void {
+  const { engine, baseUrl } = options;
+  const hidden = { schema: { hide: true } };
+
+  const sendPage = (reply: FastifyReply, status: number, body: string): FastifyReply =>
+    pageHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
+
+  const actorOf = (request: FastifyRequest): Actor => ({ log: request.log, requestId: request.id });
+
+  const localeOf = (request: FastifyRequest, payment: Payment): Locale => {
+    const stored = payment.locale;
+    return stored !== null && isSupportedLocale(stored) ? stored : browserLocale(request.headers['accept-language']);
+  };
+
+  /** Renders the page of the payment's current step (or sends the payer on). */
+  const show = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: Payment,
+    extras: { errors?: readonly InputError[]; notice?: 'bankUnavailable'; status?: number } = {},
+  ): Promise<FastifyReply> => {
+    let payment = loaded;
+    if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
+    if (flowStateOf(payment).pageKey === undefined) payment = await engine.updatePage(payment, { pageKey: newPageKey() });
+    if (isWaiting(payment) && extras.errors === undefined) {
+      payment = await engine.refresh(payment, actorOf(request));
+      if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
+    }
+    const state = flowStateOf(payment);
+    const locale = localeOf(request, payment);
+    const context: PageContext = {
+      locale,
+      t: translator(locale),
+      payment,
+      bank: engine.bankOf(payment),
+      pageKey: state.pageKey ?? '',
+      errors: extras.errors ?? [],
+      notice: extras.notice,
+    };
+    const status = extras.status ?? (extras.errors !== undefined && extras.errors.length > 0 ? 422 : 200);
+    const render = (): string => {
+      if (isWaiting(payment)) {
+        return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED' && state.reconciling !== true
+          ? decoupledPage(context, state.decoupledAppUrl)
+          : processingPage(context);
+      }
+      switch (payment.detailedStatus) {
+        case 'PROVIDER_SELECTION_REDIRECT_PENDING':
+          return bankSelectionPage(context, engine.banksFor(payment), { country: queryText(request, 'country'), q: queryText(request, 'q') });
+        case 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING':
+          return followupDataPage(context, engine.followupFields(payment));
+        case 'SENDER_AUTHORIZATION_REDIRECT_PENDING':
+          return senderLoginPage(context);
+        case 'SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING':
+          return accountSelectionPage(context, state.accounts ?? []);
+        case 'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING':
+          return scaMethodPage(context, state.scaMethods ?? []);
+        case 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING':
+        case 'PAYMENT_CONSENT_REDIRECT_PENDING':
+          if (state.bankRedirectUrl !== undefined) return atBankPage(context, state.bankRedirectUrl);
+          return oneTimeCodePage(context, state.chosenScaMethod, state.challenge);
+        default:
+          return isAutomatic(payment.detailedStatus) ? reviewPage(context) : processingPage(context);
+      }
+    };
+    return sendPage(reply, status, render());
+  };
+
+  const answer = async (request: FastifyRequest, reply: FastifyReply, outcome: ActionOutcome): Promise<FastifyReply> => {
+    switch (outcome.kind) {
+      case 'redirect':
+        return pageHeaders(reply).code(303).header('Location', outcome.url).send();
+      case 'page':
+        return show(request, reply, outcome.payment, {
+          ...(outcome.errors === undefined ? {} : { errors: outcome.errors }),
+          ...(outcome.notice === undefined ? {} : { notice: outcome.notice }),
+        });
+      case 'next':
+        // Post/redirect/get: a reload never posts the form again.
+        return pageHeaders(reply).code(303).header('Location', `/pay/${outcome.payment.flowToken}`).send();
+    }
+  };
+
+  const guarded =
+    <R extends FastifyRequest>(handler: (request: R, reply: FastifyReply) => Promise<FastifyReply>) =>
+    async (request: R, reply: FastifyReply): Promise<FastifyReply> => {
+      try {
+        return await handler(request, reply);
+      } catch (error) {
+        request.log.error({ err: error }, 'hosted page failed');
+        return sendPage(reply, 500, errorPage(browserLocale(request.headers['accept-language'])));
+      }
+    };
+
+  app.get(HOSTED_CSS_PATH, hidden, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').header('X-Content-Type-Options', 'nosniff').send(HOSTED_CSS),
+  );
+
+  app.get(
+    '/pay/:flowToken',
+    hidden,
+    guarded(async (request, reply) => {
+      const { flowToken } = request.params as { flowToken: string };
+      const payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
+      if (payment === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language'])));
+      const lang = queryText(request, 'lang');
+      if (lang !== undefined && isSupportedLocale(lang) && lang !== payment.locale && !flowIsOverForPayer(payment)) {
+        // The payer's choice is remembered for the payment (and so for every later page).
+        return show(request, reply, await engine.updatePage(payment, { locale: lang }));
+      }
+      return show(request, reply, payment);
+    }),
+  );
+
+  app.post(
+    '/pay/:flowToken/:action',
+    { ...hidden, bodyLimit: 16 * 1024 },
+    guarded(async (request, reply) => {
+      const { flowToken, action } = request.params as { flowToken: string; action: string };
+      const locale = browserLocale(request.headers['accept-language']);
+      const payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
+      if (payment === undefined || !(ACTIONS as readonly string[]).includes(action)) return sendPage(reply, 404, invalidLinkPage(locale));
+      const form: Form = typeof request.body === 'object' && request.body !== null ? (request.body as Form) : {};
+      if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf'])) {
+        request.log.warn({ paymentId: payment.id, action }, 'hosted form refused: missing or wrong CSRF token, or cross-site post');
+        return sendPage(reply, 403, expiredFormPage(payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : locale));
+      }
+      const actor = actorOf(request);
+      let outcome: ActionOutcome;
+      switch (action as Action) {
+        case 'select-bank':
+          outcome = await engine.selectBank(payment, text(form, 'providerId') ?? '', actor);
+          break;
+        case 'details':
+          outcome = await engine.submitCredentials(
+            payment,
+            { loginId: text(form, 'loginId'), password: text(form, 'password'), iban: text(form, 'iban') },
+            actor,
+          );
+          break;
+        case 'continue':
+          outcome = await engine.continueFlow(payment, actor);
+          break;
+        case 'account':
+          outcome = await engine.selectAccount(payment, text(form, 'iban') ?? '', actor);
+          break;
+        case 'method':
+          outcome = await engine.chooseScaMethod(payment, text(form, 'methodId') ?? '', actor);
+          break;
+        case 'code':
+          outcome = await engine.submitCode(payment, text(form, 'otp') ?? '', actor);
+          break;
+        case 'cancel':
+          outcome = await engine.cancel(payment, actor);
+          break;
+      }
+      return answer(request, reply, outcome);
+    }),
+  );
+
+  app.get(
+    '/pay/return/:paymentId/:secret',
+    hidden,
+    guarded(async (request, reply) => {
+      const { paymentId, secret } = request.params as { paymentId: string; secret: string };
+      const locale = browserLocale(request.headers['accept-language']);
+      const outcome = UUID.test(paymentId) ? await engine.bankReturn(paymentId, secret, queryText(request, 'result') === 'nok', actorOf(request)) : undefined;
+      if (outcome === undefined) {
+        request.log.warn({ paymentId: UUID.test(paymentId) ? paymentId : undefined }, 'bank callback refused: unknown, forged or already used');
+        return sendPage(reply, 404, invalidLinkPage(locale));
+      }
+      return answer(request, reply, outcome);
+    }),
+  );
+}
+
+export { localeFromAcceptLanguage };

@@ -1,0 +1,43 @@
+/**
+ * The payer's browser reduced to HTTP for tests that need no real browser: reads our pages, finds a form by its
+ * action and posts it with its CSRF token, and follows nothing by itself (every redirect is asserted).
+ */
+import assert from 'node:assert/strict';
+
+export interface Answer {
+  readonly status: number;
+  readonly location: string | undefined;
+  readonly html: string;
+  readonly headers: Headers;
+}
+
+export async function get(url: string, headers: Record<string, string> = {}, seen?: string[]): Promise<Answer> {
+  const response = await fetch(url, { redirect: 'manual', headers });
+  const html = await response.text();
+  seen?.push(html);
+  return { status: response.status, location: response.headers.get('location') ?? undefined, html, headers: response.headers };
+}
+
+export async function post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}, seen?: string[]): Promise<Answer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+  const html = await response.text();
+  seen?.push(html);
+  return { status: response.status, location: response.headers.get('location') ?? undefined, html, headers: response.headers };
+}
+
+/** The CSRF token of the form posting to `/pay/<token>/<action>` on a page. */
+export function csrfOf(html: string, action: string): string {
+  const form = new RegExp(`<form method="post" action="[^"]*/${action}"[^>]*><input type="hidden" name="csrf" value="([^"]+)">`).exec(html);
+  assert.ok(form?.[1] !== undefined, `no ${action} form on the page:\n${html.slice(0, 2000)}`);
+  return form[1];
+}
+
+/** Posts the page's form for `action` with its token. */
+export async function submit(pageUrl: string, html: string, action: string, fields: Record<string, string> = {}, seen?: string[]): Promise<Answer> {
+  return post(`${pageUrl}/${action}`, { csrf: csrfOf(html, action), ...fields }, {}, seen);
+}
