@@ -15,7 +15,7 @@ import type { Payment } from '../payments/payment.js';
 import { accountSelectionPage } from './account-selection/page.js';
 import { atBankPage } from './at-bank/page.js';
 import { bankSelectionPage } from './bank-selection/page.js';
-import { decoupledPage } from './decoupled/page.js';
+import { decoupledPage, WAITING_REFRESH_SECONDS } from './decoupled/page.js';
 import { browserLocale, errorPage, expiredFormPage, invalidLinkPage } from './errors/page.js';
 import { followupDataPage } from './followup-data/page.js';
 import { HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
@@ -126,6 +126,8 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
           return isAutomatic(payment.detailedStatus) ? reviewPage(context) : processingPage(context);
       }
     };
+    // Waiting pages are reloaded by the browser (no script): the Refresh header, announced on the page itself.
+    if (isWaiting(payment)) void reply.header('Refresh', String(WAITING_REFRESH_SECONDS));
     return sendPage(reply, status, render());
   };
 

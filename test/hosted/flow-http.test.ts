@@ -30,18 +30,18 @@ for (const kind of kinds) {
       const continued = await submit(created.redirectUrl, review.html, 'continue', {}, flow.seen);
       assert.equal(continued.status, 303);
       assert.ok(continued.location?.includes('/sandbox-bank/rheinland/sca/'), continued.location);
-      return { ...created, bankUrl: new URL(continued.location, created.redirectUrl).href };
+      return { ...created, bankUrl: new URL(continued.location ?? '', created.redirectUrl).href };
     }
 
     it('a redirect bank: review, the bank, our callback, execution polled to COMPLETED; a replayed callback is refused', async () => {
       const { paymentId, redirectUrl, bankUrl } = await toTheBank();
       const atBank = await completeBankPages(bankUrl, { psuId: 'alice', password: TEST_PASSWORD, otp: '123456' });
       assert.ok(atBank.redirectedTo?.includes(`/pay/return/${paymentId}/`), atBank.redirectedTo);
-      const callback = atBank.redirectedTo;
+      const callback = atBank.redirectedTo ?? '';
       const returned = await get(callback, {}, flow.seen);
       assert.equal(returned.status, 303);
       assert.equal(returned.location, `/pay/${new URL(redirectUrl).pathname.split('/')[2]}`);
-      const back = await get(new URL(returned.location, redirectUrl).href, {}, flow.seen);
+      const back = await get(new URL(returned.location ?? '', redirectUrl).href, {}, flow.seen);
       assert.equal(back.status, 303);
       assert.equal(back.location, `https://merchant.example/return?paymentId=${paymentId}`);
 

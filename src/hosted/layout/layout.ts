@@ -1,8 +1,8 @@
 /**
  * The shared layout of the hosted pages: language, header, the payment summary (amount, recipient, IBAN,
  * reference: shown on every page, so the payer sees what they approve before leaving for the bank), the error
- * summary, the cancel button and the language switch. No script anywhere; a waiting page refreshes itself with
- * `<meta http-equiv="refresh">`.
+ * summary, the cancel button and the language switch. No script anywhere; a waiting page is reloaded by the
+ * browser through the `Refresh` response header (set by the routes), says so, and offers a link to check at once.
  */
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/locale.js';
 import { LANGUAGE_NAMES, translator, type MessageKey } from '../../i18n/messages.js';
@@ -14,7 +14,7 @@ import { HOSTED_CSS_PATH } from './styles.js';
 export interface LayoutOptions {
   readonly heading: string;
   readonly body: SafeHtml;
-  /** Seconds after which the page reloads itself (waiting pages). */
+  /** Waiting pages: the routes send `Refresh: <seconds>`; the page tells the payer and links to itself. */
   readonly refreshSeconds?: number;
   readonly summary?: boolean;
   readonly cancel?: boolean;
@@ -96,11 +96,10 @@ function languageSwitch(context: PageContext): SafeHtml {
   )}</ul></nav>`;
 }
 
-export function document(options: { locale: Locale; title: string; body: SafeHtml; refreshSeconds?: number; sandbox: boolean }): string {
+export function document(options: { locale: Locale; title: string; body: SafeHtml; sandbox: boolean }): string {
   const t = translator(options.locale);
   return html`<!doctype html>
 <html lang="${options.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-${options.refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}">`}
 <meta name="robots" content="noindex"><title>${options.title} – ${t('page.title')}</title><link rel="stylesheet" href="${HOSTED_CSS_PATH}"></head>
 <body><header class="top"><span class="brand">${t('page.title')}</span>${options.sandbox ? html`<span class="sandbox">${t('page.sandbox')}</span>` : ''}</header>
 ${options.body}</body></html>`.value;
@@ -109,7 +108,9 @@ ${options.body}</body></html>`.value;
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t('notice.bankUnavailable')}</p>`;
   const body = html`<main id="main"><h1>${options.heading}</h1>${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
-    options.refreshSeconds === undefined ? '' : html`<p class="hint">${context.t('page.autoRefresh')}</p>`
+    options.refreshSeconds === undefined
+      ? ''
+      : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="/pay/${context.payment.flowToken}">${context.t('page.checkNow')}</a></p>`
   }${options.cancel === false ? '' : cancelForm(context)}</main>
 <footer>${languageSwitch(context)}</footer>`;
   return document({
@@ -117,7 +118,6 @@ export function layout(context: PageContext, options: LayoutOptions): string {
     title: options.heading,
     body,
     sandbox: context.payment.environment === 'sandbox',
-    ...(options.refreshSeconds === undefined ? {} : { refreshSeconds: options.refreshSeconds }),
   });
 }
 

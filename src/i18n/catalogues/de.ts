@@ -7,6 +7,7 @@ export const de: Catalogue = {
   'page.cancel': 'Zahlung abbrechen',
   'page.continue': 'Weiter',
   'page.autoRefresh': 'Diese Seite aktualisiert sich selbst. Sie können sie auch neu laden.',
+  'page.checkNow': 'Jetzt prüfen',
   'summary.heading': 'Zahlungsdetails',
   'summary.amount': 'Betrag',
   'summary.recipient': 'Empfänger',

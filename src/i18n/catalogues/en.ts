@@ -6,6 +6,7 @@ export const en = {
   'page.cancel': 'Cancel payment',
   'page.continue': 'Continue',
   'page.autoRefresh': 'This page updates by itself. You can also reload it.',
+  'page.checkNow': 'Check now',
   'summary.heading': 'Payment details',
   'summary.amount': 'Amount',
   'summary.recipient': 'Recipient',

@@ -7,6 +7,7 @@ export const es: Catalogue = {
   'page.cancel': 'Cancelar el pago',
   'page.continue': 'Continuar',
   'page.autoRefresh': 'Esta página se actualiza sola. También puede recargarla.',
+  'page.checkNow': 'Comprobar ahora',
   'summary.heading': 'Detalles del pago',
   'summary.amount': 'Importe',
   'summary.recipient': 'Beneficiario',

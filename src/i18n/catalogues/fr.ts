@@ -7,6 +7,7 @@ export const fr: Catalogue = {
   'page.cancel': 'Annuler le paiement',
   'page.continue': 'Continuer',
   'page.autoRefresh': 'Cette page se met à jour toute seule. Vous pouvez aussi la recharger.',
+  'page.checkNow': 'Vérifier maintenant',
   'summary.heading': 'Détails du paiement',
   'summary.amount': 'Montant',
   'summary.recipient': 'Bénéficiaire',

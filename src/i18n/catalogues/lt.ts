@@ -7,6 +7,7 @@ export const lt: Catalogue = {
   'page.cancel': 'Atšaukti mokėjimą',
   'page.continue': 'Tęsti',
   'page.autoRefresh': 'Šis puslapis atsinaujina pats. Taip pat galite jį perkrauti.',
+  'page.checkNow': 'Tikrinti dabar',
   'summary.heading': 'Mokėjimo informacija',
   'summary.amount': 'Suma',
   'summary.recipient': 'Gavėjas',

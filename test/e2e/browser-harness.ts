@@ -1,0 +1,72 @@
+/**
+ * The real browser of the payer-journey tests: Debian's Chromium through playwright-core, a stand-in shop that
+ * receives the payer at the end, every response body captured (for the password check), and an axe-core check
+ * of our pages. Skipped when Chromium is absent, unless OPENPIS_REQUIRE_BROWSER=1.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:http';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const required = process.env['OPENPIS_REQUIRE_BROWSER'] === '1';
+export const browserSkip: string | false = !available && !required ? `${CHROMIUM} is not installed` : false;
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Shop {
+  readonly url: string;
+  readonly landings: string[];
+  close(): Promise<void>;
+}
+
+/** The client's site: where `metadata.redirectUri` points. */
+export async function startShop(): Promise<Shop> {
+  const landings: string[] = [];
+  const server: Server = createServer((request, response) => {
+    landings.push(request.url ?? '');
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { url, landings, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  assert.ok(available, `${CHROMIUM} is required (OPENPIS_REQUIRE_BROWSER=1)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
+
+/** A fresh page whose every response body is pushed to `seen`. */
+export async function openPage(browser: Browser, seen: string[], locale = 'en-GB'): Promise<Page> {
+  const context = await browser.newContext({ locale });
+  const page = await context.newPage();
+  page.on('response', (response) => {
+    response.text().then(
+      (body) => seen.push(body),
+      () => undefined,
+    );
+  });
+  return page;
+}
+
+export interface AxeFinding {
+  readonly page: string;
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+}
+
+/** Runs axe-core on the current page; returns the serious and critical violations. */
+export async function axeViolations(page: Page): Promise<AxeFinding[]> {
+  // Evaluated through the DevTools protocol, so our CSP (no script at all) does not stop the checker.
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help })))',
+  )) as Array<{ id: string; impact: string | null; help: string }>;
+  const url = new URL(page.url()).pathname.replace(/\/pay\/[^/]+/, '/pay/<token>');
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => ({ page: url, ...violation }));
+}
