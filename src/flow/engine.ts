@@ -235,7 +235,10 @@ export class FlowEngine {
         : state.callback?.purpose === 'consent'
           ? 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING'
           : undefined;
-    if (expected === undefined || payment.detailedStatus !== expected || !callbackMatches(state.callback, secret)) return undefined;
+    if (expected === undefined || !callbackMatches(state.callback, secret)) return undefined;
+    // The flow ended while the payer was at the bank (expiry, cancel): an unused callback just leads them on.
+    if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
+    if (payment.detailedStatus !== expected) return undefined;
     const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
       run.returnedNok = nok;
       run.setState({ callback: undefined, bankRedirectUrl: undefined });

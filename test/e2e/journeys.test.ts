@@ -208,6 +208,12 @@ for (const kind of kinds) {
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
       await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('User ID').waitFor();
+      // The payer opens our link again while the bank waits: a way back to the bank's page.
+      await page.goto(redirectUrl);
+      await page.getByRole('heading', { name: 'Approve the payment at Rheinland Sandbox Bank' }).waitFor();
+      await a11y(page);
+      await page.getByRole('link', { name: 'Continue to Rheinland Sandbox Bank' }).click();
       await approveAtBank(page, 'alice', { cancel: true });
       await atShop(page, paymentId);
       const history = await finalHistory(paymentId, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED');
@@ -323,8 +329,21 @@ for (const kind of kinds) {
       await flow.assertPasswordNowhere();
     });
 
+    it('the pages of refused requests are accessible too (unknown link, expired form)', async () => {
+      const page = await openPage(browser, flow.seen);
+      const response = await page.goto(`${flow.app.baseUrl}/pay/${'A'.repeat(43)}`);
+      assert.equal(response?.status(), 404);
+      await a11y(page);
+      const { redirectUrl } = await flow.create();
+      const expired = await fetch(`${redirectUrl}/continue`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'csrf=forged' });
+      assert.equal(expired.status, 403);
+      await page.setContent(await expired.text());
+      await a11y(page);
+      await page.context().close();
+    });
+
     it('every hosted page met has no serious or critical accessibility violation (axe-core)', () => {
-      assert.ok(checkedPages.size >= (full ? 7 : 4), `pages checked: ${[...checkedPages].join(', ')}`);
+      assert.ok(checkedPages.size >= (full ? 10 : 7), `pages checked: ${[...checkedPages].join(', ')}`);
       assert.deepEqual(findings, []);
     });
   });
