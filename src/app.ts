@@ -27,6 +27,7 @@ import type { JobKind } from './jobs/job-kinds.js';
 import { JobQueue } from './jobs/job-queue.js';
 import type { JobHandler } from './jobs/worker.js';
 import { Metrics } from './observability/metrics.js';
+import { meterConnectors } from './observability/metered-connector.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
@@ -64,6 +65,17 @@ export function createMetrics(database: DatabaseHandle, now: () => Date = () => 
 /** A client's X-Request-ID is echoed when it is a sane token; anything else gets a fresh UUID. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * A request URL as logged: the secrets that some paths carry (the payer's flow link, our bank callback, the
+ * sandbox bank's page tokens) are replaced, so a log reader cannot walk into a payer's flow.
+ */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/^\/pay\/return\/([^/?#]+)\/[^/?#]+/, '/pay/return/$1/[secret]')
+    .replace(/^\/pay\/(?!return\/)[^/?#]+/, '/pay/[token]')
+    .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]');
+}
+
 /** Paths whose values must never reach logs, whatever object they appear in. */
 export const LOG_REDACTIONS = [
   'req.headers.authorization',
@@ -92,6 +104,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     logger: {
       level: config.logLevel,
       redact: { paths: LOG_REDACTIONS, censor: '[redacted]' },
+      serializers: {
+        req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+      },
       ...(dependencies.logDestination === undefined ? {} : { stream: dependencies.logDestination }),
     },
     // 1 MiB is far above any valid payment request; larger bodies get 413 (decisions §6).
@@ -135,10 +150,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   });
 
   // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
-  const connectors = createConnectors({ logger: app.log, now });
+  const connectors = meterConnectors(createConnectors({ logger: app.log, now }), catalogue, metrics);
   app.addHook('onClose', async () => connectors.close());
   const flow = new FlowEngine({
-    store: new PaymentStateStore(database.db, now),
+    store: new PaymentStateStore(database.db, now, (records) => {
+      for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
+    }),
     catalogue,
     connectors,
     baseUrl: config.baseUrl,

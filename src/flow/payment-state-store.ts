@@ -44,6 +44,8 @@ export class PaymentStateStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => Date = () => new Date(),
+    /** Told of every status record after its transaction committed (metrics). */
+    private readonly onRecorded: (records: readonly StatusRecord[]) => void = () => undefined,
   ) {}
 
   async load(paymentId: string): Promise<Payment | undefined> {
@@ -106,7 +108,7 @@ export class PaymentStateStore {
       updatedAt: at,
     };
     const { id: _id, created_at: _created, ...row } = paymentToRow(next);
-    return this.db.transaction().execute(async (trx) => {
+    const result = await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('payments')
         .set(row)
@@ -131,5 +133,7 @@ export class PaymentStateStore {
       }
       return { kind: 'applied' as const, payment: next, records };
     });
+    if (result.kind === 'applied' && result.records.length > 0) this.onRecorded(result.records);
+    return result;
   }
 }

@@ -117,9 +117,9 @@ export class FlowRun {
     return { requestId: this.requestId, psuIpAddress: this.payment.psuIpAddress, psuUserAgent: this.payment.psuUserAgent };
   }
 
-  /** The payer's login id: from this request, else the one the client sent at creation. */
+  /** The payer's login id, held in memory for this request only (decisions §7). */
   loginId(): string | undefined {
-    return this.secrets.loginId ?? this.payment.sender?.loginId;
+    return this.secrets.loginId;
   }
 
   scheduleJob(kind: JobKind, runAt: Date): void {

@@ -2,7 +2,8 @@
  * Bank-call metrics without touching the connectors: wraps a bank's connector so that every operation is
  * counted by provider, operation and result, and timed.
  */
-import { ConnectorError, type BankConnector } from '../connectors/index.js';
+import { ConnectorError, type BankConnector, type Connectors } from '../connectors/index.js';
+import type { ConnectorSettings, ProviderCatalogue } from '../providers/catalogue.js';
 import type { Metrics } from './metrics.js';
 
 /** `ok`, or the connector error kind (`rejected`, `unavailable`, `protocol`), or `error` for anything else. */
@@ -31,4 +32,16 @@ export function meterConnector(connector: BankConnector, provider: string, metri
       };
     },
   });
+}
+
+/** The process's connectors, each bank's metered under the bank's name. */
+export function meterConnectors(connectors: Connectors, catalogue: ProviderCatalogue, metrics: Metrics): Connectors {
+  const names = new Map<ConnectorSettings, string>();
+  for (const environment of ['sandbox', 'production'] as const) {
+    for (const bank of catalogue.banks(environment)) names.set(bank.connector, bank.name);
+  }
+  return {
+    for: (settings) => meterConnector(connectors.for(settings), names.get(settings) ?? 'unknown', metrics),
+    close: () => connectors.close(),
+  };
 }

@@ -38,10 +38,10 @@ export class PaymentService {
     const { request } = valid;
     const now = this.now();
     const at = now.toISOString();
-    // Credentials never reach storage (decisions §7): only the login id is kept, the password is dropped here.
-    const { credentials, ...senderRest } = request.sender ?? {};
-    const sender: SenderDetails | null =
-      request.sender === undefined ? null : { ...senderRest, ...(credentials?.id === undefined ? {} : { loginId: credentials.id }) };
+    // Credentials never reach storage (decisions §7): login id and password are dropped here; when they came
+    // with the request, the route hands them to the flow engine for the bank calls of this same request.
+    const { credentials: _credentials, ...senderRest } = request.sender ?? {};
+    const sender: SenderDetails | null = request.sender === undefined ? null : senderRest;
     const payment: Payment = {
       id: randomUUID(),
       clientId: client.clientId,

@@ -3,10 +3,8 @@ import type { DetailedStatus, FailureReason } from '../flow/detailed-status.js';
 import type { Environment, PaymentSchemeName } from '../providers/catalogue.js';
 import type { PaymentCreationRequest } from './schemas.js';
 
-export type SenderDetails = Omit<NonNullable<PaymentCreationRequest['sender']>, 'credentials'> & {
-  /** The payer's login id at the bank, when the client sent it. Never the password. */
-  readonly loginId?: string;
-};
+/** The sender as stored: never the payer's credentials (decisions §7). */
+export type SenderDetails = Omit<NonNullable<PaymentCreationRequest['sender']>, 'credentials'>;
 export type Recipient = PaymentCreationRequest['recipient'];
 
 export interface Remittance {

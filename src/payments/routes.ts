@@ -3,6 +3,7 @@ import type { App } from '../http/fastify-types.js';
 import { Type } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { topLevelStatus } from '../flow/detailed-status.js';
+import { initialStatus } from '../flow/transitions.js';
 import { ApiError, ValidationError } from '../http/errors.js';
 import { ErrorResponses } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
@@ -81,6 +82,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       }
       request.log.info({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'payment created');
       metrics.paymentsCreated.inc({ mode: payment.mode });
+      metrics.transitions.inc({ detailed_status: initialStatus(payment.mode) });
       return reply.code(201).send({
         paymentId: payment.id,
         ...(payment.providerPaymentId === null ? {} : { providerPaymentId: payment.providerPaymentId }),

@@ -92,3 +92,14 @@ describe('logs', () => {
     }
   });
 });
+
+describe('redactUrl', () => {
+  it('hides the secrets payer and callback URLs carry', async () => {
+    const { redactUrl } = await import('../../src/app.js');
+    assert.equal(redactUrl('/pay/AbC_123-xyz'), '/pay/[token]');
+    assert.equal(redactUrl('/pay/AbC_123-xyz/continue?lang=de'), '/pay/[token]/continue?lang=de');
+    assert.equal(redactUrl('/pay/return/5f0c/abcdef'), '/pay/return/5f0c/[secret]');
+    assert.equal(redactUrl('/sandbox-bank/rheinland/sca/tok123/login'), '/sandbox-bank/rheinland/sca/[token]/login');
+    assert.equal(redactUrl('/api/v1/ob/payments'), '/api/v1/ob/payments');
+  });
+});
