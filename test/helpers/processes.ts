@@ -1,0 +1,75 @@
+/**
+ * Real service and sandbox-bank processes for tests that need several processes or a hard kill: each is
+ * `node --import tsx src/server.ts` (or the CLI) on a loopback port, with its output kept for assertions.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './test-app.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface RunningProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  output(): string;
+  /** Ends the process with `signal` and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+function startProcess(args: string[], env: Record<string, string>, port: number, ready: RegExp): Promise<RunningProcess> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running: RunningProcess = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`process did not become ready:\n${output.slice(-2000)}`));
+    }, 60_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve(running);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    });
+  });
+}
+
+/** The service as `npm start` runs it, with the given environment on top of test defaults. */
+export async function startService(env: Record<string, string>): Promise<RunningProcess> {
+  const port = await freePort();
+  return startProcess(
+    ['--import', 'tsx', 'src/server.ts'],
+    { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', CREATE_DEMO_CLIENT: 'false', ...env },
+    port,
+    /openpis is listening/,
+  );
+}
+
+/** A stand-alone sandbox bank (`openpis sandbox-bank`), so bank state outlives the service processes. */
+export async function startSandboxBank(): Promise<RunningProcess> {
+  const port = await freePort();
+  return startProcess(
+    ['bin/openpis.mjs', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
+    { LOG_LEVEL: 'warn' },
+    port,
+    /Sandbox bank listening/,
+  );
+}
