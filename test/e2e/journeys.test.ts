@@ -23,6 +23,10 @@ const REDIRECT_TAIL = [
 for (const kind of kinds) {
   // The whole suite on SQLite; a representative part on PostgreSQL.
   const full = kind.name === 'sqlite';
+  // Journeys not repeated on PostgreSQL are not registered there at all, rather than reported as skipped.
+  const sqliteOnly = (name: string, body: () => Promise<void>): void => {
+    if (full) it(name, body);
+  };
   describe(`payer journeys in a browser (${kind.name})`, { skip: browserSkip, timeout: 120_000 }, () => {
     let flow: FlowHarness;
     let browser: Browser;
@@ -227,7 +231,7 @@ for (const kind of kinds) {
       await page.context().close();
     });
 
-    it('a wrong password: SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED with PSU_AUTHENTICATION_FAILED', { skip: !full }, async () => {
+    sqliteOnly('a wrong password: SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED with PSU_AUTHENTICATION_FAILED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.hansa },
         metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `wrong-${Date.now()}` },
@@ -252,7 +256,7 @@ for (const kind of kinds) {
       await page.context().close();
     });
 
-    it('decoupled approval in the bank app (the sandbox page stands in), our page polling, to COMPLETED', { skip: !full }, async () => {
+    sqliteOnly('decoupled approval in the bank app (the sandbox page stands in), our page polling, to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.midi },
         metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `decoupled-${Date.now()}` },
@@ -288,7 +292,7 @@ for (const kind of kinds) {
       await page.context().close();
     });
 
-    it('sender account chosen on our page from several (consent at the bank, account list), to COMPLETED', { skip: !full }, async () => {
+    sqliteOnly('sender account chosen on our page from several (consent at the bank, account list), to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: NEMUNAS },
         metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `accounts-${Date.now()}` },
