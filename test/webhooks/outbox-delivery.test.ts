@@ -15,18 +15,10 @@ import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/worke
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
+import { waitFor } from '../helpers/wait.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { createTestPki, startReceiver, type ReceivedRequest, type TestPki, type TestReceiver } from './https-receiver.js';
 
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 interface EventBody {
   type: string;

@@ -14,20 +14,12 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import type { Kysely } from 'kysely';
 import { paymentRequest } from '../helpers/payment-requests.js';
+import { clientToken, waitFor } from '../helpers/wait.js';
 import { startSandboxBank, startService, type RunningProcess } from '../helpers/processes.js';
 import { createTestPki, startReceiver, type TestReceiver } from '../webhooks/https-receiver.js';
 
 const PAYMENTS = 30;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('crash recovery', () => {
   let dir: string;
@@ -72,15 +64,7 @@ describe('crash recovery', () => {
     };
     const first = await startService(env);
     services.push(first);
-    const tokenResponse = await fetch(`${first.url}/api/v1/auth/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    });
-    const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const token = await clientToken(first.url, client);
     const hansa = loadCatalogue(undefined, bank.url).banks('sandbox').find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
     assert.ok(hansa);
 

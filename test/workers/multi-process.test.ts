@@ -14,21 +14,13 @@ import { loadCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
+import { clientToken, waitFor } from '../helpers/wait.js';
 import { startSandboxBank, startService, type RunningProcess } from '../helpers/processes.js';
 import { createTestPki, startReceiver, type TestReceiver } from '../webhooks/https-receiver.js';
 
 const postgres = (await testDatabaseKinds()).find((kind) => kind.name === 'postgres');
 const PAYMENTS = 200;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** Sums a counter's samples with the given labels from a Prometheus text exposition. */
 function counter(text: string, name: string, labels: string): number {
@@ -81,18 +73,7 @@ describe('several service processes on one PostgreSQL', { skip: postgres === und
   it(`completes ${PAYMENTS} payments with every webhook delivered once and no job run twice`, async () => {
     receiver.routes.set('/hooks', (_request, response) => response.writeHead(204).end());
     const client = await new ClientService(handle.db).create({ name: 'multi', environment: 'sandbox' });
-    const tokenFor = async (service: RunningProcess): Promise<string> => {
-      const response = await fetch(`${service.url}/api/v1/auth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      });
-      return ((await response.json()) as { access_token: string }).access_token;
-    };
-    const tokens = await Promise.all(services.map(tokenFor));
+    const tokens = await Promise.all(services.map((service) => clientToken(service.url, client)));
     // An embedded bank with the payer's credentials in the request and a payer who needs no SCA step: the
     // flow runs in the creation request up to execution, and the workers take it from there.
     const hansa = loadCatalogue(undefined, bank.url).banks('sandbox').find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
