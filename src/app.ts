@@ -161,6 +161,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     baseUrl: config.baseUrl,
     logger: app.log,
     now,
+    pollBaseMs: config.bankStatusPolling.baseMs,
+    pollMaxMs: config.bankStatusPolling.maxMs,
   });
 
   // Handlers of the background jobs, run by the workers of this or another process (src/workers/).

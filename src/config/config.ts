@@ -34,6 +34,8 @@ export interface Config {
    * `external`: reached at `url` (a sandbox bank started with `openpis sandbox-bank`), not mounted here.
    */
   readonly sandboxBank: { readonly mode: 'embedded' | 'external'; readonly url: string };
+  /** Polling of a payment's bank status: first delay, doubling per attempt up to the maximum (ms). */
+  readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number };
   /** `all`: API and workers (default); `api`: HTTP API only; `worker`: background jobs only (plus health and metrics). */
   readonly processRole: 'all' | 'api' | 'worker';
   readonly workers: {
@@ -140,6 +142,10 @@ export function loadConfig(env: Environment = process.env): Config {
     flowDeadlineSeconds: integer('FLOW_DEADLINE_SECONDS', 15 * 60, 10, 24 * 60 * 60),
     providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
     sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
+    bankStatusPolling: {
+      baseMs: integer('BANK_STATUS_POLL_BASE_MS', 2000, 10, 600_000),
+      maxMs: integer('BANK_STATUS_POLL_MAX_MS', 15 * 60_000, 10, 24 * 60 * 60_000),
+    },
     processRole: oneOf('PROCESS_ROLE', ['all', 'api', 'worker'] as const, 'all'),
     workers: {
       pollIntervalMs: integer('WORKER_POLL_INTERVAL_MS', 500, 10, 60_000),
