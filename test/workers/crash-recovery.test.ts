@@ -109,4 +109,42 @@ describe('crash recovery', () => {
     assert.deepEqual(await handle.db.selectFrom('jobs').select('id').execute(), []);
     assert.ok(events.every((event) => event.locked_by === null));
   });
+
+  it('on SIGTERM finishes the delivery in flight before it exits', async () => {
+    const path = join(dir, 'graceful.sqlite');
+    const graceful = openDatabase({ kind: 'sqlite', path });
+    await migrateToLatest(graceful.db as unknown as Kysely<unknown>);
+    const client = await new ClientService(graceful.db).create({ name: 'graceful', environment: 'sandbox' });
+    let started = 0;
+    receiver.routes.set('/slow', (_request, response) => {
+      started += 1;
+      setTimeout(() => response.writeHead(200).end(), 1500);
+    });
+    const service = await startService({
+      DATABASE_URL: `sqlite:${path}`,
+      SANDBOX_BANK_URL: bank.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_CA_FILE: join(dir, 'ca.pem'),
+      WORKER_POLL_INTERVAL_MS: '20',
+    });
+    services.push(service);
+    try {
+      const request = paymentRequest();
+      (request.metadata as Record<string, unknown>).webhookUrl = `${receiver.origin}/slow`;
+      const response = await fetch(`${service.url}/api/v1/ob/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await clientToken(service.url, client)}`, 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+      assert.equal(response.status, 201);
+      await waitFor('the delivery to start', async () => (started > 0 ? true : undefined), 10_000);
+      await service.stop('SIGTERM');
+      // The process waited for the receiver's answer and recorded it before exiting.
+      const [event] = await graceful.db.selectFrom('webhook_events').select(['state', 'locked_by', 'attempts']).execute();
+      assert.deepEqual({ ...event, attempts: Number(event?.attempts) }, { state: 'delivered', locked_by: null, attempts: 1 });
+      assert.equal(service.child.exitCode, 0);
+    } finally {
+      await graceful.close();
+    }
+  });
 });
