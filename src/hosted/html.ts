@@ -2,6 +2,8 @@
  * HTML escaped by default: the `html` tag escapes every interpolated value unless it is already `SafeHtml`
  * (the result of another `html` template), so a page cannot forget to escape a bank's or a client's text.
  */
+import { escapeHtml } from '../http/escape-html.js';
+
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
@@ -9,14 +11,6 @@ export class SafeHtml {
   }
 }
 
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];
 

@@ -25,54 +25,52 @@ function typeMessage(type: unknown): string {
 }
 
 /** `/recipient/account/number/value` → `recipient.account.number.value`. */
-export function fieldPath(instancePath: string, child?: string, root = ''): string {
+function fieldPath(instancePath: string, child?: string): string {
   const parts = instancePath
     .split('/')
     .filter((part) => part !== '')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
-  const path = parts.join('.');
-  if (root === '') return path === '' ? 'body' : path;
-  return path === '' ? root : `${root}.${path}`;
+  return parts.length === 0 ? 'body' : parts.join('.');
 }
 
-export function messageFor(error: ErrorObject, root = ''): string {
+function messageFor(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `${fieldPath(error.instancePath, String(params.missingProperty), root)} should not be empty`;
+      return `${fieldPath(error.instancePath, String(params.missingProperty))} should not be empty`;
     case 'additionalProperties':
-      return `${fieldPath(error.instancePath, String(params.additionalProperty), root)} should not exist`;
+      return `${fieldPath(error.instancePath, String(params.additionalProperty))} should not exist`;
     case 'type':
-      return `${fieldPath(error.instancePath, undefined, root)} ${typeMessage(params.type)}`;
+      return `${fieldPath(error.instancePath)} ${typeMessage(params.type)}`;
     case 'enum':
     case 'const': {
       const allowed = error.keyword === 'enum' ? (params.allowedValues as unknown[]) : [params.allowedValue];
       const list = allowed.map(String);
       return list.length > 12
-        ? `${fieldPath(error.instancePath, undefined, root)} must be a valid code`
-        : `${fieldPath(error.instancePath, undefined, root)} must be one of the following values: ${list.join(', ')}`;
+        ? `${fieldPath(error.instancePath)} must be a valid code`
+        : `${fieldPath(error.instancePath)} must be one of the following values: ${list.join(', ')}`;
     }
     case 'minimum':
-      return `${fieldPath(error.instancePath, undefined, root)} must not be less than ${String(params.limit)}`;
+      return `${fieldPath(error.instancePath)} must not be less than ${String(params.limit)}`;
     case 'maximum':
-      return `${fieldPath(error.instancePath, undefined, root)} must not be greater than ${String(params.limit)}`;
+      return `${fieldPath(error.instancePath)} must not be greater than ${String(params.limit)}`;
     case 'minLength':
       return Number(params.limit) === 1
-        ? `${fieldPath(error.instancePath, undefined, root)} should not be empty`
-        : `${fieldPath(error.instancePath, undefined, root)} must be longer than or equal to ${String(params.limit)} characters`;
+        ? `${fieldPath(error.instancePath)} should not be empty`
+        : `${fieldPath(error.instancePath)} must be longer than or equal to ${String(params.limit)} characters`;
     case 'maxLength':
-      return `${fieldPath(error.instancePath, undefined, root)} must be shorter than or equal to ${String(params.limit)} characters`;
+      return `${fieldPath(error.instancePath)} must be shorter than or equal to ${String(params.limit)} characters`;
     case 'minItems':
-      return `${fieldPath(error.instancePath, undefined, root)} must contain at least ${String(params.limit)} elements`;
+      return `${fieldPath(error.instancePath)} must contain at least ${String(params.limit)} elements`;
     case 'maxItems':
-      return `${fieldPath(error.instancePath, undefined, root)} must contain no more than ${String(params.limit)} elements`;
+      return `${fieldPath(error.instancePath)} must contain no more than ${String(params.limit)} elements`;
     case 'format':
-      return `${fieldPath(error.instancePath, undefined, root)} ${FORMAT_MESSAGES[String(params.format)] ?? `must match format ${String(params.format)}`}`;
+      return `${fieldPath(error.instancePath)} ${FORMAT_MESSAGES[String(params.format)] ?? `must match format ${String(params.format)}`}`;
     case 'pattern':
-      return `${fieldPath(error.instancePath, undefined, root)} has an invalid format`;
+      return `${fieldPath(error.instancePath)} has an invalid format`;
     default:
-      return `${fieldPath(error.instancePath, undefined, root)} ${error.message ?? 'is invalid'}`;
+      return `${fieldPath(error.instancePath)} ${error.message ?? 'is invalid'}`;
   }
 }
 
@@ -80,9 +78,9 @@ export function messageFor(error: ErrorObject, root = ''): string {
  * The distinct messages of a list of ajv errors. `anyOf`/`oneOf` wrapper errors are dropped: their branches
  * already say what is wrong.
  */
-export function messagesFor(errors: readonly ErrorObject[], root = ''): string[] {
+export function messagesFor(errors: readonly ErrorObject[]): string[] {
   const messages = errors
     .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'if')
-    .map((error) => messageFor(error, root));
+    .map((error) => messageFor(error));
   return [...new Set(messages)];
 }

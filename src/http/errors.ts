@@ -57,7 +57,6 @@ export class ValidationError extends ApiError {
 export const unauthorized = (): ApiError =>
   new ApiError(401, 'Unauthorized', { 'www-authenticate': 'Bearer error="invalid_token"' });
 export const forbidden = (): ApiError => new ApiError(403, 'Access denied');
-export const notFound = (message: string): ApiError => new ApiError(404, message);
 
 /** Fastify's own error codes that are the client's fault, and what we answer for them. */
 const FASTIFY_CLIENT_ERRORS: Readonly<Record<string, { statusCode: number; message: string }>> = {
@@ -83,9 +82,6 @@ export function sendError(error: FastifyError | Error, request: FastifyRequest, 
   const known = fastifyError.code === undefined ? undefined : FASTIFY_CLIENT_ERRORS[fastifyError.code];
   if (known !== undefined) {
     return reply.code(known.statusCode).send({ title: titleFor(known.statusCode), statusCode: known.statusCode, message: known.message });
-  }
-  if (fastifyError.statusCode === 429) {
-    return reply.code(429).send({ title: titleFor(429), statusCode: 429, message: fastifyError.message });
   }
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     // A client error raised by Fastify or a plugin that we have no special wording for.

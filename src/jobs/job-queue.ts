@@ -104,10 +104,6 @@ export class JobQueue {
       .execute();
   }
 
-  /** Gives the job back without counting an attempt (graceful shutdown). */
-  async release(job: Job, workerId: string): Promise<void> {
-    await this.db.updateTable('jobs').set({ locked_by: null, locked_until: null }).where('id', '=', job.id).where('locked_by', '=', workerId).execute();
-  }
 
   /** Due jobs and the age of the oldest due one, by kind (for metrics). */
   async depth(): Promise<{ kind: string; due: number; oldestDueAt: string | null }[]> {

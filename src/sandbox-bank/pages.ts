@@ -5,6 +5,7 @@
  * unguessable token rather than a resource id.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { escapeHtml } from '../http/escape-html.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxBankDefinition } from './banks.js';
 import type { BankContext } from './context.js';
@@ -12,14 +13,6 @@ import type { PayerAccount } from './fixtures.js';
 import { fromMinor } from './money.js';
 import { MAX_ATTEMPTS, type Authorisation, type Consent, type Payment, type Resource } from './state.js';
 
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 /** Form fields arrive as strings, or arrays of strings when repeated; anything else is ignored. */
 type FormBody = Record<string, string | string[] | undefined>;

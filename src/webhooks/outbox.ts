@@ -158,10 +158,6 @@ export class WebhookOutbox {
     });
   }
 
-  /** Gives an event back without counting an attempt (graceful shutdown). */
-  async release(event: OutboxEvent, workerId: string): Promise<void> {
-    await this.db.updateTable('webhook_events').set({ locked_by: null, locked_until: null }).where('id', '=', event.id).where('locked_by', '=', workerId).execute();
-  }
 
   /** Every event of a payment with its attempts, in order (operator CLI). */
   async listForPayment(paymentId: string): Promise<WebhookEventView[]> {
