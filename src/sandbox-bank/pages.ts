@@ -63,9 +63,13 @@ ${inner}
 <div>${buttons}</div></form>`;
 }
 
+/**
+ * Every form's buttons. Cancel carries `formnovalidate`: the login and code fields are `required`, and the browser
+ * would otherwise refuse to submit a cancel with them empty (the server checks what an approval needs anyway).
+ */
 const approveButtons = (label: string): string =>
   `<button class="primary" type="submit" name="action" value="approve">${escapeHtml(label)}</button>` +
-  `<button class="secondary" type="submit" name="action" value="cancel">Cancel</button>`;
+  `<button class="secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button>`;
 
 function paymentSummary(payment: Payment, debtor: string | undefined): string {
   const { data } = payment;

@@ -15,7 +15,7 @@ const available = existsSync(CHROMIUM);
 const required = process.env['OPENPIS_REQUIRE_BROWSER'] === '1';
 const skip = !available && !required ? `${CHROMIUM} is not installed` : false;
 
-describe('payer pages in a browser', { skip, timeout: 60_000 }, () => {
+describe('payer pages in a browser', { skip, timeout: 120_000 }, () => {
   let bank: Harness;
   let browser: Browser;
   let tpp: Server;
@@ -90,7 +90,59 @@ describe('payer pages in a browser', { skip, timeout: 60_000 }, () => {
       await page.getByLabel('Password').fill('sandbox');
       await page.getByRole('button', { name: 'Log in' }).click();
       await page.getByRole('button', { name: 'Cancel' }).click();
-      await page.waitForURL(`${tppUrl}/nok?ref=1`);
+      await page.waitForURL(`${tppUrl}/nok?ref=1`, { timeout: 15_000 });
+    } finally {
+      await page.close();
+    }
+    assert.equal(await transactionStatus(payment.status), 'CANC');
+  });
+
+  // Cancel must work on every page, whatever the form's fields hold: a `required` field left empty must not
+  // block it (the browser validates before submitting unless the button says `formnovalidate`).
+  it('cancel on the login page, with the fields empty, lands on the nok URI and cancels the payment', async () => {
+    const payment = await createPayment();
+    const page = await browser.newPage();
+    try {
+      await page.goto(payment.redirect);
+      await page.getByRole('heading', { name: /Log in to/ }).waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForURL(`${tppUrl}/nok?ref=1`, { timeout: 15_000 });
+    } finally {
+      await page.close();
+    }
+    assert.equal(await transactionStatus(payment.status), 'CANC');
+  });
+
+  it('cancel on the one-time code page, with the code empty, lands on the nok URI and cancels the payment', async () => {
+    const payment = await createPayment();
+    const page = await browser.newPage();
+    try {
+      await page.goto(payment.redirect);
+      await page.getByLabel('User ID').fill('alice');
+      await page.getByLabel('Password').fill('sandbox');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByLabel('One-time code').waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForURL(`${tppUrl}/nok?ref=1`, { timeout: 15_000 });
+    } finally {
+      await page.close();
+    }
+    assert.equal(await transactionStatus(payment.status), 'CANC');
+  });
+
+  it('cancel on the SCA method page lands on the nok URI and cancels the payment', async () => {
+    const payment = await createPayment();
+    const page = await browser.newPage();
+    try {
+      await page.goto(payment.redirect);
+      await page.getByLabel('User ID').fill('carla');
+      await page.getByLabel('Password').fill('sandbox');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('heading', { name: 'How do you want to confirm?' }).waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForURL(`${tppUrl}/nok?ref=1`, { timeout: 15_000 });
     } finally {
       await page.close();
     }
