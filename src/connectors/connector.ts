@@ -526,7 +526,11 @@ export interface BankConnector {
   /** Reads an authorisation's SCA status (decoupled polling, and after the PSU came back from a redirect). */
   getScaStatus(input: AuthorisationStepInput): Promise<{ readonly scaStatus: ScaStatus; readonly psuMessage: string | undefined }>;
 
-  /** Reads the payment's status (phase 7 polling), mapped, with the outcome for this bank. Safe to retry. */
+  /**
+   * Reads the payment's status (phase 7 polling), mapped, with the outcome for this bank. Safe to retry. Uses every
+   * source of the status the standard offers: when the status endpoint fails indeterminately (5xx, timeout), the
+   * other one (Berlin Group: the payment resource's `transactionStatus`) before throwing that endpoint's error.
+   */
   getPaymentStatus(input: { readonly context: CallContext; readonly payment: BankPaymentRef }): Promise<PaymentStatusResult>;
 
   /** Asks the bank to cancel a payment not yet executed (for example when the PSU gives up on our pages). */

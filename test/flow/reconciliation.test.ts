@@ -1,10 +1,14 @@
 /**
  * Phase 7 reconciliation against an unreliable bank: while the bank answers 503 the payment stays pending and the
- * status job backs off and asks again; once the bank answers, the payment completes. Nothing is failed on an
- * indeterminate answer (decisions §3).
+ * status job backs off and asks again; once the bank answers, the payment completes. A bank whose status endpoint
+ * alone is down is read through the payment resource instead. Nothing is failed on an indeterminate answer
+ * (decisions §3).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { completeBankPages } from '../connectors/helpers/psu-browser.js';
+import { BANKS } from '../e2e/flow-harness.js';
+import { get, submit } from '../hosted/http-payer.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -13,22 +17,55 @@ import { waitFor } from '../helpers/wait.js';
 for (const kind of await testDatabaseKinds()) {
   describe(`bank status reconciliation [${kind.name}]`, () => {
     let t: TestApp;
+    let token: string;
     before(async () => {
       t = await startTestApp(kind, { workers: true, env: { BANK_STATUS_POLL_BASE_MS: '50', BANK_STATUS_POLL_MAX_MS: '200', WORKER_POLL_INTERVAL_MS: '20' } });
+      token = await (await t.createClient()).token();
     });
     after(() => t.close());
+
+    async function history(paymentId: string): Promise<string[]> {
+      const records = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as { detailedStatus: string }[];
+      return records.map((record) => record.detailedStatus);
+    }
+
+    async function completion(paymentId: string): Promise<string[]> {
+      return waitFor(
+        'completion',
+        async () => {
+          const statuses = await history(paymentId);
+          return statuses.at(-1) === 'PAYMENT_EXECUTION_COMPLETED' ? statuses : undefined;
+        },
+        15_000,
+      );
+    }
+
+    /** A Rheinland (redirect) payment the payer `psuId` approves at the bank, back at our callback. */
+    async function approvedAtRedirectBank(psuId: string): Promise<string> {
+      const created = await t.request('/api/v1/ob/payments', { method: 'POST', token, json: paymentRequest({ provider: { id: BANKS.rheinland } }) });
+      assert.equal(created.status, 201);
+      const { paymentId, redirectUrl } = (await created.json()) as { paymentId: string; redirectUrl: string };
+      const review = await get(redirectUrl);
+      const continued = await submit(redirectUrl, review.html, 'continue');
+      assert.equal(continued.status, 303);
+      const atBank = await completeBankPages(new URL(continued.location ?? '', redirectUrl).href, { psuId, password: 'sandbox', otp: '123456' });
+      const callback = atBank.redirectedTo ?? '';
+      assert.ok(callback.includes(`/pay/return/${paymentId}/`), callback);
+      assert.equal((await get(callback)).status, 303);
+      return paymentId;
+    }
 
     it('keeps polling through bank 503s, never failing the payment, until the bank settles it', async () => {
       const hansa = t.catalogue.banks('sandbox').find((bank) => bank.name === 'Hansa Direktbank Sandbox');
       assert.ok(hansa);
+      // The whole bank is down for the status: the status endpoint and the payment resource, 4 reads of each.
       const fault = await fetch(`${t.baseUrl}/sandbox-bank/hansa/sandbox/faults`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ operations: ['getPaymentStatus'], fault: { kind: 'error', status: 503 }, times: 4 }),
+        body: JSON.stringify({ operations: ['getPaymentStatus', 'getPayment'], fault: { kind: 'error', status: 503 }, times: 8 }),
       });
       assert.equal(fault.status, 201);
 
-      const token = await (await t.createClient()).token();
       // dave needs no SCA step: with his credentials in the request the flow runs straight to execution.
       const created = await t.request('/api/v1/ob/payments', {
         method: 'POST',
@@ -38,20 +75,19 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(created.status, 201);
       const { paymentId } = (await created.json()) as { paymentId: string };
 
-      const history = await waitFor(
-        'completion',
-        async () => {
-          const records = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as { detailedStatus: string }[];
-          return records.at(-1)?.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED' ? records : undefined;
-        },
-        15_000,
-      );
-      const statuses = history.map((record) => record.detailedStatus);
+      const statuses = await completion(paymentId);
       assert.deepEqual(statuses.slice(-2), ['PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
       assert.ok(statuses.every((status) => !status.endsWith('_FAILED')));
       const metrics = await (await t.request('/metrics')).text();
       assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="unavailable"\} 4/);
       assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="ok"\} [1-9]/);
+    });
+
+    it('a bank whose status endpoint is down (payer julia): the payment resource says ACSC, the payment completes', async () => {
+      const paymentId = await approvedAtRedirectBank('julia');
+      const statuses = await completion(paymentId);
+      assert.deepEqual(statuses.slice(-2), ['PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
+      assert.ok(statuses.every((status) => !status.endsWith('_FAILED')));
     });
   });
 }

@@ -28,7 +28,7 @@ import {
   type ScaStatus,
   type StartAuthorisationInput,
 } from '../connector.js';
-import { BankProtocolError } from '../errors.js';
+import { BankProtocolError, BankUnavailableError, isConnectorError } from '../errors.js';
 import type { FailureCode } from '../../flow/detailed-status.js';
 import type { BankResponse, BerlinGroupHttpClient } from './http-client.js';
 import {
@@ -54,9 +54,12 @@ import {
   mapScaStatus,
   mapTransactionStatus,
 } from './status-maps.js';
-import { check, type AuthorisationResponse } from './wire-types.js';
+import { check, type AuthorisationResponse, type PaymentInitiationStatusResponse200 } from './wire-types.js';
 
 const PAYMENT_SERVICE = 'payments';
+
+/** A payment status as either source answers it (the status endpoint, or the payment resource). */
+type StatusAnswer = Pick<PaymentInitiationStatusResponse200, 'transactionStatus' | 'fundsAvailable' | 'psuMessage' | 'tppMessages'>;
 
 /** Compiled TypeBox checkers share this shape. */
 interface Checker<T> {
@@ -192,15 +195,27 @@ export class BerlinGroupConnector implements BankConnector {
     return { scaStatus: mapScaStatus(answer.scaStatus), psuMessage: answer.psuMessage };
   }
 
+  /**
+   * The status endpoint first. When it fails indeterminately, the standard's other source before giving up: the
+   * payment resource (`GET …/{paymentId}`) carries `transactionStatus` too, so a bank whose status endpoint is down
+   * does not leave a settled payment pending for ever.
+   */
   async getPaymentStatus(input: { context: CallContext; payment: BankPaymentRef }): Promise<PaymentStatusResult> {
     const operation = 'getPaymentStatus';
-    const response = await this.http.send({
-      operation,
-      method: 'GET',
-      url: this.linkOr(operation, input.payment.links['status'], `${paymentPath(input.payment)}/status`),
-      context: input.context,
-    });
-    const answer = this.parse(operation, response, check.paymentInitiationStatusResponse200);
+    let answer: StatusAnswer;
+    try {
+      const response = await this.http.send({
+        operation,
+        method: 'GET',
+        url: this.linkOr(operation, input.payment.links['status'], `${paymentPath(input.payment)}/status`),
+        context: input.context,
+      });
+      answer = this.parse(operation, response, check.paymentInitiationStatusResponse200);
+    } catch (error) {
+      const fromResource = await this.statusFromPaymentResource(input, error);
+      if (fromResource === undefined) throw error;
+      answer = fromResource;
+    }
     const transactionStatus = mapTransactionStatus(answer.transactionStatus);
     const outcome = paymentOutcome(transactionStatus, this.settings);
     const bankMessages = toBankMessages(answer.tppMessages);
@@ -223,6 +238,40 @@ export class BerlinGroupConnector implements BankConnector {
       psuMessage: answer.psuMessage,
       bankMessages,
     };
+  }
+
+  /**
+   * The payment's status from the payment resource, after the status endpoint failed with `statusError`. Asked only
+   * when that failure leaves the status open (5xx, timeout, connection, a broken answer); not after a refusal
+   * (definite) nor a 429 (the bank asked us to slow down). Undefined when the resource cannot tell either (it
+   * failed too, or carries no `transactionStatus`, which the standard allows): the caller keeps the first error,
+   * so the outcome stays indeterminate and is never turned into a refusal.
+   */
+  private async statusFromPaymentResource(
+    input: { context: CallContext; payment: BankPaymentRef },
+    statusError: unknown,
+  ): Promise<StatusAnswer | undefined> {
+    const indeterminate =
+      statusError instanceof BankProtocolError || (statusError instanceof BankUnavailableError && statusError.reason !== 'rate-limited');
+    if (!indeterminate) return undefined;
+    const operation = 'getPaymentInformation';
+    try {
+      const response = await this.http.send({
+        operation,
+        method: 'GET',
+        url: this.linkOr(operation, input.payment.links['self'], paymentPath(input.payment)),
+        context: input.context,
+      });
+      const answer = this.parse(operation, response, check.paymentInitiationWithStatusResponse);
+      if (answer.transactionStatus === undefined) return undefined;
+      return {
+        transactionStatus: answer.transactionStatus,
+        ...(answer.tppMessages === undefined ? {} : { tppMessages: answer.tppMessages }),
+      };
+    } catch (error) {
+      if (isConnectorError(error)) return undefined;
+      throw error;
+    }
   }
 
   async cancelPayment(input: { context: CallContext; payment: BankPaymentRef }): Promise<CancelPaymentResult> {

@@ -140,6 +140,18 @@ export const PaymentInitiationStatusResponse200 = Type.Object({
 });
 export type PaymentInitiationStatusResponse200 = Static<typeof PaymentInitiationStatusResponse200>;
 
+/**
+ * `paymentInitiationWithStatusResponse` (`GET …/{paymentId}`), as far as we read it: the payment as initiated plus
+ * the optional `transactionStatus`, our second source of the status when the status endpoint fails. The payment
+ * fields are not checked: we only need the status.
+ */
+export const PaymentInitiationWithStatusResponse = Type.Object({
+  transactionStatus: Type.Optional(Type.String({ minLength: 1 })),
+  tppMessages: Type.Optional(TppMessages),
+  _links: Type.Optional(Links),
+});
+export type PaymentInitiationWithStatusResponse = Static<typeof PaymentInitiationWithStatusResponse>;
+
 /** `paymentInitiationCancelResponse-202`. */
 export const PaymentInitiationCancelResponse202 = Type.Object({
   transactionStatus: Type.String({ minLength: 1 }),
@@ -227,6 +239,7 @@ export type ErrorBodyProblem = Static<typeof ErrorBodyProblem>;
 export const check = {
   paymentInitiationResponse201: Compile(PaymentInitiationResponse201),
   paymentInitiationStatusResponse200: Compile(PaymentInitiationStatusResponse200),
+  paymentInitiationWithStatusResponse: Compile(PaymentInitiationWithStatusResponse),
   paymentInitiationCancelResponse202: Compile(PaymentInitiationCancelResponse202),
   authorisationResponse: Compile(AuthorisationResponse),
   scaStatusResponse: Compile(ScaStatusResponse),

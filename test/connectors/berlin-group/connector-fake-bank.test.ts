@@ -14,7 +14,7 @@ import {
   type ConnectorLogger,
   type PaymentOrder,
 } from '../../../src/connectors/index.js';
-import { startFakeBank, settings, type FakeBank } from '../helpers/fake-bank.js';
+import { startFakeBank, settings, type FakeAnswer, type FakeBank } from '../helpers/fake-bank.js';
 
 const REQUEST_ID = '99391c7e-ad88-49ec-a2ad-99ddcb1f7721';
 const context: CallContext = { requestId: REQUEST_ID, psuIpAddress: '192.168.8.78', psuUserAgent: 'Mozilla/5.0 test' };
@@ -312,6 +312,80 @@ describe('status, cancellation and accounts', () => {
     assert.deepEqual(result.transactionStatus, { state: 'unknown', code: 'ZZZZ' });
     assert.equal(result.outcome, 'pending');
     assert.equal(result.failureCode, undefined);
+  });
+
+  // When the status endpoint fails indeterminately, the payment resource (GET …/{paymentId}) carries the same
+  // `transactionStatus` in the standard: read it there rather than wait for the endpoint to come back.
+  const statusEndpointDown = (resource: FakeAnswer, failure: FakeAnswer = { status: 503 }) =>
+    bank.handle((request) => (request.url.endsWith('/status') ? failure : resource));
+
+  test('status endpoint 5xx: the payment resource gives the status, at its self link', async () => {
+    statusEndpointDown({ status: 200, body: { instructedAmount: { currency: 'EUR', amount: '0.10' }, transactionStatus: 'ACSC' } });
+    const linked: BankPaymentRef = { ...payment, links: { self: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-4-self' } };
+    const result = await createConnector(settings(baseUrl())).getPaymentStatus({ context, payment: linked });
+    assert.deepEqual(
+      bank.requests.map((request) => `${request.method} ${request.url}`),
+      ['GET /xs2a/bank-a/v1/payments/sepa-credit-transfers/p-4/status', 'GET /xs2a/bank-a/v1/payments/sepa-credit-transfers/p-4-self'],
+    );
+    assert.equal(bank.requests[1]?.headers['x-request-id'], REQUEST_ID);
+    assert.deepEqual(result.transactionStatus, { state: 'settled', code: 'ACSC' });
+    assert.equal(result.outcome, 'completed');
+  });
+
+  test('status endpoint timing out: the payment resource by the standard path gives the status', async () => {
+    statusEndpointDown({ status: 200, body: { transactionStatus: 'ACSC' } }, { status: 0, hang: true });
+    const result = await createConnector(settings(baseUrl(), { timeoutMs: 150 })).getPaymentStatus({ context, payment });
+    assert.equal(bank.requests[1]?.url, '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-4');
+    assert.equal(result.outcome, 'completed');
+  });
+
+  test('status endpoint 5xx, the payment resource has an unknown code: still pending', async () => {
+    statusEndpointDown({ status: 200, body: { transactionStatus: 'ZZZZ' } });
+    const result = await createConnector(settings(baseUrl())).getPaymentStatus({ context, payment });
+    assert.deepEqual(result.transactionStatus, { state: 'unknown', code: 'ZZZZ' });
+    assert.equal(result.outcome, 'pending');
+    assert.equal(result.failureCode, undefined);
+  });
+
+  test('status endpoint 5xx, the payment resource says RJCT with FUNDS_NOT_AVAILABLE: INSUFFICIENT_FUNDS', async () => {
+    statusEndpointDown({ status: 200, body: { transactionStatus: 'RJCT', tppMessages: [{ category: 'ERROR', code: 'FUNDS_NOT_AVAILABLE' }] } });
+    const result = await createConnector(settings(baseUrl())).getPaymentStatus({ context, payment });
+    assert.equal(result.outcome, 'failed');
+    assert.equal(result.failureCode, 'INSUFFICIENT_FUNDS');
+  });
+
+  test('status endpoint 5xx, the payment resource without a transactionStatus: the status endpoint error stands', async () => {
+    statusEndpointDown({ status: 200, body: { instructedAmount: { currency: 'EUR', amount: '0.10' } } });
+    await assert.rejects(
+      createConnector(settings(baseUrl())).getPaymentStatus({ context, payment }),
+      (error: unknown) => error instanceof BankUnavailableError && error.reason === 'server-error' && error.httpStatus === 503,
+    );
+  });
+
+  test('status endpoint 5xx, the payment resource refused (404): still indeterminate, never a refusal', async () => {
+    statusEndpointDown({ status: 404, body: { tppMessages: [{ category: 'ERROR', code: 'RESOURCE_UNKNOWN' }] } });
+    await assert.rejects(
+      createConnector(settings(baseUrl())).getPaymentStatus({ context, payment }),
+      (error: unknown) => error instanceof BankUnavailableError && error.httpStatus === 503,
+    );
+  });
+
+  test('status endpoint 429: the bank asked us to slow down, so no second call', async () => {
+    statusEndpointDown({ status: 200, body: { transactionStatus: 'ACSC' } }, { status: 429, headers: { 'Retry-After': '5' } });
+    await assert.rejects(
+      createConnector(settings(baseUrl())).getPaymentStatus({ context, payment }),
+      (error: unknown) => error instanceof BankUnavailableError && error.reason === 'rate-limited' && error.retryAfterSeconds === 5,
+    );
+    assert.equal(bank.requests.length, 1);
+  });
+
+  test('status endpoint refusal (4xx) is definite: no second call', async () => {
+    statusEndpointDown({ status: 200, body: { transactionStatus: 'ACSC' } }, { status: 403, body: { tppMessages: [{ category: 'ERROR', code: 'RESOURCE_EXPIRED' }] } });
+    await assert.rejects(
+      createConnector(settings(baseUrl())).getPaymentStatus({ context, payment }),
+      (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'EXPIRED',
+    );
+    assert.equal(bank.requests.length, 1);
   });
 
   test('cancel: 204 cancelled; 202 with authorisation links needs authorisation', async () => {

@@ -54,8 +54,14 @@ export interface BankUnderTest {
   completeRedirect(url: string, payer: ContractPayer, options?: { readonly cancel?: boolean }): Promise<{ redirectedTo: string | undefined }>;
   /** The payer approves in the bank's app (decoupled approach). */
   approveDecoupled(authorisation: BankAuthorisationRef, payer: ContractPayer): Promise<void>;
-  /** The next `times` calls of the operation answer 5xx, or never answer. */
-  injectFault(kind: BankKind, fault: 'server-error' | 'timeout', times: number): void;
+  /**
+   * Makes the bank answer 5xx, or never answer: the next `times` calls, or every call until {@link clearFaults}
+   * without `times`. With `only: 'payment-status'` only the payment status endpoint fails (in Berlin Group
+   * `GET …/{paymentId}/status`); every other call, the payment resource itself included, still works.
+   */
+  injectFault(kind: BankKind, fault: 'server-error' | 'timeout', times?: number, only?: 'payment-status'): void;
+  /** Ends every fault injected for banks of that kind. */
+  clearFaults(kind: BankKind): void;
   /** Moves the bank's clock forward (for the SCA deadline). */
   advanceClock(ms: number): void;
   /** How long a payer has to finish SCA at this bank. */
@@ -321,13 +327,66 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
     test('bank 5xx: BankUnavailableError, indeterminate; the next call works', async () => {
       const connector = bank.connector('redirect');
       const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
-      bank.injectFault('redirect', 'server-error', 1);
-      const error = await rejection(connector.getPaymentStatus({ context: context(), payment: initiated.payment }));
-      assert.ok(error instanceof BankUnavailableError, String(error));
-      assert.equal(error.reason, 'server-error');
-      assert.equal(error.indeterminate, true);
-      assert.equal(error.failureCode, 'BANK_UNAVAILABLE');
+      // The whole bank is down: every source of the payment's status fails.
+      bank.injectFault('redirect', 'server-error');
+      try {
+        const error = await rejection(connector.getPaymentStatus({ context: context(), payment: initiated.payment }));
+        assert.ok(error instanceof BankUnavailableError, String(error));
+        assert.equal(error.reason, 'server-error');
+        assert.equal(error.indeterminate, true);
+        assert.equal(error.failureCode, 'BANK_UNAVAILABLE');
+      } finally {
+        bank.clearFaults('redirect');
+      }
       assert.equal((await connector.getPaymentStatus({ context: context(), payment: initiated.payment })).outcome, 'pending');
+    });
+
+    test('payment status endpoint down (5xx): the status is read from the payment resource', async () => {
+      const connector = bank.connector('embedded');
+      const payer = bank.payers.happy;
+      const { initiated, started } = await embeddedStart(bank, connector, payer);
+      bank.injectFault('embedded', 'server-error', undefined, 'payment-status');
+      try {
+        const before = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
+        assert.equal(before.transactionStatus.state, 'received');
+        assert.equal(before.outcome, 'pending');
+        await embeddedFinish(connector, initiated.payment, started, payer);
+        const after = await settle(connector, initiated.payment);
+        assert.equal(after.outcome, 'completed');
+        assert.equal(after.failureCode, undefined);
+      } finally {
+        bank.clearFaults('embedded');
+      }
+    });
+
+    test('payment status endpoint not answering: the status is read from the payment resource, each within the bank timeout', async () => {
+      const connector = bank.connector('redirect', { timeoutMs: 300 });
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
+      bank.injectFault('redirect', 'timeout', undefined, 'payment-status');
+      try {
+        const started = Date.now();
+        const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
+        assert.equal(status.transactionStatus.state, 'received');
+        assert.equal(status.outcome, 'pending');
+        assert.ok(Date.now() - started < 3000, 'bounded by timeoutMs');
+      } finally {
+        bank.clearFaults('redirect');
+      }
+    });
+
+    test('payment status endpoint down: a cancelled payment is seen failed through the payment resource', async () => {
+      const connector = bank.connector('redirect');
+      const initiated = await connector.initiatePayment({ context: context(), payment: order(bank), redirectUri: bank.redirectUri });
+      assert.equal((await connector.cancelPayment({ context: context(), payment: initiated.payment })).cancelled, true);
+      bank.injectFault('redirect', 'server-error', undefined, 'payment-status');
+      try {
+        const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
+        assert.equal(status.transactionStatus.state, 'cancelled');
+        assert.equal(status.outcome, 'failed');
+        assert.ok(status.failureCode !== undefined);
+      } finally {
+        bank.clearFaults('redirect');
+      }
     });
 
     test('bank timeout: BankUnavailableError within the bank timeout', async () => {

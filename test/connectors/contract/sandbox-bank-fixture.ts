@@ -162,12 +162,16 @@ export async function sandboxBankUnderTest(connectorOptions: ConnectorOptions = 
       if (appUrl === undefined) throw new Error('The sandbox gave no decoupled app link');
       await completeBankPages(new URL(appUrl, sandbox.publicUrl).href, { psuId: payer.psuId, password: payer.password, otp: payer.otp });
     },
-    injectFault(kind, fault, times) {
+    injectFault(kind, fault, times, only) {
       sandbox.faults.inject({
         bank: SLUG_OF_KIND[kind],
         fault: fault === 'server-error' ? { kind: 'error', status: 503 } : { kind: 'timeout', holdMs: 2000 },
-        times,
+        ...(times === undefined ? {} : { times }),
+        ...(only === 'payment-status' ? { operations: ['getPaymentStatus'] } : {}),
       });
+    },
+    clearFaults(kind) {
+      sandbox.faults.clear(SLUG_OF_KIND[kind]);
     },
     advanceClock(ms) {
       sandbox.advanceClock(ms);

@@ -30,6 +30,7 @@ test('every request the connector sent in the contract suite follows the Berlin 
     'PUT /v1/payments/sepa-credit-transfers/{id}/authorisations/{id}',
     'GET /v1/payments/sepa-credit-transfers/{id}/authorisations/{id}',
     'GET /v1/payments/sepa-credit-transfers/{id}/status',
+    'GET /v1/payments/sepa-credit-transfers/{id}',
     'DELETE /v1/payments/sepa-credit-transfers/{id}',
     'POST /v1/consents',
     'GET /v1/consents/{id}/status',
