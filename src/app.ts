@@ -32,6 +32,7 @@ import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
 import { createConnectors } from './connectors/index.js';
+import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
@@ -55,11 +56,16 @@ export interface AppDependencies {
   readonly sandboxFixtures?: SandboxFixtures;
 }
 
-/** Metrics whose queue gauges read this database. */
-export function createMetrics(database: DatabaseHandle, now: () => Date = () => new Date()): Metrics {
+/** Metrics whose queue and pending-at-the-bank gauges read this database. */
+export function createMetrics(
+  database: DatabaseHandle,
+  config: Pick<Config, 'bankPendingAlertSeconds'>,
+  now: () => Date = () => new Date(),
+): Metrics {
   const jobs = new JobQueue(database.db, database.kind, now);
   const outbox = new WebhookOutbox(database.db, database.kind, now);
-  return new Metrics({ jobs: () => jobs.depth(), webhooks: () => outbox.depth() });
+  const bankPending = new BankPendingReport(database.db, config.bankPendingAlertSeconds, now);
+  return new Metrics({ jobs: () => jobs.depth(), webhooks: () => outbox.depth() }, bankPending);
 }
 
 /** A client's X-Request-ID is echoed when it is a sane token; anything else gets a fresh UUID. */
@@ -140,7 +146,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   await app.register(swagger, openApiDocumentation(config.baseUrl));
   await app.register(scalarApiReference, { routePrefix: '/docs', configuration: { url: '/openapi.json', title: 'openpis API' } });
 
-  const metrics = dependencies.metrics ?? createMetrics(database, now);
+  const metrics = dependencies.metrics ?? createMetrics(database, config, now);
   const tokens = new TokenService(database.db, now);
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
   const paymentService = new PaymentService(new PaymentRepository(database.db), {
@@ -163,6 +169,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     now,
     pollBaseMs: config.bankStatusPolling.baseMs,
     pollMaxMs: config.bankStatusPolling.maxMs,
+    bankPendingAlertSeconds: config.bankPendingAlertSeconds,
   });
 
   // Handlers of the background jobs, run by the workers of this or another process (src/workers/).

@@ -11,7 +11,7 @@ import { createBackgroundWorkers } from './workers/background.js';
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
-  const metrics = createMetrics(database);
+  const metrics = createMetrics(database, config);
   const app = await buildApp({ ...runtime, metrics });
   const workers =
     config.processRole === 'api'

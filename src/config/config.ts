@@ -36,6 +36,11 @@ export interface Config {
   readonly sandboxBank: { readonly mode: 'embedded' | 'external'; readonly url: string };
   /** Polling of a payment's bank status: first delay, doubling per attempt up to the maximum (ms). */
   readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number };
+  /**
+   * A payment pending at the bank (the bank holds it, the payer's part is over, no final status yet) older than
+   * this is shown to the operator: a gauge and one warning per payment (docs/operations.md).
+   */
+  readonly bankPendingAlertSeconds: number;
   /** `all`: API and workers (default); `api`: HTTP API only; `worker`: background jobs only (plus health and metrics). */
   readonly processRole: 'all' | 'api' | 'worker';
   readonly workers: {
@@ -146,6 +151,7 @@ export function loadConfig(env: Environment = process.env): Config {
       baseMs: integer('BANK_STATUS_POLL_BASE_MS', 2000, 10, 600_000),
       maxMs: integer('BANK_STATUS_POLL_MAX_MS', 15 * 60_000, 10, 24 * 60 * 60_000),
     },
+    bankPendingAlertSeconds: integer('BANK_PENDING_ALERT_SECONDS', 60 * 60, 1, 30 * 24 * 60 * 60),
     processRole: oneOf('PROCESS_ROLE', ['all', 'api', 'worker'] as const, 'all'),
     workers: {
       pollIntervalMs: integer('WORKER_POLL_INTERVAL_MS', 500, 10, 60_000),

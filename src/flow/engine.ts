@@ -18,6 +18,7 @@ import type { JobHandler, JobOutcome } from '../jobs/worker.js';
 import type { Payment } from '../payments/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from './detailed-status.js';
+import { alertIfPendingTooLong } from './bank-pending.js';
 import { toStoredFlowState, flowStateOf, type OfferedAccount } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
@@ -56,6 +57,8 @@ export interface FlowEngineOptions {
   readonly pollMaxMs?: number;
   /** How long one request may hold a payment; longer than any sequence of bank calls (timeouts included). */
   readonly leaseMs?: number;
+  /** Age past which a payment pending at the bank is reported to the operator (BANK_PENDING_ALERT_SECONDS). */
+  readonly bankPendingAlertSeconds?: number;
 }
 
 /** What the hosted routes do after an action. */
@@ -94,6 +97,7 @@ export class FlowEngine {
   private readonly pollBaseMs: number;
   private readonly pollMaxMs: number;
   private readonly leaseMs: number;
+  private readonly bankPendingAlertSeconds: number;
 
   constructor(options: FlowEngineOptions) {
     this.store = options.store;
@@ -103,6 +107,7 @@ export class FlowEngine {
     this.pollBaseMs = options.pollBaseMs ?? 2000;
     this.pollMaxMs = options.pollMaxMs ?? 15 * 60 * 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
+    this.bankPendingAlertSeconds = options.bankPendingAlertSeconds ?? 60 * 60;
   }
 
   // ---- reading ---------------------------------------------------------------------------------------------
@@ -291,11 +296,12 @@ export class FlowEngine {
   }
 
   private async bankStatusJob(job: Job): Promise<JobOutcome> {
-    const payment = await this.store.load(job.paymentId);
+    let payment = await this.store.load(job.paymentId);
     if (payment === undefined || isFinal(payment.detailedStatus)) return { kind: 'done' };
     const leaseUntil = flowStateOf(payment).leaseUntil;
     if (leaseUntil !== undefined && leaseUntil > this.now().toISOString()) return { kind: 'retry', runAt: leaseUntil, note: 'payment busy' };
     const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
+    payment = await this.alertIfPendingTooLong(payment, log);
     const actor: Actor = { log, requestId: job.id };
     if (phaseOf(payment.detailedStatus) === 7) {
       const run = new FlowRun(this.context, payment, log, actor.requestId);
@@ -318,18 +324,24 @@ export class FlowEngine {
   }
 
   private async expiryJob(job: Job): Promise<JobOutcome> {
-    const payment = await this.store.load(job.paymentId);
+    let payment = await this.store.load(job.paymentId);
     if (payment === undefined || isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'done' };
     const nowIso = this.now().toISOString();
     if (payment.flowExpiresAt > nowIso) return { kind: 'retry', runAt: payment.flowExpiresAt };
     const leaseUntil = flowStateOf(payment).leaseUntil;
     if (leaseUntil !== undefined && leaseUntil > nowIso) return { kind: 'retry', runAt: leaseUntil, note: 'payment busy' };
     const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
+    payment = await this.alertIfPendingTooLong(payment, log);
     const run = new FlowRun(this.context, payment, log, job.id);
     const outcome = await expire(run);
     if (outcome === 'nothing-to-do') return { kind: 'done' };
     if (outcome === 'try-later') return { kind: 'retry', runAt: this.later(this.backoff(job)), note: 'bank outcome open' };
     return (await this.commit(run)) ? { kind: 'done' } : { kind: 'retry', runAt: this.later(200), note: 'conflict' };
+  }
+
+  /** The operator's warning for a payment the bank has held too long, once per payment (src/flow/bank-pending.ts). */
+  private alertIfPendingTooLong(payment: Payment, log: FastifyBaseLogger): Promise<Payment> {
+    return alertIfPendingTooLong(this.store, payment, { now: this.now(), alertAfterSeconds: this.bankPendingAlertSeconds, log });
   }
 
   /** One look at the bank for a payment whose outcome is open. */

@@ -43,6 +43,8 @@ export interface FlowState {
   readonly accounts?: readonly OfferedAccount[];
   /** Set while the outcome of a bank call is unknown (timeout, 5xx): the bank-status job asks the bank again. */
   readonly reconciling?: boolean;
+  /** Set once the operator was warned that the bank has held the payment past BANK_PENDING_ALERT_SECONDS. */
+  readonly bankPendingAlerted?: boolean;
 }
 
 /** The flow state of a payment row (our own JSON; an absent state is an empty one). */

@@ -10,6 +10,11 @@ export interface QueueDepthSource {
   webhooks(): Promise<{ due: number; oldestDueAt: string | null }>;
 }
 
+/** Payments pending at the bank (src/flow/bank-pending.ts), read when scraped. */
+export interface BankPendingSource {
+  overdue(): Promise<{ overdue: number; oldestCreatedAt: string | null }>;
+}
+
 export class Metrics {
   readonly registry = new Registry();
 
@@ -72,7 +77,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(queues?: QueueDepthSource) {
+  constructor(queues?: QueueDepthSource, bankPending?: BankPendingSource) {
     collectDefaultMetrics({ register: this.registry, prefix: 'openpis_' });
     if (queues !== undefined) {
       // Read from the database when scraped, so every process reports the shared queue as it is.
@@ -100,6 +105,26 @@ export class Metrics {
           this.reset();
           for (const job of jobs) this.set({ queue: job.kind }, age(job.oldestDueAt));
           this.set({ queue: 'webhook' }, age(webhooks.oldestDueAt));
+        },
+      });
+    }
+    if (bankPending !== undefined) {
+      // Payments the bank holds without a final status after the payer's part is over: alert on > 0.
+      new Gauge({
+        name: 'openpis_payments_pending_at_bank_overdue',
+        help: 'Payments pending at the bank for longer than BANK_PENDING_ALERT_SECONDS',
+        registers: [this.registry],
+        async collect() {
+          this.set((await bankPending.overdue()).overdue);
+        },
+      });
+      new Gauge({
+        name: 'openpis_payments_pending_at_bank_oldest_age_seconds',
+        help: 'Age of the oldest payment pending at the bank (0 when none)',
+        registers: [this.registry],
+        async collect() {
+          const { oldestCreatedAt } = await bankPending.overdue();
+          this.set(oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldestCreatedAt)) / 1000));
         },
       });
     }

@@ -140,6 +140,13 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('jobs_due').on('jobs').column('run_at').execute();
     },
   },
+  '0003_payments_status_index': {
+    async up(db: Kysely<unknown>) {
+      // Open payments by status, for the payments-pending-at-the-bank gauge read on every scrape: final payments,
+      // the bulk of the table, are never read by it (src/flow/bank-pending.ts).
+      await db.schema.createIndex('payments_status_created').on('payments').columns(['detailed_status', 'created_at']).execute();
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
