@@ -43,6 +43,15 @@ export interface FlowState {
   readonly accounts?: readonly OfferedAccount[];
   /** Set while the outcome of a bank call is unknown (timeout, 5xx): the bank-status job asks the bank again. */
   readonly reconciling?: boolean;
+  /**
+   * Logins (user ID or password) the bank refused since the last accepted one, counted against the bank's limit
+   * (`connector.loginAttempts`). A count, not a credential.
+   */
+  readonly failedLogins?: number;
+  /** One-time codes the bank refused, counted against `connector.oneTimeCodeAttempts`. */
+  readonly failedCodes?: number;
+  /** The bank's SCA status showed that a one-time code lost in a bank error was not taken: the payer types it again. */
+  readonly codeNotProcessed?: boolean;
 }
 
 /** The flow state of a payment row (our own JSON; an absent state is an empty one). */
