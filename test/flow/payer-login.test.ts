@@ -7,6 +7,9 @@
  * status history and, at the end, that the test password is in no table, log line or response.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
@@ -234,6 +237,63 @@ describe('the payer logs in at an embedded bank (HTTP)', { timeout: 120_000 }, (
   }
 
   it('the test password is nowhere: not in any table, log line or response', async () => {
+    await flow.assertPasswordNowhere();
+  });
+});
+
+describe('the attempts are the catalogue\'s: the sandbox bank and the flow both count to its limit', { timeout: 60_000 }, () => {
+  let flow: FlowHarness;
+  let dir: string;
+  before(async () => {
+    if (sqlite === undefined) throw new Error('no database');
+    // Hansa allowing two attempts instead of three.
+    const catalogue = JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as {
+      providers: Array<{ id: string; connector?: Record<string, unknown> }>;
+    };
+    const hansa = catalogue.providers.find((provider) => provider.id === BANKS.hansa);
+    assert.ok(hansa?.connector);
+    hansa.connector['loginAttempts'] = 2;
+    hansa.connector['oneTimeCodeAttempts'] = 2;
+    dir = mkdtempSync(join(tmpdir(), 'openpis-catalogue-'));
+    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
+    flow = await startFlowHarness(sqlite, { PROVIDER_CATALOGUE_FILE: join(dir, 'catalogue.json') });
+  });
+  after(async () => {
+    await flow?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a second refused login fails the payment when the bank allows two', async () => {
+    const { paymentId, redirectUrl } = await flow.create({ provider: { id: BANKS.hansa } });
+    const form = await openFlow(redirectUrl, flow.seen);
+    const refused = await submit(redirectUrl, form.html, 'details', { loginId: 'alice', password: WRONG_PASSWORD }, flow.seen);
+    assertLoginRefused(refused, 1, ['loginId', 'password']);
+    const last = await submitAndFollow(redirectUrl, refused.html, 'details', { loginId: 'alice', password: WRONG_PASSWORD }, flow.seen);
+    assert.equal(last.location, `https://merchant.example/return?paymentId=${paymentId}`);
+    const history = await flow.history(paymentId);
+    assert.deepEqual(statuses(history), [...HANSA_FROM_FORM.slice(0, 5), 'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED']);
+    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_AUTHENTICATION_FAILED']);
+  });
+
+  it('a second wrong code fails the payment: the bank fails the authorisation at the same count', async () => {
+    const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'alice', password: TEST_PASSWORD } } });
+    const codePage = await openFlow(created.redirectUrl, flow.seen);
+    const wrong = await submit(created.redirectUrl, codePage.html, 'code', { otp: '999999' }, flow.seen);
+    assert.match(wrong.html, /Attempts left: 1\./);
+    const last = await submitAndFollow(created.redirectUrl, wrong.html, 'code', { otp: '999999' }, flow.seen);
+    assert.equal(last.location, `https://merchant.example/return?paymentId=${created.paymentId}`);
+    const history = await flow.history(created.paymentId);
+    assert.deepEqual(statuses(history).slice(-3), [
+      'PAYMENT_CONSENT_REDIRECT_PENDING',
+      'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
+      'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
+    ]);
+    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['SCA_FAILED']);
+    // The bank failed it too: its status says so.
+    const status = await fetch(`${flow.app.baseUrl}/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/${(JSON.parse(created.body) as { providerPaymentId: string }).providerPaymentId}/status`, {
+      headers: { 'x-request-id': '8b0f3c2e-6f1a-4c55-9b43-2f4d7a9c1e10' },
+    });
+    assert.equal(((await status.json()) as { transactionStatus: string }).transactionStatus, 'RJCT');
     await flow.assertPasswordNowhere();
   });
 });
