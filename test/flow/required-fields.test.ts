@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
-import { fieldsAsked, headingOf, openFlow, submitAndFollow } from '../hosted/http-payer.js';
+import { fieldsAsked, headingOf, openFlow, submit, submitAndFollow } from '../hosted/http-payer.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -120,14 +120,23 @@ describe('requiredPaymentFields matches what the flow asks for, bank by bank', {
     }
   });
 
-  it('a login id sent alone is used: the payer is asked for the password only, and pays', async () => {
+  it('a login id sent alone is used: the payer is asked for the password only (again after a wrong one), and pays', async () => {
     for (const providerId of [BANKS.hansa, BANKS.italia, BANKS.lietuva]) {
       const created = await flow.create({ provider: { id: providerId }, sender: { credentials: { id: 'alice' } } });
       // The login id went to the bank within the creation request (decisions §7): the bank holds the payment.
       assert.ok((JSON.parse(created.body) as { providerPaymentId?: string }).providerPaymentId);
       const form = await openFlow(created.redirectUrl, flow.seen);
       assert.deepEqual(fieldsAsked(form.html), ['password']);
-      const codePage = await submitAndFollow(created.redirectUrl, form.html, 'details', { password: TEST_PASSWORD }, flow.seen);
+      // A wrong password: the bank keeps the payment it registered with the login id; the password alone is asked again.
+      const refused = await submit(created.redirectUrl, form.html, 'details', { password: `${TEST_PASSWORD}-wrong` }, flow.seen);
+      assert.equal(refused.status, 422);
+      assert.match(refused.html, /Your bank did not accept these login details\. Attempts left: 2\./);
+      assert.deepEqual(fieldsAsked(refused.html), ['password']);
+      assert.deepEqual(statuses(await flow.history(created.paymentId)), [
+        'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
+        'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING',
+      ]);
+      const codePage = await submitAndFollow(created.redirectUrl, refused.html, 'details', { password: TEST_PASSWORD }, flow.seen);
       assert.equal(headingOf(codePage.html), 'Enter your one-time code');
       const paid = await submitAndFollow(created.redirectUrl, codePage.html, 'code', { otp: '123456' }, flow.seen);
       assert.equal(paid.location, `https://merchant.example/return?paymentId=${created.paymentId}`);
