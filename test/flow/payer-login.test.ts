@@ -236,6 +236,31 @@ describe('the payer logs in at an embedded bank (HTTP)', { timeout: 120_000 }, (
     });
   }
 
+  it('item 12 at Hansa (login first): the password lost after a bank error on the login is asked for on our login page', async () => {
+    await fault('hansa', { psuId: 'bob', operations: ['startAuthorisation'], fault: { kind: 'error', status: 500 }, times: 1 });
+    const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'bob', password: TEST_PASSWORD } } });
+    assert.equal((JSON.parse(created.body) as { status: string }).status, 'PENDING');
+    let page = await get(created.redirectUrl, {}, flow.seen);
+    for (let tries = 0; tries < 100 && headingOf(page.html) === 'We are processing your payment'; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      page = await get(created.redirectUrl, {}, flow.seen);
+    }
+    assert.equal(headingOf(page.html), 'Log in to Hansa Direktbank Sandbox');
+    assert.match(page.html, /Please enter your password again\./);
+    assert.deepEqual(fieldsAsked(page.html), ['password']);
+    const codePage = await submitAndFollow(created.redirectUrl, page.html, 'details', { password: TEST_PASSWORD }, flow.seen);
+    await confirmCode(created.redirectUrl, codePage, created.paymentId);
+    const history = await flow.history(created.paymentId);
+    assert.deepEqual(statuses(history), [
+      'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
+      'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
+      'SENDER_AUTHORIZATION_REDIRECT_PENDING',
+      ...HANSA_FROM_FORM.slice(4),
+      ...EXECUTED,
+    ]);
+    assert.ok(history.every((record) => record.failureReasons === null));
+  });
+
   it('the test password is nowhere: not in any table, log line or response', async () => {
     await flow.assertPasswordNowhere();
   });
