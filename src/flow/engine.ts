@@ -23,9 +23,17 @@ import { toStoredFlowState, flowStateOf, type OfferedAccount } from './flow-stat
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { callbackMatches } from './steps/callback.js';
-import { expire } from './steps/expiry.js';
-import { checkFollowupData, missingData, submitFollowupData, type FollowupForm } from './steps/followup-data.js';
-import { cancelHeldPayment, checkPaymentConsent, chooseScaMethod, processPaymentReturn, submitCode } from './steps/payment-consent.js';
+import { expire, type ExpiryOutcome } from './steps/expiry.js';
+import { checkFollowupData, credentialErrors, missingData, needsPassword, submitFollowupData, type FollowupForm, type FollowupNeeds } from './steps/followup-data.js';
+import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
+import {
+  afterUnansweredCode,
+  cancelHeldPayment,
+  checkPaymentConsent,
+  chooseScaMethod,
+  processPaymentReturn,
+  submitCode,
+} from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
 import { banksFor, processSelection, selectBank } from './steps/provider-selection.js';
@@ -39,11 +47,11 @@ import {
   selectAccount,
 } from './steps/sender-account.js';
 import { checkSenderAuthorization, submitSenderLogin } from './steps/sender-authorization.js';
-import { STOP, type InputError, type StepResult } from './steps/step-result.js';
+import { STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
 import { failureStatusFrom } from './transitions.js';
 import { failureReason } from './run.js';
 
-export type { InputError } from './steps/step-result.js';
+export type { InputError, Notice } from './steps/step-result.js';
 
 export interface FlowEngineOptions {
   readonly store: PaymentStateStore;
@@ -63,8 +71,17 @@ export interface FlowEngineOptions {
 
 /** What the hosted routes do after an action. */
 export type ActionOutcome =
-  /** Show the page of the payment's status again, with a notice or input errors (nothing was recorded). */
-  | { readonly kind: 'page'; readonly payment: Payment; readonly notice?: 'bankUnavailable'; readonly errors?: readonly InputError[] }
+  /**
+   * Show the page of the payment's status again, with a notice or input errors (nothing was recorded), or after the
+   * bank refused the payer's login or code (`refused`: the page says so, from the flow state, with the attempts left).
+   */
+  | {
+      readonly kind: 'page';
+      readonly payment: Payment;
+      readonly notice?: Notice;
+      readonly errors?: readonly InputError[];
+      readonly refused?: boolean;
+    }
   /** Send the payer to the bank's page. */
   | { readonly kind: 'redirect'; readonly url: string; readonly payment: Payment }
   /** Done: show the payment's current page (post/redirect/get). `busy`: nothing done, another request held it. */
@@ -127,10 +144,39 @@ export class FlowEngine {
     return found.kind === 'bank' ? found.bank : undefined;
   }
 
-  /** What the follow-up form must ask for (phase 2), for the page. */
-  followupFields(payment: Payment): { loginId: boolean; password: boolean; senderIban: boolean } {
+  /** What the payer's form must ask for (the phase 2 form, the login page): what the bank needs and lacks. */
+  credentialFields(payment: Payment): FollowupNeeds {
     const run = new FlowRun(this.context, payment, this.logger, 'page');
     return missingData(run);
+  }
+
+  /**
+   * Whether the payment waits at PAYMENT_CONSENT_REQUIRED_CHECK_PENDING for the payer's password: the bank holds the
+   * payment, its authorisation is still to be started with the password, and the password of an earlier request is
+   * gone (a bank error took the answer to the login). The payer's page is then our login page.
+   */
+  awaitsLogin(payment: Payment): boolean {
+    const state = flowStateOf(payment);
+    const bank = this.bankOf(payment);
+    return (
+      payment.detailedStatus === 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING' &&
+      state.reconciling !== true &&
+      state.bankPayment !== undefined &&
+      state.authorisation === undefined &&
+      bank !== undefined &&
+      needsPassword(bank)
+    );
+  }
+
+  /** Refusals of the bank so far, with the attempts left, for the login and code pages (none: undefined). */
+  refusals(payment: Payment): { login?: number; code?: number } {
+    const state = flowStateOf(payment);
+    const bank = this.bankOf(payment);
+    if (bank === undefined) return {};
+    return {
+      ...(state.failedLogins === undefined ? {} : { login: attemptsLeft(loginAttempts(bank), state.failedLogins) }),
+      ...(state.failedCodes === undefined ? {} : { code: attemptsLeft(oneTimeCodeAttempts(bank), state.failedCodes) }),
+    };
   }
 
   /**
@@ -163,22 +209,30 @@ export class FlowEngine {
     });
   }
 
-  /** The follow-up form (phase 2) or the bank login page (phase 3). */
+  /**
+   * The follow-up form (phase 2), the bank login page (phase 3), or the login asked again in phase 6 after the
+   * password was lost (`awaitsLogin`).
+   */
   submitCredentials(payment: Payment, form: FollowupForm, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING', 'SENDER_AUTHORIZATION_REDIRECT_PENDING'], actor, {}, async (run) => {
-      if (run.status === 'SENDER_AUTHORIZATION_REDIRECT_PENDING') {
-        const loginId = form.loginId?.trim() ?? '';
-        const password = form.password ?? '';
-        const errors: InputError[] = [];
-        if (loginId === '') errors.push({ field: 'loginId', message: 'required' });
-        if (password === '') errors.push({ field: 'password', message: 'required' });
-        if (loginId.length > 256 || password.length > 256) errors.push({ field: 'form', message: 'tooLong' });
-        if (errors.length > 0) return { kind: 'invalid', errors };
-        const result = await submitSenderLogin(run, loginId, password);
+    const statuses: DetailedStatus[] = ['FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING', 'SENDER_AUTHORIZATION_REDIRECT_PENDING'];
+    if (this.awaitsLogin(payment)) statuses.push('PAYMENT_CONSENT_REQUIRED_CHECK_PENDING');
+    return this.act(payment, statuses, actor, {}, async (run) => {
+      if (run.status === 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING') {
+        const result = submitFollowupData(run, form);
         return result.kind === 'continue' ? this.advance(run) : result;
       }
-      const result = submitFollowupData(run, form);
-      return result.kind === 'continue' ? this.advance(run) : result;
+      const missing = missingData(run);
+      const errors = credentialErrors(form, missing);
+      if (errors.length > 0) return { kind: 'invalid', errors };
+      run.secrets = {
+        ...(missing.loginId ? { loginId: (form.loginId ?? '').trim() } : {}),
+        ...(missing.password ? { password: form.password ?? '' } : {}),
+      };
+      if (run.status === 'SENDER_AUTHORIZATION_REDIRECT_PENDING') {
+        const result = await submitSenderLogin(run);
+        return result.kind === 'continue' ? this.advance(run) : result;
+      }
+      return this.advance(run);
     });
   }
 
@@ -275,7 +329,11 @@ export class FlowEngine {
    */
   async runWithCredentials(payment: Payment, secrets: Secrets, actor: Actor): Promise<Payment> {
     const outcome = await this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { secrets }, (run) => this.advance(run));
-    return outcome.payment;
+    if (outcome.kind !== 'page' || outcome.refused !== true) return outcome.payment;
+    // The bank refused the login: nothing was recorded but the count. The payer corrects it on our form, which the
+    // flow reaches now (without the refused credentials), so the payer's first page shows the refusal.
+    const asked = await this.act(outcome.payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, {}, (run) => this.advance(run));
+    return asked.payment;
   }
 
   // ---- jobs ----------------------------------------------------------------------------------------------------
@@ -332,11 +390,18 @@ export class FlowEngine {
     if (leaseUntil !== undefined && leaseUntil > nowIso) return { kind: 'retry', runAt: leaseUntil, note: 'payment busy' };
     const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
     payment = await this.alertIfPendingTooLong(payment, log);
-    const run = new FlowRun(this.context, payment, log, job.id);
-    const outcome = await expire(run);
-    if (outcome === 'nothing-to-do') return { kind: 'done' };
-    if (outcome === 'try-later') return { kind: 'retry', runAt: this.later(this.backoff(job)), note: 'bank outcome open' };
-    return (await this.commit(run)) ? { kind: 'done' } : { kind: 'retry', runAt: this.later(200), note: 'conflict' };
+    // Under the lease like every other work on the payment: no request or job may ask the bank about it while expiry
+    // withdraws it there, or it would take our own withdrawal for the payer's cancellation.
+    let expiry: ExpiryOutcome = 'nothing-to-do';
+    const acted = await this.act(payment, 'any-open', { log, requestId: job.id }, { quiet: true }, async (run) => {
+      expiry = await expire(run);
+      return STOP;
+    });
+    if (acted.kind === 'next' && acted.busy === true) return { kind: 'retry', runAt: this.later(200), note: 'payment busy' };
+    const after = await this.store.load(payment.id);
+    if (after === undefined || isFinal(after.detailedStatus) || phaseOf(after.detailedStatus) === 7) return { kind: 'done' };
+    if (expiry === 'nothing-to-do') return { kind: 'done' };
+    return { kind: 'retry', runAt: this.later(expiry === 'try-later' ? this.backoff(job) : 200), note: expiry === 'try-later' ? 'bank outcome open' : 'not recorded' };
   }
 
   /** The operator's warning for a payment the bank has held too long, once per payment (src/flow/bank-pending.ts). */
@@ -352,9 +417,30 @@ export class FlowEngine {
     }
     if (run.status === 'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING') return this.advance(run);
     if (run.state.bankPayment === undefined || phaseOf(run.status) === 7) return STOP;
+    if (run.status === 'PAYMENT_CONSENT_REDIRECT_PENDING' && run.state.scaApproach === 'EMBEDDED' && run.state.reconciling === true) {
+      // A one-time code whose answer was lost: the bank's SCA status tells whether the payer must type it again.
+      return afterUnansweredCode(run, 'in-background');
+    }
     const outcome = await reconcile(run);
+    if (outcome === 'pending' && this.loginLost(run)) {
+      // The bank holds the payment, not authorised, and the login under way was lost with its password: the payer
+      // logs in again on our page (the bank knows the user ID from the registration).
+      run.setState({ reconciling: undefined });
+      if (run.status === 'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING') run.enter('SENDER_AUTHORIZATION_REDIRECT_PENDING');
+      return STOP;
+    }
     if (outcome !== 'moved' && run.state.reconciling === true) return startReconciling(run);
     return STOP;
+  }
+
+  /** Whether an open bank answer is the one to the payer's login (the authorisation started with the password). */
+  private loginLost(run: FlowRun): boolean {
+    const loginStatuses: readonly DetailedStatus[] = [
+      'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
+      'SENDER_AUTHORIZATION_REDIRECT_PENDING',
+      'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
+    ];
+    return loginStatuses.includes(run.status) && run.state.authorisation === undefined && needsPassword(run.bank());
   }
 
   // ---- running steps ---------------------------------------------------------------------------------------------
@@ -368,7 +454,7 @@ export class FlowEngine {
           result = processSelection(run);
           break;
         case 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING':
-          result = checkFollowupData(run);
+          result = await checkFollowupData(run);
           break;
         case 'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING':
           result = await checkSenderAuthorization(run);
@@ -389,6 +475,10 @@ export class FlowEngine {
           result = await registerPayment(run);
           break;
         case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
+          if (run.next === undefined && run.state.bankPayment !== undefined && run.state.authorisation === undefined && needsPassword(run.bank())) {
+            // The bank holds the payment registered with the login id; the authorisation is started with the password.
+            run.next = { kind: 'start-authorisation', needs: 'psu-authentication' };
+          }
           // Resumed without the bank's answer in hand (it is not kept): only the bank can tell what is next.
           result = run.next === undefined ? startReconciling(run) : await checkPaymentConsent(run);
           break;
@@ -434,12 +524,14 @@ export class FlowEngine {
       // Whatever happened, the password leaves memory with this request.
       run.secrets = {};
     }
-    if (result.kind === 'invalid' || (result.kind === 'retry' && carriedPassword)) {
-      // Nothing definite: the payer corrects the input, or enters the password again, from the stored status.
+    if (result.kind === 'invalid' || result.kind === 'refused' || (result.kind === 'retry' && carriedPassword)) {
+      // Nothing definite: the payer corrects the input, or enters the password again, from the stored status. Only
+      // the count of refused attempts stays (a refused attempt's bank payment was withdrawn or stays in `original`).
+      const { failedLogins, failedCodes, codeNotProcessed } = run.state;
       run.path.length = 0;
       run.schedule.length = 0;
       run.changes = {};
-      run.state = original;
+      run.state = result.kind === 'refused' ? { ...original, failedLogins, failedCodes, codeNotProcessed } : original;
     } else if (result.kind === 'retry') {
       // The statuses decided before the failed call stand; the bank never got a usable callback from us.
       run.setState({ callback: undefined });
@@ -449,6 +541,8 @@ export class FlowEngine {
     switch (result.kind) {
       case 'invalid':
         return { kind: 'page', payment: after, errors: result.errors };
+      case 'refused':
+        return { kind: 'page', payment: after, refused: true };
       case 'retry':
         return { kind: 'page', payment: after, notice: result.notice };
       case 'redirect':

@@ -45,6 +45,15 @@ export interface FlowState {
   readonly reconciling?: boolean;
   /** Set once the operator was warned that the bank has held the payment past BANK_PENDING_ALERT_SECONDS. */
   readonly bankPendingAlerted?: boolean;
+  /**
+   * Logins (user ID or password) the bank refused since the last accepted one, counted against the bank's limit
+   * (`connector.loginAttempts`). A count, not a credential.
+   */
+  readonly failedLogins?: number;
+  /** One-time codes the bank refused, counted against `connector.oneTimeCodeAttempts`. */
+  readonly failedCodes?: number;
+  /** The bank's SCA status showed that a one-time code lost in a bank error was not taken: the payer types it again. */
+  readonly codeNotProcessed?: boolean;
 }
 
 /** The flow state of a payment row (our own JSON; an absent state is an empty one). */

@@ -60,6 +60,8 @@ export class FlowRun {
   chosenMethodId: string | undefined;
   /** Set by the bank's return to our callback URL: whether it came back through the "not OK" URI. */
   returnedNok = false;
+  /** Whether this run registered the payment at the bank (with the login id it carries, if any). */
+  registeredInRun = false;
 
   constructor(
     readonly context: FlowContext,

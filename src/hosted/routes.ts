@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isFinal, phaseOf } from '../flow/detailed-status.js';
-import { isAutomatic, isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError } from '../flow/engine.js';
+import { isAutomatic, isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
 import type { App } from '../http/fastify-types.js';
 import { isSupportedLocale, localeFromAcceptLanguage, type Locale } from '../i18n/locale.js';
@@ -80,7 +80,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     request: FastifyRequest,
     reply: FastifyReply,
     loaded: Payment,
-    extras: { errors?: readonly InputError[]; notice?: 'bankUnavailable'; status?: number } = {},
+    extras: { errors?: readonly InputError[]; notice?: Notice; status?: number; refused?: boolean } = {},
   ): Promise<FastifyReply> => {
     let payment = loaded;
     if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
@@ -100,7 +100,18 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       errors: extras.errors ?? [],
       notice: extras.notice,
     };
-    const status = extras.status ?? (extras.errors !== undefined && extras.errors.length > 0 ? 422 : 200);
+    // A refusal of the bank is in the flow state: every view of the login or code form says so, with the attempts
+    // left (input errors of this very post come first). So does a code the bank did not take (found in the background).
+    const refusals = engine.refusals(payment);
+    const refused = (error: InputError | undefined): PageContext =>
+      error === undefined || context.errors.length > 0 ? context : { ...context, errors: [error] };
+    const loginContext = refused(refusals.login === undefined ? undefined : { field: 'form', message: 'wrongLogin', attemptsLeft: refusals.login });
+    const codeRefused = refused(refusals.code === undefined ? undefined : { field: 'otp', message: 'wrongCode', attemptsLeft: refusals.code });
+    const codeContext: PageContext =
+      state.codeNotProcessed === true && codeRefused.notice === undefined ? { ...codeRefused, notice: 'codeNotProcessed' } : codeRefused;
+    // The login page while the bank holds the payment: the login's answer was lost (a refusal says so itself).
+    const loginAgain = state.bankPayment !== undefined && refusals.login === undefined;
+    const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
     const render = (): string => {
       if (isWaiting(payment)) {
         return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED' && state.reconciling !== true
@@ -111,9 +122,11 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
         case 'PROVIDER_SELECTION_REDIRECT_PENDING':
           return bankSelectionPage(context, engine.banksFor(payment), { country: queryText(request, 'country'), q: queryText(request, 'q') });
         case 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING':
-          return followupDataPage(context, engine.followupFields(payment));
+          return followupDataPage(loginContext, engine.credentialFields(payment));
         case 'SENDER_AUTHORIZATION_REDIRECT_PENDING':
-          return senderLoginPage(context);
+          return senderLoginPage(loginContext, engine.credentialFields(payment), { again: loginAgain });
+        case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
+          return engine.awaitsLogin(payment) ? senderLoginPage(loginContext, engine.credentialFields(payment), { again: loginAgain }) : reviewPage(context);
         case 'SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING':
           return accountSelectionPage(context, state.accounts ?? []);
         case 'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING':
@@ -121,7 +134,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
         case 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING':
         case 'PAYMENT_CONSENT_REDIRECT_PENDING':
           if (state.bankRedirectUrl !== undefined) return atBankPage(context, state.bankRedirectUrl);
-          return oneTimeCodePage(context, state.chosenScaMethod, state.challenge);
+          return oneTimeCodePage(codeContext, state.chosenScaMethod, state.challenge);
         default:
           return isAutomatic(payment.detailedStatus) ? reviewPage(context) : processingPage(context);
       }
@@ -139,6 +152,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
         return show(request, reply, outcome.payment, {
           ...(outcome.errors === undefined ? {} : { errors: outcome.errors }),
           ...(outcome.notice === undefined ? {} : { notice: outcome.notice }),
+          ...(outcome.refused === true ? { refused: true } : {}),
         });
       case 'next':
         // Post/redirect/get: a reload never posts the form again.

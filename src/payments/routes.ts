@@ -10,6 +10,7 @@ import { localeFromAcceptLanguage } from '../i18n/locale.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
 import type { FlowEngine } from '../flow/engine.js';
+import { credentialViolations } from './credentials.js';
 import { toJsonNumber } from './money.js';
 import { redirectUrlOf, statusRecordView, type PaymentService } from './payment-service.js';
 import {
@@ -66,12 +67,16 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       const client = callerOf(request);
       if (!isJson(request.headers['content-type'])) throw new ApiError(415, 'Content-Type must be application/json');
       const result = validatePaymentCreation(request.body, { environment: client.environment, catalogue });
-      if (result.kind === 'invalid') throw new ValidationError(result.violations);
+      // Credentials that could not be used are refused with the other rules, in one message (docs/api-decisions.md).
+      const refusedCredentials = credentialViolations(request.body);
+      if (result.kind === 'invalid' || refusedCredentials.length > 0) {
+        throw new ValidationError([...(result.kind === 'invalid' ? result.violations : []), ...refusedCredentials]);
+      }
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
       const created = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
       let payment = created.payment;
-      // Credentials in the request (custom mode): the bank is called within this request, so the password is used
-      // and forgotten here, never stored (decisions §7). In hosted mode the bank is not known yet: they are dropped.
+      // Credentials in the request (custom mode only, see above): the bank is called within this request, so the
+      // password is used and forgotten here, never stored (decisions §7).
       const credentials = result.payment.request.sender?.credentials;
       if (options.flow !== undefined && credentials !== undefined && payment.mode === 'custom') {
         payment = await options.flow.runWithCredentials(
@@ -83,13 +88,15 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       request.log.info({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'payment created');
       metrics.paymentsCreated.inc({ mode: payment.mode });
       metrics.transitions.inc({ detailed_status: initialStatus(payment.mode) });
+      // The answer describes the creation, which is always PENDING (spec rule 4, decisions §1): what the bank said
+      // within this request (a refusal included) is in the statuses recorded after it, in the history and webhooks.
       return reply.code(201).send({
         paymentId: payment.id,
         ...(payment.providerPaymentId === null ? {} : { providerPaymentId: payment.providerPaymentId }),
         redirectUrl: redirectUrlOf(baseUrl, payment),
-        createdAt: payment.createdAt,
-        updatedAt: payment.updatedAt,
-        status: topLevelStatus(payment.detailedStatus),
+        createdAt: created.payment.createdAt,
+        updatedAt: created.payment.updatedAt,
+        status: topLevelStatus(created.payment.detailedStatus),
       });
     },
   );

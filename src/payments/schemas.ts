@@ -82,10 +82,18 @@ export const PaymentCreationRequestSchema = Type.Object(
               {
                 id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "The payer's login id at the bank" })),
                 password: Type.Optional(
-                  Type.String({ minLength: 1, maxLength: 256, description: "The payer's password at the bank; passed to the bank, never stored" }),
+                  Type.String({
+                    minLength: 1,
+                    maxLength: 256,
+                    description: "The payer's password at the bank; passed to the bank, never stored. Only together with `id`",
+                  }),
                 ),
               },
-              { additionalProperties: false },
+              {
+                additionalProperties: false,
+                description:
+                  "The payer's credentials, as the bank's `requiredPaymentFields` ask. Only with `provider.id`: used by the bank calls made within this request, never stored; the payer is not asked again for what is sent",
+              },
             ),
           ),
         },

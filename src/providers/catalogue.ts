@@ -55,6 +55,13 @@ const ConnectorSettingsSchema = Type.Object(
     timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000 }),
     /** Sign requests with the standard's HTTP message signature (Digest, Signature, TPP-Signature-Certificate). */
     signRequests: Type.Optional(Type.Boolean()),
+    /**
+     * How many refused logins (user ID or password) the bank accepts for one payment; the last one fails it.
+     * Berlin Group answers do not say how many are left, so the flow counts them (default 3).
+     */
+    loginAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    /** How many wrong one-time codes the bank accepts for one authorisation (default 3). */
+    oneTimeCodeAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
   },
   { additionalProperties: false },
 );
@@ -71,9 +78,11 @@ const ProviderFields = {
   currencies: Type.Array(Type.String({ pattern: '^[A-Z]{3}$' }), { minItems: 1 }),
   /** Whether the bank offers instant payments (so an INSTANT preference can be honoured). */
   instantPayments: Type.Boolean(),
-  requiredPaymentFields: Type.Array(
-    Type.Union(REQUIRED_PAYMENT_FIELDS.map((field) => Type.Literal(field))),
-  ),
+  /**
+   * Optional, and only a check: what a bank requires follows from its connector settings
+   * ({@link requiredPaymentFieldsOf}), the same place the flow reads. When given, it must say the same.
+   */
+  requiredPaymentFields: Type.Optional(Type.Array(Type.Union(REQUIRED_PAYMENT_FIELDS.map((field) => Type.Literal(field))))),
   /** The bank's own limit for the unstructured remittance (at most 140). */
   remittanceMaxLength: Type.Integer({ minimum: 1, maximum: 140 }),
 };
@@ -101,6 +110,26 @@ const CatalogueSchema = Type.Object(
 
 export type ConnectorSettings = Static<typeof ConnectorSettingsSchema>;
 type CatalogueFile = Static<typeof CatalogueSchema>;
+
+/** The sandbox banks' limit, and the usual one, for refused logins and wrong one-time codes. */
+export const DEFAULT_AUTHENTICATION_ATTEMPTS = 3;
+
+/**
+ * What the payer must give for a payment at a bank with these settings: the one source of both the providers
+ * list's `requiredPaymentFields` and the flow's follow-up form (phase 2), so the two cannot drift apart.
+ * The flow uses the bank's first SCA approach: embedded needs the login id and the password (the payer is
+ * authenticated through the API), decoupled the login id (the bank's app is found by it), redirect nothing (the
+ * payer logs in on the bank's pages). The sender IBAN is needed when the bank wants the debtor account in the
+ * payment and offers no account list to choose it from.
+ */
+export function requiredPaymentFieldsOf(connector: ConnectorSettings): RequiredPaymentField[] {
+  const approach = connector.scaApproaches[0];
+  const fields: RequiredPaymentField[] = [];
+  if (connector.requiresDebtorAccount && !connector.accountInformation) fields.push('SENDER_ACCOUNT');
+  if (approach === 'EMBEDDED' || approach === 'DECOUPLED') fields.push('SENDER_PROVIDER_CREDENTIALS_ID');
+  if (approach === 'EMBEDDED') fields.push('SENDER_PROVIDER_CREDENTIALS_PASSWORD');
+  return fields;
+}
 
 /** What the catalogue says of every provider, bank or bank-group parent. */
 interface ProviderFacts {
@@ -144,22 +173,29 @@ export class ProviderCatalogue {
   constructor(file: CatalogueFile, sandboxBankUrl: string) {
     const entries: CatalogueEntry[] = [];
     for (const entry of file.providers) {
-      const { subsidiaries, connector, ...fields } = entry;
+      const { subsidiaries, connector, requiredPaymentFields: _listed, ...fields } = entry;
       if (subsidiaries !== undefined) {
-        const group: BankGroup = {
-          ...fields,
-          subsidiaries: subsidiaries.map(({ connector: subConnector, ...sub }) => ({
-            ...sub,
-            connector: resolveConnector(subConnector, sandboxBankUrl),
-            parentId: entry.id,
-          })),
-        };
+        const banks = subsidiaries.map(({ connector: subConnector, requiredPaymentFields: listed, ...sub }): Bank => ({
+          ...sub,
+          requiredPaymentFields: checkedRequiredFields(sub, subConnector, listed),
+          connector: resolveConnector(subConnector, sandboxBankUrl),
+          parentId: entry.id,
+        }));
+        // A group asks for what any of its banks may ask for (payments go to one of them).
+        const union = REQUIRED_PAYMENT_FIELDS.filter((field) => banks.some((bank) => bank.requiredPaymentFields.includes(field)));
+        checkListed(entry, entry.requiredPaymentFields, union);
+        const group: BankGroup = { ...fields, requiredPaymentFields: union, subsidiaries: banks };
         entries.push({ kind: 'group', ...group });
         this.add(entry.id, { kind: 'group', group });
         for (const bank of group.subsidiaries) this.add(bank.id, { kind: 'bank', bank });
       } else {
         if (connector === undefined) throw new Error(`Provider ${entry.id} (${entry.name}) has no connector settings`);
-        const bank: Bank = { ...fields, connector: resolveConnector(connector, sandboxBankUrl), parentId: undefined };
+        const bank: Bank = {
+          ...fields,
+          requiredPaymentFields: checkedRequiredFields(entry, connector, entry.requiredPaymentFields),
+          connector: resolveConnector(connector, sandboxBankUrl),
+          parentId: undefined,
+        };
         entries.push({ kind: 'bank', ...bank });
         this.add(bank.id, { kind: 'bank', bank });
       }
@@ -194,6 +230,32 @@ export class ProviderCatalogue {
   /** Every bank a payment can go to (stand-alone banks and subsidiaries) of one environment. */
   banks(environment: Environment): readonly Bank[] {
     return this.list(environment).flatMap((entry) => (entry.kind === 'group' ? entry.subsidiaries : [entry]));
+  }
+}
+
+function checkedRequiredFields(
+  provider: { readonly id: string; readonly name: string },
+  connector: ConnectorSettings,
+  listed: readonly RequiredPaymentField[] | undefined,
+): RequiredPaymentField[] {
+  const derived = requiredPaymentFieldsOf(connector);
+  checkListed(provider, listed, derived);
+  return derived;
+}
+
+/** An operator's catalogue may still list the fields; a list that disagrees with the settings is a mistake. */
+function checkListed(
+  provider: { readonly id: string; readonly name: string },
+  listed: readonly RequiredPaymentField[] | undefined,
+  derived: readonly RequiredPaymentField[],
+): void {
+  if (listed === undefined) return;
+  const same = listed.length === derived.length && derived.every((field) => listed.includes(field));
+  if (!same) {
+    throw new Error(
+      `Provider ${provider.id} (${provider.name}): requiredPaymentFields [${listed.join(', ')}] does not match its connector settings, ` +
+        `which require [${derived.join(', ')}]; remove the list or correct it`,
+    );
   }
 }
 

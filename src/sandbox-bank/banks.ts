@@ -2,7 +2,7 @@
  * Which catalogue banks this sandbox serves: every bank whose connector base URL sits under the sandbox's public
  * URL; the rest of that URL is the bank's slug.
  */
-import type { ProviderCatalogue, ScaApproach } from '../providers/catalogue.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue, type ScaApproach } from '../providers/catalogue.js';
 
 export interface SandboxBankDefinition {
   readonly slug: string;
@@ -18,6 +18,10 @@ export interface SandboxBankDefinition {
   readonly accountInformation: boolean;
   readonly signRequests: boolean;
   readonly remittanceMaxLength: number;
+  /** Wrong passwords a payment takes before the bank rejects it (the catalogue's `loginAttempts`). */
+  readonly loginAttempts: number;
+  /** Wrong one-time codes an authorisation takes before it fails (the catalogue's `oneTimeCodeAttempts`). */
+  readonly oneTimeCodeAttempts: number;
 }
 
 /** Products whose currency is fixed by their name; the SEPA family is EUR. */
@@ -57,6 +61,8 @@ export function sandboxBanks(catalogue: ProviderCatalogue, publicUrl: string): M
         accountInformation: bank.connector.accountInformation,
         signRequests: bank.connector.signRequests === true,
         remittanceMaxLength: bank.remittanceMaxLength,
+        loginAttempts: bank.connector.loginAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
+        oneTimeCodeAttempts: bank.connector.oneTimeCodeAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
       });
     }
   }

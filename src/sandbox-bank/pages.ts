@@ -11,7 +11,7 @@ import type { SandboxBankDefinition } from './banks.js';
 import type { BankContext } from './context.js';
 import type { PayerAccount } from './fixtures.js';
 import { fromMinor } from './money.js';
-import { MAX_ATTEMPTS, type Authorisation, type Consent, type Payment, type Resource } from './state.js';
+import type { Authorisation, Consent, Payment, Resource } from './state.js';
 
 
 /** Form fields arrive as strings, or arrays of strings when repeated; anything else is ignored. */
@@ -207,7 +207,7 @@ export function registerPayerPages(app: FastifyInstance, context: BankContext): 
       }
       case 'otp': {
         const method = state.scaMethods(resource).find((candidate) => candidate.authenticationMethodId === authorisation.chosenMethodId);
-        const attemptsLeft = MAX_ATTEMPTS - authorisation.failedCodes;
+        const attemptsLeft = state.options.attemptLimits(resource.bank).oneTimeCodeAttempts - authorisation.failedCodes;
         return layout(bank, 'Enter code', `<h1>Enter your one-time code</h1>${notice}<p>We sent a code via ${escapeHtml(method?.name ?? 'your device')}. ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left.</p>` +
           form(authorisation, '<label for="otp">One-time code</label><input type="text" id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required>', approveButtons('Confirm')));
       }
@@ -280,7 +280,7 @@ export function registerPayerPages(app: FastifyInstance, context: BankContext): 
         if (check === 'ok') {
           afterLogin(authorisation, resource);
         } else if (check === 'wrong') {
-          const left = MAX_ATTEMPTS - resource.failedPasswords;
+          const left = state.options.attemptLimits(resource.bank).loginAttempts - resource.failedPasswords;
           authorisation.notice = `Wrong user ID or password. ${left} attempt${left === 1 ? '' : 's'} left.`;
         }
         return;

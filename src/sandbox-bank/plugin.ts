@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import formBody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { Compile } from 'typebox/compile';
-import type { ProviderCatalogue } from '../providers/catalogue.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue } from '../providers/catalogue.js';
 import { sandboxBanks } from './banks.js';
 import { requireBank, type BankContext } from './context.js';
 import { Xs2aError } from './errors.js';
@@ -46,15 +46,17 @@ export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (
   } catch {
     throw new Error(`sandbox bank publicUrl must be an absolute URL (got "${options.publicUrl}")`);
   }
+  const banks = sandboxBanks(options.catalogue, publicUrl);
   const state = new SandboxState({
     fixtures: options.fixtures ?? loadSandboxFixtures(),
     clock: options.clock ?? (() => new Date()),
     scaDeadlineMs: (options.scaDeadlineSeconds ?? DEFAULT_SCA_DEADLINE_SECONDS) * 1000,
     maxResources: options.maxResources ?? DEFAULT_MAX_RESOURCES,
+    attemptLimits: (slug) => banks.get(slug) ?? { loginAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS, oneTimeCodeAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS },
   });
   const context: BankContext = {
     state,
-    banks: sandboxBanks(options.catalogue, publicUrl),
+    banks,
     faults: options.faults ?? new FaultPlan(),
     publicUrl,
     rawBodies: new WeakMap(),

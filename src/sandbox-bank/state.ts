@@ -29,7 +29,11 @@ export function isFinalScaStatus(status: ScaStatus): boolean {
 }
 
 /** Wrong passwords or one-time codes allowed before the authorisation fails. */
-export const MAX_ATTEMPTS = 3;
+/** Attempts a bank allows for wrong passwords and one-time codes; the catalogue says (see `banks.ts`). */
+export interface AttemptLimits {
+  readonly loginAttempts: number;
+  readonly oneTimeCodeAttempts: number;
+}
 
 /** Why a payment was rejected or cancelled; `code` is a NextGenPSD2/ISO-flavoured reason for the TPP. */
 export interface StatusReason {
@@ -143,6 +147,8 @@ export interface StateOptions {
   readonly scaDeadlineMs: number;
   /** At most this many payments and consents are held; the oldest finished ones are evicted first. */
   readonly maxResources: number;
+  /** The limits of a bank (by slug), as its catalogue entry says, so the bank and the service count alike. */
+  readonly attemptLimits: (bank: string) => AttemptLimits;
 }
 
 export type CredentialCheck = 'ok' | 'wrong' | 'locked';
@@ -439,7 +445,7 @@ export class SandboxState {
       return 'ok';
     }
     resource.failedPasswords += 1;
-    if (resource.failedPasswords >= MAX_ATTEMPTS) {
+    if (resource.failedPasswords >= this.options.attemptLimits(resource.bank).loginAttempts) {
       this.failResource(resource, { code: 'PSU_CREDENTIALS_INVALID', text: 'Too many wrong passwords.' });
       return 'locked';
     }
@@ -456,7 +462,7 @@ export class SandboxState {
     }
     if (secretEquals(payer.otp, code)) return 'ok';
     authorisation.failedCodes += 1;
-    if (authorisation.failedCodes >= MAX_ATTEMPTS) {
+    if (authorisation.failedCodes >= this.options.attemptLimits(resource.bank).oneTimeCodeAttempts) {
       this.failResource(resource, { code: 'SCA_INVALID', text: 'Too many wrong one-time codes.' }, authorisation);
       return 'locked';
     }

@@ -29,6 +29,7 @@ export const BANKS = {
   midi: '86e87cdd-4278-441e-82a1-19200e3ff821',
   sol: '88718d92-3879-4c9e-9599-ad0553c1d494',
   italia: 'ef73abfd-e3fe-47b4-a3f6-8e651627e17a',
+  lietuva: '07a864f0-2814-4a5d-b464-c5f15b5473d5',
 } as const;
 
 export interface FlowHarness {

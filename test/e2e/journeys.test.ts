@@ -45,9 +45,9 @@ for (const kind of kinds) {
 
     const redirectUri = (): string => `${shop.url}/return?order=42`;
 
-    /** Runs axe on our page once per distinct page kind (its heading). */
-    async function a11y(page: Page): Promise<void> {
-      const heading = await page.locator('h1').first().innerText();
+    /** Runs axe on our page once per distinct page kind (its heading, and a variant such as "with an error"). */
+    async function a11y(page: Page, variant = ''): Promise<void> {
+      const heading = `${await page.locator('h1').first().innerText()}${variant === '' ? '' : ` (${variant})`}`;
       if (checkedPages.has(heading)) return;
       checkedPages.add(heading);
       findings.push(...(await axeViolations(page)));
@@ -231,7 +231,7 @@ for (const kind of kinds) {
       await page.context().close();
     });
 
-    sqliteOnly('a wrong password: SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED with PSU_AUTHENTICATION_FAILED', async () => {
+    it('a wrong password, then a wrong code: each shown on our page with the attempts left; the retries pay, to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.hansa },
         metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `wrong-${Date.now()}` },
@@ -242,17 +242,73 @@ for (const kind of kinds) {
       await page.getByLabel('Online banking user ID').fill('alice');
       await page.getByLabel('Online banking password').fill(`${TEST_PASSWORD}-wrong`);
       await page.getByRole('button', { name: 'Continue' }).click();
+      // The bank allows three logins: the payer stays on our page, told so, and tries again.
+      await page.getByRole('alert').getByText('Your bank did not accept these login details. Attempts left: 2.').waitFor();
+      await a11y(page, 'login refused');
+      assert.equal(await page.getByLabel('Online banking user ID').inputValue(), '');
+      assert.equal(await page.getByLabel('Online banking password').inputValue(), '');
+      await page.getByLabel('Online banking user ID').fill('alice');
+      await page.getByLabel('Online banking password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('One-time code').fill('111111');
+      await page.getByRole('button', { name: 'Confirm payment' }).click();
+      await page.getByRole('alert').getByText('The code is not correct. Please try again. Attempts left: 2.').waitFor();
+      await a11y(page, 'code refused');
+      await page.getByLabel('One-time code').fill('123456');
+      await page.getByRole('button', { name: 'Confirm payment' }).click();
       await atShop(page, paymentId);
-      const history = await finalHistory(paymentId, 'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED');
+      const history = await finalHistory(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
       assert.deepEqual(statuses(history), [
         'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
         'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING',
         'FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING',
         'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
         'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING',
-        'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED',
+        'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
+        'PAYMENT_REGISTRATION_PENDING',
+        'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
+        'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING',
+        ...REDIRECT_TAIL,
+        'PAYMENT_EXECUTION_COMPLETED',
       ]);
-      assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_AUTHENTICATION_FAILED']);
+      assert.equal(history.at(-1)?.failureReasons, null);
+      await page.context().close();
+    });
+
+    sqliteOnly('a bank error on the one-time code: the code form again with a notice; the code again pays, to COMPLETED', async () => {
+      const fault = await fetch(`${flow.app.baseUrl}/sandbox-bank/hansa/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ psuId: 'erik', operations: ['updateAuthorisation'], fault: { kind: 'error', status: 500 }, times: 1 }),
+      });
+      assert.equal(fault.status, 201);
+      const { paymentId, redirectUrl } = await flow.create({
+        provider: { id: BANKS.hansa },
+        sender: { credentials: { id: 'erik', password: TEST_PASSWORD } },
+        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `code-error-${Date.now()}` },
+      });
+      const page = await openPage(browser, flow.seen);
+      await page.goto(redirectUrl);
+      await page.getByLabel('One-time code').fill('123456');
+      await page.getByRole('button', { name: 'Confirm payment' }).click();
+      await page.getByRole('status').getByText('Your bank could not process the code. Please enter it again.').waitFor();
+      await a11y(page, 'code not processed');
+      await page.getByLabel('One-time code').fill('123456');
+      await page.getByRole('button', { name: 'Confirm payment' }).click();
+      await atShop(page, paymentId);
+      const history = await finalHistory(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
+      assert.deepEqual(statuses(history), [
+        'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
+        'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
+        'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING',
+        'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
+        'PAYMENT_REGISTRATION_PENDING',
+        'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
+        'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING',
+        ...REDIRECT_TAIL,
+        'PAYMENT_EXECUTION_COMPLETED',
+      ]);
+      assert.equal(history.at(-1)?.failureReasons, null);
       await page.context().close();
     });
 
@@ -347,7 +403,7 @@ for (const kind of kinds) {
     });
 
     it('every hosted page met has no serious or critical accessibility violation (axe-core)', () => {
-      assert.ok(checkedPages.size >= (full ? 10 : 7), `pages checked: ${[...checkedPages].join(', ')}`);
+      assert.ok(checkedPages.size >= (full ? 13 : 9), `pages checked: ${[...checkedPages].join(', ')}`);
       assert.deepEqual(findings, []);
     });
   });

@@ -41,3 +41,34 @@ export function csrfOf(html: string, action: string): string {
 export async function submit(pageUrl: string, html: string, action: string, fields: Record<string, string> = {}, seen?: string[]): Promise<Answer> {
   return post(`${pageUrl}/${action}`, { csrf: csrfOf(html, action), ...fields }, {}, seen);
 }
+
+/** The credential and code fields a page of ours asks for (by input name). */
+export function fieldsAsked(html: string): string[] {
+  return [...html.matchAll(/<input type="(?:text|password)" id="[^"]*" name="(loginId|password|iban|otp)"/g)].map((match) => match[1] ?? '').sort();
+}
+
+/** The page's main heading, as text. */
+export function headingOf(html: string): string {
+  return /<h1>([^<]*)<\/h1>/.exec(html)?.[1] ?? '';
+}
+
+/**
+ * Opens the flow link and goes on from the review page ("Continue", which calls the bank) to the first page that
+ * needs the payer, following our own redirects. Returns that page, or the redirect to the bank or the shop.
+ */
+export async function openFlow(redirectUrl: string, seen?: string[]): Promise<Answer> {
+  let page = await get(redirectUrl, {}, seen);
+  if (page.status === 200 && page.html.includes(`/continue"`)) {
+    const continued = await submit(redirectUrl, page.html, 'continue', {}, seen);
+    if (continued.status !== 303 || continued.location === undefined || !continued.location.startsWith('/pay/')) return continued;
+    page = await get(redirectUrl, {}, seen);
+  }
+  return page;
+}
+
+/** Posts a form of the page and, after our own post/redirect/get, shows the next page (a 303 elsewhere is returned). */
+export async function submitAndFollow(pageUrl: string, html: string, action: string, fields: Record<string, string>, seen?: string[]): Promise<Answer> {
+  const answer = await submit(pageUrl, html, action, fields, seen);
+  if (answer.status === 303 && answer.location?.startsWith('/pay/') === true) return get(pageUrl, {}, seen);
+  return answer;
+}

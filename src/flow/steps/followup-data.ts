@@ -2,14 +2,16 @@
  * Phase 2: data the bank needs and the request did not carry. Login id and password go into the run's memory
  * only (decisions §7); the sender IBAN becomes part of the payment.
  *
- * What a bank needs is read from its catalogue entry, generously: `requiredPaymentFields`, and also its first SCA
- * approach (an embedded bank needs the login id and password, a decoupled one the login id), so that a catalogue
- * entry that forgot a field still works. The sender IBAN is asked here only when the bank offers no account list
- * to choose from (then phase 4 resolves it).
+ * What a bank needs is its `requiredPaymentFields`, derived from its connector settings in one place
+ * (`requiredPaymentFieldsOf`), so the providers list and this form cannot disagree. What the client sent up front
+ * is used and not asked again: a login id sent without the password is given to the bank at once, by registering
+ * the payment with it, because it is never kept for a later request; the payer is then asked for the password only.
  */
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { Bank } from '../../providers/catalogue.js';
 import type { FlowRun } from '../run.js';
+import { refuseLogin } from './login.js';
+import { initiate } from './payment-registration.js';
 import { CONTINUE, STOP, type InputError, type StepResult } from './step-result.js';
 
 export interface FollowupNeeds {
@@ -19,34 +21,41 @@ export interface FollowupNeeds {
 }
 
 export function needsPassword(bank: Bank): boolean {
-  return bank.requiredPaymentFields.includes('SENDER_PROVIDER_CREDENTIALS_PASSWORD') || bank.connector.scaApproaches[0] === 'EMBEDDED';
+  return bank.requiredPaymentFields.includes('SENDER_PROVIDER_CREDENTIALS_PASSWORD');
 }
 
 export function needsLoginId(bank: Bank): boolean {
-  return (
-    needsPassword(bank) ||
-    bank.requiredPaymentFields.includes('SENDER_PROVIDER_CREDENTIALS_ID') ||
-    bank.connector.scaApproaches[0] === 'DECOUPLED'
-  );
+  return bank.requiredPaymentFields.includes('SENDER_PROVIDER_CREDENTIALS_ID');
 }
 
-/** What is still missing for this run's bank. */
+/**
+ * What is still missing for this run's bank. The bank knows the payer's login id once it registered the payment
+ * with it, and has used the password once an authorisation was started with it: neither is asked for again then.
+ */
 export function missingData(run: FlowRun): FollowupNeeds {
   const bank = run.bank();
-  const askIban =
-    (bank.requiredPaymentFields.includes('SENDER_ACCOUNT') || bank.connector.requiresDebtorAccount) && !bank.connector.accountInformation;
   return {
-    loginId: needsLoginId(bank) && run.loginId() === undefined,
-    password: needsPassword(bank) && run.secrets.password === undefined,
-    senderIban: askIban && run.sender()?.account === undefined,
+    loginId: needsLoginId(bank) && run.loginId() === undefined && run.state.bankPayment === undefined,
+    password: needsPassword(bank) && run.secrets.password === undefined && run.state.authorisation === undefined,
+    senderIban: bank.requiredPaymentFields.includes('SENDER_ACCOUNT') && run.sender()?.account === undefined,
   };
 }
 
-export function checkFollowupData(run: FlowRun): StepResult {
+export async function checkFollowupData(run: FlowRun): Promise<StepResult> {
   const missing = missingData(run);
   if (!missing.loginId && !missing.password && !missing.senderIban) {
     run.enter('SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING');
     return CONTINUE;
+  }
+  if (run.loginId() !== undefined && !missing.loginId && !missing.senderIban && run.state.bankPayment === undefined) {
+    // The login id came without the password: the bank gets it now (it is never kept), with the payment.
+    const registered = await initiate(run);
+    if (!registered.ok && registered.definite) {
+      if (registered.code === 'PSU_AUTHENTICATION_FAILED') return refuseLogin(run, () => run.fail('PSU_AUTHENTICATION_FAILED'));
+      run.fail(registered.code);
+      return CONTINUE;
+    }
+    // Not reachable: the login id is lost with this request; the payer types it on the form.
   }
   run.enter('FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING');
   return STOP;

@@ -11,8 +11,9 @@
 import type { AuthorisationResult, ScaMethod } from '../../connectors/index.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
+import { cancelAtBank, loginAccepted, oneTimeCodeAttempts, refuseLogin } from './login.js';
 import { failFromBank, moveToExecution, reconcile, startReconciling } from './reconciliation.js';
-import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
+import { BANK_UNAVAILABLE, CONTINUE, REFUSED, STOP, type StepResult } from './step-result.js';
 
 function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
   run.next = result.next;
@@ -41,8 +42,9 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         const password = run.secrets.password;
         const wantsPassword = next.kind === 'authenticate' || next.needs === 'psu-authentication';
         if (wantsPassword && password === undefined) {
-          run.fail('PSU_AUTHENTICATION_FAILED');
-          return CONTINUE;
+          // The password of an earlier request is gone (it is never kept), for instance after a bank error on the
+          // login: the payer types it again on our page (`awaitsLogin`), nothing is recorded meanwhile.
+          return STOP;
         }
         const psu = { ...(loginId === undefined ? {} : { id: loginId }), ...(wantsPassword && password !== undefined ? { password } : {}) };
         const authorisation = run.state.authorisation;
@@ -59,9 +61,11 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
               );
         if (!call.ok) {
           if (!call.definite) return startReconciling(run);
+          if (wantsPassword && call.code === 'PSU_AUTHENTICATION_FAILED') return refuseLogin(run, () => run.fail('PSU_AUTHENTICATION_FAILED'));
           run.fail(call.code);
           return CONTINUE;
         }
+        if (wantsPassword) loginAccepted(run);
         keepAuthorisation(run, call.value);
         continue;
       }
@@ -132,22 +136,38 @@ export async function chooseScaMethod(run: FlowRun, method: ScaMethod): Promise<
   return STOP;
 }
 
-/** The payer typed the one-time code on our page. A wrong code with attempts left records nothing. */
+/**
+ * The payer typed the one-time code on our page. A wrong code with attempts left records nothing but the count; a
+ * code lost in a bank error is settled by the bank's SCA status (`afterUnansweredCode`).
+ */
 export async function submitCode(run: FlowRun, code: string): Promise<StepResult> {
   const bankPayment = run.state.bankPayment;
   const authorisation = run.state.authorisation;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to send the code to');
+  run.setState({ codeNotProcessed: undefined });
   const context = run.callContext();
   const sent = await callBank(() =>
     run.connector().authoriseTransaction({ context, resource: bankPayment, authorisation, scaAuthenticationData: code }),
   );
-  if (!sent.ok && sent.definite && sent.code === 'SCA_FAILED') {
+  if (!sent.ok && !sent.definite) return afterUnansweredCode(run, 'in-request');
+  if (!sent.ok && sent.code === 'SCA_FAILED') {
     const sca = await callBank(() => run.connector().getScaStatus({ context, resource: bankPayment, authorisation }));
-    if (!(sca.ok && sca.value.scaStatus.state === 'failed')) return { kind: 'invalid', errors: [{ field: 'otp', message: 'wrongCode' }] };
+    if (!(sca.ok && sca.value.scaStatus.state === 'failed')) {
+      // The bank still takes codes for this authorisation: the payer tries again, unless our count says that was
+      // the last one the bank allows (then the payment is withdrawn there and fails as below).
+      const failed = (run.state.failedCodes ?? 0) + 1;
+      if (failed < oneTimeCodeAttempts(run.bank())) {
+        run.setState({ failedCodes: failed });
+        return REFUSED;
+      }
+      run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
+      run.fail('SCA_FAILED');
+      await cancelAtBank(run);
+      return CONTINUE;
+    }
   }
   run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
   if (!sent.ok) {
-    if (!sent.definite) return startReconciling(run);
     run.fail(sent.code);
     return CONTINUE;
   }
@@ -162,6 +182,48 @@ export async function submitCode(run: FlowRun, code: string): Promise<StepResult
   }
   // Anything else (the bank still working on it): ask it again in the background.
   return startReconciling(run);
+}
+
+/**
+ * The answer to the payer's one-time code was lost (timeout, 5xx). The bank's SCA status tells what became of it:
+ * finalised → execution; failed → the failure; still waiting for a code → the code did not reach the bank, so the
+ * payer types it again (at once, or on the next page view when the bank-status job found it out). Nothing is
+ * recorded while the bank cannot say: the payment waits at PAYMENT_CONSENT_REDIRECT_PENDING with the job asking,
+ * because its processing status would leave no way back to the code form.
+ */
+export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'in-background'): Promise<StepResult> {
+  const bankPayment = run.state.bankPayment;
+  const authorisation = run.state.authorisation;
+  if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to ask about');
+  const sca = await callBank(() => run.connector().getScaStatus({ context: run.callContext(), resource: bankPayment, authorisation }));
+  if (!sca.ok) return sca.definite ? reconcileCode(run) : startReconciling(run);
+  switch (sca.value.scaStatus.state) {
+    case 'finalised':
+    case 'exempted':
+      moveToExecution(run);
+      return STOP;
+    case 'failed':
+      return reconcileCode(run);
+    case 'unconfirmed':
+    case 'unknown':
+      return startReconciling(run);
+    case 'received':
+    case 'psu-identified':
+    case 'psu-authenticated':
+    case 'sca-method-selected':
+    case 'started':
+      // Still waiting for a code: the code was not taken.
+      run.log.info({ paymentId: run.payment.id, requestId: run.requestId }, 'the bank did not take the one-time code; the payer types it again');
+      if (where === 'in-request') return { kind: 'retry', notice: 'codeNotProcessed' };
+      run.setState({ reconciling: undefined, codeNotProcessed: true });
+      return STOP;
+  }
+}
+
+/** The bank's payment status decides (a refusal with its reason, or execution). */
+async function reconcileCode(run: FlowRun): Promise<StepResult> {
+  const outcome = await reconcile(run);
+  return outcome === 'moved' ? STOP : startReconciling(run);
 }
 
 /** The payer came back from the bank's pages (our callback, already recorded as CALLBACK_PROCESSING). */

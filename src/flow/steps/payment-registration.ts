@@ -1,11 +1,14 @@
 /**
- * Phase 5: the payment is registered with the bank (`initiatePayment`). Phase 3 may have done this already in the
- * same request (embedded banks that need the payer's login first); then this step only records the status.
+ * Phase 5: the payment is registered with the bank (`initiatePayment`). It may be registered already (phase 3 for
+ * embedded banks that need the payer's login first, or phase 2 with a login id sent alone); then this step only
+ * records the status. The login id goes with the registration (`PSU-ID`): a bank that does not know it refuses the
+ * login, which the payer may then correct (see `login.ts`).
  */
 import type { PaymentOrder } from '../../connectors/index.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
 import { newCallback } from './callback.js';
+import { refuseLogin } from './login.js';
 import { BANK_UNAVAILABLE, CONTINUE, type StepResult } from './step-result.js';
 
 /** SEPA end-to-end identification: at most 35 characters of the SEPA character set (decisions §2). */
@@ -52,6 +55,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   );
   if (!result.ok) return result;
   const initiated = result.value;
+  run.registeredInRun = true;
   run.next = initiated.next;
   run.changes = { ...run.changes, providerPaymentId: initiated.payment.paymentId };
   run.setState({
@@ -64,10 +68,13 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
 }
 
 export async function registerPayment(run: FlowRun): Promise<StepResult> {
-  if (run.state.bankPayment === undefined || run.next === undefined) {
+  if (run.state.bankPayment === undefined) {
     const result = await initiate(run);
     if (!result.ok) {
       if (!result.definite) return BANK_UNAVAILABLE;
+      if (result.code === 'PSU_AUTHENTICATION_FAILED' && run.loginId() !== undefined) {
+        return refuseLogin(run, () => run.fail('PSU_AUTHENTICATION_FAILED'));
+      }
       run.fail(result.code);
       return CONTINUE;
     }

@@ -1,12 +1,15 @@
 /**
  * Phase 3: the payer's login at banks that need it before any payment call (`requiresSenderAuthorization`).
  * Berlin Group has no login separate from an authorisation, so the login is the payment's authorisation started
- * with the payer's password (`startAuthorisationWithPsuAuthentication`), right after registering the payment,
- * within the request that carries the password. A wrong password fails here, at
- * SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED with PSU_AUTHENTICATION_FAILED.
+ * with the payer's password (`startAuthorisationWithPsuAuthentication`), right after registering the payment (unless
+ * the bank holds it already, registered with the login id alone), within the request that carries the password.
+ * A refused login is the payer's to correct while the bank allows more attempts (`login.ts`); the last one fails
+ * here, at SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED with PSU_AUTHENTICATION_FAILED.
  */
 import type { FlowRun } from '../run.js';
 import { callBank } from './bank-errors.js';
+import { missingData } from './followup-data.js';
+import { cancelAtBank, loginAccepted, refuseLogin } from './login.js';
 import { initiate } from './payment-registration.js';
 import { startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
@@ -16,7 +19,8 @@ export async function checkSenderAuthorization(run: FlowRun): Promise<StepResult
     run.enter('SENDER_ACCOUNT_REQUIRED_CHECK_PENDING');
     return CONTINUE;
   }
-  if (run.secrets.password === undefined || run.loginId() === undefined) {
+  const missing = missingData(run);
+  if (missing.password || missing.loginId) {
     // The password of an earlier request is gone (it is never kept): ask for the login on our page.
     run.enter('SENDER_AUTHORIZATION_REDIRECT_PENDING');
     return STOP;
@@ -24,19 +28,27 @@ export async function checkSenderAuthorization(run: FlowRun): Promise<StepResult
   return authorizeSender(run);
 }
 
-/** The payer submitted the login page (SENDER_AUTHORIZATION_REDIRECT_PENDING). */
-export async function submitSenderLogin(run: FlowRun, loginId: string, password: string): Promise<StepResult> {
-  run.secrets = { ...run.secrets, loginId, password };
+/** The payer submitted the login page (SENDER_AUTHORIZATION_REDIRECT_PENDING); the credentials are in the run. */
+export function submitSenderLogin(run: FlowRun): Promise<StepResult> {
   return authorizeSender(run);
 }
 
+/** The login's own failure: recorded as the bank's answer to it. */
+function failLogin(run: FlowRun, code: Parameters<FlowRun['fail']>[0]): void {
+  if (run.status !== 'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING') run.enter('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING');
+  run.fail(code);
+}
+
 async function authorizeSender(run: FlowRun): Promise<StepResult> {
-  const registered = await initiate(run);
-  if (!registered.ok) {
-    if (!registered.definite) return BANK_UNAVAILABLE;
-    run.enter('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING');
-    run.fail(registered.code);
-    return CONTINUE;
+  if (run.state.bankPayment === undefined) {
+    const registered = await initiate(run);
+    if (!registered.ok) {
+      if (!registered.definite) return BANK_UNAVAILABLE;
+      // A user ID the bank does not know is a refused login, like a wrong password.
+      if (registered.code === 'PSU_AUTHENTICATION_FAILED') return refuseLogin(run, () => failLogin(run, 'PSU_AUTHENTICATION_FAILED'));
+      failLogin(run, registered.code);
+      return CONTINUE;
+    }
   }
   const bankPayment = run.state.bankPayment;
   if (bankPayment === undefined) throw new Error('initiate() keeps the bank payment');
@@ -50,24 +62,23 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
       scaApproach: 'EMBEDDED',
     }),
   );
-  // From here the bank holds the payment: whatever happens is recorded, the payer's data is consumed.
-  if (run.status !== 'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING') run.enter('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING');
+  if (!started.ok && started.definite && started.code === 'PSU_AUTHENTICATION_FAILED') {
+    return refuseLogin(run, () => failLogin(run, 'PSU_AUTHENTICATION_FAILED'));
+  }
+  if (!started.ok && !started.definite) {
+    // The bank holds the payment; whether it took the login is open until it is asked (the bank-status job). Its
+    // processing status is recorded only with a definite answer: the payer may have to log in again.
+    return startReconciling(run);
+  }
+  run.enter('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING');
   if (!started.ok) {
-    if (!started.definite) return startReconciling(run);
     run.fail(started.code);
     await cancelAtBank(run);
     return CONTINUE;
   }
+  loginAccepted(run);
   run.next = started.value.next;
   run.setState({ authorisation: started.value.authorisation, ...(started.value.scaApproach === undefined ? {} : { scaApproach: started.value.scaApproach }) });
   run.enter('SENDER_ACCOUNT_REQUIRED_CHECK_PENDING');
   return CONTINUE;
-}
-
-/** Best effort: a payment the payer can no longer authorise is withdrawn at the bank (it would expire there anyway). */
-export async function cancelAtBank(run: FlowRun): Promise<void> {
-  const bankPayment = run.state.bankPayment;
-  if (bankPayment === undefined) return;
-  const cancelled = await callBank(() => run.connector().cancelPayment({ context: run.callContext(), payment: bankPayment }));
-  if (!cancelled.ok) run.log.info({ paymentId: run.payment.id, err: cancelled.error.message }, 'could not withdraw the payment at the bank');
 }

@@ -55,11 +55,17 @@ export function errorMessageKey(error: InputError): MessageKey {
   return `errors.${error.message}` as MessageKey;
 }
 
+/** An error's text: its message, and after a refusal of the bank the attempts the payer has left. */
+export function errorText(context: PageContext, error: InputError): string {
+  const message = context.t(errorMessageKey(error));
+  return error.attemptsLeft === undefined ? message : `${message} ${context.t('errors.attemptsLeft', { count: String(error.attemptsLeft) })}`;
+}
+
 /** The error summary at the top of a form: each message links to its field. */
 export function errorSummary(context: PageContext): SafeHtml {
   if (context.errors.length === 0) return html``;
   return html`<div class="errors" role="alert" tabindex="-1" id="error-summary"><h2>${context.t('errors.heading')}</h2><ul>${context.errors.map(
-    (error) => html`<li>${error.field === 'form' ? context.t(errorMessageKey(error)) : html`<a href="#${error.field}">${context.t(errorMessageKey(error))}</a>`}</li>`,
+    (error) => html`<li>${error.field === 'form' ? errorText(context, error) : html`<a href="#${error.field}">${errorText(context, error)}</a>`}</li>`,
   )}</ul></div>`;
 }
 
@@ -72,7 +78,7 @@ export function field(
   const describedBy = [options.hint === undefined ? '' : `${options.name}-hint`, error === undefined ? '' : `${options.name}-error`].filter(Boolean).join(' ');
   return html`<label for="${options.name}">${options.label}</label>
 ${options.hint === undefined ? '' : html`<span class="hint" id="${options.name}-hint">${options.hint}</span>`}
-${error === undefined ? '' : html`<p class="field-error" id="${options.name}-error">${context.t(errorMessageKey(error))}</p>`}
+${error === undefined ? '' : html`<p class="field-error" id="${options.name}-error">${errorText(context, error)}</p>`}
 <input type="${options.type}" id="${options.name}" name="${options.name}" autocomplete="${options.autocomplete}" required${options.inputmode === undefined ? '' : html` inputmode="${options.inputmode}"`}${options.maxlength === undefined ? '' : html` maxlength="${String(options.maxlength)}"`}${describedBy === '' ? '' : html` aria-describedby="${describedBy}"`}${error === undefined ? '' : html` aria-invalid="true"`}>`;
 }
 
@@ -106,7 +112,7 @@ ${options.body}</body></html>`.value;
 }
 
 export function layout(context: PageContext, options: LayoutOptions): string {
-  const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t('notice.bankUnavailable')}</p>`;
+  const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
   const body = html`<main id="main"><h1>${options.heading}</h1>${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
     options.refreshSeconds === undefined
       ? ''

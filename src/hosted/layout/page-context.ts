@@ -3,7 +3,7 @@ import type { Payment } from '../../payments/payment.js';
 import type { Bank } from '../../providers/catalogue.js';
 import type { Locale } from '../../i18n/locale.js';
 import type { Translate } from '../../i18n/messages.js';
-import type { InputError } from '../../flow/engine.js';
+import type { InputError, Notice } from '../../flow/engine.js';
 import { csrfToken } from '../security.js';
 
 export interface PageContext {
@@ -13,7 +13,7 @@ export interface PageContext {
   readonly bank: Bank | undefined;
   readonly pageKey: string;
   readonly errors: readonly InputError[];
-  readonly notice: 'bankUnavailable' | undefined;
+  readonly notice: Notice | undefined;
 }
 
 export function formAction(context: PageContext, action: string): string {

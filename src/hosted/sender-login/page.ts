@@ -1,13 +1,17 @@
-/** Phase 3: the payer logs in to an embedded bank (asked again when an earlier password is gone: it is never kept). */
+/**
+ * The payer logs in to an embedded bank: phase 3 (banks that need the login first), and phase 6 when the password
+ * of an earlier request is gone (it is never kept) after a bank error took the answer to the login. Asks only for
+ * what the bank lacks: once it registered the payment with the user ID, the password alone.
+ */
 import { html } from '../html.js';
 import { field, layout, postForm } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
-export function senderLoginPage(context: PageContext): string {
+export function senderLoginPage(context: PageContext, needs: { loginId: boolean; password: boolean }, options: { again: boolean }): string {
   const { t } = context;
-  const inner = html`<p>${t('followup.intro')}</p>
-${field(context, { name: 'loginId', label: t('field.loginId'), type: 'text', autocomplete: 'username', maxlength: 256 })}
-${field(context, { name: 'password', label: t('field.password'), type: 'password', autocomplete: 'current-password', maxlength: 256 })}
+  const inner = html`<p>${options.again && !needs.loginId ? t('login.again') : t('followup.intro')}</p>
+${needs.loginId ? field(context, { name: 'loginId', label: t('field.loginId'), type: 'text', autocomplete: 'username', maxlength: 256 }) : ''}
+${needs.password ? field(context, { name: 'password', label: t('field.password'), type: 'password', autocomplete: 'current-password', maxlength: 256 }) : ''}
 <button type="submit" class="primary">${t('page.continue')}</button>`;
   return layout(context, { heading: t('login.heading', { bank: context.bank?.name ?? '' }), body: postForm(context, 'details', inner, { novalidate: true }) });
 }

@@ -26,6 +26,7 @@ export const de: Catalogue = {
   'followup.heading': '{bank} benötigt noch einige Angaben',
   'followup.intro': 'Ihre Zugangsdaten gehen direkt an Ihre Bank. Wir speichern sie nie.',
   'login.heading': 'Bei {bank} anmelden',
+  'login.again': 'Die Verbindung zu Ihrer Bank wurde unterbrochen. Bitte geben Sie Ihr Passwort noch einmal ein.',
   'field.loginId': 'Online-Banking-Benutzerkennung',
   'field.password': 'Online-Banking-Passwort',
   'field.iban': 'IBAN des Kontos, von dem Sie zahlen',
@@ -63,5 +64,8 @@ export const de: Catalogue = {
   'errors.chooseOne': 'Bitte wählen Sie eine der Möglichkeiten.',
   'errors.wrongCode': 'Der Code ist nicht richtig. Bitte versuchen Sie es erneut.',
   'errors.otpFormat': 'Der Code hat nicht das erwartete Format.',
+  'errors.wrongLogin': 'Ihre Bank hat diese Zugangsdaten nicht akzeptiert.',
+  'errors.attemptsLeft': 'Verbleibende Versuche: {count}.',
   'notice.bankUnavailable': 'Ihre Bank ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
+  'notice.codeNotProcessed': 'Ihre Bank konnte den Code nicht verarbeiten. Bitte geben Sie ihn noch einmal ein.',
 };

@@ -25,6 +25,7 @@ export const en = {
   'followup.heading': '{bank} needs a few details',
   'followup.intro': 'Your login details go straight to your bank. We never store them.',
   'login.heading': 'Log in to {bank}',
+  'login.again': 'The connection to your bank was interrupted. Please enter your password again.',
   'field.loginId': 'Online banking user ID',
   'field.password': 'Online banking password',
   'field.iban': 'IBAN of the account to pay from',
@@ -62,7 +63,10 @@ export const en = {
   'errors.chooseOne': 'Please choose one of the options.',
   'errors.wrongCode': 'The code is not correct. Please try again.',
   'errors.otpFormat': 'The code does not have the expected format.',
+  'errors.wrongLogin': 'Your bank did not accept these login details.',
+  'errors.attemptsLeft': 'Attempts left: {count}.',
   'notice.bankUnavailable': 'Your bank could not be reached. Please try again in a moment.',
+  'notice.codeNotProcessed': 'Your bank could not process the code. Please enter it again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -26,6 +26,7 @@ export const es: Catalogue = {
   'followup.heading': '{bank} necesita algunos datos',
   'followup.intro': 'Sus datos de acceso van directamente a su banco. Nunca los guardamos.',
   'login.heading': 'Inicie sesión en {bank}',
+  'login.again': 'Se ha interrumpido la conexión con su banco. Introduzca de nuevo su contraseña.',
   'field.loginId': 'Usuario de banca en línea',
   'field.password': 'Contraseña de banca en línea',
   'field.iban': 'IBAN de la cuenta desde la que paga',
@@ -63,5 +64,8 @@ export const es: Catalogue = {
   'errors.chooseOne': 'Elija una de las opciones.',
   'errors.wrongCode': 'El código no es correcto. Inténtelo de nuevo.',
   'errors.otpFormat': 'El código no tiene el formato esperado.',
+  'errors.wrongLogin': 'Su banco no ha aceptado estos datos de acceso.',
+  'errors.attemptsLeft': 'Intentos restantes: {count}.',
   'notice.bankUnavailable': 'No se ha podido contactar con su banco. Inténtelo de nuevo en un momento.',
+  'notice.codeNotProcessed': 'Su banco no ha podido procesar el código. Introdúzcalo de nuevo.',
 };

@@ -26,6 +26,7 @@ export const fr: Catalogue = {
   'followup.heading': '{bank} a besoin de quelques informations',
   'followup.intro': 'Vos identifiants vont directement à votre banque. Nous ne les conservons jamais.',
   'login.heading': 'Connectez-vous à {bank}',
+  'login.again': 'La connexion avec votre banque a été interrompue. Veuillez saisir à nouveau votre mot de passe.',
   'field.loginId': 'Identifiant de banque en ligne',
   'field.password': 'Mot de passe de banque en ligne',
   'field.iban': 'IBAN du compte à débiter',
@@ -63,5 +64,8 @@ export const fr: Catalogue = {
   'errors.chooseOne': 'Veuillez choisir une des options.',
   'errors.wrongCode': 'Le code est incorrect. Veuillez réessayer.',
   'errors.otpFormat': 'Le code n’a pas le format attendu.',
+  'errors.wrongLogin': 'Votre banque n’a pas accepté ces identifiants.',
+  'errors.attemptsLeft': 'Tentatives restantes : {count}.',
   'notice.bankUnavailable': 'Votre banque est injoignable pour le moment. Veuillez réessayer dans un instant.',
+  'notice.codeNotProcessed': 'Votre banque n’a pas pu traiter le code. Veuillez le saisir à nouveau.',
 };

@@ -26,6 +26,7 @@ export const lt: Catalogue = {
   'followup.heading': '{bank} reikia kelių duomenų',
   'followup.intro': 'Jūsų prisijungimo duomenys keliauja tiesiai į jūsų banką. Mes jų niekada nesaugome.',
   'login.heading': 'Prisijunkite prie {bank}',
+  'login.again': 'Ryšys su jūsų banku nutrūko. Įveskite slaptažodį dar kartą.',
   'field.loginId': 'Internetinės bankininkystės naudotojo ID',
   'field.password': 'Internetinės bankininkystės slaptažodis',
   'field.iban': 'Sąskaitos, iš kurios mokate, IBAN',
@@ -63,5 +64,8 @@ export const lt: Catalogue = {
   'errors.chooseOne': 'Pasirinkite vieną iš galimybių.',
   'errors.wrongCode': 'Kodas neteisingas. Bandykite dar kartą.',
   'errors.otpFormat': 'Kodo formatas netinkamas.',
+  'errors.wrongLogin': 'Jūsų bankas nepriėmė šių prisijungimo duomenų.',
+  'errors.attemptsLeft': 'Liko bandymų: {count}.',
   'notice.bankUnavailable': 'Nepavyko susisiekti su jūsų banku. Bandykite dar kartą po akimirkos.',
+  'notice.codeNotProcessed': 'Jūsų bankas negalėjo apdoroti kodo. Įveskite jį dar kartą.',
 };
