@@ -37,6 +37,7 @@ import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
+import { ukSandboxBankPlugin } from './sandbox-bank/uk-open-banking/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 
 export interface AppDependencies {
@@ -188,6 +189,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
         prefix: SANDBOX_BANK_MOUNT_PATH,
         catalogue,
         publicUrl: config.sandboxBank.url,
+        ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
+      });
+      // The UK Open Banking sandbox banks, under their own path (docs/sandbox-bank-uk.md).
+      await scope.register(ukSandboxBankPlugin, {
+        prefix: `${SANDBOX_BANK_MOUNT_PATH}/uk`,
+        publicUrl: `${config.sandboxBank.url.replace(/\/+$/, '')}/uk`,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
       });
     });
