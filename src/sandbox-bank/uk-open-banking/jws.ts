@@ -21,6 +21,8 @@ export const OB_IAT = 'http://openbanking.org.uk/iat';
 export const OB_ISS = 'http://openbanking.org.uk/iss';
 export const OB_TAN = 'http://openbanking.org.uk/tan';
 const CRITICAL = [OB_IAT, OB_ISS, OB_TAN] as const;
+/** jose's `crit` option: these critical parameters are understood (and must be present). */
+const CRITICAL_UNDERSTOOD = { [OB_IAT]: true, [OB_ISS]: true, [OB_TAN]: true };
 /** The only header parameters a detached signature may carry (profile, "Process for Verifying a Signature"). */
 const ALLOWED_HEADER = new Set(['alg', 'typ', 'cty', 'kid', 'crit', ...CRITICAL]);
 
@@ -50,7 +52,7 @@ export async function signDetached(body: string, key: BankKey, issuer: string, t
       [OB_TAN]: trustAnchor,
       crit: [...CRITICAL],
     })
-    .sign(key.privateKey);
+    .sign(key.privateKey, { crit: CRITICAL_UNDERSTOOD });
   const [header, , signature] = jws.split('.');
   return `${header}..${signature}`;
 }
@@ -109,7 +111,7 @@ export async function verifyDetached(signature: string | undefined, body: Uint8A
     await flattenedVerify(
       { protected: encodedHeader, payload: base64url.encode(body), signature: encodedSignature },
       createLocalJWKSet(expected.jwks),
-      { algorithms: ['PS256'], crit: { [OB_IAT]: true, [OB_ISS]: true, [OB_TAN]: true } },
+      { algorithms: ['PS256'], crit: CRITICAL_UNDERSTOOD },
     );
   } catch {
     throw new ObError('UK.OBIE.Signature.Invalid', 'The signature does not verify with the TPP key named by kid');
