@@ -101,7 +101,6 @@ const CRIT = ['http://openbanking.org.uk/iat', 'http://openbanking.org.uk/iss', 
 
 export class Tpp {
   readonly clientId = `tpp-${randomUUID().slice(0, 8)}`;
-  readonly redirectUri = 'https://tpp.example/callback';
   private privateKey!: CryptoKey;
   private publicJwk!: JWK;
   readonly kid = randomUUID();
@@ -110,6 +109,7 @@ export class Tpp {
   constructor(
     readonly bank: UkBank,
     readonly slug: string,
+    readonly redirectUri = 'https://tpp.example/callback',
   ) {}
 
   get issuer(): string {
