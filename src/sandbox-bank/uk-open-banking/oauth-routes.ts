@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { UkSandboxBank } from './banks.js';
 import {
+  admit,
   authenticateClient,
   bankKey,
   CIBA_GRANT,
@@ -92,6 +93,7 @@ export function registerOAuthRoutes(app: FastifyInstance, context: UkContext): v
   app.post<{ Params: SlugParams }>('/:slug/token', async (request, reply) => {
     const bank = requireBank(context, request.params.slug);
     const form = asForm(request.body);
+    if (!(await admit(context, request, reply, bank, 'token', undefined))) return reply;
     const client = await authenticateClient(context, bank, form, `${issuer(context, bank)}/token`);
     void reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     switch (form['grant_type']) {
@@ -177,6 +179,7 @@ export function registerOAuthRoutes(app: FastifyInstance, context: UkContext): v
     const bank = requireBank(context, request.params.slug);
     if (bank.flow !== 'decoupled') throw new OAuthError('invalid_request', 'This bank does not offer CIBA');
     const form = asForm(request.body);
+    if (!(await admit(context, request, reply, bank, 'backchannelAuthentication', undefined))) return reply;
     const client = await authenticateClient(context, bank, form, `${issuer(context, bank)}/backchannel-authentication`);
     if (typeof form['request'] !== 'string') throw new OAuthError('invalid_request', 'A signed request object (request) is required');
     let claims: JWTPayload;

@@ -227,6 +227,14 @@ describe('UK sandbox: idempotency and payment rules', () => {
     assert.equal(changed.status, 400);
     assert.equal(changed.body.Errors[0].ErrorCode, 'U009');
     assert.match(changed.body.Errors[0].Message, /^UK\.OBIE\.Resource\.ConsentMismatch/);
+    const tooLong = await tpp.api('CreateDomesticPaymentConsents', 'POST', '/domestic-payment-consents', {
+      token: await tpp.clientCredentialsToken(), idempotencyKey: 'k'.repeat(41), body: { Data: { Initiation: initiation }, Risk: {} }, invalidRequest: true,
+    });
+    assert.equal(tooLong.status, 400);
+    assert.equal(tooLong.body.Errors[0].ErrorCode, 'U006');
+    const stranger = await new Tpp(bank, 'albion').register();
+    const foreign = await stranger.api('GetDomesticPaymentConsentsConsentId', 'GET', `/domestic-payment-consents/${first.body.Data.ConsentId as string}`, { token: await stranger.clientCredentialsToken() });
+    assert.equal(foreign.status, 403, 'another client\'s consent');
   });
 
   it('a repeated payment with the same key returns the same payment; a new key on a used consent is refused', async () => {
@@ -335,6 +343,15 @@ describe('UK sandbox: fault injection', () => {
       body: JSON.stringify({ operations: ['getPaymentStatus'], fault: { kind: 'error', status: 503 } }),
     });
     assert.equal(unknown.status, 400, 'operation names are this standard\'s');
+  });
+
+  it('a fault on the token endpoint answers 503 without a body, then the endpoint works again', async () => {
+    const tpp = await new Tpp(bank, 'pennine').register();
+    bank.faults.inject({ bank: 'pennine', operations: ['token'], fault: { kind: 'error', status: 503 }, times: 1 });
+    const failed = await fetch(`${tpp.issuer}/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    assert.equal(failed.status, 503);
+    assert.equal(await failed.text(), '');
+    assert.ok(await tpp.clientCredentialsToken());
   });
 
   it('Julia\'s status calls always answer 503 while payment-details still tells the status', async () => {
