@@ -80,7 +80,8 @@ export function redactUrl(url: string): string {
   return url
     .replace(/^\/pay\/return\/([^/?#]+)\/[^/?#]+/, '/pay/return/$1/[secret]')
     .replace(/^\/pay\/(?!return\/)[^/?#]+/, '/pay/[token]')
-    .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]');
+    .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]')
+    .replace(/\/uk\/([a-z0-9-]+)\/(pay|app)\/[^/?#]+/, '/uk/$1/$2/[token]');
 }
 
 /** Paths whose values must never reach logs, whatever object they appear in. */
