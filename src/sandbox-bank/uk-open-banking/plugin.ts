@@ -41,6 +41,8 @@ export interface UkSandboxBankOptions {
   readonly trustAnchors?: readonly string[];
   /** Time the payer has to authorise a consent; default 15 minutes. */
   readonly authorisationDeadlineSeconds?: number;
+  /** Most consents (with their payments) held in memory; default 10 000, oldest finished evicted first. */
+  readonly maxConsents?: number;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -57,6 +59,7 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     fixtures: options.fixtures ?? loadSandboxFixtures(),
     clock: options.clock ?? (() => new Date()),
     authorisationDeadlineMs: (options.authorisationDeadlineSeconds ?? 15 * 60) * 1000,
+    maxConsents: options.maxConsents ?? 10_000,
   });
   for (const client of options.clients ?? []) {
     state.registerClient({ clientId: client.clientId, jwks: client.jwks, redirectUris: client.redirectUris ?? [], signingIssuer: client.signingIssuer ?? client.clientId });

@@ -169,6 +169,8 @@ export interface UkStateOptions {
   readonly clock: () => Date;
   /** Time the payer has to authorise a consent before it is rejected. */
   readonly authorisationDeadlineMs: number;
+  /** At most this many consents are held (with their payments); the oldest finished ones go first. */
+  readonly maxConsents: number;
 }
 
 export type PasswordCheck = 'ok' | 'wrong' | 'locked';
@@ -297,6 +299,7 @@ export class UkSandboxState {
   // ---- consents -------------------------------------------------------------------------------------------------
 
   addConsent(input: Pick<Consent, 'bank' | 'clientId' | 'initiation' | 'risk' | 'readRefundAccount' | 'amountMinor'>): Consent {
+    this.makeRoom();
     const now = this.now();
     const consent: Consent = {
       ...input,
@@ -312,6 +315,47 @@ export class UkSandboxState {
     };
     this.consents.set(consent.id, consent);
     return consent;
+  }
+
+  /**
+   * Keeps a long-running sandbox bounded: drops expired tokens, codes, sessions and idempotency records, and when
+   * the consent limit is reached, the oldest consents that are finished (with their payments) first.
+   */
+  private makeRoom(): void {
+    const now = this.now();
+    for (const [key, token] of this.tokens) if (token.expiresAt <= now) this.tokens.delete(key);
+    for (const [key, code] of this.codes) if (code.expiresAt <= now) this.codes.delete(key);
+    for (const [key, session] of this.appSessions) if (session.expiresAt <= now) this.appSessions.delete(key);
+    // Authorisation sessions linger an hour past expiry, so a late CIBA poll still learns what happened.
+    for (const session of [...this.sessions.values()]) if (session.expiresAt.getTime() + 3600_000 <= now.getTime()) this.dropSession(session);
+    for (const [key, record] of this.idempotency) if (now.getTime() - record.at.getTime() > IDEMPOTENCY_MS) this.idempotency.delete(key);
+    while (this.consents.size >= this.options.maxConsents) {
+      let victim: Consent | undefined;
+      for (const consent of this.consents.values()) {
+        this.refreshConsent(consent);
+        const payment = consent.paymentId === undefined ? undefined : this.payment(consent.paymentId);
+        const finished = consent.status === 'RJCT' || (payment !== undefined && ['ACSC', 'ACCC', 'RJCT'].includes(payment.status));
+        if (finished) {
+          victim = consent;
+          break;
+        }
+      }
+      victim ??= this.consents.values().next().value;
+      if (victim === undefined) return;
+      this.evict(victim);
+    }
+  }
+
+  private evict(consent: Consent): void {
+    this.consents.delete(consent.id);
+    if (consent.paymentId !== undefined) this.payments.delete(consent.paymentId);
+    for (const session of [...this.sessions.values()]) if (session.consentId === consent.id) this.dropSession(session);
+  }
+
+  private dropSession(session: AuthorisationSession): void {
+    this.sessions.delete(session.id);
+    this.sessionsByPageToken.delete(session.pageToken);
+    if (session.authReqId !== undefined) this.sessionsByAuthReqId.delete(session.authReqId);
   }
 
   consent(id: string): Consent | undefined {

@@ -52,7 +52,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startUkBank(options: { fixtures?: SandboxFixtures; clockStart?: Date } = {}): Promise<UkBank> {
+export async function startUkBank(options: { fixtures?: SandboxFixtures; clockStart?: Date; maxConsents?: number } = {}): Promise<UkBank> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/uk`;
   const clock: TestClock = {
@@ -69,6 +69,7 @@ export async function startUkBank(options: { fixtures?: SandboxFixtures; clockSt
     clock: () => clock.now,
     faults,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
+    ...(options.maxConsents === undefined ? {} : { maxConsents: options.maxConsents }),
   });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, base, faults, clock, close: () => app.close() };
