@@ -211,15 +211,17 @@ export function registerOAuthRoutes(app: FastifyInstance, context: UkContext): v
     return reply.code(200).header('Cache-Control', 'no-store').send({ auth_req_id: session.authReqId, expires_in: CIBA_EXPIRES_SECONDS, interval: CIBA_INTERVAL_SECONDS });
   });
 
-  /** The signed request object: PS256 by the client's key, iss the client, aud this issuer, unexpired. */
+  /** The signed request object: PS256 by the client's key, iss the client, aud this issuer, nbf and exp at most an hour apart. */
   const verifyRequestObject = async (bank: UkSandboxBank, client: RegisteredClient, jwt: string): Promise<JWTPayload> => {
     const { payload } = await jwtVerify(jwt, createLocalJWKSet(client.jwks), {
       algorithms: ['PS256'],
       issuer: client.clientId,
       audience: issuer(context, bank),
       currentDate: state.now(),
-      requiredClaims: ['exp'],
+      requiredClaims: ['exp', 'nbf'],
     });
+    // FAPI 1 Advanced (5.2.2-13): a request object lives at most 60 minutes from its nbf.
+    if (typeof payload.exp === 'number' && typeof payload.nbf === 'number' && payload.exp - payload.nbf > 3600) throw new Error('exp is more than 60 minutes after nbf');
     if (payload['client_id'] !== undefined && payload['client_id'] !== client.clientId) throw new Error('client_id does not match');
     return payload;
   };

@@ -162,13 +162,14 @@ describe('UK sandbox: redirect bank (hybrid flow)', () => {
     assert.match(visit.lastHtml, /name="state" value="state-123"/);
   });
 
-  it('refuses request objects signed with another key or for another audience, on a page (no redirect)', async () => {
+  it('refuses request objects signed with another key, for another audience or living over an hour, on a page (no redirect)', async () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const consent = await tpp.createConsent(gbpPayment('5.00'));
     const { privateKey } = await generateKeyPair('PS256');
     for (const url of [
       await tpp.authorizeUrl(consent.body.Data.ConsentId, { signWith: privateKey }),
       await tpp.authorizeUrl(consent.body.Data.ConsentId, { audience: `${bank.base}/severn` }),
+      await tpp.authorizeUrl(consent.body.Data.ConsentId, { lifetimeSeconds: 2 * 3600 }),
     ]) {
       const response = await fetch(url, { redirect: 'manual' });
       assert.equal(response.status, 400);

@@ -238,7 +238,7 @@ export class Tpp {
   }
 
   /** The `/authorize` URL with a signed request object naming the consent. */
-  async authorizeUrl(consentId: string, options: { state?: string; nonce?: string; responseMode?: 'form_post'; audience?: string; signWith?: CryptoKey } = {}): Promise<string> {
+  async authorizeUrl(consentId: string, options: { state?: string; nonce?: string; responseMode?: 'form_post'; audience?: string; signWith?: CryptoKey; lifetimeSeconds?: number } = {}): Promise<string> {
     const now = Math.floor(this.bank.clock.now.getTime() / 1000);
     const claims: JWTPayload = {
       client_id: this.clientId,
@@ -256,7 +256,7 @@ export class Tpp {
       .setAudience(options.audience ?? this.issuer)
       .setIssuedAt(now)
       .setNotBefore(now)
-      .setExpirationTime(now + 300)
+      .setExpirationTime(now + (options.lifetimeSeconds ?? 300))
       .setJti(randomUUID())
       .sign(options.signWith ?? this.privateKey);
     const query = new URLSearchParams({ client_id: this.clientId, response_type: 'code id_token', scope: 'openid payments', redirect_uri: this.redirectUri, request });
