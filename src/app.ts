@@ -37,6 +37,7 @@ import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
+import { ukSandboxBankPlugin } from './sandbox-bank/uk-open-banking/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 
 export interface AppDependencies {
@@ -79,7 +80,8 @@ export function redactUrl(url: string): string {
   return url
     .replace(/^\/pay\/return\/([^/?#]+)\/[^/?#]+/, '/pay/return/$1/[secret]')
     .replace(/^\/pay\/(?!return\/)[^/?#]+/, '/pay/[token]')
-    .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]');
+    .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]')
+    .replace(/\/uk\/([a-z0-9-]+)\/(pay|app)\/[^/?#]+/, '/uk/$1/$2/[token]');
 }
 
 /** Paths whose values must never reach logs, whatever object they appear in. */
@@ -188,6 +190,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
         prefix: SANDBOX_BANK_MOUNT_PATH,
         catalogue,
         publicUrl: config.sandboxBank.url,
+        ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
+      });
+      // The UK Open Banking sandbox banks, under their own path (docs/sandbox-bank-uk.md).
+      await scope.register(ukSandboxBankPlugin, {
+        prefix: `${SANDBOX_BANK_MOUNT_PATH}/uk`,
+        publicUrl: `${config.sandboxBank.url.replace(/\/+$/, '')}/uk`,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
       });
     });

@@ -64,7 +64,7 @@ export function buildCli(): Command {
       const publicUrl = (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, '');
       const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
       const bank = await startSandboxBank({ port: options.port, host: options.host, publicUrl, catalogue, logLevel: config.logLevel });
-      process.stdout.write(`Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service)\n`);
+      process.stdout.write(`Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service); UK Open Banking banks under ${publicUrl}/uk\n`);
       const stop = (): void => {
         bank.close().then(() => process.exit(0), () => process.exit(1));
       };

@@ -101,7 +101,7 @@ function payerFaultFor(context: BankContext, operation: OperationName, psuId: st
 }
 
 /** Never answers: keeps the request until the client gives up or the bound passes, then drops the connection. */
-async function hold(context: BankContext, request: FastifyRequest, reply: FastifyReply, holdMs: number): Promise<void> {
+export async function hold(context: Pick<BankContext, 'held'>, request: FastifyRequest, reply: FastifyReply, holdMs: number): Promise<void> {
   reply.hijack();
   await new Promise<void>((resolve) => {
     const release = (): void => {

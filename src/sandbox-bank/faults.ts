@@ -69,24 +69,37 @@ export const FaultRuleSchema = Type.Object(
 );
 export type FaultRule = Static<typeof FaultRuleSchema>;
 
+/**
+ * The shape every fault rule shares, whatever standard names the operations: the UK Open Banking sandbox
+ * (src/sandbox-bank/uk-open-banking/) keeps its own operation names in a plan of its own.
+ */
+export interface AnyFaultRule {
+  readonly bank?: string;
+  readonly psuId?: string;
+  readonly operations?: readonly string[];
+  readonly fault: Fault;
+  readonly times?: number;
+}
+
 /** What a request looks like to the fault matcher. */
-export interface FaultContext {
+export interface FaultContext<Operation extends string = OperationName> {
   readonly bank: string;
-  readonly operation: OperationName;
+  readonly operation: Operation;
   readonly psuId: string | undefined;
 }
 
-interface ActiveRule {
+interface ActiveRule<Rule extends AnyFaultRule> {
   readonly id: string;
-  readonly rule: FaultRule;
+  readonly rule: Rule;
   remaining: number | undefined;
 }
 
-export class FaultPlan {
-  private readonly rules: ActiveRule[] = [];
+/** Fault rules of one sandbox; `Rule` defaults to the Berlin Group sandbox's rules and operation names. */
+export class FaultPlan<Rule extends AnyFaultRule = FaultRule> {
+  private readonly rules: Array<ActiveRule<Rule>> = [];
 
   /** Adds a rule; returns its id (for `remove`). Later rules win over earlier ones. */
-  inject(rule: FaultRule): string {
+  inject(rule: Rule): string {
     const id = randomUUID();
     this.rules.push({ id, rule, remaining: rule.times });
     return id;
@@ -106,14 +119,14 @@ export class FaultPlan {
     }
   }
 
-  list(bank?: string): Array<FaultRule & { id: string; remaining: number | undefined }> {
+  list(bank?: string): Array<Rule & { id: string; remaining: number | undefined }> {
     return this.rules
       .filter((active) => bank === undefined || active.rule.bank === undefined || active.rule.bank === bank)
       .map((active) => ({ ...active.rule, id: active.id, remaining: active.remaining }));
   }
 
   /** Finds the fault for a call and uses up one of its `times`. */
-  take(context: FaultContext): Fault | undefined {
+  take(context: FaultContext<NonNullable<Rule['operations']>[number]>): Fault | undefined {
     for (let index = this.rules.length - 1; index >= 0; index -= 1) {
       const active = this.rules[index];
       if (active === undefined || !matches(active.rule, context)) continue;
@@ -127,7 +140,7 @@ export class FaultPlan {
   }
 }
 
-function matches(rule: FaultRule, context: FaultContext): boolean {
+function matches(rule: AnyFaultRule, context: FaultContext<string>): boolean {
   if (rule.bank !== undefined && rule.bank !== context.bank) return false;
   if (rule.psuId !== undefined && rule.psuId !== context.psuId) return false;
   if (rule.operations !== undefined && !rule.operations.includes(context.operation)) return false;

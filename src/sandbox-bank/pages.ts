@@ -45,7 +45,8 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:0}dt{color:#6
 table{border-collapse:collapse;width:100%;font-size:14px}td,th{border-bottom:1px solid #e4e7eb;padding:6px;text-align:left;vertical-align:top}
 `;
 
-function layout(bank: SandboxBankDefinition | undefined, title: string, content: string): string {
+/** The page frame every sandbox bank page shares (exported for the UK Open Banking sandbox's pages). */
+export function layout(bank: Pick<SandboxBankDefinition, 'name' | 'brandColor'> | undefined, title: string, content: string): string {
   const brand = bank?.brandColor ?? '#334155';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -15,6 +15,7 @@ import { loadSandboxFixtures, type SandboxFixtures } from './fixtures.js';
 import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
 import { registerXs2aRoutes } from './xs2a-routes.js';
+import { ukSandboxBankPlugin } from './uk-open-banking/plugin.js';
 
 export interface SandboxBankOptions {
   readonly catalogue: ProviderCatalogue;
@@ -169,6 +170,8 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
     bodyLimit: BODY_LIMIT,
   });
   void app.register(sandboxBankPlugin, pluginOptions);
+  // The UK Open Banking banks beside them, under /uk (docs/sandbox-bank-uk.md).
+  void app.register(ukSandboxBankPlugin, { prefix: '/uk', publicUrl: `${pluginOptions.publicUrl.replace(/\/+$/, '')}/uk`, ...(pluginOptions.fixtures === undefined ? {} : { fixtures: pluginOptions.fixtures }) });
   return app;
 }
 
@@ -192,5 +195,8 @@ export async function startSandboxBank(options: {
 }
 
 export function redactPageToken(url: string): string {
-  return url.replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]');
+  return url
+    .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]')
+    // The UK Open Banking banks' payer pages and bank app (docs/sandbox-bank-uk.md).
+    .replace(/\/uk\/([a-z0-9-]+)\/(pay|app)\/[^/?#]+/, '/uk/$1/$2/[token]');
 }

@@ -91,6 +91,10 @@ describe('openpis sandbox-bank', () => {
       assert.equal(response.status, 400);
       const body = (await response.json()) as { tppMessages: { code: string }[] };
       assert.equal(body.tppMessages[0]?.code, 'FORMAT_ERROR');
+      // The UK Open Banking banks beside them (docs/sandbox-bank-uk.md).
+      const discovery = await fetch(`http://127.0.0.1:${port}/uk/albion/.well-known/openid-configuration`);
+      assert.equal(discovery.status, 200);
+      assert.equal(((await discovery.json()) as { issuer: string }).issuer, `http://localhost:${port}/uk/albion`);
     } finally {
       child.kill('SIGTERM');
     }

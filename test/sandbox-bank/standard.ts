@@ -19,8 +19,8 @@ import { parse } from 'yaml';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const STANDARD_PATH = path.resolve(repoRoot, '../shared/standards/berlin-group/psd2-api-1.3.11.yaml');
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -49,6 +49,13 @@ function adapt(node: Json): Json {
   return result;
 }
 
+/** The Berlin Group reading applied on top of `adapt` (see the file comment). */
+function berlinGroupReadings(document: JsonObject): void {
+  const schemas = (document['components'] as JsonObject)['schemas'] as JsonObject;
+  const generic = schemas['tppMessageGeneric'] as JsonObject;
+  (generic['properties'] as JsonObject)['code'] = { type: 'string', maxLength: 70 };
+}
+
 interface Operation {
   readonly method: string;
   readonly path: string;
@@ -66,13 +73,15 @@ export class Standard {
   private readonly operations = new Map<string, Operation>();
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(file = STANDARD_PATH) {
+  /**
+   * `file` defaults to the Berlin Group definition with its readings; another standard's definition (the UK Open
+   * Banking one, test/sandbox-bank/uk-open-banking/standard.ts) brings its own `readings`, applied after `adapt`.
+   */
+  constructor(file = STANDARD_PATH, readings: (document: JsonObject) => void = berlinGroupReadings) {
     const raw = parse(readFileSync(file, 'utf8')) as Json;
     const document = adapt(raw);
     if (!isObject(document)) throw new Error('The standard is not a YAML mapping');
-    const schemas = (document['components'] as JsonObject)['schemas'] as JsonObject;
-    const generic = schemas['tppMessageGeneric'] as JsonObject;
-    (generic['properties'] as JsonObject)['code'] = { type: 'string', maxLength: 70 };
+    readings(document);
     this.document = document;
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
     const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -1,0 +1,288 @@
+/**
+ * The Payment Initiation API of each UK sandbox bank (Read/Write API 4.0, domestic payments only), under
+ * `/{slug}/open-banking/v4.0/pisp`: payment consents with funds confirmation, and payments with their details.
+ * Requests to create are signed (`x-jws-signature`) and idempotent (`x-idempotency-key`); every JSON answer is
+ * signed by the bank.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isValidIBAN } from 'ibantools';
+import { toMinor } from '../money.js';
+import type { UkSandboxBank } from './banks.js';
+import { admit, bearer, header, resourceBase, sendSigned, type UkContext } from './context.js';
+import { ObError } from './errors.js';
+import type { UkOperationName } from './faults.js';
+import { verifyDetached } from './jws.js';
+import { canonicalJson, type AccessToken, type Consent, type Initiation, type Payment } from './state.js';
+
+const BASE = '/:slug/open-banking/v4.0/pisp';
+const IDEMPOTENCY_KEY = /^(?!\s)(.*)(\S)$/;
+type Body = Record<string, unknown>;
+
+function isObject(value: unknown): value is Body {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function iso(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+export function registerPispRoutes(app: FastifyInstance, context: UkContext): void {
+  const { state } = context;
+
+  const bankOf = (slug: string): UkSandboxBank => {
+    const bank = context.banks.get(slug);
+    if (bank === undefined) throw new ObError('UK.OBIE.Resource.NotFound', `No UK sandbox bank "${slug}"`, 404);
+    return bank;
+  };
+
+  /** Common gate: bearer token, faults (by the payer the call is about), and for POSTs signature and idempotency key. */
+  const gate = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    bank: UkSandboxBank,
+    operation: UkOperationName,
+    psuId: () => string | undefined,
+    options: { signed: boolean },
+  ): Promise<AccessToken | undefined> => {
+    const token = bearer(context, request);
+    if (!(await admit(context, request, reply, bank, operation, psuId()))) return undefined;
+    if (options.signed) {
+      const client = state.clients.get(token.clientId);
+      if (client === undefined) throw new ObError('UK.OBIE.Signature.Invalid', 'The client is no longer registered');
+      await verifyDetached(header(request, 'x-jws-signature'), context.rawBodies.get(request) ?? Buffer.alloc(0), {
+        jwks: client.jwks,
+        issuer: client.signingIssuer,
+        trustAnchors: context.trustAnchors,
+        now: state.now(),
+      });
+    }
+    return token;
+  };
+
+  const idempotencyKey = (request: FastifyRequest): string => {
+    const key = header(request, 'x-idempotency-key');
+    if (key === undefined) throw new ObError('UK.OBIE.Header.Missing', 'x-idempotency-key is required');
+    if (key.length > 40 || !IDEMPOTENCY_KEY.test(key)) throw new ObError('UK.OBIE.Header.Invalid', 'x-idempotency-key must be at most 40 characters, without surrounding spaces');
+    return key;
+  };
+
+  const ownConsent = (bank: UkSandboxBank, token: AccessToken, consentId: string): Consent => {
+    const consent = state.consent(consentId);
+    if (consent === undefined || consent.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown ConsentId', 400, 'ConsentId');
+    if (consent.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The consent belongs to another client', 403);
+    return consent;
+  };
+
+  const ownPayment = (bank: UkSandboxBank, token: AccessToken, paymentId: string): Payment => {
+    const payment = state.payment(paymentId);
+    if (payment === undefined || payment.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown DomesticPaymentId', 400, 'DomesticPaymentId');
+    if (payment.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The payment belongs to another client', 403);
+    return payment;
+  };
+
+  const consentBody = (bank: UkSandboxBank, consent: Consent): Body => ({
+    Data: {
+      ConsentId: consent.id,
+      CreationDateTime: iso(consent.createdAt),
+      Status: consent.status,
+      ...(consent.reason === undefined ? {} : { StatusReason: [consent.reason] }),
+      StatusUpdateDateTime: iso(consent.statusUpdatedAt),
+      ...(consent.readRefundAccount === undefined ? {} : { ReadRefundAccount: consent.readRefundAccount }),
+      Initiation: consent.initiation,
+      ...(consent.debtorAccountId === undefined || consent.status !== 'AUTH' ? {} : { Debtor: debtorOf(consent.debtorAccountId) }),
+    },
+    Risk: consent.risk,
+    Links: { Self: `${resourceBase(context, bank)}/domestic-payment-consents/${consent.id}` },
+    Meta: {},
+  });
+
+  const paymentBody = (bank: UkSandboxBank, payment: Payment): Body => ({
+    Data: {
+      DomesticPaymentId: payment.id,
+      ConsentId: payment.consentId,
+      CreationDateTime: iso(payment.createdAt),
+      Status: payment.status,
+      ...(payment.reason === undefined ? {} : { StatusReason: [payment.reason] }),
+      StatusUpdateDateTime: iso(payment.statusUpdatedAt),
+      Initiation: payment.initiation,
+      Debtor: debtorOf(payment.debtorAccountId),
+    },
+    Links: { Self: `${resourceBase(context, bank)}/domestic-payments/${payment.id}` },
+    Meta: {},
+  });
+
+  const debtorOf = (accountId: string): Body => {
+    const account = state.account(accountId);
+    return account === undefined ? {} : { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: account.sortCodeAccountNumber, Name: account.name };
+  };
+
+  // ---- consents ---------------------------------------------------------------------------------------------------
+
+  app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payment-consents`, async (request, reply) => {
+    const bank = bankOf(request.params.slug);
+    const token = await gate(request, reply, bank, 'createDomesticPaymentConsent', () => undefined, { signed: true });
+    if (token === undefined) return reply;
+    if (token.grant !== 'client_credentials') throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'Use a client-credentials token to create a consent', 403);
+    const key = idempotencyKey(request);
+    const body: unknown = request.body;
+    const previous = state.idempotent(`${token.clientId}:consent`, key, body);
+    if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
+    if (previous?.kind === 'same') {
+      const consent = state.consent(previous.resourceId);
+      if (consent !== undefined) return sendSigned(context, bank, request, reply, 201, consentBody(bank, consent));
+    }
+    const { initiation, risk, readRefundAccount, amountMinor } = parseConsent(body);
+    const consent = state.addConsent({ bank: bank.slug, clientId: token.clientId, initiation, risk, readRefundAccount, amountMinor });
+    state.remember(`${token.clientId}:consent`, key, body, consent.id);
+    return sendSigned(context, bank, request, reply, 201, consentBody(bank, consent));
+  });
+
+  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId`, async (request, reply) => {
+    const bank = bankOf(request.params.slug);
+    const token = await gate(request, reply, bank, 'getDomesticPaymentConsent', () => state.consents.get(request.params.consentId)?.payerId, { signed: false });
+    if (token === undefined) return reply;
+    return sendSigned(context, bank, request, reply, 200, consentBody(bank, ownConsent(bank, token, request.params.consentId)));
+  });
+
+  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId/funds-confirmation`, async (request, reply) => {
+    const bank = bankOf(request.params.slug);
+    const token = await gate(request, reply, bank, 'getFundsConfirmation', () => state.consents.get(request.params.consentId)?.payerId, { signed: false });
+    if (token === undefined) return reply;
+    const consent = ownConsent(bank, token, request.params.consentId);
+    if (token.consentId !== consent.id) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for this consent', 403);
+    if (consent.status !== 'AUTH' || consent.debtorAccountId === undefined || consent.paymentId !== undefined) {
+      // The profile names U009 for a funds check on a consent that is not AUTH.
+      throw new ObError('UK.OBIE.Resource.ConsentMismatch', `Funds can only be confirmed on an AUTH consent (this one is ${consent.paymentId === undefined ? consent.status : 'consumed'})`);
+    }
+    const balance = state.balance(consent.debtorAccountId) ?? 0n;
+    return sendSigned(context, bank, request, reply, 200, {
+      Data: { FundsAvailableResult: { FundsAvailableDateTime: iso(state.now()), FundsAvailable: balance >= consent.amountMinor } },
+      Links: { Self: `${resourceBase(context, bank)}/domestic-payment-consents/${consent.id}/funds-confirmation` },
+      Meta: {},
+    });
+  });
+
+  // ---- payments ---------------------------------------------------------------------------------------------------
+
+  app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payments`, async (request, reply) => {
+    const bank = bankOf(request.params.slug);
+    const consentIdInBody = isObject(request.body) && isObject(request.body['Data']) ? request.body['Data']['ConsentId'] : undefined;
+    const token = await gate(request, reply, bank, 'createDomesticPayment', () => (typeof consentIdInBody === 'string' ? state.consents.get(consentIdInBody)?.payerId : undefined), { signed: true });
+    if (token === undefined) return reply;
+    if (token.consentId === undefined) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for the consent', 403);
+    const key = idempotencyKey(request);
+    const body: unknown = request.body;
+    const previous = state.idempotent(`${token.clientId}:payment`, key, body);
+    if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
+    if (previous?.kind === 'same') {
+      const payment = state.payment(previous.resourceId);
+      if (payment !== undefined) return sendSigned(context, bank, request, reply, 201, paymentBody(bank, payment));
+    }
+    if (!isObject(body) || !isObject(body['Data'])) throw new ObError('UK.OBIE.Field.Missing', 'Data is required', 400, 'Data');
+    if (!isObject(body['Risk'])) throw new ObError('UK.OBIE.Field.Missing', 'Risk is required', 400, 'Risk');
+    const data = body['Data'];
+    if (typeof data['ConsentId'] !== 'string') throw new ObError('UK.OBIE.Field.Missing', 'Data.ConsentId is required', 400, 'Data.ConsentId');
+    if (data['ConsentId'] !== token.consentId) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The token was granted for another consent', 400, 'Data.ConsentId');
+    const consent = ownConsent(bank, token, data['ConsentId']);
+    if (consent.status !== 'AUTH' || consent.paymentId !== undefined) {
+      throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', `The consent is ${consent.paymentId === undefined ? consent.status : 'already used'}`, 400, 'Data.ConsentId');
+    }
+    if (canonicalJson(data['Initiation']) !== canonicalJson(consent.initiation)) {
+      throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation differs from the consent', 400, 'Data.Initiation');
+    }
+    if (canonicalJson(body['Risk']) !== canonicalJson(consent.risk)) {
+      throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Risk differs from the consent', 400, 'Risk');
+    }
+    const payment = state.addPayment(consent);
+    state.remember(`${token.clientId}:payment`, key, body, payment.id);
+    return sendSigned(context, bank, request, reply, 201, paymentBody(bank, payment));
+  });
+
+  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId`, async (request, reply) => {
+    const bank = bankOf(request.params.slug);
+    const token = await gate(request, reply, bank, 'getDomesticPayment', () => state.payments.get(request.params.paymentId)?.payerId, { signed: false });
+    if (token === undefined) return reply;
+    return sendSigned(context, bank, request, reply, 200, paymentBody(bank, ownPayment(bank, token, request.params.paymentId)));
+  });
+
+  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId/payment-details`, async (request, reply) => {
+    const bank = bankOf(request.params.slug);
+    const token = await gate(request, reply, bank, 'getDomesticPaymentDetails', () => state.payments.get(request.params.paymentId)?.payerId, { signed: false });
+    if (token === undefined) return reply;
+    const payment = ownPayment(bank, token, request.params.paymentId);
+    // RCVD is not a transfer status of the details resource; the transfer is pending until executed.
+    const status = payment.status === 'RCVD' ? 'PDNG' : payment.status;
+    return sendSigned(context, bank, request, reply, 200, {
+      Data: {
+        PaymentStatus: [
+          {
+            PaymentTransactionId: payment.id,
+            Status: status,
+            StatusUpdateDateTime: iso(payment.statusUpdatedAt),
+            StatusDetail: {
+              LocalInstrument: 'UK.OBIE.FPS',
+              Status: status,
+              ...(payment.reason === undefined ? {} : { StatusReason: payment.reason.StatusReasonCode, StatusReasonDescription: payment.reason.StatusReasonDescription }),
+            },
+          },
+        ],
+      },
+      Links: { Self: `${resourceBase(context, bank)}/domestic-payments/${payment.id}/payment-details` },
+      Meta: {},
+    });
+  });
+}
+
+/**
+ * The parts of a consent request the bank acts on, checked as the profile asks (GBP only, FPS only, sort code and
+ * account number or IBAN). The rest of the Initiation is kept verbatim and echoed.
+ */
+function parseConsent(body: unknown): { initiation: Initiation; risk: Body; readRefundAccount: 'Yes' | 'No' | undefined; amountMinor: bigint } {
+  if (!isObject(body) || !isObject(body['Data'])) throw new ObError('UK.OBIE.Field.Missing', 'Data is required', 400, 'Data');
+  if (!isObject(body['Risk'])) throw new ObError('UK.OBIE.Field.Missing', 'Risk is required', 400, 'Risk');
+  const data = body['Data'];
+  const initiation = data['Initiation'];
+  if (!isObject(initiation)) throw new ObError('UK.OBIE.Field.Missing', 'Data.Initiation is required', 400, 'Data.Initiation');
+  for (const name of ['InstructionIdentification', 'EndToEndIdentification'] as const) {
+    const value = initiation[name];
+    if (typeof value !== 'string' || value.length < 1 || value.length > 35) {
+      throw new ObError(value === undefined ? 'UK.OBIE.Field.Missing' : 'UK.OBIE.Field.Invalid', `${name} must be 1–35 characters`, 400, `Data.Initiation.${name}`);
+    }
+  }
+  const amount = initiation['InstructedAmount'];
+  if (!isObject(amount) || typeof amount['Amount'] !== 'string' || typeof amount['Currency'] !== 'string') {
+    throw new ObError('UK.OBIE.Field.Missing', 'InstructedAmount needs Amount and Currency', 400, 'Data.Initiation.InstructedAmount');
+  }
+  if (amount['Currency'] !== 'GBP') throw new ObError('UK.OBIE.Unsupported.Currency', 'Domestic payments are in GBP', 400, 'Data.Initiation.InstructedAmount.Currency');
+  const amountMinor = /^\d{1,13}(\.\d{1,2})?$/.test(amount['Amount']) ? toMinor(amount['Amount'], 'GBP') : undefined;
+  if (amountMinor === undefined || amountMinor <= 0n) {
+    throw new ObError('UK.OBIE.Field.Invalid', 'Amount must be positive, with at most 2 decimals', 400, 'Data.Initiation.InstructedAmount.Amount');
+  }
+  const localInstrument = initiation['LocalInstrument'];
+  if (localInstrument !== undefined && localInstrument !== 'UK.OBIE.FPS') {
+    throw new ObError('UK.OBIE.Unsupported.LocalInstrument', 'Only UK.OBIE.FPS is offered', 400, 'Data.Initiation.LocalInstrument');
+  }
+  checkAccount(initiation['CreditorAccount'], 'Data.Initiation.CreditorAccount', true);
+  if (initiation['DebtorAccount'] !== undefined) checkAccount(initiation['DebtorAccount'], 'Data.Initiation.DebtorAccount', false);
+  const readRefundAccount = data['ReadRefundAccount'];
+  if (readRefundAccount !== undefined && readRefundAccount !== 'Yes' && readRefundAccount !== 'No') {
+    throw new ObError('UK.OBIE.Field.Invalid', 'ReadRefundAccount must be Yes or No', 400, 'Data.ReadRefundAccount');
+  }
+  return { initiation: initiation as Initiation, risk: body['Risk'], readRefundAccount, amountMinor };
+}
+
+function checkAccount(account: unknown, path: string, nameRequired: boolean): void {
+  if (!isObject(account)) throw new ObError('UK.OBIE.Field.Missing', `${path} is required`, 400, path);
+  const { SchemeName: scheme, Identification: identification, Name: name } = account;
+  if (typeof identification !== 'string') throw new ObError('UK.OBIE.Field.Missing', 'Identification is required', 400, `${path}.Identification`);
+  if (nameRequired && (typeof name !== 'string' || name.length === 0 || name.length > 350)) {
+    throw new ObError('UK.OBIE.Field.Missing', 'Name is required', 400, `${path}.Name`);
+  }
+  if (scheme === 'UK.OBIE.SortCodeAccountNumber') {
+    if (!/^\d{14}$/.test(identification)) throw new ObError('UK.OBIE.Unsupported.AccountIdentifier', 'A sort code and account number is 14 digits', 400, `${path}.Identification`);
+  } else if (scheme === 'UK.OBIE.IBAN') {
+    if (!isValidIBAN(identification)) throw new ObError('UK.OBIE.Unsupported.AccountIdentifier', 'Not a valid IBAN', 400, `${path}.Identification`);
+  } else {
+    throw new ObError('UK.OBIE.Unsupported.Scheme', 'SchemeName must be UK.OBIE.SortCodeAccountNumber or UK.OBIE.IBAN', 400, `${path}.SchemeName`);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The UK Open Banking sandbox banks as one Fastify plugin, encapsulated like the Berlin Group sandbox (its own
+ * parsers, error handler and hooks). Mounted by default under `/sandbox-bank/uk` beside the Berlin Group banks, and
+ * stand-alone in `openpis sandbox-bank` under `/uk`. See docs/sandbox-bank-uk.md.
+ */
+import { randomUUID } from 'node:crypto';
+import formBody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { JSONWebKeySet } from 'jose';
+import { Compile } from 'typebox/compile';
+import { FaultPlan } from '../faults.js';
+import { loadSandboxFixtures, type SandboxFixtures } from '../fixtures.js';
+import { ukSandboxBanks } from './banks.js';
+import { interactionId, sendSigned, type UkContext } from './context.js';
+import { OAuthError, ObError, Unauthenticated } from './errors.js';
+import { UkFaultRuleSchema, type UkFaultRule } from './faults.js';
+import { generateBankKey, type BankKey } from './jws.js';
+import { registerOAuthRoutes } from './oauth-routes.js';
+import { registerUkPayerPages } from './pages.js';
+import { registerPispRoutes } from './pisp-routes.js';
+import { UkSandboxState } from './state.js';
+
+export interface UkClientRegistration {
+  readonly clientId: string;
+  readonly jwks: JSONWebKeySet;
+  readonly redirectUris?: readonly string[];
+  /** `http://openbanking.org.uk/iss` of its message signatures; default the client id. */
+  readonly signingIssuer?: string;
+}
+
+export interface UkSandboxBankOptions {
+  /** Public base URL of the UK sandbox (no trailing slash); bank issuers are `{publicUrl}/{slug}`. */
+  readonly publicUrl: string;
+  /** Test payers; default the Berlin Group sandbox's built-in ones. */
+  readonly fixtures?: SandboxFixtures;
+  readonly clock?: () => Date;
+  readonly faults?: FaultPlan<UkFaultRule>;
+  /** Clients known from the start (besides those registered over `POST /{slug}/register`). */
+  readonly clients?: readonly UkClientRegistration[];
+  /** Trust anchors accepted in request signatures (`http://openbanking.org.uk/tan`); default `openbanking.org.uk`. */
+  readonly trustAnchors?: readonly string[];
+  /** Time the payer has to authorise a consent; default 15 minutes. */
+  readonly authorisationDeadlineSeconds?: number;
+  /** Most consents (with their payments) held in memory; default 10 000, oldest finished evicted first. */
+  readonly maxConsents?: number;
+}
+
+const BODY_LIMIT = 1024 * 1024;
+const checkFaultRule = Compile(UkFaultRuleSchema);
+
+export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = async (app, options) => {
+  let publicUrl: string;
+  try {
+    publicUrl = new URL(options.publicUrl).toString().replace(/\/+$/, '');
+  } catch {
+    throw new Error(`UK sandbox bank publicUrl must be an absolute URL (got "${options.publicUrl}")`);
+  }
+  const state = new UkSandboxState({
+    fixtures: options.fixtures ?? loadSandboxFixtures(),
+    clock: options.clock ?? (() => new Date()),
+    authorisationDeadlineMs: (options.authorisationDeadlineSeconds ?? 15 * 60) * 1000,
+    maxConsents: options.maxConsents ?? 10_000,
+  });
+  for (const client of options.clients ?? []) {
+    state.registerClient({ clientId: client.clientId, jwks: client.jwks, redirectUris: client.redirectUris ?? [], signingIssuer: client.signingIssuer ?? client.clientId });
+  }
+  const banks = ukSandboxBanks();
+  const keys = new Map<string, BankKey>();
+  for (const bank of banks.values()) keys.set(bank.slug, await generateBankKey());
+  const context: UkContext = {
+    state,
+    banks,
+    keys,
+    faults: options.faults ?? new FaultPlan<UkFaultRule>(),
+    publicUrl,
+    trustAnchors: options.trustAnchors ?? ['openbanking.org.uk'],
+    rawBodies: new WeakMap(),
+    held: new Set(),
+  };
+
+  await app.register(formBody, { bodyLimit: 64 * 1024 });
+  // Keep the raw bytes: the request's detached signature is over them.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    context.rawBodies.set(request, raw);
+    if (raw.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(raw.toString('utf8')) as unknown);
+    } catch {
+      done(new ObError('UK.OBIE.Resource.InvalidFormat', 'The body is not valid JSON'), undefined);
+    }
+  });
+
+  app.addHook('preClose', async () => {
+    for (const release of [...context.held]) release();
+  });
+
+  app.setErrorHandler(async (error: FastifyError | ObError | OAuthError | Unauthenticated, request, reply) => {
+    const id = interactionId(request);
+    if (error instanceof Unauthenticated) return reply.code(401).header('x-fapi-interaction-id', id).header('WWW-Authenticate', 'Bearer').send();
+    if (error instanceof OAuthError) {
+      return reply.code(error.status).header('Cache-Control', 'no-store').send({ error: error.error, error_description: error.description });
+    }
+    const bank = bankFromUrl(context, request.url);
+    if (error instanceof ObError) {
+      if (bank === undefined) return reply.code(error.status).header('x-fapi-interaction-id', id).send(error.body(randomUUID()));
+      return sendSigned(context, bank, request, reply, error.status, error.body(randomUUID()));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 415) return reply.code(415).header('x-fapi-interaction-id', id).send();
+    if (status >= 400 && status < 500) {
+      const problem = new ObError('UK.OBIE.Resource.InvalidFormat', error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The body is too large' : 'The request is malformed');
+      return reply.code(400).header('x-fapi-interaction-id', id).send(problem.body(randomUUID()));
+    }
+    request.log.error({ err: error }, 'UK sandbox bank error');
+    return reply.code(500).header('x-fapi-interaction-id', id).send(new ObError('UK.OBIE.UnexpectedError', 'Unexpected error', 500).body(randomUUID()));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).header('x-fapi-interaction-id', interactionId(request)).send(),
+  );
+
+  registerOAuthRoutes(app, context);
+  registerPispRoutes(app, context);
+  registerUkPayerPages(app, context);
+  registerFaultControl(app, context);
+};
+
+/** The bank a request's path names (`…/{slug}/…` right after the plugin's prefix). */
+function bankFromUrl(context: UkContext, url: string) {
+  const path = url.split('?')[0] ?? '';
+  for (const segment of path.split('/')) {
+    const bank = context.banks.get(segment);
+    if (bank !== undefined) return bank;
+  }
+  return undefined;
+}
+
+/** Fault injection over HTTP, the same routes and rule shape as the Berlin Group sandbox's. */
+function registerFaultControl(app: FastifyInstance, context: UkContext): void {
+  type Params = { slug: string };
+  const known = (slug: string): boolean => context.banks.has(slug);
+  app.post<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+    if (!known(request.params.slug)) return reply.code(404).send();
+    const body: unknown = request.body;
+    if (typeof body !== 'object' || body === null) throw new ObError('UK.OBIE.Resource.InvalidFormat', 'Send a JSON fault rule');
+    if ('bank' in body && body.bank !== request.params.slug) throw new ObError('UK.OBIE.Field.Invalid', 'bank must match the path');
+    const rule: unknown = { ...body, bank: request.params.slug };
+    if (!checkFaultRule.Check(rule)) {
+      const first = checkFaultRule.Errors(rule)[0];
+      throw new ObError('UK.OBIE.Field.Invalid', `${first?.instancePath || 'rule'} ${first?.message ?? 'is invalid'}`);
+    }
+    const id = context.faults.inject(rule);
+    return reply.code(201).send({ id, ...rule });
+  });
+  app.get<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+    if (!known(request.params.slug)) return reply.code(404).send();
+    return reply.send({ faults: context.faults.list(request.params.slug) });
+  });
+  app.delete<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+    if (!known(request.params.slug)) return reply.code(404).send();
+    context.faults.clear(request.params.slug);
+    return reply.code(204).send();
+  });
+  app.delete<{ Params: Params & { id: string } }>('/:slug/sandbox/faults/:id', async (request, reply) => {
+    if (!known(request.params.slug) || !context.faults.remove(request.params.id)) return reply.code(404).send();
+    return reply.code(204).send();
+  });
+}
