@@ -8,11 +8,20 @@ import { ConfigError } from './config/config.js';
 import { openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
 
+/**
+ * Output must never hold the process: a reader that has gone away (EPIPE) or stopped reading (a full pipe) would
+ * otherwise crash it, or, with pino's default synchronous destination, spin for ever in its write loop and in the
+ * flush it runs on exit. Lines go through Node's asynchronous stdout instead, and write errors are dropped.
+ */
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+const logDestination = { write: (line: string): void => void process.stdout.write(line) };
+
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
   const metrics = createMetrics(database);
-  const app = await buildApp({ ...runtime, metrics });
+  const app = await buildApp({ ...runtime, metrics, logDestination });
   const workers =
     config.processRole === 'api'
       ? undefined
@@ -52,7 +61,13 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+    // The bound: whatever is still running then (a bank or receiver that never answers) is abandoned; its
+    // claims lapse after WORKER_LEASE_MS and another process takes the work over.
+    setTimeout(() => {
+      app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; work in flight is left to lease expiry');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     // Stop taking requests and claiming work; let what is in flight finish; then close the database.
     Promise.all([app.close(), workers?.stop()])
       .then(() => database.close())

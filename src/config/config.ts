@@ -46,6 +46,11 @@ export interface Config {
     /** How long a claim lasts: after a crash, another process takes the work once it lapses (ms). */
     readonly leaseMs: number;
   };
+  /**
+   * How long a stopping process (SIGTERM/SIGINT) lets the work in flight finish before it exits anyway (ms);
+   * what is left is taken over by another process when its lease lapses.
+   */
+  readonly shutdownTimeoutMs: number;
   readonly webhooks: {
     /** A delivery attempt's time limit (decisions §4: 15 s). */
     readonly timeoutMs: number;
@@ -152,6 +157,7 @@ export function loadConfig(env: Environment = process.env): Config {
       concurrency: integer('WORKER_CONCURRENCY', 16, 1, 1000),
       leaseMs: integer('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
     },
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
       allowPrivateTargets: boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
