@@ -5,6 +5,7 @@
 import { buildApp, createMetrics } from './app.js';
 import { ClientService } from './auth/clients.js';
 import { ConfigError } from './config/config.js';
+import { buildMetricsServer } from './observability/routes.js';
 import { openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
 
@@ -34,11 +35,15 @@ async function main(): Promise<void> {
   }
 
   await app.listen({ port: config.port, host: config.host });
+  // Prometheus scrapes a listener of its own, never the public API port (METRICS_HOST/METRICS_PORT/METRICS_TOKEN).
+  const metricsServer = config.metrics === undefined ? undefined : buildMetricsServer({ metrics, token: config.metrics.token, logger: app.log });
+  const metricsAddress = await metricsServer?.listen({ port: config.metrics?.port ?? 0, host: config.metrics?.host ?? '127.0.0.1' });
   workers?.start();
   const lines = [
     '',
     `openpis is listening on ${config.baseUrl}`,
     `  API reference:  ${config.baseUrl}/docs`,
+    `  Metrics:        ${metricsAddress === undefined ? 'off (METRICS_PORT=off)' : `${metricsAddress}/metrics`}`,
     `  Database:       ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
     `  Role:           ${config.processRole === 'all' ? 'API and workers' : config.processRole === 'api' ? 'API only' : 'workers only'}`,
   ];
@@ -69,7 +74,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     // Stop taking requests and claiming work; let what is in flight finish; then close the database.
-    Promise.all([app.close(), workers?.stop()])
+    Promise.all([app.close(), metricsServer?.close(), workers?.stop()])
       .then(() => database.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {

@@ -47,6 +47,11 @@ export interface Config {
     readonly leaseMs: number;
   };
   /**
+   * The Prometheus metrics listener, apart from the API port; unset: no metrics listener (METRICS_PORT=off).
+   * Bound to loopback by default; another interface requires `token`, sent by the scraper as a bearer token.
+   */
+  readonly metrics: { readonly host: string; readonly port: number; readonly token: string | undefined } | undefined;
+  /**
    * How long a stopping process (SIGTERM/SIGINT) lets the work in flight finish before it exits anyway (ms);
    * what is left is taken over by another process when its lease lapses.
    */
@@ -157,6 +162,7 @@ export function loadConfig(env: Environment = process.env): Config {
       concurrency: integer('WORKER_CONCURRENCY', 16, 1, 1000),
       leaseMs: integer('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
     },
+    metrics: parseMetricsListener(read('METRICS_HOST'), read('METRICS_PORT'), read('METRICS_TOKEN'), problems),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
@@ -184,6 +190,30 @@ function parseBaseUrl(raw: string, problems: string[]): string {
   }
   if (url.search !== '' || url.hash !== '') problems.push('BASE_URL must not carry a query or fragment');
   return url.toString().replace(/\/+$/, '');
+}
+
+/** The Prometheus exporter convention's port for a node process. */
+const DEFAULT_METRICS_PORT = 9464;
+
+function parseMetricsListener(host: string | undefined, port: string | undefined, token: string | undefined, problems: string[]): Config['metrics'] {
+  if (port?.toLowerCase() === 'off') return undefined;
+  let portNumber = DEFAULT_METRICS_PORT;
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port) || Number(port) > 65535) problems.push(`METRICS_PORT must be a port number (0: any free one) or off (got "${port}")`);
+    else portNumber = Number(port);
+  }
+  const bindHost = host ?? '127.0.0.1';
+  if (token !== undefined && token.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  if (token === undefined && !isLoopbackHost(bindHost)) {
+    problems.push(`METRICS_HOST=${bindHost} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
+  }
+  return { host: bindHost, port: portNumber, token };
+}
+
+/** Loopback names and addresses: what only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 const DEFAULT_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';

@@ -49,7 +49,7 @@ for (const kind of await testDatabaseKinds()) {
       const statuses = history.map((record) => record.detailedStatus);
       assert.deepEqual(statuses.slice(-2), ['PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
       assert.ok(statuses.every((status) => !status.endsWith('_FAILED')));
-      const metrics = await (await t.request('/metrics')).text();
+      const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
       assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="unavailable"\} 4/);
       assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="ok"\} [1-9]/);
     });

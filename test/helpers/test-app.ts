@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:net';
 import type { Kysely } from 'kysely';
-import { buildApp } from '../../src/app.js';
+import { buildApp, createMetrics } from '../../src/app.js';
+import { buildMetricsServer } from '../../src/observability/routes.js';
 import { ClientService, type IssuedClientCredentials } from '../../src/auth/clients.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
@@ -24,6 +25,8 @@ export interface TestClient extends IssuedClientCredentials {
 export interface TestApp {
   readonly app: App;
   readonly baseUrl: string;
+  /** Origin of the app's metrics listener (`GET /metrics`), apart from the API port as in production. */
+  readonly metricsUrl: string;
   readonly config: Config;
   readonly database: DatabaseHandle;
   readonly catalogue: ProviderCatalogue;
@@ -70,15 +73,21 @@ export async function startTestApp(
   await migrateToLatest(database.db as unknown as Kysely<unknown>);
   const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
   const logs: string[] = [];
+  const metrics = createMetrics(database, options.now);
   const app = await buildApp({
     config,
     database,
     catalogue,
+    metrics,
     logDestination: { write: (line) => void logs.push(line) },
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.sandboxFixtures === undefined ? {} : { sandboxFixtures: options.sandboxFixtures }),
   });
+  const metricsServer = buildMetricsServer({ metrics });
+  app.addHook('onClose', async () => metricsServer.close());
   await app.listen({ port, host: '127.0.0.1' });
+  const metricsPort = await freePort();
+  await metricsServer.listen({ port: metricsPort, host: '127.0.0.1' });
   const workers =
     options.workers === true
       ? createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, ...(options.now === undefined ? {} : { now: options.now }) })
@@ -101,6 +110,7 @@ export async function startTestApp(
   return {
     app,
     baseUrl,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     config,
     database,
     catalogue,
