@@ -181,6 +181,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
         prefix: SANDBOX_BANK_MOUNT_PATH,
         catalogue,
         publicUrl: config.sandboxBank.url,
+        operatorToken: config.sandboxOperatorToken,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
       });
     });

@@ -34,6 +34,11 @@ export interface Config {
    * `external`: reached at `url` (a sandbox bank started with `openpis sandbox-bank`), not mounted here.
    */
   readonly sandboxBank: { readonly mode: 'embedded' | 'external'; readonly url: string };
+  /**
+   * The sandbox operator's bearer token for fault injection over HTTP (`/sandbox-bank/<bank>/sandbox/faults`, and
+   * `openpis sandbox faults`); unset: fault injection over HTTP is closed.
+   */
+  readonly sandboxOperatorToken: string | undefined;
   /** Polling of a payment's bank status: first delay, doubling per attempt up to the maximum (ms). */
   readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number };
   /** `all`: API and workers (default); `api`: HTTP API only; `worker`: background jobs only (plus health and metrics). */
@@ -120,6 +125,12 @@ export function loadConfig(env: Environment = process.env): Config {
     }
     return value;
   };
+  /** A shared secret chosen by the operator: long enough not to be guessed. */
+  const secretToken = (name: string): string | undefined => {
+    const raw = read(name);
+    if (raw !== undefined && raw.length < 16) problems.push(`${name} must be at least 16 characters`);
+    return raw;
+  };
   const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const raw = read(name);
     if (raw === undefined) return fallback;
@@ -152,6 +163,7 @@ export function loadConfig(env: Environment = process.env): Config {
     flowDeadlineSeconds: integer('FLOW_DEADLINE_SECONDS', 15 * 60, 10, 24 * 60 * 60),
     providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
     sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
+    sandboxOperatorToken: secretToken('SANDBOX_OPERATOR_TOKEN'),
     bankStatusPolling: {
       baseMs: integer('BANK_STATUS_POLL_BASE_MS', 2000, 10, 600_000),
       maxMs: integer('BANK_STATUS_POLL_MAX_MS', 15 * 60_000, 10, 24 * 60 * 60_000),
@@ -162,7 +174,7 @@ export function loadConfig(env: Environment = process.env): Config {
       concurrency: integer('WORKER_CONCURRENCY', 16, 1, 1000),
       leaseMs: integer('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
     },
-    metrics: parseMetricsListener(read('METRICS_HOST'), read('METRICS_PORT'), read('METRICS_TOKEN'), problems),
+    metrics: parseMetricsListener(read('METRICS_HOST'), read('METRICS_PORT'), secretToken('METRICS_TOKEN'), problems),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
@@ -203,7 +215,6 @@ function parseMetricsListener(host: string | undefined, port: string | undefined
     else portNumber = Number(port);
   }
   const bindHost = host ?? '127.0.0.1';
-  if (token !== undefined && token.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (token === undefined && !isLoopbackHost(bindHost)) {
     problems.push(`METRICS_HOST=${bindHost} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
   }

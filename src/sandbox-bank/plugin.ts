@@ -2,9 +2,9 @@
  * The sandbox bank as a Fastify plugin (mounted inside the service, encapsulated so its parsers, error handler and
  * hooks never touch the host app) and as a stand-alone app for `openpis sandbox-bank`.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import formBody from '@fastify/formbody';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
 import { sandboxBanks } from './banks.js';
@@ -30,6 +30,11 @@ export interface SandboxBankOptions {
   readonly scaDeadlineSeconds?: number;
   /** Most payments plus consents held in memory; default 10 000 (oldest finished evicted first). */
   readonly maxResources?: number;
+  /**
+   * The operator's credential for fault injection over HTTP (`/<slug>/sandbox/faults`), sent as a bearer token.
+   * Faults hit every client of the bank, so only the operator may set them; unset: the HTTP control is closed.
+   */
+  readonly operatorToken?: string | undefined;
 }
 
 export const DEFAULT_SCA_DEADLINE_SECONDS = 15 * 60;
@@ -109,13 +114,29 @@ export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (
 
   registerXs2aRoutes(app, context);
   registerPayerPages(app, context);
-  registerFaultControl(app, context);
+  registerFaultControl(app, context, options.operatorToken);
 };
 
-/** Fault injection over HTTP, for client developers; exists only in the sandbox. */
-function registerFaultControl(app: FastifyInstance, context: BankContext): void {
+/**
+ * Fault injection over HTTP; exists only in the sandbox. A rule makes calls of every client of the bank fail, so
+ * every fault route requires the operator token (SANDBOX_OPERATOR_TOKEN) as a bearer token.
+ */
+function registerFaultControl(app: FastifyInstance, context: BankContext, operatorToken: string | undefined): void {
   type Params = { slug: string };
-  app.post<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+  const expected = operatorToken === undefined ? undefined : sha256(operatorToken);
+  const operatorOnly = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const sent = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    // Compare fixed-length digests in constant time, so the comparison says nothing about the token.
+    if (expected !== undefined && sent !== undefined && timingSafeEqual(sha256(sent), expected)) return;
+    const error = new Xs2aError(
+      'TOKEN_INVALID',
+      expected === undefined
+        ? 'Fault injection over HTTP is off: the operator has not set SANDBOX_OPERATOR_TOKEN'
+        : 'Fault injection is for the sandbox operator: send SANDBOX_OPERATOR_TOKEN as a bearer token',
+    );
+    await reply.code(error.status).header('www-authenticate', 'Bearer').type('application/json').send(error.body());
+  };
+  app.post<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
     const bank = requireBank(context, request.params.slug);
     const body: unknown = request.body;
     if (typeof body !== 'object' || body === null) throw new Xs2aError('FORMAT_ERROR', 'Send a JSON fault rule');
@@ -128,16 +149,16 @@ function registerFaultControl(app: FastifyInstance, context: BankContext): void 
     const id = context.faults.inject(rule);
     return reply.code(201).send({ id, ...rule });
   });
-  app.get<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+  app.get<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
     const bank = requireBank(context, request.params.slug);
     return reply.send({ faults: context.faults.list(bank.slug) });
   });
-  app.delete<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+  app.delete<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
     const bank = requireBank(context, request.params.slug);
     context.faults.clear(bank.slug);
     return reply.code(204).send();
   });
-  app.delete<{ Params: Params & { id: string } }>('/:slug/sandbox/faults/:id', async (request, reply) => {
+  app.delete<{ Params: Params & { id: string } }>('/:slug/sandbox/faults/:id', { onRequest: operatorOnly }, async (request, reply) => {
     requireBank(context, request.params.slug);
     if (!context.faults.remove(request.params.id)) throw new Xs2aError('RESOURCE_UNKNOWN', 'No such fault rule', { status: 404 });
     return reply.code(204).send();
@@ -178,15 +199,22 @@ export async function startSandboxBank(options: {
   readonly catalogue: ProviderCatalogue;
   readonly fixtures?: SandboxFixtures;
   readonly logLevel?: string;
+  /** See `SandboxBankOptions.operatorToken`. */
+  readonly operatorToken?: string | undefined;
 }): Promise<FastifyInstance> {
   const app = buildSandboxBankApp({
     catalogue: options.catalogue,
     publicUrl: options.publicUrl,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
+    operatorToken: options.operatorToken,
     logger: { level: options.logLevel ?? 'info' },
   });
   await app.listen({ port: options.port, host: options.host });
   return app;
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
 }
 
 export function redactPageToken(url: string): string {

@@ -23,7 +23,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.ok(hansa);
       const fault = await fetch(`${t.baseUrl}/sandbox-bank/hansa/sandbox/faults`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t.config.sandboxOperatorToken}` },
         body: JSON.stringify({ operations: ['getPaymentStatus'], fault: { kind: 'error', status: 503 }, times: 4 }),
       });
       assert.equal(fault.status, 201);

@@ -69,11 +69,11 @@ export async function startService(env: Record<string, string>): Promise<Running
 }
 
 /** A stand-alone sandbox bank (`openpis sandbox-bank`), so bank state outlives the service processes. */
-export async function startSandboxBank(): Promise<RunningProcess> {
+export async function startSandboxBank(env: Record<string, string> = {}): Promise<RunningProcess> {
   const port = await freePort();
   return startProcess(
     ['bin/openpis.mjs', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
-    { LOG_LEVEL: 'warn' },
+    { LOG_LEVEL: 'warn', ...env },
     port,
     /Sandbox bank listening/,
   );

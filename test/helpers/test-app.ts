@@ -66,7 +66,7 @@ export async function startTestApp(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config: Config = {
-    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', ...options.env }),
+    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN: 'sandbox-operator-token-for-tests', ...options.env }),
     database: testDatabase.config,
   };
   const database = openDatabase(config.database);
