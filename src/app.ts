@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
-import scalarApiReference from '@scalar/fastify-api-reference';
+import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Authenticator } from './auth/authenticate.js';
 import { registerTokenRoute } from './auth/token-route.js';
@@ -138,7 +138,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   app.removeContentTypeParser('text/plain');
   await app.register(formbody);
   await app.register(swagger, openApiDocumentation(config.baseUrl));
-  await app.register(scalarApiReference, { routePrefix: '/docs', configuration: { url: '/openapi.json', title: 'openpis API' } });
+  // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or
+  // validator badge), and the package installs on Node 20.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true, tryItOutEnabled: false },
+    theme: { title: 'openpis API' },
+    staticCSP: true,
+    logLevel: 'warn',
+  });
 
   const metrics = dependencies.metrics ?? createMetrics(database, now);
   const tokens = new TokenService(database.db, now);
