@@ -3,6 +3,9 @@
  * catalogue. `server.ts` only opens the database, listens and shuts down; tests build this same app.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Fastify from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
@@ -62,6 +65,9 @@ export function createMetrics(database: DatabaseHandle, now: () => Date = () => 
   return new Metrics({ jobs: () => jobs.depth(), webhooks: () => outbox.depth() });
 }
 
+/** One year, the usual HSTS lifetime; subdomains are the operator's business, so not included. */
+const HSTS = 'max-age=31536000';
+
 /** A client's X-Request-ID is echoed when it is a sane token; anything else gets a fresh UUID. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -119,6 +125,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     ajv: { customOptions: AJV_OPTIONS, plugins: [addOpenpisFormats] },
     schemaErrorFormatter: (errors) => new ValidationError(messagesFor(errors)),
     return503OnClosing: true,
+    // Behind a proxy, request.protocol (hence HSTS) follows X-Forwarded-Proto only when the operator says so.
+    trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
+    serverFactory: (handler) => {
+      if (config.tls === undefined) return createHttpServer(handler);
+      const tls = { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
+      // An https.Server serves requests like the http.Server Fastify's types expect (request.protocol reads the
+      // socket's `encrypted`); Fastify's own `https` option would change the app's type for every caller.
+      return createHttpsServer(tls, handler) as unknown as HttpServer;
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('client', null);
@@ -128,6 +143,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.rateLimitHeaders !== null) reply.headers(request.rateLimitHeaders);
+    // Once a browser has reached us over HTTPS it never again tries plain HTTP (payer credentials, decisions).
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) =>

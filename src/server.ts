@@ -4,7 +4,7 @@
  */
 import { buildApp, createMetrics } from './app.js';
 import { ClientService } from './auth/clients.js';
-import { ConfigError } from './config/config.js';
+import { ConfigError, httpsRequiredProblem } from './config/config.js';
 import { buildMetricsServer } from './observability/routes.js';
 import { openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
@@ -21,6 +21,20 @@ const logDestination = { write: (line: string): void => void process.stdout.writ
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
+  // Only HTTPS carries payer credentials: refuse to serve production clients from a plain-http address.
+  const httpsProblem = httpsRequiredProblem(config.baseUrl);
+  if (httpsProblem !== undefined) {
+    const production = await database.db
+      .selectFrom('clients')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+      .where('environment', '=', 'production')
+      .where('disabled_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(production.count) > 0) {
+      await database.close();
+      throw new ConfigError([`${httpsProblem}. This database holds ${Number(production.count)} active production client(s).`]);
+    }
+  }
   const metrics = createMetrics(database);
   const app = await buildApp({ ...runtime, metrics, logDestination });
   const workers =

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Kysely } from 'kysely';
 import { ClientNotFoundError, ClientService } from '../auth/clients.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { ConfigError, httpsRequiredProblem, loadConfig } from '../config/config.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
@@ -88,6 +88,11 @@ export function buildCli(): Command {
     .option('--scopes <scopes>', 'space-separated scopes', scopesOption)
     .option('--json', 'print JSON')
     .action(async (options: { name: string; environment: 'sandbox' | 'production'; scopes?: Scope[]; json?: boolean }) => {
+      if (options.environment === 'production') {
+        // The service would refuse to start with it (src/server.ts): say so now, not at the next restart.
+        const problem = httpsRequiredProblem(loadConfig().baseUrl);
+        if (problem !== undefined) throw new ConfigError([problem]);
+      }
       const issued = await withRuntime(({ database }) =>
         new ClientService(database.db).create({
           name: options.name,

@@ -19,6 +19,13 @@ export interface Config {
   readonly host: string;
   /** Public base URL of the service, without a trailing slash; used in every URL we hand out. */
   readonly baseUrl: string;
+  /** Certificate chain and private key (PEM files) to terminate TLS in this process; unset: plain HTTP. */
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+  /**
+   * Whether the X-Forwarded-* headers of a proxy in front are believed (the protocol above all, for HSTS):
+   * `true` for any peer, a list of addresses/CIDRs for those peers only, `false` (default) for none.
+   */
+  readonly trustProxy: boolean | readonly string[];
   readonly database: DatabaseConfig;
   readonly logLevel: LogLevel;
   /** Create and print a demo sandbox client when the database has no clients yet. */
@@ -144,6 +151,9 @@ export function loadConfig(env: Environment = process.env): Config {
 
   const baseUrl = parseBaseUrl(read('BASE_URL') ?? `http://localhost:${port}`, problems);
   const database = parseDatabaseUrl(read('DATABASE_URL'), problems);
+  const tlsCertFile = read('TLS_CERT_FILE');
+  const tlsKeyFile = read('TLS_KEY_FILE');
+  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   const logLevel = LOG_LEVELS.find((level) => level === logLevelRaw);
@@ -153,6 +163,8 @@ export function loadConfig(env: Environment = process.env): Config {
     port,
     host,
     baseUrl,
+    tls: tlsCertFile === undefined || tlsKeyFile === undefined ? undefined : { certFile: tlsCertFile, keyFile: tlsKeyFile },
+    trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     database,
     logLevel: logLevel ?? 'info',
     createDemoClient: boolean('CREATE_DEMO_CLIENT', true),
@@ -202,6 +214,26 @@ function parseBaseUrl(raw: string, problems: string[]): string {
   }
   if (url.search !== '' || url.hash !== '') problems.push('BASE_URL must not carry a query or fragment');
   return url.toString().replace(/\/+$/, '');
+}
+
+function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  return raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
+
+/**
+ * Payer credentials travel only over HTTPS: a plain-http BASE_URL is for trying the service on this machine
+ * (loopback) or with sandbox clients only. Returns why a production client may not be served, or undefined.
+ */
+export function httpsRequiredProblem(baseUrl: string): string | undefined {
+  const url = new URL(baseUrl);
+  if (url.protocol === 'https:' || isLoopbackHost(url.hostname)) return undefined;
+  return (
+    `BASE_URL ${baseUrl} is not https: production clients send payers here with their bank credentials, which travel ` +
+    'only over HTTPS. Set BASE_URL to the https address, and terminate TLS in the service (TLS_CERT_FILE, TLS_KEY_FILE) ' +
+    'or in a proxy in front of it (TRUST_PROXY); see the README, "Running in production"'
+  );
 }
 
 /** The Prometheus exporter convention's port for a node process. */
