@@ -72,7 +72,11 @@ export function buildCli(): Command {
         operatorToken: config.sandboxOperatorToken,
       });
       process.stdout.write(`Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service)\n`);
+      // Output must never hold the process (see src/server.ts), and stopping is bounded like the service's.
+      process.stdout.on('error', () => undefined);
+      process.stderr.on('error', () => undefined);
       const stop = (): void => {
+        setTimeout(() => process.exit(1), config.shutdownTimeoutMs);
         bank.close().then(() => process.exit(0), () => process.exit(1));
       };
       process.on('SIGINT', stop);

@@ -180,6 +180,8 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
         ? false
         : {
             level,
+            // Node's asynchronous stdout, not pino's synchronous fd writer, which spins for ever on a full pipe.
+            stream: { write: (line: string): void => void process.stdout.write(line) },
             // Page tokens are the payer's session secrets; keep them out of the request log line.
             serializers: {
               req: (request: { method: string; url: string }) => ({ method: request.method, url: redactPageToken(request.url) }),
