@@ -3,10 +3,13 @@
  * catalogue. `server.ts` only opens the database, listens and shuts down; tests build this same app.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Fastify from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
-import scalarApiReference from '@scalar/fastify-api-reference';
+import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Authenticator } from './auth/authenticate.js';
 import { registerTokenRoute } from './auth/token-route.js';
@@ -69,6 +72,9 @@ export function createMetrics(
   return new Metrics({ jobs: () => jobs.depth(), webhooks: () => outbox.depth() }, bankPending);
 }
 
+/** One year, the usual HSTS lifetime; subdomains are the operator's business, so not included. */
+const HSTS = 'max-age=31536000';
+
 /** A client's X-Request-ID is echoed when it is a sane token; anything else gets a fresh UUID. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -127,6 +133,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     ajv: { customOptions: AJV_OPTIONS, plugins: [addOpenpisFormats] },
     schemaErrorFormatter: (errors) => new ValidationError(messagesFor(errors)),
     return503OnClosing: true,
+    // Behind a proxy, request.protocol (hence HSTS) follows X-Forwarded-Proto only when the operator says so.
+    trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
+    serverFactory: (handler) => {
+      if (config.tls === undefined) return createHttpServer(handler);
+      const tls = { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
+      // An https.Server serves requests like the http.Server Fastify's types expect (request.protocol reads the
+      // socket's `encrypted`); Fastify's own `https` option would change the app's type for every caller.
+      return createHttpsServer(tls, handler) as unknown as HttpServer;
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('client', null);
@@ -136,6 +151,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.rateLimitHeaders !== null) reply.headers(request.rateLimitHeaders);
+    // Once a browser has reached us over HTTPS it never again tries plain HTTP (payer credentials, decisions).
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) =>
@@ -146,7 +163,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   app.removeContentTypeParser('text/plain');
   await app.register(formbody);
   await app.register(swagger, openApiDocumentation(config.baseUrl));
-  await app.register(scalarApiReference, { routePrefix: '/docs', configuration: { url: '/openapi.json', title: 'openpis API' } });
+  // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or
+  // validator badge), and the package installs on Node 20.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true, tryItOutEnabled: false },
+    theme: { title: 'openpis API' },
+    staticCSP: true,
+    logLevel: 'warn',
+  });
 
   const metrics = dependencies.metrics ?? createMetrics(database, config, now);
   const tokens = new TokenService(database.db, now);
@@ -190,12 +215,14 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
         prefix: SANDBOX_BANK_MOUNT_PATH,
         catalogue,
         publicUrl: config.sandboxBank.url,
+        operatorToken: config.sandboxOperatorToken,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
       });
       // The UK Open Banking sandbox banks, under their own path (docs/sandbox-bank-uk.md).
       await scope.register(ukSandboxBankPlugin, {
         prefix: `${SANDBOX_BANK_MOUNT_PATH}/uk`,
         publicUrl: `${config.sandboxBank.url.replace(/\/+$/, '')}/uk`,
+        operatorToken: config.sandboxOperatorToken,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
       });
     });

@@ -4,15 +4,39 @@
  */
 import { buildApp, createMetrics } from './app.js';
 import { ClientService } from './auth/clients.js';
-import { ConfigError } from './config/config.js';
+import { ConfigError, httpsRequiredProblem } from './config/config.js';
+import { buildMetricsServer } from './observability/routes.js';
 import { openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
+
+/**
+ * Output must never hold the process: a reader that has gone away (EPIPE) or stopped reading (a full pipe) would
+ * otherwise crash it, or, with pino's default synchronous destination, spin for ever in its write loop and in the
+ * flush it runs on exit. Lines go through Node's asynchronous stdout instead, and write errors are dropped.
+ */
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+const logDestination = { write: (line: string): void => void process.stdout.write(line) };
 
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
+  // Only HTTPS carries payer credentials: refuse to serve production clients from a plain-http address.
+  const httpsProblem = httpsRequiredProblem(config.baseUrl);
+  if (httpsProblem !== undefined) {
+    const production = await database.db
+      .selectFrom('clients')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+      .where('environment', '=', 'production')
+      .where('disabled_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(production.count) > 0) {
+      await database.close();
+      throw new ConfigError([`${httpsProblem}. This database holds ${Number(production.count)} active production client(s).`]);
+    }
+  }
   const metrics = createMetrics(database, config);
-  const app = await buildApp({ ...runtime, metrics });
+  const app = await buildApp({ ...runtime, metrics, logDestination });
   const workers =
     config.processRole === 'api'
       ? undefined
@@ -25,11 +49,15 @@ async function main(): Promise<void> {
   }
 
   await app.listen({ port: config.port, host: config.host });
+  // Prometheus scrapes a listener of its own, never the public API port (METRICS_HOST/METRICS_PORT/METRICS_TOKEN).
+  const metricsServer = config.metrics === undefined ? undefined : buildMetricsServer({ metrics, token: config.metrics.token, logger: app.log });
+  const metricsAddress = await metricsServer?.listen({ port: config.metrics?.port ?? 0, host: config.metrics?.host ?? '127.0.0.1' });
   workers?.start();
   const lines = [
     '',
     `openpis is listening on ${config.baseUrl}`,
     `  API reference:  ${config.baseUrl}/docs`,
+    `  Metrics:        ${metricsAddress === undefined ? 'off (METRICS_PORT=off)' : `${metricsAddress}/metrics`}`,
     `  Database:       ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
     `  Role:           ${config.processRole === 'all' ? 'API and workers' : config.processRole === 'api' ? 'API only' : 'workers only'}`,
   ];
@@ -52,9 +80,15 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+    // The bound: whatever is still running then (a bank or receiver that never answers) is abandoned; its
+    // claims lapse after WORKER_LEASE_MS and another process takes the work over.
+    setTimeout(() => {
+      app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; work in flight is left to lease expiry');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     // Stop taking requests and claiming work; let what is in flight finish; then close the database.
-    Promise.all([app.close(), workers?.stop()])
+    Promise.all([app.close(), metricsServer?.close(), workers?.stop()])
       .then(() => database.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Kysely } from 'kysely';
 import { ClientNotFoundError, ClientService } from '../auth/clients.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { ConfigError, httpsRequiredProblem, loadConfig } from '../config/config.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
@@ -63,9 +63,20 @@ export function buildCli(): Command {
       const config = loadConfig();
       const publicUrl = (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, '');
       const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
-      const bank = await startSandboxBank({ port: options.port, host: options.host, publicUrl, catalogue, logLevel: config.logLevel });
+      const bank = await startSandboxBank({
+        port: options.port,
+        host: options.host,
+        publicUrl,
+        catalogue,
+        logLevel: config.logLevel,
+        operatorToken: config.sandboxOperatorToken,
+      });
       process.stdout.write(`Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service); UK Open Banking banks under ${publicUrl}/uk\n`);
+      // Output must never hold the process (see src/server.ts), and stopping is bounded like the service's.
+      process.stdout.on('error', () => undefined);
+      process.stderr.on('error', () => undefined);
       const stop = (): void => {
+        setTimeout(() => process.exit(1), config.shutdownTimeoutMs);
         bank.close().then(() => process.exit(0), () => process.exit(1));
       };
       process.on('SIGINT', stop);
@@ -81,6 +92,11 @@ export function buildCli(): Command {
     .option('--scopes <scopes>', 'space-separated scopes', scopesOption)
     .option('--json', 'print JSON')
     .action(async (options: { name: string; environment: 'sandbox' | 'production'; scopes?: Scope[]; json?: boolean }) => {
+      if (options.environment === 'production') {
+        // The service would refuse to start with it (src/server.ts): say so now, not at the next restart.
+        const problem = httpsRequiredProblem(loadConfig().baseUrl);
+        if (problem !== undefined) throw new ConfigError([problem]);
+      }
       const issued = await withRuntime(({ database }) =>
         new ClientService(database.db).create({
           name: options.name,
@@ -189,14 +205,74 @@ export function buildCli(): Command {
       process.stdout.write(`Event ${eventId} queued for delivery.\n`);
     });
 
+  const faults = program
+    .command('sandbox')
+    .description('operate the sandbox bank (embedded, or the one at SANDBOX_BANK_URL)')
+    .command('faults')
+    .description('fault injection: make calls to a sandbox bank slow, fail or hang (needs SANDBOX_OPERATOR_TOKEN)');
+  const bankOption = (): Option => new Option('--bank <slug>', 'the sandbox bank, by its path slug (e.g. hansa)').makeOptionMandatory();
+  const urlOption = (): Option => new Option('--url <url>', 'the sandbox bank (default: SANDBOX_BANK_URL, or the embedded one under BASE_URL)');
+  faults
+    .command('add')
+    .description('add a fault rule, e.g. --rule \'{"operations":["initiatePayment"],"fault":{"kind":"error","status":503},"times":2}\'')
+    .addOption(bankOption())
+    .requiredOption('--rule <json>', 'the fault rule (see docs/sandbox-bank.md)')
+    .addOption(urlOption())
+    .action(async (options: { bank: string; rule: string; url?: string }) => {
+      let rule: unknown;
+      try {
+        rule = JSON.parse(options.rule);
+      } catch {
+        throw new SandboxFaultError('--rule must be JSON');
+      }
+      const answer = await sandboxFaultRequest(options, 'POST', '', rule);
+      process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+    });
+  faults
+    .command('list')
+    .description('list the fault rules of a sandbox bank')
+    .addOption(bankOption())
+    .addOption(urlOption())
+    .action(async (options: { bank: string; url?: string }) => {
+      process.stdout.write(`${JSON.stringify(await sandboxFaultRequest(options, 'GET', ''), null, 2)}\n`);
+    });
+  faults
+    .command('clear')
+    .description('remove every fault rule of a sandbox bank, or one with --id')
+    .addOption(bankOption())
+    .option('--id <ruleId>', 'only this rule')
+    .addOption(urlOption())
+    .action(async (options: { bank: string; id?: string; url?: string }) => {
+      await sandboxFaultRequest(options, 'DELETE', options.id === undefined ? '' : `/${encodeURIComponent(options.id)}`);
+      process.stdout.write(options.id === undefined ? `Fault rules of ${options.bank} cleared.\n` : `Fault rule ${options.id} removed.\n`);
+    });
+
   return program;
+}
+
+/** A refusal of the sandbox bank's fault control, shown to the operator as it came. */
+class SandboxFaultError extends Error {}
+
+/** One call of the sandbox bank's fault control, as the operator (bearer SANDBOX_OPERATOR_TOKEN). */
+async function sandboxFaultRequest(options: { bank: string; url?: string }, method: 'GET' | 'POST' | 'DELETE', suffix: string, body?: unknown): Promise<unknown> {
+  const config = loadConfig();
+  if (config.sandboxOperatorToken === undefined) throw new SandboxFaultError('Set SANDBOX_OPERATOR_TOKEN (the same value the sandbox bank runs with).');
+  const base = (options.url ?? config.sandboxBank.url).replace(/\/+$/, '');
+  const response = await fetch(`${base}/${encodeURIComponent(options.bank)}/sandbox/faults${suffix}`, {
+    method,
+    headers: { authorization: `Bearer ${config.sandboxOperatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new SandboxFaultError(`The sandbox bank answered ${response.status}: ${text}`);
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
   try {
     await buildCli().parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ClientNotFoundError) {
+    if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
       return;

@@ -19,6 +19,13 @@ export interface Config {
   readonly host: string;
   /** Public base URL of the service, without a trailing slash; used in every URL we hand out. */
   readonly baseUrl: string;
+  /** Certificate chain and private key (PEM files) to terminate TLS in this process; unset: plain HTTP. */
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+  /**
+   * Whether the X-Forwarded-* headers of a proxy in front are believed (the protocol above all, for HSTS):
+   * `true` for any peer, a list of addresses/CIDRs for those peers only, `false` (default) for none.
+   */
+  readonly trustProxy: boolean | readonly string[];
   readonly database: DatabaseConfig;
   readonly logLevel: LogLevel;
   /** Create and print a demo sandbox client when the database has no clients yet. */
@@ -34,6 +41,11 @@ export interface Config {
    * `external`: reached at `url` (a sandbox bank started with `openpis sandbox-bank`), not mounted here.
    */
   readonly sandboxBank: { readonly mode: 'embedded' | 'external'; readonly url: string };
+  /**
+   * The sandbox operator's bearer token for fault injection over HTTP (`/sandbox-bank/<bank>/sandbox/faults`, and
+   * `openpis sandbox faults`); unset: fault injection over HTTP is closed.
+   */
+  readonly sandboxOperatorToken: string | undefined;
   /** Polling of a payment's bank status: first delay, doubling per attempt up to the maximum (ms). */
   readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number };
   /**
@@ -51,6 +63,16 @@ export interface Config {
     /** How long a claim lasts: after a crash, another process takes the work once it lapses (ms). */
     readonly leaseMs: number;
   };
+  /**
+   * The Prometheus metrics listener, apart from the API port; unset: no metrics listener (METRICS_PORT=off).
+   * Bound to loopback by default; another interface requires `token`, sent by the scraper as a bearer token.
+   */
+  readonly metrics: { readonly host: string; readonly port: number; readonly token: string | undefined } | undefined;
+  /**
+   * How long a stopping process (SIGTERM/SIGINT) lets the work in flight finish before it exits anyway (ms);
+   * what is left is taken over by another process when its lease lapses.
+   */
+  readonly shutdownTimeoutMs: number;
   readonly webhooks: {
     /** A delivery attempt's time limit (decisions §4: 15 s). */
     readonly timeoutMs: number;
@@ -115,6 +137,12 @@ export function loadConfig(env: Environment = process.env): Config {
     }
     return value;
   };
+  /** A shared secret chosen by the operator: long enough not to be guessed. */
+  const secretToken = (name: string): string | undefined => {
+    const raw = read(name);
+    if (raw !== undefined && raw.length < 16) problems.push(`${name} must be at least 16 characters`);
+    return raw;
+  };
   const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const raw = read(name);
     if (raw === undefined) return fallback;
@@ -128,6 +156,9 @@ export function loadConfig(env: Environment = process.env): Config {
 
   const baseUrl = parseBaseUrl(read('BASE_URL') ?? `http://localhost:${port}`, problems);
   const database = parseDatabaseUrl(read('DATABASE_URL'), problems);
+  const tlsCertFile = read('TLS_CERT_FILE');
+  const tlsKeyFile = read('TLS_KEY_FILE');
+  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   const logLevel = LOG_LEVELS.find((level) => level === logLevelRaw);
@@ -137,6 +168,8 @@ export function loadConfig(env: Environment = process.env): Config {
     port,
     host,
     baseUrl,
+    tls: tlsCertFile === undefined || tlsKeyFile === undefined ? undefined : { certFile: tlsCertFile, keyFile: tlsKeyFile },
+    trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     database,
     logLevel: logLevel ?? 'info',
     createDemoClient: boolean('CREATE_DEMO_CLIENT', true),
@@ -147,6 +180,7 @@ export function loadConfig(env: Environment = process.env): Config {
     flowDeadlineSeconds: integer('FLOW_DEADLINE_SECONDS', 15 * 60, 10, 24 * 60 * 60),
     providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
     sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
+    sandboxOperatorToken: secretToken('SANDBOX_OPERATOR_TOKEN'),
     bankStatusPolling: {
       baseMs: integer('BANK_STATUS_POLL_BASE_MS', 2000, 10, 600_000),
       maxMs: integer('BANK_STATUS_POLL_MAX_MS', 15 * 60_000, 10, 24 * 60 * 60_000),
@@ -158,6 +192,8 @@ export function loadConfig(env: Environment = process.env): Config {
       concurrency: integer('WORKER_CONCURRENCY', 16, 1, 1000),
       leaseMs: integer('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
     },
+    metrics: parseMetricsListener(read('METRICS_HOST'), read('METRICS_PORT'), secretToken('METRICS_TOKEN'), problems),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
       allowPrivateTargets: boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
@@ -184,6 +220,49 @@ function parseBaseUrl(raw: string, problems: string[]): string {
   }
   if (url.search !== '' || url.hash !== '') problems.push('BASE_URL must not carry a query or fragment');
   return url.toString().replace(/\/+$/, '');
+}
+
+function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  return raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
+
+/**
+ * Payer credentials travel only over HTTPS: a plain-http BASE_URL is for trying the service on this machine
+ * (loopback) or with sandbox clients only. Returns why a production client may not be served, or undefined.
+ */
+export function httpsRequiredProblem(baseUrl: string): string | undefined {
+  const url = new URL(baseUrl);
+  if (url.protocol === 'https:' || isLoopbackHost(url.hostname)) return undefined;
+  return (
+    `BASE_URL ${baseUrl} is not https: production clients send payers here with their bank credentials, which travel ` +
+    'only over HTTPS. Set BASE_URL to the https address, and terminate TLS in the service (TLS_CERT_FILE, TLS_KEY_FILE) ' +
+    'or in a proxy in front of it (TRUST_PROXY); see the README, "Running in production"'
+  );
+}
+
+/** The Prometheus exporter convention's port for a node process. */
+const DEFAULT_METRICS_PORT = 9464;
+
+function parseMetricsListener(host: string | undefined, port: string | undefined, token: string | undefined, problems: string[]): Config['metrics'] {
+  if (port?.toLowerCase() === 'off') return undefined;
+  let portNumber = DEFAULT_METRICS_PORT;
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port) || Number(port) > 65535) problems.push(`METRICS_PORT must be a port number (0: any free one) or off (got "${port}")`);
+    else portNumber = Number(port);
+  }
+  const bindHost = host ?? '127.0.0.1';
+  if (token === undefined && !isLoopbackHost(bindHost)) {
+    problems.push(`METRICS_HOST=${bindHost} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
+  }
+  return { host: bindHost, port: portNumber, token };
+}
+
+/** Loopback names and addresses: what only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 const DEFAULT_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';

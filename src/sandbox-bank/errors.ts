@@ -15,6 +15,8 @@ export const MESSAGE_CODE_STATUS = {
   /** Consent-ID in a header that the bank does not know (403 when addressed in the path). */
   CONSENT_UNKNOWN: 400,
   PSU_CREDENTIALS_INVALID: 401,
+  /** A missing or wrong bearer token (here: the operator token of the fault-injection routes). */
+  TOKEN_INVALID: 401,
   CONSENT_INVALID: 401,
   CONSENT_EXPIRED: 401,
   CERTIFICATE_INVALID: 401,

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import formBody from '@fastify/formbody';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue } from '../providers/catalogue.js';
 import { sandboxBanks } from './banks.js';
@@ -14,6 +14,7 @@ import { FaultPlan, FaultRuleSchema } from './faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from './fixtures.js';
 import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
+import { operatorTokenCheck } from './operator-token.js';
 import { registerXs2aRoutes } from './xs2a-routes.js';
 import { ukSandboxBankPlugin } from './uk-open-banking/plugin.js';
 
@@ -31,6 +32,11 @@ export interface SandboxBankOptions {
   readonly scaDeadlineSeconds?: number;
   /** Most payments plus consents held in memory; default 10 000 (oldest finished evicted first). */
   readonly maxResources?: number;
+  /**
+   * The operator's credential for fault injection over HTTP (`/<slug>/sandbox/faults`), sent as a bearer token.
+   * Faults hit every client of the bank, so only the operator may set them; unset: the HTTP control is closed.
+   */
+  readonly operatorToken?: string | undefined;
 }
 
 export const DEFAULT_SCA_DEADLINE_SECONDS = 15 * 60;
@@ -112,13 +118,23 @@ export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (
 
   registerXs2aRoutes(app, context);
   registerPayerPages(app, context);
-  registerFaultControl(app, context);
+  registerFaultControl(app, context, options.operatorToken);
 };
 
-/** Fault injection over HTTP, for client developers; exists only in the sandbox. */
-function registerFaultControl(app: FastifyInstance, context: BankContext): void {
+/**
+ * Fault injection over HTTP; exists only in the sandbox. A rule makes calls of every client of the bank fail, so
+ * every fault route requires the operator token (SANDBOX_OPERATOR_TOKEN) as a bearer token.
+ */
+function registerFaultControl(app: FastifyInstance, context: BankContext, operatorToken: string | undefined): void {
   type Params = { slug: string };
-  app.post<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+  const isOperator = operatorTokenCheck(operatorToken);
+  const operatorOnly = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const check = isOperator(request);
+    if (check.allowed) return;
+    const error = new Xs2aError('TOKEN_INVALID', check.message);
+    await reply.code(error.status).header('www-authenticate', 'Bearer').type('application/json').send(error.body());
+  };
+  app.post<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
     const bank = requireBank(context, request.params.slug);
     const body: unknown = request.body;
     if (typeof body !== 'object' || body === null) throw new Xs2aError('FORMAT_ERROR', 'Send a JSON fault rule');
@@ -131,16 +147,16 @@ function registerFaultControl(app: FastifyInstance, context: BankContext): void 
     const id = context.faults.inject(rule);
     return reply.code(201).send({ id, ...rule });
   });
-  app.get<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+  app.get<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
     const bank = requireBank(context, request.params.slug);
     return reply.send({ faults: context.faults.list(bank.slug) });
   });
-  app.delete<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
+  app.delete<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
     const bank = requireBank(context, request.params.slug);
     context.faults.clear(bank.slug);
     return reply.code(204).send();
   });
-  app.delete<{ Params: Params & { id: string } }>('/:slug/sandbox/faults/:id', async (request, reply) => {
+  app.delete<{ Params: Params & { id: string } }>('/:slug/sandbox/faults/:id', { onRequest: operatorOnly }, async (request, reply) => {
     requireBank(context, request.params.slug);
     if (!context.faults.remove(request.params.id)) throw new Xs2aError('RESOURCE_UNKNOWN', 'No such fault rule', { status: 404 });
     return reply.code(204).send();
@@ -162,6 +178,8 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
         ? false
         : {
             level,
+            // Node's asynchronous stdout, not pino's synchronous fd writer, which spins for ever on a full pipe.
+            stream: { write: (line: string): void => void process.stdout.write(line) },
             // Page tokens are the payer's session secrets; keep them out of the request log line.
             serializers: {
               req: (request: { method: string; url: string }) => ({ method: request.method, url: redactPageToken(request.url) }),
@@ -171,7 +189,7 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
   });
   void app.register(sandboxBankPlugin, pluginOptions);
   // The UK Open Banking banks beside them, under /uk (docs/sandbox-bank-uk.md).
-  void app.register(ukSandboxBankPlugin, { prefix: '/uk', publicUrl: `${pluginOptions.publicUrl.replace(/\/+$/, '')}/uk`, ...(pluginOptions.fixtures === undefined ? {} : { fixtures: pluginOptions.fixtures }) });
+  void app.register(ukSandboxBankPlugin, { prefix: '/uk', publicUrl: `${pluginOptions.publicUrl.replace(/\/+$/, '')}/uk`, operatorToken: pluginOptions.operatorToken, ...(pluginOptions.fixtures === undefined ? {} : { fixtures: pluginOptions.fixtures }) });
   return app;
 }
 
@@ -183,11 +201,14 @@ export async function startSandboxBank(options: {
   readonly catalogue: ProviderCatalogue;
   readonly fixtures?: SandboxFixtures;
   readonly logLevel?: string;
+  /** See `SandboxBankOptions.operatorToken`. */
+  readonly operatorToken?: string | undefined;
 }): Promise<FastifyInstance> {
   const app = buildSandboxBankApp({
     catalogue: options.catalogue,
     publicUrl: options.publicUrl,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
+    operatorToken: options.operatorToken,
     logger: { level: options.logLevel ?? 'info' },
   });
   await app.listen({ port: options.port, host: options.host });

@@ -100,3 +100,30 @@ describe('openpis sandbox-bank', () => {
     }
   });
 });
+
+describe('openpis sandbox faults', () => {
+  it('adds, lists and clears fault rules of a stand-alone sandbox bank with the operator token; the bank refuses them without it', async () => {
+    const { startSandboxBank } = await import('../helpers/processes.js');
+    const token = 'operator-token-of-this-test-123';
+    const bank = await startSandboxBank({ SANDBOX_OPERATOR_TOKEN: token });
+    const faults = (...args: string[]) =>
+      run(process.execPath, [BIN, 'sandbox', 'faults', ...args, '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: token, LOG_LEVEL: 'silent' } });
+    try {
+      assert.equal((await fetch(`${bank.url}/hansa/sandbox/faults`)).status, 401);
+      const added = JSON.parse((await faults('add', '--bank', 'hansa', '--rule', '{"operations":["initiatePayment"],"fault":{"kind":"error","status":503}}')).stdout) as { id: string; bank: string };
+      assert.equal(added.bank, 'hansa');
+      const listed = JSON.parse((await faults('list', '--bank', 'hansa')).stdout) as { faults: Array<{ id: string }> };
+      assert.deepEqual(listed.faults.map((rule) => rule.id), [added.id]);
+      assert.match((await faults('clear', '--bank', 'hansa')).stdout, /cleared/);
+      assert.deepEqual((JSON.parse((await faults('list', '--bank', 'hansa')).stdout) as { faults: unknown[] }).faults, []);
+      // Without the token the command says what is missing.
+      await assert.rejects(
+        run(process.execPath, [BIN, 'sandbox', 'faults', 'list', '--bank', 'hansa', '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: '' } }),
+        (error: { stderr: string }) => /SANDBOX_OPERATOR_TOKEN/.test(error.stderr),
+      );
+    } finally {
+      await bank.stop();
+    }
+  });
+});
+

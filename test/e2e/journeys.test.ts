@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { axeViolations, browserSkip, launchBrowser, openPage, startShop, type AxeFinding, type Shop } from './browser-harness.js';
 import { BANKS, HOSTED_PREFIX, PLAIN_TO_REGISTRATION, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from './flow-harness.js';
+import { injectSandboxFault } from '../helpers/test-app.js';
 
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
 const kinds = await testDatabaseKinds();
@@ -276,11 +277,7 @@ for (const kind of kinds) {
     });
 
     sqliteOnly('a bank error on the one-time code: the code form again with a notice; the code again pays, to COMPLETED', async () => {
-      const fault = await fetch(`${flow.app.baseUrl}/sandbox-bank/hansa/sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ psuId: 'erik', operations: ['updateAuthorisation'], fault: { kind: 'error', status: 500 }, times: 1 }),
-      });
+      const fault = await injectSandboxFault(flow.app, 'hansa', { psuId: 'erik', operations: ['updateAuthorisation'], fault: { kind: 'error', status: 500 }, times: 1 });
       assert.equal(fault.status, 201);
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.hansa },

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { fieldsAsked, get, headingOf, openFlow, submit, submitAndFollow, type Answer } from '../hosted/http-payer.js';
+import { injectSandboxFault } from '../helpers/test-app.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -25,11 +26,7 @@ const TO_CODE_PAGE = [
 ];
 
 async function fault(flow: FlowHarness, slug: string, rule: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${flow.app.baseUrl}/sandbox-bank/${slug}/sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(rule),
-  });
+  const response = await injectSandboxFault(flow.app, slug, rule);
   assert.equal(response.status, 201);
 }
 

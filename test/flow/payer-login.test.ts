@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { fieldsAsked, get, headingOf, openFlow, submit, submitAndFollow, type Answer } from '../hosted/http-payer.js';
+import { injectSandboxFault } from '../helpers/test-app.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -66,11 +67,7 @@ describe('the payer logs in at an embedded bank (HTTP)', { timeout: 120_000 }, (
   });
 
   async function fault(slug: string, rule: Record<string, unknown>): Promise<void> {
-    const response = await fetch(`${flow.app.baseUrl}/sandbox-bank/${slug}/sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(rule),
-    });
+    const response = await injectSandboxFault(flow.app, slug, rule);
     assert.equal(response.status, 201);
   }
 

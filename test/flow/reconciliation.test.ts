@@ -79,7 +79,7 @@ for (const kind of await testDatabaseKinds()) {
       // The whole bank is down for the status: the status endpoint and the payment resource, 4 reads of each.
       const fault = await fetch(`${t.baseUrl}/sandbox-bank/hansa/sandbox/faults`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t.config.sandboxOperatorToken}` },
         body: JSON.stringify({ operations: ['getPaymentStatus', 'getPayment'], fault: { kind: 'error', status: 503 }, times: 8 }),
       });
       assert.equal(fault.status, 201);
@@ -96,7 +96,7 @@ for (const kind of await testDatabaseKinds()) {
       const statuses = await reaches(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
       assert.deepEqual(statuses.slice(-2), ['PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
       assert.ok(statuses.every((status) => !status.endsWith('_FAILED')));
-      const metrics = await (await t.request('/metrics')).text();
+      const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
       assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="unavailable"\} 4/);
       assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="ok"\} [1-9]/);
     });
@@ -112,7 +112,7 @@ for (const kind of await testDatabaseKinds()) {
       // gustav's payments stay accepted for execution (ACSP) for ever; Rheinland does not count that as completed.
       const paymentId = await approvedAtRedirectBank('gustav');
       await reaches(paymentId, 'PAYMENT_EXECUTION_PENDING');
-      const metrics = await (await t.request('/metrics')).text();
+      const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
       assert.equal(metricValue(metrics, 'openpis_payments_pending_at_bank_overdue'), 0);
       assert.ok((metricValue(metrics, 'openpis_payments_pending_at_bank_oldest_age_seconds') ?? -1) >= 0);
       assert.deepEqual(pendingAlerts(t.logs, paymentId), []);
@@ -145,20 +145,20 @@ for (const kind of await testDatabaseKinds()) {
       assert.ok(typeof alert?.['pendingSeconds'] === 'number' && alert['pendingSeconds'] >= 1);
 
       const overdue = await waitFor('the gauge', async () => {
-        const value = metricValue(await (await t.request('/metrics')).text(), 'openpis_payments_pending_at_bank_overdue');
+        const value = metricValue(await (await fetch(`${t.metricsUrl}/metrics`)).text(), 'openpis_payments_pending_at_bank_overdue');
         return value === 1 ? value : undefined;
       });
       assert.equal(overdue, 1);
       // The bank is asked a few more times after the alert: still one line, and the payment still waits.
       const polls = async (): Promise<number> => {
-        const metrics = await (await t.request('/metrics')).text();
+        const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
         return Number(/openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="getPaymentStatus",result="ok"\} (\d+)/.exec(metrics)?.[1] ?? 0);
       };
       const seen = await polls();
       await waitFor('three more polls', async () => ((await polls()) >= seen + 3 ? true : undefined), 15_000);
       assert.equal(pendingAlerts(t.logs, paymentId).length, 1);
       assert.equal((await history(paymentId)).at(-1), 'PAYMENT_EXECUTION_PENDING');
-      const metrics = await (await t.request('/metrics')).text();
+      const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
       assert.ok((metricValue(metrics, 'openpis_payments_pending_at_bank_oldest_age_seconds') ?? 0) >= 1);
     });
   });

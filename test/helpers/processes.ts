@@ -10,6 +10,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface RunningProcess {
   readonly url: string;
+  /** Origin of the metrics listener (the service only). */
+  readonly metricsUrl: string;
   readonly port: number;
   readonly child: ChildProcess;
   output(): string;
@@ -17,12 +19,13 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-function startProcess(args: string[], env: Record<string, string>, port: number, ready: RegExp): Promise<RunningProcess> {
+function startProcess(args: string[], env: Record<string, string>, port: number, ready: RegExp, metricsPort = 0): Promise<RunningProcess> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const running: RunningProcess = {
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     port,
     child,
     output: () => output,
@@ -55,20 +58,22 @@ function startProcess(args: string[], env: Record<string, string>, port: number,
 /** The service as `npm start` runs it, with the given environment on top of test defaults. */
 export async function startService(env: Record<string, string>): Promise<RunningProcess> {
   const port = await freePort();
+  const metricsPort = await freePort();
   return startProcess(
     ['--import', 'tsx', 'src/server.ts'],
-    { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', CREATE_DEMO_CLIENT: 'false', ...env },
+    { PORT: String(port), METRICS_PORT: String(metricsPort), BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', CREATE_DEMO_CLIENT: 'false', ...env },
     port,
     /openpis is listening/,
+    metricsPort,
   );
 }
 
 /** A stand-alone sandbox bank (`openpis sandbox-bank`), so bank state outlives the service processes. */
-export async function startSandboxBank(): Promise<RunningProcess> {
+export async function startSandboxBank(env: Record<string, string> = {}): Promise<RunningProcess> {
   const port = await freePort();
   return startProcess(
     ['bin/openpis.mjs', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
-    { LOG_LEVEL: 'warn' },
+    { LOG_LEVEL: 'warn', ...env },
     port,
     /Sandbox bank listening/,
   );

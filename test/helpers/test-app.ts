@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:net';
 import type { Kysely } from 'kysely';
-import { buildApp } from '../../src/app.js';
+import { buildApp, createMetrics } from '../../src/app.js';
+import { buildMetricsServer } from '../../src/observability/routes.js';
 import { ClientService, type IssuedClientCredentials } from '../../src/auth/clients.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
@@ -24,6 +25,8 @@ export interface TestClient extends IssuedClientCredentials {
 export interface TestApp {
   readonly app: App;
   readonly baseUrl: string;
+  /** Origin of the app's metrics listener (`GET /metrics`), apart from the API port as in production. */
+  readonly metricsUrl: string;
   readonly config: Config;
   readonly database: DatabaseHandle;
   readonly catalogue: ProviderCatalogue;
@@ -63,22 +66,28 @@ export async function startTestApp(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config: Config = {
-    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', ...options.env }),
+    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN: 'sandbox-operator-token-for-tests', ...options.env }),
     database: testDatabase.config,
   };
   const database = openDatabase(config.database);
   await migrateToLatest(database.db as unknown as Kysely<unknown>);
   const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
   const logs: string[] = [];
+  const metrics = createMetrics(database, config, options.now);
   const app = await buildApp({
     config,
     database,
     catalogue,
+    metrics,
     logDestination: { write: (line) => void logs.push(line) },
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.sandboxFixtures === undefined ? {} : { sandboxFixtures: options.sandboxFixtures }),
   });
+  const metricsServer = buildMetricsServer({ metrics });
+  app.addHook('onClose', async () => metricsServer.close());
   await app.listen({ port, host: '127.0.0.1' });
+  const metricsPort = await freePort();
+  await metricsServer.listen({ port: metricsPort, host: '127.0.0.1' });
   const workers =
     options.workers === true
       ? createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, ...(options.now === undefined ? {} : { now: options.now }) })
@@ -101,6 +110,7 @@ export async function startTestApp(
   return {
     app,
     baseUrl,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     config,
     database,
     catalogue,
@@ -137,4 +147,13 @@ export async function startTestApp(
       await testDatabase.drop();
     },
   };
+}
+
+/** Adds a fault rule to the embedded sandbox bank's `slug` bank, as the operator (docs/sandbox-bank.md). */
+export async function injectSandboxFault(app: Pick<TestApp, 'baseUrl' | 'config'>, slug: string, rule: Record<string, unknown>): Promise<Response> {
+  return fetch(`${app.baseUrl}/sandbox-bank/${slug}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${app.config.sandboxOperatorToken}` },
+    body: JSON.stringify(rule),
+  });
 }

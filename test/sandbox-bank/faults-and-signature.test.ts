@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { verifyRequestSignature } from '../../src/sandbox-bank/index.js';
-import { catalogueWith, SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from './harness.js';
+import { buildSandboxBankApp, verifyRequestSignature } from '../../src/sandbox-bank/index.js';
+import { catalogueWith, defaultCatalogue, OPERATOR_TOKEN, SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from './harness.js';
 
 describe('fault injection', () => {
   let bank: Harness;
@@ -85,26 +85,70 @@ describe('fault injection', () => {
     await assert.rejects(rawInitiate(AbortSignal.timeout(200)), { name: 'TimeoutError' });
   });
 
-  it('HTTP control for client developers: add, list, clear', async () => {
+  it('HTTP control for the operator: add, list, clear with the operator token', async () => {
+    const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
     const add = await fetch(`${bank.address}/hansa/sandbox/faults`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...operator },
       body: JSON.stringify({ operations: ['initiatePayment'], fault: { kind: 'error', status: 503 } }),
     });
     assert.equal(add.status, 201);
     const rule = (await add.json()) as { id: string; bank: string };
     assert.equal(rule.bank, 'hansa');
     assert.equal((await initiate()).status, 503);
-    const list = (await (await fetch(`${bank.address}/hansa/sandbox/faults`)).json()) as { faults: unknown[] };
+    const list = (await (await fetch(`${bank.address}/hansa/sandbox/faults`, { headers: operator })).json()) as { faults: unknown[] };
     assert.equal(list.faults.length, 1);
     const bad = await fetch(`${bank.address}/hansa/sandbox/faults`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...operator },
       body: JSON.stringify({ fault: { kind: 'error', status: 502 } }),
     });
     assert.equal(bad.status, 400);
-    assert.equal((await fetch(`${bank.address}/hansa/sandbox/faults`, { method: 'DELETE' })).status, 204);
+    assert.equal((await fetch(`${bank.address}/hansa/sandbox/faults`, { method: 'DELETE', headers: operator })).status, 204);
     assert.equal((await initiate()).status, 201);
+  });
+
+  it('fault control refuses anyone without the operator token: 401 with the error body, and no rule set', async () => {
+    const attempts: Array<{ method: string; path: string; headers: Record<string, string> }> = [];
+    const credentials: Array<Record<string, string>> = [{}, { authorization: 'Bearer not-the-operator-token' }, { authorization: `Basic ${Buffer.from(`x:${OPERATOR_TOKEN}`).toString('base64')}` }];
+    for (const headers of credentials) {
+      attempts.push(
+        { method: 'POST', path: '/hansa/sandbox/faults', headers },
+        { method: 'GET', path: '/hansa/sandbox/faults', headers },
+        { method: 'DELETE', path: '/hansa/sandbox/faults', headers },
+        { method: 'DELETE', path: '/hansa/sandbox/faults/some-id', headers },
+      );
+    }
+    for (const attempt of attempts) {
+      const response = await fetch(`${bank.address}${attempt.path}`, {
+        method: attempt.method,
+        headers: { 'Content-Type': 'application/json', ...attempt.headers },
+        ...(attempt.method === 'POST' ? { body: JSON.stringify({ fault: { kind: 'error', status: 503 } }) } : {}),
+      });
+      assert.equal(response.status, 401, `${attempt.method} ${attempt.path}`);
+      assert.equal(response.headers.get('www-authenticate'), 'Bearer');
+      const body = (await response.json()) as { tppMessages: Array<{ category: string; code: string; text: string }> };
+      assert.equal(body.tppMessages[0]?.code, 'TOKEN_INVALID');
+      assert.match(body.tppMessages[0]?.text ?? '', /SANDBOX_OPERATOR_TOKEN/);
+    }
+    assert.deepEqual(bank.faults.list(), []);
+    assert.equal((await initiate()).status, 201);
+  });
+
+  it('with no operator token configured, fault control over HTTP is closed to everyone', async () => {
+    const closed = buildSandboxBankApp({ catalogue: defaultCatalogue(), publicUrl: 'http://127.0.0.1:1' });
+    try {
+      const response = await closed.inject({
+        method: 'POST',
+        url: '/hansa/sandbox/faults',
+        headers: { authorization: 'Bearer anything-at-all-1234567', 'content-type': 'application/json' },
+        payload: { fault: { kind: 'error', status: 503 } },
+      });
+      assert.equal(response.statusCode, 401);
+      assert.match(response.json<{ tppMessages: Array<{ text: string }> }>().tppMessages[0]?.text ?? '', /has not set SANDBOX_OPERATOR_TOKEN/);
+    } finally {
+      await closed.close();
+    }
   });
 
   it('per test payer: programmatic rule by PSU, and the fixture payer whose status calls answer 503', async () => {

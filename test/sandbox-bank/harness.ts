@@ -87,6 +87,9 @@ export function xs2aHeaders(extra: Record<string, string> = {}): Record<string, 
 
 const PLACEHOLDER_DEBTOR = { iban: 'DE89370400440532013000' };
 
+/** The operator token the harness's bank runs with (fault injection over HTTP needs it). */
+export const OPERATOR_TOKEN = 'sandbox-operator-token-for-tests';
+
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const faults = new FaultPlan();
   const clock: TestClock = {
@@ -99,6 +102,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     catalogue: options.catalogue ?? defaultCatalogue(),
     publicUrl: PUBLIC_URL,
     faults,
+    operatorToken: OPERATOR_TOKEN,
     clock: () => clock.now,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
     ...(options.maxResources === undefined ? {} : { maxResources: options.maxResources }),

@@ -139,7 +139,7 @@ describe('several service processes on one PostgreSQL', { skip: postgres === und
     }
 
     // Both processes did work, no job remains, and each payment's status job finished once in all.
-    const metrics = await Promise.all(services.map(async (service) => (await fetch(`${service.url}/metrics`)).text()));
+    const metrics = await Promise.all(services.map(async (service) => (await fetch(`${service.metricsUrl}/metrics`)).text()));
     const done = metrics.map((text) => counter(text, 'openpis_jobs_finished_total', 'kind="bank-status",result="done"'));
     const attempts = metrics.map((text) => counter(text, 'openpis_webhook_attempts_total', 'outcome="delivered"'));
     assert.equal(done.reduce((a, b) => a + b, 0), PAYMENTS);

@@ -3,6 +3,7 @@
  * parsers, error handler and hooks). Mounted by default under `/sandbox-bank/uk` beside the Berlin Group banks, and
  * stand-alone in `openpis sandbox-bank` under `/uk`. See docs/sandbox-bank-uk.md.
  */
+import { operatorTokenCheck } from '../operator-token.js';
 import { randomUUID } from 'node:crypto';
 import formBody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
@@ -43,6 +44,8 @@ export interface UkSandboxBankOptions {
   readonly authorisationDeadlineSeconds?: number;
   /** Most consents (with their payments) held in memory; default 10 000, oldest finished evicted first. */
   readonly maxConsents?: number;
+  /** The operator's credential for fault injection over HTTP (SANDBOX_OPERATOR_TOKEN); unset: fault routes refuse. */
+  readonly operatorToken?: string | undefined;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -124,7 +127,7 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
   registerOAuthRoutes(app, context);
   registerPispRoutes(app, context);
   registerUkPayerPages(app, context);
-  registerFaultControl(app, context);
+  registerFaultControl(app, context, options.operatorToken);
 };
 
 /** The bank a request's path names (`…/{slug}/…` right after the plugin's prefix). */
@@ -138,9 +141,17 @@ function bankFromUrl(context: UkContext, url: string) {
 }
 
 /** Fault injection over HTTP, the same routes and rule shape as the Berlin Group sandbox's. */
-function registerFaultControl(app: FastifyInstance, context: UkContext): void {
+function registerFaultControl(app: FastifyInstance, context: UkContext, operatorToken: string | undefined): void {
   type Params = { slug: string };
   const known = (slug: string): boolean => context.banks.has(slug);
+  const isOperator = operatorTokenCheck(operatorToken);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!/\/sandbox\/faults(\/|$|\?)/.test(request.url)) return;
+    const check = isOperator(request);
+    if (check.allowed) return;
+    // A sandbox control route, not part of the standard: a plain JSON refusal.
+    await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized', message: check.message });
+  });
   app.post<{ Params: Params }>('/:slug/sandbox/faults', async (request, reply) => {
     if (!known(request.params.slug)) return reply.code(404).send();
     const body: unknown = request.body;

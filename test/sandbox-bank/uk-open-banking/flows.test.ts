@@ -329,9 +329,14 @@ describe('UK sandbox: fault injection', () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const { token, consent } = await authorised(tpp, 'alice', '1.00');
     const payment = await pay(tpp, token, consent);
+    const ruleBody = JSON.stringify({ operations: ['getDomesticPayment'], fault: { kind: 'error', status: 503 }, times: 1 });
+    const withoutToken = await fetch(`${bank.base}/albion/sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: ruleBody });
+    assert.equal(withoutToken.status, 401, 'only the operator injects faults');
+    const wrongToken = await fetch(`${bank.base}/albion/sandbox/faults`, { method: 'GET', headers: { Authorization: 'Bearer not-the-token' } });
+    assert.equal(wrongToken.status, 401);
     const rule = await fetch(`${bank.base}/albion/sandbox/faults`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bank.operatorToken}` },
       body: JSON.stringify({ operations: ['getDomesticPayment'], fault: { kind: 'error', status: 503 }, times: 1 }),
     });
     assert.equal(rule.status, 201);
@@ -340,7 +345,7 @@ describe('UK sandbox: fault injection', () => {
     assert.equal((await tpp.api('GetDomesticPaymentsDomesticPaymentId', 'GET', path, { token })).status, 200);
     const unknown = await fetch(`${bank.base}/albion/sandbox/faults`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bank.operatorToken}` },
       body: JSON.stringify({ operations: ['getPaymentStatus'], fault: { kind: 'error', status: 503 } }),
     });
     assert.equal(unknown.status, 400, 'operation names are this standard\'s');

@@ -3,6 +3,7 @@
  * assertions, request objects, detached request signatures, id_token checks (c_hash, s_hash, nonce) and response
  * signature checks. Every resource API call is checked against the standard's OpenAPI definition both ways.
  */
+import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -38,6 +39,8 @@ export interface UkBank {
   readonly base: string;
   readonly faults: FaultPlan<UkFaultRule>;
   readonly clock: TestClock;
+  /** The operator's bearer token for the fault routes. */
+  readonly operatorToken: string;
   close(): Promise<void>;
 }
 
@@ -62,17 +65,19 @@ export async function startUkBank(options: { fixtures?: SandboxFixtures; clockSt
     },
   };
   const faults = new FaultPlan<UkFaultRule>();
+  const operatorToken = randomBytes(16).toString('hex');
   const app = Fastify({ logger: false });
   await app.register(ukSandboxBankPlugin, {
     prefix: '/uk',
     publicUrl: base,
     clock: () => clock.now,
     faults,
+    operatorToken,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
     ...(options.maxConsents === undefined ? {} : { maxConsents: options.maxConsents }),
   });
   await app.listen({ port, host: '127.0.0.1' });
-  return { app, base, faults, clock, close: () => app.close() };
+  return { app, base, faults, clock, operatorToken, close: () => app.close() };
 }
 
 export interface ApiResult {
