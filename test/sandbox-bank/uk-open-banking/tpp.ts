@@ -3,9 +3,8 @@
  * assertions, request objects, detached request signatures, id_token checks (c_hash, s_hash, nonce) and response
  * signature checks. Every resource API call is checked against the standard's OpenAPI definition both ways.
  */
-import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
