@@ -100,7 +100,7 @@ for (const kind of await testDatabaseKinds()) {
     });
 
     it('without SECRET_KEYS: a 0600 key file beside a SQLite database, a clear refusal on PostgreSQL', async () => {
-      const env = { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent' };
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent' };
       delete env.SECRET_KEYS;
       if (database.config.kind === 'postgres') {
         await assert.rejects(run(process.execPath, [BIN, 'clients', 'list'], { env }), (error: { stderr: string }) => {
@@ -114,7 +114,7 @@ for (const kind of await testDatabaseKinds()) {
       const keyFile = join(dirname(database.config.path), 'fresh', 'secret-keys');
       assert.equal(statSync(keyFile).mode & 0o777, 0o600);
       // The same file is used again on the next start.
-      await run(process.execPath, [BIN, 'clients', 'rotate-webhook-secret', JSON.parse((await run(process.execPath, [BIN, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout)[0].clientId], { env: { ...env, DATABASE_URL: other } });
+      await run(process.execPath, [BIN, 'clients', 'rotate-webhook-secret', (JSON.parse((await run(process.execPath, [BIN, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout) as Array<{ clientId: string }>)[0]?.clientId ?? ''], { env: { ...env, DATABASE_URL: other } });
     });
 
     it('fails clearly for an unknown client and an unknown scope', async () => {
