@@ -2,7 +2,7 @@
  * What every entry point (server, CLI) needs before it can work: configuration, the migrated database with
  * every stored secret sealed, the key ring that opens them, and the provider catalogue.
  */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { loadCatalogue, type ProviderCatalogue } from './providers/catalogue.js';
@@ -59,6 +59,7 @@ export function withSecretKeys(config: Config): { config: Config; warning: strin
   }
   const file = join(dirname(config.database.path), 'secret-keys');
   if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${generateSecretKeysSetting('dev')}\n`, { mode: 0o600, flag: 'wx' });
   }
   chmodSync(file, 0o600);

@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
-import { generateSecretKeysSetting } from '../storage/secret-box.js';
+import { generateSecretKeysSetting, SecretBoxError } from '../storage/secret-box.js';
 import { resealStoredSecrets } from '../storage/stored-secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { loadCatalogue } from '../providers/catalogue.js';
@@ -221,7 +221,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     await buildCli().parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ClientNotFoundError) {
+    if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SecretBoxError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
       return;

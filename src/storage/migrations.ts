@@ -189,6 +189,12 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 
+/** Applies the migrations up to and including `name` only: tests use it to build a database as an older version left it. */
+export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: new InCodeMigrationProvider() }).migrateTo(name);
+  if (error !== undefined) throw new Error(`Migration to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
 /** True when every migration known to this build has been applied (used by readiness checks). */
 export async function hasPendingMigrations(db: Kysely<unknown>): Promise<boolean> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
