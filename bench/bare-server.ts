@@ -28,7 +28,7 @@ app.post('/payments', async (request, reply) => {
       provider_preferences: null, payment_scheme: 'SEPA', scheme_mode: null, fee_paid_by: null, amount: String(body.amount),
       currency: body.currency, sender: null, recipient: JSON.stringify(body.recipient), remittance: JSON.stringify(body.remittanceInformation),
       redirect_uri: body.metadata.redirectUri, webhook_url: null, psu_ip_address: body.metadata.psuIpAddress, psu_user_agent: body.metadata.psuUserAgent,
-      locale: null, flow_token: randomBytes(32).toString('base64url'), provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING',
+      locale: null, flow_token_hash: randomBytes(32).toString('hex'), flow_token_sealed: randomBytes(32).toString('base64url'), provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING',
       failure_reasons: null, version: 1, created_at: now, updated_at: now, flow_expires_at: now,
     }).execute();
     await trx.insertInto('payment_status_history').values({ id: randomUUID(), payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();

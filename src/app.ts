@@ -34,6 +34,7 @@ import { meterConnectors } from './observability/metered-connector.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
+import { SecretBox } from './storage/secret-box.js';
 import { createConnectors } from './connectors/index.js';
 import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
@@ -63,11 +64,11 @@ export interface AppDependencies {
 /** Metrics whose queue and pending-at-the-bank gauges read this database. */
 export function createMetrics(
   database: DatabaseHandle,
-  config: Pick<Config, 'bankPendingAlertSeconds'>,
+  config: Pick<Config, 'bankPendingAlertSeconds' | 'secretKeys'>,
   now: () => Date = () => new Date(),
 ): Metrics {
   const jobs = new JobQueue(database.db, database.kind, now);
-  const outbox = new WebhookOutbox(database.db, database.kind, now);
+  const outbox = new WebhookOutbox(database.db, database.kind, new SecretBox(config.secretKeys), now);
   const bankPending = new BankPendingReport(database.db, config.bankPendingAlertSeconds, now);
   return new Metrics({ jobs: () => jobs.depth(), webhooks: () => outbox.depth() }, bankPending);
 }
@@ -174,9 +175,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   });
 
   const metrics = dependencies.metrics ?? createMetrics(database, config, now);
+  // Opens and seals secrets at rest (webhook secrets, flow tokens) with the operator key ring.
+  const secrets = new SecretBox(config.secretKeys);
   const tokens = new TokenService(database.db, now);
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
-  const paymentService = new PaymentService(new PaymentRepository(database.db), {
+  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets), {
     baseUrl: config.baseUrl,
     flowDeadlineSeconds: config.flowDeadlineSeconds,
     now,
@@ -186,7 +189,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const connectors = meterConnectors(createConnectors({ logger: app.log, now }), catalogue, metrics);
   app.addHook('onClose', async () => connectors.close());
   const flow = new FlowEngine({
-    store: new PaymentStateStore(database.db, now, (records) => {
+    store: new PaymentStateStore(database.db, secrets, now, (records) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
     }),
     catalogue,

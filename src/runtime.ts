@@ -1,27 +1,76 @@
 /**
- * What every entry point (server, CLI) needs before it can work: configuration, the migrated database and
- * the provider catalogue.
+ * What every entry point (server, CLI) needs before it can work: configuration, the migrated database with
+ * every stored secret sealed, the key ring that opens them, and the provider catalogue.
  */
-import { loadConfig, type Config } from './config/config.js';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { loadCatalogue, type ProviderCatalogue } from './providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateToLatest } from './storage/migrations.js';
+import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from './storage/secret-box.js';
+import { resealStoredSecrets } from './storage/stored-secrets.js';
 import type { Kysely } from 'kysely';
 
 export interface Runtime {
+  /** With `secretKeys` always set (from SECRET_KEYS, or the development key file). */
   readonly config: Config;
   readonly database: DatabaseHandle;
   readonly catalogue: ProviderCatalogue;
+  readonly secrets: SecretBox;
+  /** Set when the key ring came from the development key file: the service logs it as a warning. */
+  readonly secretKeysWarning: string | undefined;
 }
 
-export async function openRuntime(config: Config = loadConfig()): Promise<Runtime> {
+export async function openRuntime(loaded: Config = loadConfig()): Promise<Runtime> {
+  const { config, warning } = withSecretKeys(loaded);
+  const secrets = new SecretBox(config.secretKeys);
   const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
   const database = openDatabase(config.database);
   try {
     await migrateToLatest(database.db as unknown as Kysely<unknown>);
+    // Values a migration left plain (secrets stored before sealing existed) are sealed before anything reads them.
+    await resealPlainSecrets(database, secrets);
   } catch (error) {
     await database.close();
     throw error;
   }
-  return { config, database, catalogue };
+  return { config, database, catalogue, secrets, secretKeysWarning: warning };
+}
+
+async function resealPlainSecrets(database: DatabaseHandle, secrets: SecretBox): Promise<void> {
+  // Only plain values: values sealed under an older key are re-sealed by `openpis secrets reencrypt`.
+  await resealStoredSecrets(database.db, secrets, { onlyPlain: true });
+}
+
+/**
+ * The key ring: SECRET_KEYS when set. Otherwise, on SQLite only, a key kept in `secret-keys` beside the
+ * database file (created on first start, mode 0600) so that `npm start` needs no set-up; a copy of the
+ * database directory then holds the key too, which is why production must set SECRET_KEYS. PostgreSQL without
+ * SECRET_KEYS refuses to start: several processes must share one ring, and no file is shared between them.
+ */
+export function withSecretKeys(config: Config): { config: Config; warning: string | undefined } {
+  if (config.secretKeys.length > 0) return { config, warning: undefined };
+  if (config.database.kind === 'postgres') {
+    throw new ConfigError(['SECRET_KEYS must be set with PostgreSQL (e.g. SECRET_KEYS=k1:$(openssl rand -base64 32)); see docs/operations.md']);
+  }
+  if (config.database.path === ':memory:') {
+    return { config: { ...config, secretKeys: parseSecretKeys(generateSecretKeysSetting('memory')) }, warning: undefined };
+  }
+  const file = join(dirname(config.database.path), 'secret-keys');
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${generateSecretKeysSetting('dev')}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  chmodSync(file, 0o600);
+  let secretKeys;
+  try {
+    secretKeys = parseSecretKeys(readFileSync(file, 'utf8').trim());
+  } catch (error) {
+    throw new ConfigError([`${file}: ${error instanceof SecretBoxError ? error.message : 'unreadable'}`]);
+  }
+  return {
+    config: { ...config, secretKeys },
+    warning: `SECRET_KEYS is not set: secrets at rest are sealed with the development key in ${file}. Production must set SECRET_KEYS (docs/operations.md).`,
+  };
 }

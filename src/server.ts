@@ -42,7 +42,8 @@ async function main(): Promise<void> {
       ? undefined
       : createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, metrics });
 
-  const clients = new ClientService(database.db);
+  const clients = new ClientService(database.db, runtime.secrets);
+  if (runtime.secretKeysWarning !== undefined) app.log.warn(runtime.secretKeysWarning);
   let demo: Awaited<ReturnType<ClientService['create']>> | undefined;
   if (config.createDemoClient && (await clients.count()) === 0) {
     demo = await clients.create({ name: 'demo', environment: 'sandbox' });

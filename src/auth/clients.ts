@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { SecretBox } from '../storage/secret-box.js';
+import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
 import type { Environment } from '../providers/catalogue.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
 import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
@@ -37,6 +39,8 @@ export class ClientNotFoundError extends Error {
 export class ClientService {
   constructor(
     private readonly db: Kysely<Database>,
+    /** Seals webhook secrets: they are stored sealed and shown in plain only once, when issued. */
+    private readonly secrets: SecretBox,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -55,7 +59,7 @@ export class ClientService {
         environment,
         scopes,
         secret_hash: sha256Hex(clientSecret),
-        webhook_secret: webhookSecret,
+        webhook_secret: this.secrets.seal(webhookSecret, webhookSecretContext(clientId)),
         created_at: at,
         updated_at: at,
         disabled_at: null,
@@ -109,11 +113,13 @@ export class ClientService {
     await this.db.transaction().execute(async (trx) => {
       const client = await trx.selectFrom('clients').select('webhook_secret').where('id', '=', clientId).executeTakeFirst();
       if (client === undefined) throw new ClientNotFoundError(clientId);
+      // The old secret moves to the previous-secret column: sealed again for that column (values are bound to theirs).
+      const previous = this.secrets.open(client.webhook_secret, webhookSecretContext(clientId));
       await trx
         .updateTable('clients')
         .set({
-          webhook_secret: webhookSecret,
-          previous_webhook_secret: client.webhook_secret,
+          webhook_secret: this.secrets.seal(webhookSecret, webhookSecretContext(clientId)),
+          previous_webhook_secret: this.secrets.seal(previous, previousWebhookSecretContext(clientId)),
           previous_webhook_secret_expires_at: previousSecretExpiresAt,
           updated_at: now.toISOString(),
         })

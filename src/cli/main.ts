@@ -1,6 +1,7 @@
 /**
  * The operator CLI (`npx openpis …`), using the same configuration as the service (environment variables,
- * DATABASE_URL above all). Secrets are printed once, when they are made; only their hashes are stored.
+ * DATABASE_URL above all). Secrets are printed once, when they are made; the database keeps only their hashes
+ * (client secrets) or sealed copies (webhook secrets), and no command shows them again.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Kysely } from 'kysely';
@@ -10,6 +11,8 @@ import { ConfigError, httpsRequiredProblem, loadConfig } from '../config/config.
 import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
+import { generateSecretKeysSetting, SecretBoxError } from '../storage/secret-box.js';
+import { resealStoredSecrets } from '../storage/stored-secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { loadCatalogue } from '../providers/catalogue.js';
 import { startSandboxBank } from '../sandbox-bank/index.js';
@@ -97,8 +100,8 @@ export function buildCli(): Command {
         const problem = httpsRequiredProblem(loadConfig().baseUrl);
         if (problem !== undefined) throw new ConfigError([problem]);
       }
-      const issued = await withRuntime(({ database }) =>
-        new ClientService(database.db).create({
+      const issued = await withRuntime(({ database, secrets }) =>
+        new ClientService(database.db, secrets).create({
           name: options.name,
           environment: options.environment,
           ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
@@ -120,7 +123,7 @@ export function buildCli(): Command {
     .description('list clients (never their secrets)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const list = await withRuntime(({ database }) => new ClientService(database.db).list());
+      const list = await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).list());
       print(list, options.json === true, () =>
         list.length === 0
           ? 'No clients.'
@@ -136,7 +139,7 @@ export function buildCli(): Command {
     .argument('<clientId>')
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { json?: boolean }) => {
-      const rotated = await withRuntime(({ database }) => new ClientService(database.db).rotateSecret(clientId));
+      const rotated = await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).rotateSecret(clientId));
       print(rotated, options.json === true, () => `New secret for ${rotated.clientId} (shown only now):\n  clientSecret:  ${rotated.clientSecret}`);
     });
 
@@ -145,7 +148,7 @@ export function buildCli(): Command {
     .description('disable a client: its tokens stop working and it gets no new ones')
     .argument('<clientId>')
     .action(async (clientId: string) => {
-      await withRuntime(({ database }) => new ClientService(database.db).disable(clientId));
+      await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).disable(clientId));
       process.stdout.write(`Client ${clientId} disabled.\n`);
     });
 
@@ -159,12 +162,34 @@ export function buildCli(): Command {
     })
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { graceSeconds?: number; json?: boolean }) => {
-      const rotated = await withRuntime(({ config, database }) =>
-        new ClientService(database.db).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds),
+      const rotated = await withRuntime(({ config, database, secrets }) =>
+        new ClientService(database.db, secrets).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds),
       );
       print(rotated, options.json === true, () =>
         `New webhook secret for ${rotated.clientId} (shown only now):\n  webhookSecret: ${rotated.webhookSecret}\nThe previous secret also signs until ${rotated.previousSecretExpiresAt}.`,
       );
+    });
+
+  const secretsCommand = program.command('secrets').description('the operator key ring that seals secrets at rest (SECRET_KEYS)');
+  secretsCommand
+    .command('reencrypt')
+    .description('re-seal every stored secret under the active (first) key of SECRET_KEYS, so older keys can be removed')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const result = await withRuntime(async ({ database, secrets }) => ({
+        activeKeyId: secrets.activeKeyId,
+        ...(await resealStoredSecrets(database.db, secrets)),
+      }));
+      print(result, options.json === true, () =>
+        `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
+      );
+    });
+  secretsCommand
+    .command('generate-key')
+    .description('print a new key ring entry (<id>:<base64 32 bytes>) to put first in SECRET_KEYS')
+    .option('--id <id>', 'the key id (letters, digits, - or _)')
+    .action((options: { id?: string }) => {
+      process.stdout.write(`${options.id === undefined ? generateSecretKeysSetting() : generateSecretKeysSetting(options.id)}\n`);
     });
 
   const webhooks = program.command('webhooks').description('inspect and redeliver webhook events');
@@ -174,7 +199,7 @@ export function buildCli(): Command {
     .requiredOption('--payment <paymentId>', 'the payment')
     .option('--json', 'print JSON')
     .action(async (options: { payment: string; json?: boolean }) => {
-      const events = await withRuntime(({ database }) => new WebhookOutbox(database.db, database.kind).listForPayment(options.payment));
+      const events = await withRuntime(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).listForPayment(options.payment));
       print(events, options.json === true, () =>
         events.length === 0
           ? 'No webhook events for this payment.'
@@ -196,7 +221,7 @@ export function buildCli(): Command {
     .description('send an event again now (same webhook-id: receivers deduplicate on it)')
     .argument('<eventId>')
     .action(async (eventId: string) => {
-      const queued = await withRuntime(({ database }) => new WebhookOutbox(database.db, database.kind).redeliver(eventId));
+      const queued = await withRuntime(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).redeliver(eventId));
       if (!queued) {
         process.stderr.write(`No webhook event with id ${eventId}\n`);
         process.exitCode = 1;
@@ -272,7 +297,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     await buildCli().parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError) {
+    if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError || error instanceof SecretBoxError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
       return;

@@ -4,6 +4,7 @@
  * Every variable is listed, with its default, in `.env.example` and the README.
  */
 
+import { parseSecretKeys, SecretBoxError, type SecretKey } from '../storage/secret-box.js';
 import { parseRetryDelays } from '../webhooks/retry-schedule.js';
 
 export type DatabaseConfig =
@@ -73,6 +74,12 @@ export interface Config {
    * what is left is taken over by another process when its lease lapses.
    */
   readonly shutdownTimeoutMs: number;
+  /**
+   * The operator key ring that seals secrets at rest (SECRET_KEYS; first = active, every key opens). Empty when
+   * unset: then the runtime uses a key file beside the SQLite database and refuses PostgreSQL
+   * (src/runtime.ts, docs/adr/0005-secrets-at-rest.md).
+   */
+  readonly secretKeys: readonly SecretKey[];
   readonly webhooks: {
     /** A delivery attempt's time limit (decisions §4: 15 s). */
     readonly timeoutMs: number;
@@ -186,6 +193,7 @@ export function loadConfig(env: Environment = process.env): Config {
       maxMs: integer('BANK_STATUS_POLL_MAX_MS', 15 * 60_000, 10, 24 * 60 * 60_000),
     },
     bankPendingAlertSeconds: integer('BANK_PENDING_ALERT_SECONDS', 60 * 60, 1, 30 * 24 * 60 * 60),
+    secretKeys: parseSecretKeysSetting(read('SECRET_KEYS'), problems),
     processRole: oneOf('PROCESS_ROLE', ['all', 'api', 'worker'] as const, 'all'),
     workers: {
       pollIntervalMs: integer('WORKER_POLL_INTERVAL_MS', 500, 10, 60_000),
@@ -263,6 +271,16 @@ function parseMetricsListener(host: string | undefined, port: string | undefined
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+function parseSecretKeysSetting(raw: string | undefined, problems: string[]): SecretKey[] {
+  if (raw === undefined) return [];
+  try {
+    return parseSecretKeys(raw);
+  } catch (error) {
+    problems.push(`SECRET_KEYS: ${error instanceof SecretBoxError ? error.message : 'is invalid'} (e.g. k1:<openssl rand -base64 32>)`);
+    return [];
+  }
 }
 
 const DEFAULT_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';

@@ -5,7 +5,9 @@
  * events, and schedules or cancels the payment's background jobs.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { sha256Hex } from '../auth/secrets.js';
 import type { Database } from '../storage/schema.js';
+import type { SecretBox } from '../storage/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
 import type { Payment, SenderDetails, StatusRecord } from '../payments/payment.js';
@@ -43,6 +45,8 @@ export type TransitionResult =
 export class PaymentStateStore {
   constructor(
     private readonly db: Kysely<Database>,
+    /** Opens the sealed flow token of a loaded payment. */
+    private readonly secrets: SecretBox,
     private readonly now: () => Date = () => new Date(),
     /** Told of every status record after its transaction committed (metrics). */
     private readonly onRecorded: (records: readonly StatusRecord[]) => void = () => undefined,
@@ -50,12 +54,12 @@ export class PaymentStateStore {
 
   async load(paymentId: string): Promise<Payment | undefined> {
     const row = await this.db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
-    return row === undefined ? undefined : paymentFromRow(row);
+    return row === undefined ? undefined : paymentFromRow(row, this.secrets);
   }
 
   async loadByFlowToken(flowToken: string): Promise<Payment | undefined> {
-    const row = await this.db.selectFrom('payments').selectAll().where('flow_token', '=', flowToken).executeTakeFirst();
-    return row === undefined ? undefined : paymentFromRow(row);
+    const row = await this.db.selectFrom('payments').selectAll().where('flow_token_hash', '=', sha256Hex(flowToken)).executeTakeFirst();
+    return row === undefined ? undefined : paymentFromRow(row, this.secrets);
   }
 
   /**
@@ -107,7 +111,8 @@ export class PaymentStateStore {
       version: payment.version + 1,
       updatedAt: at,
     };
-    const { id: _id, created_at: _created, ...row } = paymentToRow(next);
+    // The flow token never changes after creation: its hash and sealed copy are left as they are.
+    const { id: _id, created_at: _created, flow_token_hash: _hash, flow_token_sealed: _sealed, ...row } = paymentToRow(next, this.secrets);
     const result = await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('payments')

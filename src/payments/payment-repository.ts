@@ -7,7 +7,10 @@ import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../fl
 import { appendStatusRecords } from '../flow/status-writer.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs } from '../jobs/job-queue.js';
+import { sha256Hex } from '../auth/secrets.js';
 import { isUniqueViolation } from '../storage/database.js';
+import type { SecretBox } from '../storage/secret-box.js';
+import { flowTokenContext } from '../storage/stored-secrets.js';
 import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
 import type { Payment, StatusRecord } from './payment.js';
 
@@ -20,7 +23,8 @@ function detailedStatusOf(value: string): DetailedStatus {
   return value;
 }
 
-export function paymentFromRow(row: Selectable<PaymentsTable>): Payment {
+/** The flow token is opened from its sealed copy (only a hash of it is searchable). */
+export function paymentFromRow(row: Selectable<PaymentsTable>, secrets: SecretBox): Payment {
   return {
     id: row.id,
     clientId: row.client_id,
@@ -42,7 +46,7 @@ export function paymentFromRow(row: Selectable<PaymentsTable>): Payment {
     psuIpAddress: row.psu_ip_address,
     psuUserAgent: row.psu_user_agent,
     locale: row.locale,
-    flowToken: row.flow_token,
+    flowToken: secrets.open(row.flow_token_sealed, flowTokenContext(row.id)),
     providerPaymentId: row.provider_payment_id,
     detailedStatus: detailedStatusOf(row.detailed_status),
     failureReasons: parseJson<FailureReason[]>(row.failure_reasons),
@@ -54,7 +58,8 @@ export function paymentFromRow(row: Selectable<PaymentsTable>): Payment {
   };
 }
 
-export function paymentToRow(payment: Payment): PaymentsTable {
+/** The flow token is stored only as its hash (for lookup) and sealed for this payment (for `redirectUrl`). */
+export function paymentToRow(payment: Payment, secrets: SecretBox): PaymentsTable {
   return {
     id: payment.id,
     client_id: payment.clientId,
@@ -76,7 +81,8 @@ export function paymentToRow(payment: Payment): PaymentsTable {
     psu_ip_address: payment.psuIpAddress,
     psu_user_agent: payment.psuUserAgent,
     locale: payment.locale,
-    flow_token: payment.flowToken,
+    flow_token_hash: sha256Hex(payment.flowToken),
+    flow_token_sealed: secrets.seal(payment.flowToken, flowTokenContext(payment.id)),
     provider_payment_id: payment.providerPaymentId,
     detailed_status: payment.detailedStatus,
     failure_reasons: payment.failureReasons === null ? null : JSON.stringify(payment.failureReasons),
@@ -100,7 +106,10 @@ function statusRecordFromRow(row: Selectable<PaymentStatusHistoryTable>): Status
 }
 
 export class PaymentRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly secrets: SecretBox,
+  ) {}
 
   /**
    * Stores a new payment with its first status record, atomically. `duplicate` when the client already has
@@ -112,7 +121,7 @@ export class PaymentRepository {
   ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
     try {
       const firstStatus = await this.db.transaction().execute(async (trx) => {
-        await trx.insertInto('payments').values(paymentToRow(payment)).execute();
+        await trx.insertInto('payments').values(paymentToRow(payment, this.secrets)).execute();
         const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
         await scheduleJobs(trx, payment.id, jobs, payment.createdAt);
         return record;
@@ -133,7 +142,7 @@ export class PaymentRepository {
       .where('id', '=', paymentId)
       .where('client_id', '=', clientId)
       .executeTakeFirst();
-    return row === undefined ? undefined : paymentFromRow(row);
+    return row === undefined ? undefined : paymentFromRow(row, this.secrets);
   }
 
   /** The whole status history of a client's payment, earliest first; empty when not the client's. */

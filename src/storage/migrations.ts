@@ -3,6 +3,7 @@
  * tables. Applied automatically at start (`openpis migrate` applies them explicitly). Append new migrations;
  * never edit one that has shipped.
  */
+import { createHash } from 'node:crypto';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
@@ -147,6 +148,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('payments_status_created').on('payments').columns(['detailed_status', 'created_at']).execute();
     },
   },
+  '0004_secrets_at_rest': {
+    async up(db: Kysely<unknown>) {
+      // The flow token is looked up by its SHA-256 only (as access tokens are): the column keeps its unique index
+      // under a new name, and its values become hashes. The token itself moves to flow_token_sealed; the migration
+      // has no key, so it copies it there as it is, and the start-up step that follows every migration seals it
+      // (and every plain webhook secret) before the service serves anything (src/storage/stored-secrets.ts).
+      await db.schema.alterTable('payments').renameColumn('flow_token', 'flow_token_hash').execute();
+      await db.schema.alterTable('payments').addColumn('flow_token_sealed', 'text').execute();
+      const payments = db as unknown as Kysely<{ payments: { id: string; flow_token_hash: string; flow_token_sealed: string | null } }>;
+      const rows = await payments.selectFrom('payments').select(['id', 'flow_token_hash']).execute();
+      for (const row of rows) {
+        await payments
+          .updateTable('payments')
+          .set({ flow_token_hash: createHash('sha256').update(row.flow_token_hash, 'utf8').digest('hex'), flow_token_sealed: row.flow_token_hash })
+          .where('id', '=', row.id)
+          .execute();
+      }
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
@@ -167,6 +187,12 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
     });
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/** Applies the migrations up to and including `name` only: tests use it to build a database as an older version left it. */
+export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: new InCodeMigrationProvider() }).migrateTo(name);
+  if (error !== undefined) throw new Error(`Migration to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
 /** True when every migration known to this build has been applied (used by readiness checks). */

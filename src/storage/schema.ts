@@ -13,12 +13,15 @@ export interface ClientsTable {
   scopes: string;
   /** SHA-256 (hex) of the client secret; the secret itself is shown once and never stored. */
   secret_hash: string;
-  /** Standard Webhooks signing secret (`whsec_…`); kept because we must sign with it. */
+  /**
+   * Standard Webhooks signing secret (`whsec_…`), sealed with the operator key ring (src/storage/secret-box.ts):
+   * kept because we must sign with it, opened only in memory to sign.
+   */
   webhook_secret: string;
   created_at: string;
   updated_at: string;
   disabled_at: string | null;
-  /** During a webhook secret rotation: the old secret, which signs beside the new one until it expires. */
+  /** During a webhook secret rotation: the old secret (sealed), which signs beside the new one until it expires. */
   previous_webhook_secret: string | null;
   previous_webhook_secret_expires_at: string | null;
 }
@@ -56,10 +59,16 @@ export interface PaymentsTable {
   psu_user_agent: string;
   locale: string | null;
   /**
-   * The unguessable secret in the payer's `redirectUrl` (256 random bits). Kept, not hashed, because the
-   * payment resource returns `redirectUrl` again; it only opens this payment's pages for the payer.
+   * SHA-256 (hex) of the unguessable secret in the payer's `redirectUrl` (256 random bits): the payer's pages
+   * find the payment by it, as access tokens are found; unique.
    */
-  flow_token: string;
+  flow_token_hash: string;
+  /**
+   * The flow token sealed with the operator key ring for this payment, because the payment resource returns
+   * `redirectUrl` again (docs/adr/0005-secrets-at-rest.md). Plain only between migration 0004 and the start-up
+   * step that seals it.
+   */
+  flow_token_sealed: string;
   provider_payment_id: string | null;
   detailed_status: string;
   failure_reasons: string | null;

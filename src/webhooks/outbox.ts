@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, WebhookEventState } from '../storage/schema.js';
+import type { SecretBox } from '../storage/secret-box.js';
+import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
 import type { DeliveryResult } from './deliver.js';
 
 export interface OutboxEvent {
@@ -43,6 +45,8 @@ export class WebhookOutbox {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: 'sqlite' | 'postgres',
+    /** Opens the sealed signing secrets, in memory only, to sign. */
+    private readonly secrets: SecretBox,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -102,9 +106,10 @@ export class WebhookOutbox {
       client.previous_webhook_secret !== null &&
       client.previous_webhook_secret_expires_at !== null &&
       client.previous_webhook_secret_expires_at > this.now().toISOString();
+    const current = this.secrets.open(client.webhook_secret, webhookSecretContext(clientId));
     return previousValid && client.previous_webhook_secret !== null
-      ? [client.webhook_secret, client.previous_webhook_secret]
-      : [client.webhook_secret];
+      ? [current, this.secrets.open(client.previous_webhook_secret, previousWebhookSecretContext(clientId))]
+      : [current];
   }
 
   /**

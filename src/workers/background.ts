@@ -2,6 +2,7 @@
  * The background work of one process: the job worker (bank status reconciliation, flow expiry) and the webhook
  * delivery worker. `npm start` runs them beside the API unless PROCESS_ROLE says otherwise.
  */
+import { SecretBox } from '../storage/secret-box.js';
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
@@ -50,7 +51,7 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
     ...(config.webhooks.caFile === undefined ? {} : { caCertificates: readFileSync(config.webhooks.caFile, 'utf8') }),
   });
   const webhooks = createWebhookDeliveryWorker({
-    outbox: new WebhookOutbox(database.db, database.kind, now),
+    outbox: new WebhookOutbox(database.db, database.kind, new SecretBox(config.secretKeys), now),
     dispatcher,
     schedule: createRetrySchedule({ delaysMs: config.webhooks.retryDelaysMs, scale: config.webhooks.retryScale }),
     timeoutMs: config.webhooks.timeoutMs,

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openDatabase } from '../../src/storage/database.js';
+import { generateSecretKeysSetting } from '../../src/storage/secret-box.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
+import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/openpis.mjs', import.meta.url).pathname;
@@ -14,8 +19,11 @@ function databaseUrl(database: TestDatabase): string {
 for (const kind of await testDatabaseKinds()) {
   describe(`openpis CLI [${kind.name}]`, () => {
     let database: TestDatabase;
+    let secretKeys = TEST_SECRET_KEYS;
     const cli = async (...args: string[]) => {
-      const { stdout } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent' } });
+      const { stdout } = await run(process.execPath, [BIN, ...args], {
+        env: { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent', SECRET_KEYS: secretKeys },
+      });
       return stdout;
     };
     before(async () => {
@@ -52,6 +60,61 @@ for (const kind of await testDatabaseKinds()) {
       assert.match(await cli('clients', 'disable', created.clientId ?? ''), /disabled/);
       const listed = JSON.parse(await cli('clients', 'list', '--json')) as Record<string, unknown>[];
       assert.notEqual(listed.find((client) => client.clientId === created.clientId)?.disabledAt, null);
+    });
+
+    it('the webhook secret is shown at creation and rotation only: never by list, never stored in plain form', async () => {
+      const created = JSON.parse(await cli('clients', 'create', '--name', 'hooks', '--json')) as Record<string, string>;
+      const rotated = JSON.parse(await cli('clients', 'rotate-webhook-secret', created.clientId ?? '', '--json')) as Record<string, string>;
+      assert.match(rotated.webhookSecret ?? '', /^whsec_/);
+      const listed = await cli('clients', 'list', '--json');
+      const listedText = await cli('clients', 'list');
+      const handle = openDatabase(database.config);
+      try {
+        const row = await handle.db.selectFrom('clients').selectAll().where('id', '=', created.clientId ?? '').executeTakeFirstOrThrow();
+        const stored = JSON.stringify(row);
+        for (const secret of [created.webhookSecret ?? 'x', rotated.webhookSecret ?? 'x', created.clientSecret ?? 'x']) {
+          assert.ok(!listed.includes(secret) && !listedText.includes(secret), 'clients list shows no secret');
+          assert.ok(!stored.includes(secret) && !stored.includes(secret.slice(6)), 'the database holds no secret in plain form');
+        }
+        assert.match(row.webhook_secret, /^v1\.test\./);
+        assert.match(row.previous_webhook_secret ?? '', /^v1\.test\./);
+      } finally {
+        await handle.close();
+      }
+    });
+
+    it('secrets reencrypt re-seals every stored secret under the new active key, after which the old key can go', async () => {
+      const next = generateSecretKeysSetting('next');
+      secretKeys = `${next},${TEST_SECRET_KEYS}`;
+      const result = JSON.parse(await cli('secrets', 'reencrypt', '--json')) as { activeKeyId: string; webhookSecrets: number };
+      assert.equal(result.activeKeyId, 'next');
+      assert.ok(result.webhookSecrets >= 2);
+      // With the old key removed, everything still opens: rotating needs the current secret opened.
+      secretKeys = next;
+      const rotated = JSON.parse(await cli('clients', 'rotate-webhook-secret', (JSON.parse(await cli('clients', 'list', '--json')) as Array<{ clientId: string }>)[0]?.clientId ?? '', '--json')) as Record<string, string>;
+      assert.match(rotated.webhookSecret ?? '', /^whsec_/);
+      assert.match(await cli('secrets', 'reencrypt'), /0 webhook secret\(s\), 0 flow token\(s\)/);
+      secretKeys = `${TEST_SECRET_KEYS},${next}`;
+      await cli('secrets', 'reencrypt');
+      secretKeys = TEST_SECRET_KEYS;
+    });
+
+    it('without SECRET_KEYS: a 0600 key file beside a SQLite database, a clear refusal on PostgreSQL', async () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent' };
+      delete env.SECRET_KEYS;
+      if (database.config.kind === 'postgres') {
+        await assert.rejects(run(process.execPath, [BIN, 'clients', 'list'], { env }), (error: { stderr: string }) => {
+          assert.match(error.stderr, /SECRET_KEYS must be set with PostgreSQL/);
+          return true;
+        });
+        return;
+      }
+      const other = `sqlite:${join(dirname(database.config.path), 'fresh', 'openpis.sqlite')}`;
+      await run(process.execPath, [BIN, 'clients', 'create', '--name', 'dev'], { env: { ...env, DATABASE_URL: other } });
+      const keyFile = join(dirname(database.config.path), 'fresh', 'secret-keys');
+      assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+      // The same file is used again on the next start.
+      await run(process.execPath, [BIN, 'clients', 'rotate-webhook-secret', (JSON.parse((await run(process.execPath, [BIN, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout) as Array<{ clientId: string }>)[0]?.clientId ?? ''], { env: { ...env, DATABASE_URL: other } });
     });
 
     it('fails clearly for an unknown client and an unknown scope', async () => {

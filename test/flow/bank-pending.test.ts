@@ -14,6 +14,11 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import type { PaymentsTable } from '../../src/storage/schema.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
+import { sha256Hex } from '../../src/auth/secrets.js';
+import { flowTokenContext } from '../../src/storage/stored-secrets.js';
+import { testSecretBox } from '../helpers/secret-keys.js';
+
+const secrets = testSecretBox();
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const ALERT_AFTER_SECONDS = 3600;
@@ -63,7 +68,8 @@ function row(clientId: string, variant: Variant): PaymentsTable {
     psu_ip_address: '192.0.2.1',
     psu_user_agent: 'test',
     locale: null,
-    flow_token: randomUUID(),
+    flow_token_hash: sha256Hex(`token-${id}`),
+    flow_token_sealed: secrets.seal(`token-${id}`, flowTokenContext(id)),
     provider_payment_id: variant.bankHoldsIt ? `bank-${id}` : null,
     detailed_status: variant.status,
     failure_reasons: null,
@@ -85,7 +91,7 @@ for (const kind of await testDatabaseKinds()) {
       testDatabase = await kind.create();
       database = openDatabase(testDatabase.config);
       await migrateToLatest(database.db as unknown as Kysely<unknown>);
-      const { clientId } = await new ClientService(database.db).create({ name: 'pending' });
+      const { clientId } = await new ClientService(database.db, secrets).create({ name: 'pending' });
       for (const variant of VARIANTS) rows.push({ variant, row: row(clientId, variant) });
       await database.db.insertInto('payments').values(rows.map((entry) => entry.row)).execute();
     });
@@ -96,7 +102,7 @@ for (const kind of await testDatabaseKinds()) {
 
     it('the in-memory test: bank holds it, not final, execution reached or the flow deadline passed', () => {
       for (const { variant, row: stored } of rows) {
-        assert.equal(isPendingAtBank(paymentFromRow(stored), NOW), variant.pending, variant.name);
+        assert.equal(isPendingAtBank(paymentFromRow(stored, secrets), NOW), variant.pending, variant.name);
       }
     });
 

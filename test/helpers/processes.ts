@@ -3,6 +3,7 @@
  * `node --import tsx src/server.ts` (or the CLI) on a loopback port, with its output kept for assertions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { TEST_SECRET_KEYS } from './secret-keys.js';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './test-app.js';
 
@@ -61,7 +62,7 @@ export async function startService(env: Record<string, string>): Promise<Running
   const metricsPort = await freePort();
   return startProcess(
     ['--import', 'tsx', 'src/server.ts'],
-    { PORT: String(port), METRICS_PORT: String(metricsPort), BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', CREATE_DEMO_CLIENT: 'false', ...env },
+    { PORT: String(port), METRICS_PORT: String(metricsPort), BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', CREATE_DEMO_CLIENT: 'false', SECRET_KEYS: TEST_SECRET_KEYS, ...env },
     port,
     /openpis is listening/,
     metricsPort,

@@ -15,7 +15,9 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import type { SandboxFixtures } from '../../src/sandbox-bank/index.js';
 import { createBackgroundWorkers } from '../../src/workers/background.js';
+import { SecretBox } from '../../src/storage/secret-box.js';
 import type { TestDatabaseKind } from './databases.js';
+import { TEST_SECRET_KEYS } from './secret-keys.js';
 
 export interface TestClient extends IssuedClientCredentials {
   /** A fresh access token (all the client's scopes unless others are asked for). */
@@ -66,7 +68,7 @@ export async function startTestApp(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config: Config = {
-    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN: 'sandbox-operator-token-for-tests', ...options.env }),
+    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN: 'sandbox-operator-token-for-tests', SECRET_KEYS: TEST_SECRET_KEYS, ...options.env }),
     database: testDatabase.config,
   };
   const database = openDatabase(config.database);
@@ -93,7 +95,7 @@ export async function startTestApp(
       ? createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, ...(options.now === undefined ? {} : { now: options.now }) })
       : undefined;
   workers?.start();
-  const clients = new ClientService(database.db);
+  const clients = new ClientService(database.db, new SecretBox(config.secretKeys));
 
   const request: TestApp['request'] = (path, init = {}) => {
     const { token, json, headers, ...rest } = init;

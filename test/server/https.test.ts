@@ -18,6 +18,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { loadCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
+import { TEST_SECRET_KEYS, testSecretBox } from '../helpers/secret-keys.js';
 import { freePort } from '../helpers/test-app.js';
 import { startService } from '../helpers/processes.js';
 import { createTestPki, type TestPki } from '../webhooks/https-receiver.js';
@@ -40,7 +41,7 @@ describe('https', () => {
   /** The app on a fresh SQLite file, listening, with the given settings. */
   async function appWith(env: Record<string, string>) {
     const port = await freePort();
-    const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, `${port}.sqlite`)}`, ...env });
+    const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, `${port}.sqlite`)}`, SECRET_KEYS: TEST_SECRET_KEYS, ...env });
     const database = openDatabase(config.database);
     await migrateToLatest(database.db as unknown as Kysely<unknown>);
     const app = await buildApp({ config, database, catalogue: loadCatalogue(undefined, config.sandboxBank.url), logDestination: { write: () => undefined } });
@@ -97,7 +98,7 @@ describe('https', () => {
       path = join(dir, 'production.sqlite');
       const database = openDatabase({ kind: 'sqlite', path });
       await migrateToLatest(database.db as unknown as Kysely<unknown>);
-      await new ClientService(database.db).create({ name: 'live shop', environment: 'production' });
+      await new ClientService(database.db, testSecretBox()).create({ name: 'live shop', environment: 'production' });
       await database.close();
     });
 

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
+import { testSecretBox } from '../helpers/secret-keys.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startService, type RunningProcess } from '../helpers/processes.js';
 import { clientToken, waitFor } from '../helpers/wait.js';
@@ -40,7 +41,7 @@ describe('shutdown', () => {
     const path = join(dir, `${name}.sqlite`);
     const setup = openDatabase({ kind: 'sqlite', path });
     await migrateToLatest(setup.db as unknown as Kysely<unknown>);
-    const client = await new ClientService(setup.db).create({ name, environment: 'sandbox' });
+    const client = await new ClientService(setup.db, testSecretBox()).create({ name, environment: 'sandbox' });
     await setup.close();
     let started = 0;
     const answers: Array<() => void> = [];

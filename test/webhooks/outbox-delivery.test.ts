@@ -18,6 +18,7 @@ import { paymentRequest } from '../helpers/payment-requests.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { createTestPki, startReceiver, type ReceivedRequest, type TestPki, type TestReceiver } from './https-receiver.js';
+import { SecretBox } from '../../src/storage/secret-box.js';
 
 
 interface EventBody {
@@ -56,8 +57,8 @@ for (const kind of await testDatabaseKinds()) {
       client = await t.createClient();
       token = await client.token();
       receiver = await startReceiver(pki);
-      store = new PaymentStateStore(t.database.db);
-      outbox = new WebhookOutbox(t.database.db, t.database.kind);
+      store = new PaymentStateStore(t.database.db, new SecretBox(t.config.secretKeys));
+      outbox = new WebhookOutbox(t.database.db, t.database.kind, new SecretBox(t.config.secretKeys));
       workers = createBackgroundWorkers({ config: t.config, database: t.database, logger: t.app.log, jobHandlers: {} });
       workers.start();
     });

@@ -17,6 +17,7 @@ import { paymentRequest } from '../helpers/payment-requests.js';
 import { clientToken, waitFor } from '../helpers/wait.js';
 import { startSandboxBank, startService, type RunningProcess } from '../helpers/processes.js';
 import { createTestPki, startReceiver, type TestReceiver } from '../webhooks/https-receiver.js';
+import { testSecretBox } from '../helpers/secret-keys.js';
 
 const PAYMENTS = 30;
 
@@ -48,7 +49,7 @@ describe('crash recovery', () => {
     const databaseUrl = `sqlite:${join(dir, 'openpis.sqlite')}`;
     handle = openDatabase({ kind: 'sqlite', path: join(dir, 'openpis.sqlite') });
     await migrateToLatest(handle.db as unknown as Kysely<unknown>);
-    const client = await new ClientService(handle.db).create({ name: 'crash', environment: 'sandbox' });
+    const client = await new ClientService(handle.db, testSecretBox()).create({ name: 'crash', environment: 'sandbox' });
     // A slow receiver keeps deliveries due and in flight when the process dies.
     receiver.routes.set('/hooks', (_request, response) => setTimeout(() => response.writeHead(200).end(), 150));
     const env = {
@@ -114,7 +115,7 @@ describe('crash recovery', () => {
     const path = join(dir, 'graceful.sqlite');
     const graceful = openDatabase({ kind: 'sqlite', path });
     await migrateToLatest(graceful.db as unknown as Kysely<unknown>);
-    const client = await new ClientService(graceful.db).create({ name: 'graceful', environment: 'sandbox' });
+    const client = await new ClientService(graceful.db, testSecretBox()).create({ name: 'graceful', environment: 'sandbox' });
     let started = 0;
     receiver.routes.set('/slow', (_request, response) => {
       started += 1;

@@ -17,6 +17,7 @@ import { paymentRequest } from '../helpers/payment-requests.js';
 import { clientToken, waitFor } from '../helpers/wait.js';
 import { startSandboxBank, startService, type RunningProcess } from '../helpers/processes.js';
 import { createTestPki, startReceiver, type TestReceiver } from '../webhooks/https-receiver.js';
+import { testSecretBox } from '../helpers/secret-keys.js';
 
 const postgres = (await testDatabaseKinds()).find((kind) => kind.name === 'postgres');
 const PAYMENTS = 200;
@@ -72,7 +73,7 @@ describe('several service processes on one PostgreSQL', { skip: postgres === und
 
   it(`completes ${PAYMENTS} payments with every webhook delivered once and no job run twice`, async () => {
     receiver.routes.set('/hooks', (_request, response) => response.writeHead(204).end());
-    const client = await new ClientService(handle.db).create({ name: 'multi', environment: 'sandbox' });
+    const client = await new ClientService(handle.db, testSecretBox()).create({ name: 'multi', environment: 'sandbox' });
     const tokens = await Promise.all(services.map((service) => clientToken(service.url, client)));
     // An embedded bank with the payer's credentials in the request and a payer who needs no SCA step: the
     // flow runs in the creation request up to execution, and the workers take it from there.

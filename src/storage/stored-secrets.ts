@@ -1,0 +1,64 @@
+/**
+ * Where sealed secrets live, the context each is sealed for, and the step that (re-)seals them in place:
+ * at start-up for plain values left by the migration that introduced sealing, and in
+ * `openpis secrets reencrypt` for values sealed under a key that is no longer the active one.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import { isSealed, type SecretBox } from './secret-box.js';
+
+export const webhookSecretContext = (clientId: string): string => `clients.webhook_secret:${clientId}`;
+export const previousWebhookSecretContext = (clientId: string): string => `clients.previous_webhook_secret:${clientId}`;
+export const flowTokenContext = (paymentId: string): string => `payments.flow_token_sealed:${paymentId}`;
+
+export interface ResealCounts {
+  readonly webhookSecrets: number;
+  readonly flowTokens: number;
+}
+
+/**
+ * Seals every stored secret that is not sealed under the active key: plain values are sealed as they are,
+ * values sealed under an older key are opened with it and sealed again. Idempotent; one row per statement, so
+ * it never holds a long lock. A value that opens with no key of the ring stops it with a SecretBoxError.
+ */
+export async function resealStoredSecrets(
+  db: Kysely<Database>,
+  box: SecretBox,
+  options: { readonly onlyPlain?: boolean } = {},
+): Promise<ResealCounts> {
+  const needsReseal = (stored: string): boolean => (options.onlyPlain === true ? !isSealed(stored) : box.needsReseal(stored));
+  const reseal = (stored: string, context: string): string => box.seal(isSealed(stored) ? box.open(stored, context) : stored, context);
+  let webhookSecrets = 0;
+  const clients = await db.selectFrom('clients').select(['id', 'webhook_secret', 'previous_webhook_secret']).execute();
+  for (const client of clients) {
+    const current = needsReseal(client.webhook_secret);
+    const previous = client.previous_webhook_secret !== null && needsReseal(client.previous_webhook_secret);
+    if (!current && !previous) continue;
+    await db
+      .updateTable('clients')
+      .set({
+        ...(current ? { webhook_secret: reseal(client.webhook_secret, webhookSecretContext(client.id)) } : {}),
+        ...(previous && client.previous_webhook_secret !== null
+          ? { previous_webhook_secret: reseal(client.previous_webhook_secret, previousWebhookSecretContext(client.id)) }
+          : {}),
+      })
+      .where('id', '=', client.id)
+      // Only if nobody rotated the secret meanwhile: a rotation writes a value sealed under the active key anyway.
+      .where('webhook_secret', '=', client.webhook_secret)
+      .execute();
+    webhookSecrets += (current ? 1 : 0) + (previous ? 1 : 0);
+  }
+  let flowTokens = 0;
+  const payments = await db.selectFrom('payments').select(['id', 'flow_token_sealed']).execute();
+  for (const payment of payments) {
+    if (!needsReseal(payment.flow_token_sealed)) continue;
+    await db
+      .updateTable('payments')
+      .set({ flow_token_sealed: reseal(payment.flow_token_sealed, flowTokenContext(payment.id)) })
+      .where('id', '=', payment.id)
+      .where('flow_token_sealed', '=', payment.flow_token_sealed)
+      .execute();
+    flowTokens += 1;
+  }
+  return { webhookSecrets, flowTokens };
+}
