@@ -8,9 +8,10 @@ import { loadConfig } from '../src/config/config.js';
 import { loadCatalogue } from '../src/providers/catalogue.js';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrations.js';
+import { generateSecretKeysSetting } from '../src/storage/secret-box.js';
 
 export async function generateOpenApiDocument(): Promise<string> {
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), database: { kind: 'sqlite' as const, path: ':memory:' } };
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', SECRET_KEYS: generateSecretKeysSetting('openapi') }), database: { kind: 'sqlite' as const, path: ':memory:' } };
   const database = openDatabase(config.database);
   await migrateToLatest(database.db as unknown as Kysely<unknown>);
   const app = await buildApp({ config, database, catalogue: loadCatalogue(undefined, config.sandboxBank.url) });
