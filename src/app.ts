@@ -14,7 +14,7 @@ import { TokenService } from './auth/tokens.js';
 import type { Config } from './config/config.js';
 import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
 import { messagesFor } from './http/ajv-messages.js';
-import { sendError, ValidationError } from './http/errors.js';
+import { answerClientError, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
 import type { App } from './http/fastify-types.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
@@ -119,6 +119,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     ajv: { customOptions: AJV_OPTIONS, plugins: [addOpenpisFormats] },
     schemaErrorFormatter: (errors) => new ValidationError(messagesFor(errors)),
     return503OnClosing: true,
+    // Errors raised before any route or hook runs get the same error body as everything else (src/http/errors.ts).
+    frameworkErrors: sendError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('client', null);
@@ -130,9 +133,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     if (request.rateLimitHeaders !== null) reply.headers(request.rateLimitHeaders);
   });
   app.setErrorHandler(sendError);
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ title: 'Not Found', statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
-  );
+  app.setNotFoundHandler(sendRouteNotFound);
 
   // Bodies are JSON, or a form at the token endpoint; plain text is never a valid request (415).
   app.removeContentTypeParser('text/plain');
