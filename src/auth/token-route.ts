@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify-types.js';
 import { Type } from 'typebox';
-import { clientErrorOf, titleFor } from '../http/errors.js';
+import { AUTH_REALM, clientErrorOf, titleFor } from '../http/errors.js';
 import type { ClientCredentialsOwner, TokenService } from './tokens.js';
 
 type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'server_error';
@@ -34,7 +34,7 @@ class OAuthError extends Error {
 const FORM_ONLY = 'Content-Type must be application/x-www-form-urlencoded';
 
 function sendOAuthError(reply: FastifyReply, { error, description, statusCode }: OAuthError): FastifyReply {
-  if (error === 'invalid_client') reply.header('www-authenticate', 'Basic realm="openpis"');
+  if (error === 'invalid_client') reply.header('www-authenticate', `Basic realm="${AUTH_REALM}"`);
   if (error === 'server_error') reply.header('retry-after', '5');
   return reply
     .code(statusCode)

@@ -52,8 +52,15 @@ export class ValidationError extends ApiError {
   }
 }
 
+/** The protection space of our bearer tokens (RFC 6750 §3), also the realm of the token endpoint's Basic challenge. */
+export const AUTH_REALM = 'openpis';
+
+/** 401 for a request with no bearer credentials: the challenge carries no error code (RFC 6750 §3.1). */
+export const missingCredentials = (): ApiError =>
+  new ApiError(401, 'Unauthorized', { 'www-authenticate': `Bearer realm="${AUTH_REALM}"` });
+/** 401 for a malformed, unknown, expired or revoked bearer token. */
 export const unauthorized = (): ApiError =>
-  new ApiError(401, 'Unauthorized', { 'www-authenticate': 'Bearer error="invalid_token"' });
+  new ApiError(401, 'Unauthorized', { 'www-authenticate': `Bearer realm="${AUTH_REALM}", error="invalid_token"` });
 export const forbidden = (): ApiError => new ApiError(403, 'Access denied');
 
 export function errorBody(statusCode: number, message: string): ErrorBody {

@@ -44,7 +44,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.post(
     '/api/v1/ob/payments',
     {
-      preHandler: auth.require('payments:write'),
+      onRequest: auth.require('payments:write'),
       // The body is validated in the handler, where the caller's environment is known: some rules depend on it
       // (providers of the caller's environment, http redirect URIs for sandbox clients), and every violation
       // must be reported in one message.
@@ -97,7 +97,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.get(
     '/api/v1/ob/payments/:paymentId',
     {
-      preHandler: auth.require('payments:read'),
+      onRequest: auth.require('payments:read'),
       schema: {
         tags: ['Payments'],
         summary: 'Get a payment',
@@ -130,7 +130,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.get(
     '/api/v1/archive/payment-statuses',
     {
-      preHandler: auth.require('payments:read'),
+      onRequest: auth.require('payments:read'),
       schema: {
         tags: ['Payment statuses'],
         summary: 'Status history of a payment',
@@ -146,7 +146,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.get(
     '/api/v1/archive/payment-statuses/latest',
     {
-      preHandler: auth.require('payments:read'),
+      onRequest: auth.require('payments:read'),
       schema: {
         tags: ['Payment statuses'],
         summary: 'Latest status of a payment',

@@ -27,6 +27,9 @@ export const ProviderSchema = Type.Object({
 });
 type ProviderView = Static<typeof ProviderSchema>;
 
+/** 304 has no content (RFC 9110 §15.4.5): `type: 'null'` documents none, and the handler sends no payload at all. */
+const NotModified = Type.Unsafe<undefined>({ type: 'null', description: 'Not modified: no content; ETag, Cache-Control and Vary as on 200' });
+
 const ProvidersQuery = Type.Object(
   {
     countryCode: Type.Optional(Type.Enum(COUNTRY_CODES, { description: 'Only banks of this country' })),
@@ -81,7 +84,7 @@ export function registerProviderRoutes(
   app.get(
     '/api/v1/capabilities/providers',
     {
-      preHandler: auth.require('providers:read'),
+      onRequest: auth.require('providers:read'),
       schema: {
         tags: ['Providers'],
         summary: 'List providers (banks)',
@@ -89,7 +92,7 @@ export function registerProviderRoutes(
           "Banks available in the caller's environment. Fetch at run time or cache briefly (about an hour); do not hard-code provider ids. Requires scope `providers:read`.",
         security: [{ bearerAuth: [] }],
         querystring: ProvidersQuery,
-        response: { 200: Type.Array(ProviderSchema), 304: Type.Null({ description: 'Not modified: no content; ETag, Cache-Control and Vary as on 200' }), ...ErrorResponses(400, 401, 403, 429) },
+        response: { 200: Type.Array(ProviderSchema), 304: NotModified, ...ErrorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {

@@ -122,7 +122,7 @@ for (const kind of await testDatabaseKinds()) {
       const { clientSecret } = await t.clients.rotateSecret(other.clientId);
       const afterRotation = await t.request('/api/v1/capabilities/providers', { token });
       assert.equal(afterRotation.status, 401);
-      assert.equal(afterRotation.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+      assert.equal(afterRotation.headers.get('www-authenticate'), 'Bearer realm="openpis", error="invalid_token"');
       assert.equal((await tokenRequest({ authorization: basic(other.clientId, other.clientSecret) }, 'grant_type=client_credentials')).status, 401);
       assert.equal((await tokenRequest({ authorization: basic(other.clientId, clientSecret) }, 'grant_type=client_credentials')).status, 200);
     });

@@ -160,7 +160,7 @@ for (const kind of await testDatabaseKinds()) {
       it('answers 401 without or with a bad token, 403 without payments:write', async () => {
         const missing = await t.request('/api/v1/ob/payments', { method: 'POST', json: paymentRequest() });
         assert.equal(missing.status, 401);
-        assert.equal(missing.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+        assert.equal(missing.headers.get('www-authenticate'), 'Bearer realm="openpis"');
         assert.deepEqual(await missing.json(), { title: 'Unauthorized', statusCode: 401, message: 'Unauthorized' });
         assert.equal((await create(paymentRequest(), {}, 'opt_forged')).status, 401);
         assert.equal((await t.request('/api/v1/ob/payments', { method: 'POST', json: paymentRequest(), headers: { authorization: 'Basic abc' } })).status, 401);
