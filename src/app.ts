@@ -191,7 +191,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   if (config.processRole !== 'worker') {
     registerTokenRoute(app, tokens);
     registerProviderRoutes(app, { auth, catalogue, baseUrl: config.baseUrl });
-    registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl, metrics, flow });
+    registerPaymentRoutes(app, {
+      auth,
+      payments: paymentService,
+      catalogue,
+      baseUrl: config.baseUrl,
+      metrics,
+      flow,
+      allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
+    });
     registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }

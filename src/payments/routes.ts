@@ -28,6 +28,8 @@ export interface PaymentRoutesOptions {
   readonly catalogue: ProviderCatalogue;
   readonly baseUrl: string;
   readonly metrics: Metrics;
+  /** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: webhook URLs may name loopback and private addresses (development only). */
+  readonly allowPrivateWebhookTargets: boolean;
   /** Runs the flow at once when the payer's credentials come with the request (decisions §7). */
   readonly flow?: Pick<FlowEngine, 'runWithCredentials'>;
 }
@@ -65,7 +67,11 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     async (request, reply) => {
       const client = callerOf(request);
       if (!isJson(request.headers['content-type'])) throw new ApiError(415, 'Content-Type must be application/json');
-      const result = validatePaymentCreation(request.body, { environment: client.environment, catalogue });
+      const result = validatePaymentCreation(request.body, {
+        environment: client.environment,
+        catalogue,
+        allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+      });
       if (result.kind === 'invalid') throw new ValidationError(result.violations);
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
       const created = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
