@@ -17,7 +17,7 @@ import { TokenService } from './auth/tokens.js';
 import type { Config } from './config/config.js';
 import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
 import { messagesFor } from './http/ajv-messages.js';
-import { sendError, ValidationError } from './http/errors.js';
+import { answerClientError, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
 import type { App } from './http/fastify-types.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
@@ -143,6 +143,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       // socket's `encrypted`); Fastify's own `https` option would change the app's type for every caller.
       return createHttpsServer(tls, handler) as unknown as HttpServer;
     },
+    // Errors raised before any route or hook runs get the same error body as everything else (src/http/errors.ts).
+    frameworkErrors: sendError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('client', null);
@@ -156,9 +159,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
   app.setErrorHandler(sendError);
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ title: 'Not Found', statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
-  );
+  app.setNotFoundHandler(sendRouteNotFound);
 
   // Bodies are JSON, or a form at the token endpoint; plain text is never a valid request (415).
   app.removeContentTypeParser('text/plain');
@@ -235,7 +236,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   if (config.processRole !== 'worker') {
     registerTokenRoute(app, tokens);
     registerProviderRoutes(app, { auth, catalogue, baseUrl: config.baseUrl });
-    registerPaymentRoutes(app, { auth, payments: paymentService, catalogue, baseUrl: config.baseUrl, metrics, flow });
+    registerPaymentRoutes(app, {
+      auth,
+      payments: paymentService,
+      catalogue,
+      baseUrl: config.baseUrl,
+      metrics,
+      flow,
+      allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
+    });
     registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }

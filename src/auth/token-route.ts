@@ -2,15 +2,15 @@
  * `POST /api/v1/auth/token`: OAuth 2.0 client credentials grant (RFC 6749 §4.4) with HTTP Basic client
  * authentication. Errors follow RFC 6749 §5.2 with the spec's error body fields alongside (decisions §5).
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify-types.js';
 import { Type } from 'typebox';
-import { titleFor } from '../http/errors.js';
-import type { TokenService } from './tokens.js';
+import { AUTH_REALM, clientErrorOf, titleFor } from '../http/errors.js';
+import type { ClientCredentialsOwner, TokenService } from './tokens.js';
 
-type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'server_error';
+type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'server_error';
 
-const STATUS: Readonly<Record<OAuthError, number>> = {
+const STATUS: Readonly<Record<OAuthErrorCode, number>> = {
   invalid_request: 400,
   invalid_client: 401,
   unsupported_grant_type: 400,
@@ -18,14 +18,49 @@ const STATUS: Readonly<Record<OAuthError, number>> = {
   server_error: 503,
 };
 
-function sendOAuthError(reply: FastifyReply, error: OAuthError, description: string): FastifyReply {
-  const statusCode = STATUS[error];
-  if (error === 'invalid_client') reply.header('www-authenticate', 'Basic realm="openpis"');
+/** An RFC 6749 §5.2 error of the token endpoint; thrown anywhere in the route, answered by its error handler. */
+class OAuthError extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    /** The HTTP status, when it is not the code's usual one (e.g. 413 for an oversized body). */
+    readonly statusCode: number = STATUS[error],
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+}
+
+const FORM_ONLY = 'Content-Type must be application/x-www-form-urlencoded';
+
+function sendOAuthError(reply: FastifyReply, { error, description, statusCode }: OAuthError): FastifyReply {
+  if (error === 'invalid_client') reply.header('www-authenticate', `Basic realm="${AUTH_REALM}"`);
   if (error === 'server_error') reply.header('retry-after', '5');
   return reply
     .code(statusCode)
     .header('cache-control', 'no-store')
     .send({ error, error_description: description, title: titleFor(statusCode), statusCode, message: description });
+}
+
+/**
+ * The token route's own error handler: whatever goes wrong — our checks, body parsing, content type, size — the
+ * answer is an RFC 6749 error with the error body fields alongside (decisions §5), never the generic error body,
+ * which the route's response schema would not accept.
+ */
+function answerTokenError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof OAuthError) return sendOAuthError(reply, error);
+  const clientError = clientErrorOf(error);
+  if (clientError === undefined) {
+    request.log.error({ err: error }, 'token issuance failed');
+    return sendOAuthError(reply, new OAuthError('server_error', 'The authorization service is temporarily unavailable; retry with backoff'));
+  }
+  const code = (error as FastifyError).code;
+  // A body that is not a form (JSON, text, an unknown type) is one fault with one answer, whatever parser saw it.
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return sendOAuthError(reply, new OAuthError('invalid_request', FORM_ONLY));
+  }
+  // Other HTTP-level faults (an oversized body: 413) keep their status; the body still says invalid_request.
+  return sendOAuthError(reply, new OAuthError('invalid_request', clientError.message, clientError.statusCode));
 }
 
 /** `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1) → credentials, or undefined. */
@@ -63,6 +98,9 @@ const OAuthErrorResponse = Type.Object({
 });
 
 export function registerTokenRoute(app: App, tokens: TokenService): void {
+  // The client each request authenticated as, set before its body is read.
+  const authenticatedClients = new WeakMap<FastifyRequest, ClientCredentialsOwner>();
+
   app.post(
     '/api/v1/auth/token',
     {
@@ -77,45 +115,46 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
           grant_type: Type.String({ examples: ['client_credentials'] }),
           scope: Type.Optional(Type.String()),
         }),
-        response: { 200: TokenResponse, 400: OAuthErrorResponse, 401: OAuthErrorResponse, 503: OAuthErrorResponse },
+        response: { 200: TokenResponse, 400: OAuthErrorResponse, 401: OAuthErrorResponse, 413: OAuthErrorResponse, 503: OAuthErrorResponse },
       },
       // The body is checked below so that every problem gets an RFC 6749 error, not the generic 400 body.
       validatorCompiler: () => () => true,
+      errorHandler: answerTokenError,
+      // The client is authenticated before its body is parsed or looked at, so an unauthenticated caller learns
+      // nothing about the request's other problems (docs/api-decisions.md).
+      onRequest: async (request) => {
+        const credentials = parseBasicCredentials(request.headers.authorization);
+        if (credentials === undefined) throw new OAuthError('invalid_client', 'Client authentication with HTTP Basic is required');
+        let client: ClientCredentialsOwner | undefined;
+        try {
+          client = await tokens.authenticateClient(credentials.clientId, credentials.clientSecret);
+        } catch (error) {
+          request.log.error({ err: error }, 'client authentication failed');
+          throw new OAuthError('server_error', 'The authorization service is temporarily unavailable; retry with backoff');
+        }
+        if (client === undefined) throw new OAuthError('invalid_client', 'Invalid client id or client secret');
+        authenticatedClients.set(request, client);
+      },
     },
     async (request, reply) => {
+      const client = authenticatedClients.get(request);
+      if (client === undefined) throw new Error('token route reached without client authentication');
       const contentType = request.headers['content-type'] ?? '';
-      if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-        return sendOAuthError(reply, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
-      }
-      const credentials = parseBasicCredentials(request.headers.authorization);
-      if (credentials === undefined) {
-        return sendOAuthError(reply, 'invalid_client', 'Client authentication with HTTP Basic is required');
-      }
+      if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) throw new OAuthError('invalid_request', FORM_ONLY);
       const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
       const grantType = body.grant_type;
       const scope = body.scope;
-      if (typeof grantType !== 'string' || grantType === '') {
-        return sendOAuthError(reply, 'invalid_request', 'grant_type is required (once)');
+      if (typeof grantType !== 'string' || grantType === '') throw new OAuthError('invalid_request', 'grant_type is required (once)');
+      if (scope !== undefined && typeof scope !== 'string') throw new OAuthError('invalid_request', 'scope must be given at most once');
+      if (grantType !== 'client_credentials') {
+        throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
       }
-      if (scope !== undefined && typeof scope !== 'string') {
-        return sendOAuthError(reply, 'invalid_request', 'scope must be given at most once');
-      }
-      try {
-        const client = await tokens.authenticateClient(credentials.clientId, credentials.clientSecret);
-        if (client === undefined) return sendOAuthError(reply, 'invalid_client', 'Invalid client id or client secret');
-        if (grantType !== 'client_credentials') {
-          return sendOAuthError(reply, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
-        }
-        const result = await tokens.issue(client, scope);
-        if (result.kind === 'invalid_scope') return sendOAuthError(reply, 'invalid_scope', result.description);
-        return reply
-          .header('cache-control', 'no-store')
-          .header('pragma', 'no-cache')
-          .send({ access_token: result.accessToken, token_type: 'Bearer' as const, expires_in: result.expiresIn, scope: result.scope });
-      } catch (error) {
-        request.log.error({ err: error }, 'token issuance failed');
-        return sendOAuthError(reply, 'server_error', 'The authorization service is temporarily unavailable; retry with backoff');
-      }
+      const result = await tokens.issue(client, scope);
+      if (result.kind === 'invalid_scope') throw new OAuthError('invalid_scope', result.description);
+      return reply
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .send({ access_token: result.accessToken, token_type: 'Bearer' as const, expires_in: result.expiresIn, scope: result.scope });
     },
   );
 }

@@ -29,6 +29,8 @@ export interface PaymentRoutesOptions {
   readonly catalogue: ProviderCatalogue;
   readonly baseUrl: string;
   readonly metrics: Metrics;
+  /** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: webhook URLs may name loopback and private addresses (development only). */
+  readonly allowPrivateWebhookTargets: boolean;
   /** Runs the flow at once when the payer's credentials come with the request (decisions §7). */
   readonly flow?: Pick<FlowEngine, 'runWithCredentials'>;
 }
@@ -45,7 +47,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.post(
     '/api/v1/ob/payments',
     {
-      preHandler: auth.require('payments:write'),
+      onRequest: auth.require('payments:write'),
       // The body is validated in the handler, where the caller's environment is known: some rules depend on it
       // (providers of the caller's environment, http redirect URIs for sandbox clients), and every violation
       // must be reported in one message.
@@ -66,7 +68,11 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     async (request, reply) => {
       const client = callerOf(request);
       if (!isJson(request.headers['content-type'])) throw new ApiError(415, 'Content-Type must be application/json');
-      const result = validatePaymentCreation(request.body, { environment: client.environment, catalogue });
+      const result = validatePaymentCreation(request.body, {
+        environment: client.environment,
+        catalogue,
+        allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+      });
       // Credentials that could not be used are refused with the other rules, in one message (docs/api-decisions.md).
       const refusedCredentials = credentialViolations(request.body);
       if (result.kind === 'invalid' || refusedCredentials.length > 0) {
@@ -104,7 +110,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.get(
     '/api/v1/ob/payments/:paymentId',
     {
-      preHandler: auth.require('payments:read'),
+      onRequest: auth.require('payments:read'),
       schema: {
         tags: ['Payments'],
         summary: 'Get a payment',
@@ -137,7 +143,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.get(
     '/api/v1/archive/payment-statuses',
     {
-      preHandler: auth.require('payments:read'),
+      onRequest: auth.require('payments:read'),
       schema: {
         tags: ['Payment statuses'],
         summary: 'Status history of a payment',
@@ -153,7 +159,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   app.get(
     '/api/v1/archive/payment-statuses/latest',
     {
-      preHandler: auth.require('payments:read'),
+      onRequest: auth.require('payments:read'),
       schema: {
         tags: ['Payment statuses'],
         summary: 'Latest status of a payment',

@@ -5,7 +5,7 @@ import { validatePaymentCreation, type PaymentValidationResult } from './validat
 import { paymentRequest, withField, IBANS } from '../../test/helpers/payment-requests.js';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:1/sandbox-bank');
-const sandbox = { environment: 'sandbox' as const, catalogue };
+const sandbox = { environment: 'sandbox' as const, catalogue, allowPrivateWebhookTargets: false };
 const banks = catalogue.banks('sandbox');
 const bankNamed = (name: string) => {
   const bank = banks.find((candidate) => candidate.name === name);
@@ -162,6 +162,52 @@ describe('payment creation validation', () => {
     it('webhookUrl must be https', () => {
       expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', 'http://hooks.example/x'), 'metadata.webhookUrl must be an https URL');
       expectValid(withField(paymentRequest(), 'metadata.webhookUrl', 'https://hooks.example/x'));
+    });
+    it('webhookUrl must not carry a user name or password', () => {
+      for (const url of ['https://user:pw@hooks.example/x', 'https://user@hooks.example/x', 'https://:pw@hooks.example/x']) {
+        expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', url), 'metadata.webhookUrl must not contain a user name or password');
+      }
+    });
+    it('webhookUrl must not name a loopback, private, link-local, metadata or reserved address', () => {
+      const refused: [string, string][] = [
+        ['https://127.0.0.1/x', 'loopback'],
+        ['https://127.1.2.3:8443/x', 'loopback'],
+        ['https://2130706433/x', 'loopback'],
+        ['https://0x7f.1/x', 'loopback'],
+        ['https://[::1]/x', 'loopback'],
+        ['https://[::ffff:127.0.0.1]/x', 'loopback'],
+        ['https://localhost/x', 'loopback'],
+        ['https://hooks.localhost/x', 'loopback'],
+        ['https://10.1.2.3/x', 'private'],
+        ['https://192.168.0.10/x', 'private'],
+        ['https://172.16.5.5/x', 'private'],
+        ['https://169.254.10.10/x', 'link-local'],
+        ['https://[fe80::1]/x', 'link-local'],
+        ['https://[fd00::1]/x', 'unique-local'],
+        ['https://169.254.169.254/latest/meta-data', 'cloud metadata'],
+        ['https://metadata.google.internal/x', 'cloud metadata'],
+        ['https://0.0.0.0/x', 'unspecified'],
+        ['https://192.0.2.1/x', 'reserved'],
+        ['https://224.0.0.1/x', 'multicast'],
+      ];
+      for (const [url, kind] of refused) {
+        expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', url), `metadata.webhookUrl must point to a public address (${kind} addresses are not allowed)`);
+      }
+      expectValid(withField(paymentRequest(), 'metadata.webhookUrl', 'https://93.184.215.14/x'));
+      expectValid(withField(paymentRequest(), 'metadata.webhookUrl', 'https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/x'));
+    });
+    it('webhookUrl may name private and loopback addresses when the operator allows private targets, never metadata', () => {
+      const allowing = { ...sandbox, allowPrivateWebhookTargets: true };
+      for (const url of ['https://127.0.0.1:9443/x', 'https://localhost/x', 'https://10.1.2.3/x', 'https://[::1]/x']) {
+        expectValid(withField(paymentRequest(), 'metadata.webhookUrl', url), allowing);
+      }
+      expectViolation(
+        withField(paymentRequest(), 'metadata.webhookUrl', 'https://169.254.169.254/x'),
+        'metadata.webhookUrl must point to a public address (cloud metadata addresses are not allowed)',
+        allowing,
+      );
+      expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', 'https://u:p@127.0.0.1/x'), 'metadata.webhookUrl must not contain a user name or password', allowing);
+      expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', 'http://127.0.0.1/x'), 'metadata.webhookUrl must be an https URL', allowing);
     });
     it('psuIpAddress is a full IPv4 or expanded IPv6 address', () => {
       const message = 'metadata.psuIpAddress must be an IPv4 address (four octets) or a full IPv6 address (eight groups, no ::)';

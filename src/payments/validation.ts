@@ -6,12 +6,15 @@ import { electronicFormatIBAN } from 'ibantools';
 import { createAjv } from '../http/ajv.js';
 import { messagesFor } from '../http/ajv-messages.js';
 import type { Bank, Environment, ProviderCatalogue } from '../providers/catalogue.js';
+import { refusedHostKind } from '../webhooks/ssrf-guard.js';
 import { decimalPlaces, minorUnitDigits, toDecimalString } from './money.js';
 import { PaymentCreationRequestSchema, type PaymentCreationRequest } from './schemas.js';
 
 export interface ValidationContext {
   readonly environment: Environment;
   readonly catalogue: ProviderCatalogue;
+  /** The operator's `WEBHOOK_ALLOW_PRIVATE_TARGETS`: webhook URLs may name loopback and private addresses. */
+  readonly allowPrivateWebhookTargets: boolean;
 }
 
 /** A request that passed every rule, normalised for storage. */
@@ -45,6 +48,20 @@ function parseUrl(value: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A webhook URL that could never be delivered to is refused now, while the client is there to hear it, rather
+ * than at delivery (decisions §4). The address rules are the delivery guard's own (src/webhooks/ssrf-guard.ts);
+ * host names are resolved and checked again at connect time.
+ */
+function webhookUrlViolations(url: URL, context: ValidationContext): string[] {
+  const violations: string[] = [];
+  if (url.protocol !== 'https:') violations.push('metadata.webhookUrl must be an https URL');
+  if (url.username !== '' || url.password !== '') violations.push('metadata.webhookUrl must not contain a user name or password');
+  const refusedKind = refusedHostKind(url.hostname, { allowPrivateTargets: context.allowPrivateWebhookTargets });
+  if (refusedKind !== undefined) violations.push(`metadata.webhookUrl must point to a public address (${refusedKind} addresses are not allowed)`);
+  return violations;
 }
 
 /** Reads a nested property of a not-yet-validated body without trusting its shape. */
@@ -92,7 +109,7 @@ function semanticViolations(body: unknown, context: ValidationContext): string[]
   const webhookUrl = pick(body, 'metadata', 'webhookUrl');
   if (typeof webhookUrl === 'string') {
     const url = parseUrl(webhookUrl);
-    if (url !== undefined && url.protocol !== 'https:') violations.push('metadata.webhookUrl must be an https URL');
+    if (url !== undefined) violations.push(...webhookUrlViolations(url, context));
   }
 
   const list = pick(body, 'provider', 'preferences', 'countryCodes', 'list');

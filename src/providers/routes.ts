@@ -27,6 +27,9 @@ export const ProviderSchema = Type.Object({
 });
 type ProviderView = Static<typeof ProviderSchema>;
 
+/** 304 has no content (RFC 9110 §15.4.5): `type: 'null'` documents none, and the handler sends no payload at all. */
+const NotModified = Type.Unsafe<undefined>({ type: 'null', description: 'Not modified: no content; ETag, Cache-Control and Vary as on 200' });
+
 const ProvidersQuery = Type.Object(
   {
     countryCode: Type.Optional(Type.Enum(COUNTRY_CODES, { description: 'Only banks of this country' })),
@@ -81,7 +84,7 @@ export function registerProviderRoutes(
   app.get(
     '/api/v1/capabilities/providers',
     {
-      preHandler: auth.require('providers:read'),
+      onRequest: auth.require('providers:read'),
       schema: {
         tags: ['Providers'],
         summary: 'List providers (banks)',
@@ -89,7 +92,7 @@ export function registerProviderRoutes(
           "Banks available in the caller's environment. Fetch at run time or cache briefly (about an hour); do not hard-code provider ids. Requires scope `providers:read`.",
         security: [{ bearerAuth: [] }],
         querystring: ProvidersQuery,
-        response: { 200: Type.Array(ProviderSchema), 304: Type.Null({ description: 'Not modified' }), ...ErrorResponses(400, 401, 403, 429) },
+        response: { 200: Type.Array(ProviderSchema), 304: NotModified, ...ErrorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -105,7 +108,8 @@ export function registerProviderRoutes(
       reply.header('etag', answer.etag).header('cache-control', 'private, max-age=3600').header('vary', 'Authorization');
       const ifNoneMatch = request.headers['if-none-match'];
       if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag)) {
-        return reply.code(304).send(null);
+        // No content at all (RFC 9110 §15.4.5): sending `null` would serialise it as a 4-byte JSON body.
+        return reply.code(304).send();
       }
       return reply.send(answer.providers);
     },

@@ -223,11 +223,34 @@ export async function resolveAllowedAddresses(
   return addresses;
 }
 
-function addressProblem(address: string, policy: WebhookTargetPolicy): string | undefined {
-  if (isMetadataAddress(address)) return `target address ${address} is not allowed (cloud metadata)`;
+/**
+ * Why the policy refuses an address (`cloud metadata`, `loopback`, `private`, …), or `undefined` when it may be
+ * connected to. Metadata endpoints are refused even with `allowPrivateTargets`.
+ */
+export function refusedAddressKind(address: string, policy: Pick<WebhookTargetPolicy, 'allowPrivateTargets'> = {}): string | undefined {
+  if (isMetadataAddress(address)) return 'cloud metadata';
   const kind = nonPublicAddressKind(address);
   if (kind === undefined || (policy.allowPrivateTargets === true && kind !== 'invalid')) return undefined;
-  return `target address ${address} is not allowed (${kind})`;
+  return kind;
+}
+
+function addressProblem(address: string, policy: WebhookTargetPolicy): string | undefined {
+  const kind = refusedAddressKind(address, policy);
+  return kind === undefined ? undefined : `target address ${address} is not allowed (${kind})`;
+}
+
+/**
+ * What the policy says about a URL's host without asking DNS, for checks at payment creation (a synchronous
+ * request validation): the kind of a refused IP literal or metadata host name, and `loopback` for `localhost`
+ * names (RFC 6761: they always resolve to loopback). Any other name is `undefined` here; it is judged at connect
+ * time, where its addresses are resolved.
+ */
+export function refusedHostKind(hostname: string, policy: Pick<WebhookTargetPolicy, 'allowPrivateTargets'> = {}): string | undefined {
+  const host = normaliseHostname(hostname);
+  if (METADATA_HOSTNAMES.has(host)) return 'cloud metadata';
+  if (isIP(host) !== 0) return refusedAddressKind(host, policy);
+  if (host === 'localhost' || host.endsWith('.localhost')) return policy.allowPrivateTargets === true ? undefined : 'loopback';
+  return undefined;
 }
 
 /**

@@ -78,6 +78,36 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(((await json.json()) as Record<string, unknown>).error, 'invalid_request');
     });
 
+    it('answers every body the framework cannot parse with an RFC 6749 error, never a 500', async () => {
+      const auth = { authorization: basic(client.clientId, client.clientSecret) };
+      const cases: { name: string; contentType: string; body: string; status: number }[] = [
+        // openapi-fetch sends a form body with its default JSON content type.
+        { name: 'form body labelled JSON', contentType: 'application/json', body: 'grant_type=client_credentials', status: 400 },
+        { name: 'empty body labelled JSON', contentType: 'application/json', body: '', status: 400 },
+        { name: 'text/plain', contentType: 'text/plain', body: 'grant_type=client_credentials', status: 400 },
+        { name: 'unknown media type', contentType: 'application/xml', body: '<grant/>', status: 400 },
+        { name: 'body over 1 MiB', contentType: 'application/x-www-form-urlencoded', body: `grant_type=${'x'.repeat(1024 * 1024)}`, status: 413 },
+      ];
+      for (const { name, contentType, body, status } of cases) {
+        const response = await t.request('/api/v1/auth/token', { method: 'POST', headers: { ...auth, 'content-type': contentType }, body });
+        assert.equal(response.status, status, name);
+        assert.equal(response.headers.get('cache-control'), 'no-store', name);
+        const json = (await response.json()) as Record<string, unknown>;
+        assert.deepEqual(Object.keys(json).sort(), ['error', 'error_description', 'message', 'statusCode', 'title'], name);
+        assert.equal(json.error, 'invalid_request', name);
+        assert.equal(json.statusCode, status, name);
+        assert.equal(json.message, json.error_description, name);
+        if (status === 400) assert.equal(json.error_description, 'Content-Type must be application/x-www-form-urlencoded', name);
+      }
+    });
+
+    it('authenticates the client before it reads the body: no credentials and a broken body is invalid_client', async () => {
+      const response = await t.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":' });
+      assert.equal(response.status, 401);
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Basic realm="openpis"$/);
+      assert.equal(((await response.json()) as Record<string, unknown>).error, 'invalid_client');
+    });
+
     it('refuses scopes the client does not hold', async () => {
       const reader = await t.createClient({ scopes: ['payments:read'] });
       const response = await tokenRequest({ authorization: basic(reader.clientId, reader.clientSecret) }, 'grant_type=client_credentials&scope=payments%3Awrite');
@@ -92,7 +122,7 @@ for (const kind of await testDatabaseKinds()) {
       const { clientSecret } = await t.clients.rotateSecret(other.clientId);
       const afterRotation = await t.request('/api/v1/capabilities/providers', { token });
       assert.equal(afterRotation.status, 401);
-      assert.equal(afterRotation.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+      assert.equal(afterRotation.headers.get('www-authenticate'), 'Bearer realm="openpis", error="invalid_token"');
       assert.equal((await tokenRequest({ authorization: basic(other.clientId, other.clientSecret) }, 'grant_type=client_credentials')).status, 401);
       assert.equal((await tokenRequest({ authorization: basic(other.clientId, clientSecret) }, 'grant_type=client_credentials')).status, 200);
     });

@@ -25,7 +25,7 @@ describe('HTTP conventions', () => {
   it('answers unknown routes with the error body', async () => {
     const response = await t.request('/api/v1/nothing');
     assert.equal(response.status, 404);
-    assert.deepEqual(await response.json(), { title: 'Not Found', statusCode: 404, message: 'Route GET /api/v1/nothing not found' });
+    assert.deepEqual(await response.json(), { title: 'Not Found', statusCode: 404, message: 'Route not found' });
   });
 
   it('limits each client: 429 with Retry-After and RateLimit headers once the burst is spent, others unaffected', async () => {

@@ -160,7 +160,7 @@ for (const kind of await testDatabaseKinds()) {
       it('answers 401 without or with a bad token, 403 without payments:write', async () => {
         const missing = await t.request('/api/v1/ob/payments', { method: 'POST', json: paymentRequest() });
         assert.equal(missing.status, 401);
-        assert.equal(missing.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+        assert.equal(missing.headers.get('www-authenticate'), 'Bearer realm="openpis"');
         assert.deepEqual(await missing.json(), { title: 'Unauthorized', statusCode: 401, message: 'Unauthorized' });
         assert.equal((await create(paymentRequest(), {}, 'opt_forged')).status, 401);
         assert.equal((await t.request('/api/v1/ob/payments', { method: 'POST', json: paymentRequest(), headers: { authorization: 'Basic abc' } })).status, 401);
@@ -170,10 +170,26 @@ for (const kind of await testDatabaseKinds()) {
         assert.deepEqual(await forbidden.json(), { title: 'Forbidden', statusCode: 403, message: 'Access denied' });
       });
 
+      it('refuses at creation a webhook URL that can never be delivered to', async () => {
+        for (const [url, message] of [
+          ['https://user:pw@hooks.example/x', 'metadata.webhookUrl must not contain a user name or password'],
+          ['https://169.254.169.254/latest/meta-data', 'metadata.webhookUrl must point to a public address (cloud metadata addresses are not allowed)'],
+          ['https://127.0.0.1/hooks', 'metadata.webhookUrl must point to a public address (loopback addresses are not allowed)'],
+        ] as const) {
+          const response = await create(withField(paymentRequest(), 'metadata.webhookUrl', url));
+          assert.equal(response.status, 400, url);
+          assert.deepEqual(await response.json(), { title: 'Bad Request', statusCode: 400, message }, url);
+        }
+      });
+
       it('answers 415 for a non-JSON body and 413 for a body over 1 MiB', async () => {
         const wrongType = await t.request('/api/v1/ob/payments', { method: 'POST', token, headers: { 'content-type': 'text/plain' }, body: 'hello' });
         assert.equal(wrongType.status, 415);
-        assert.equal(((await wrongType.json()) as { title: string }).title, 'Unsupported Media Type');
+        assert.deepEqual(await wrongType.json(), { title: 'Unsupported Media Type', statusCode: 415, message: 'Content-Type must be application/json' });
+        // A form body has a parser (the token endpoint takes forms) but is the same fault here, with the same answer.
+        const form = await t.request('/api/v1/ob/payments', { method: 'POST', token, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'amount=1' });
+        assert.equal(form.status, 415);
+        assert.deepEqual(await form.json(), { title: 'Unsupported Media Type', statusCode: 415, message: 'Content-Type must be application/json' });
         const huge = withField(paymentRequest(), 'metadata.psuUserAgent', 'x'.repeat(1024 * 1024 + 10));
         const tooLarge = await create(huge);
         assert.equal(tooLarge.status, 413);

@@ -87,6 +87,15 @@ for (const kind of await testDatabaseKinds()) {
       assert.ok(etag);
       const again = await t.request('/api/v1/capabilities/providers', { token, headers: { 'if-none-match': etag } });
       assert.equal(again.status, 304);
+      // RFC 9110 §15.4.5: no content, so no Content-Type or Content-Length of one; the validators and caching headers stay.
+      assert.equal(again.headers.get('content-type'), null);
+      assert.equal(again.headers.get('content-length'), null);
+      assert.equal(await again.text(), '');
+      assert.equal(again.headers.get('etag'), etag);
+      assert.equal(again.headers.get('cache-control'), 'private, max-age=3600');
+      assert.equal(again.headers.get('vary'), 'Authorization');
+      const weak = await t.request('/api/v1/capabilities/providers', { token, headers: { 'if-none-match': `"other", W/${etag}` } });
+      assert.equal(weak.status, 304);
       const other = await t.request('/api/v1/capabilities/providers?countryCode=DE', { token, headers: { 'if-none-match': etag } });
       assert.equal(other.status, 200);
     });
