@@ -21,6 +21,7 @@ function typeMessage(type: unknown): string {
   if (name === 'object') return 'must be an object';
   if (name === 'array') return 'must be an array';
   if (name === 'integer') return 'must be an integer number';
+  if (name === 'null') return 'must be null';
   return `must be a ${name}`;
 }
 
@@ -32,6 +33,11 @@ function fieldPath(instancePath: string, child?: string): string {
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.length === 0 ? 'body' : parts.join('.');
+}
+
+/** `1 element`, `2 elements`. */
+function count(limit: unknown, noun: string): string {
+  return `${String(limit)} ${noun}${Number(limit) === 1 ? '' : 's'}`;
 }
 
 function messageFor(error: ErrorObject): string {
@@ -58,19 +64,32 @@ function messageFor(error: ErrorObject): string {
     case 'minLength':
       return Number(params.limit) === 1
         ? `${fieldPath(error.instancePath)} should not be empty`
-        : `${fieldPath(error.instancePath)} must be longer than or equal to ${String(params.limit)} characters`;
+        : `${fieldPath(error.instancePath)} must be longer than or equal to ${count(params.limit, 'character')}`;
     case 'maxLength':
-      return `${fieldPath(error.instancePath)} must be shorter than or equal to ${String(params.limit)} characters`;
+      return `${fieldPath(error.instancePath)} must be shorter than or equal to ${count(params.limit, 'character')}`;
     case 'minItems':
-      return `${fieldPath(error.instancePath)} must contain at least ${String(params.limit)} elements`;
+      return `${fieldPath(error.instancePath)} must contain at least ${count(params.limit, 'element')}`;
     case 'maxItems':
-      return `${fieldPath(error.instancePath)} must contain no more than ${String(params.limit)} elements`;
+      return `${fieldPath(error.instancePath)} must contain no more than ${count(params.limit, 'element')}`;
+    case 'uniqueItems':
+      return `${fieldPath(error.instancePath)} must not contain duplicates`;
+    case 'exclusiveMinimum':
+      return `${fieldPath(error.instancePath)} must be greater than ${String(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `${fieldPath(error.instancePath)} must be less than ${String(params.limit)}`;
+    case 'multipleOf':
+      return `${fieldPath(error.instancePath)} must be a multiple of ${String(params.multipleOf)}`;
+    case 'minProperties':
+      return `${fieldPath(error.instancePath)} should not be empty`;
+    case 'maxProperties':
+      return `${fieldPath(error.instancePath)} must have no more than ${count(params.limit, 'property')}`.replace('propertys', 'properties');
     case 'format':
       return `${fieldPath(error.instancePath)} ${FORMAT_MESSAGES[String(params.format)] ?? `must match format ${String(params.format)}`}`;
     case 'pattern':
       return `${fieldPath(error.instancePath)} has an invalid format`;
     default:
-      return `${fieldPath(error.instancePath)} ${error.message ?? 'is invalid'}`;
+      // A keyword our schemas do not use yet: a neutral rule rather than ajv's own wording ("must NOT …").
+      return `${fieldPath(error.instancePath)} has an invalid value`;
   }
 }
 

@@ -249,10 +249,10 @@ describe('payment creation validation', () => {
     });
     it('the bank must support the scheme and the currency', () => {
       const thames = bankNamed('Thames Sandbox Bank');
-      expectViolation(paymentRequest({ provider: { id: thames.id } }), 'provider.id Thames Sandbox Bank does not support the SEPA payment scheme');
+      expectViolation(paymentRequest({ provider: { id: thames.id } }), 'provider.id must name a bank that supports the SEPA payment scheme (Thames Sandbox Bank does not)');
       expectViolation(
         paymentRequest({ provider: { id: thames.id }, paymentScheme: { name: 'DOMESTIC' }, currency: 'EUR' }),
-        'provider.id Thames Sandbox Bank does not support payments in EUR',
+        'provider.id must name a bank that supports payments in EUR (Thames Sandbox Bank does not)',
       );
       expectValid(paymentRequest({ provider: { id: thames.id }, paymentScheme: { name: 'DOMESTIC' }, currency: 'GBP', recipient: { account: { number: { type: 'IBAN', value: IBANS.GB } }, name: 'Shop Ltd', address: { country: 'GB', city: 'London', streetName: 'Strand', buildingNumber: '1', postCode: 'WC2N 5HR' } } }));
     });
@@ -264,7 +264,7 @@ describe('payment creation validation', () => {
       );
       expectViolation(
         paymentRequest({ provider: { preferences: { countryCodes: { list: ['GB'] } } } }),
-        'provider no available provider supports SEPA payments in EUR in GB',
+        'provider.preferences.countryCodes.list must include a country where an available bank supports SEPA payments in EUR',
       );
       expectValid(paymentRequest({ provider: { preferences: { countryCodes: { list: ['DE', 'FR'], default: 'FR' } } } }));
     });

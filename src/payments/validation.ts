@@ -123,10 +123,10 @@ function semanticViolations(body: unknown, context: ValidationContext): string[]
 /** Why a bank cannot take this payment, or undefined when it can. */
 function bankMismatch(bank: Bank, request: PaymentCreationRequest): string | undefined {
   if (!bank.paymentSchemes.includes(request.paymentScheme.name)) {
-    return `provider.id ${bank.name} does not support the ${request.paymentScheme.name} payment scheme`;
+    return `provider.id must name a bank that supports the ${request.paymentScheme.name} payment scheme (${bank.name} does not)`;
   }
   if (!bank.currencies.includes(request.currency)) {
-    return `provider.id ${bank.name} does not support payments in ${request.currency}`;
+    return `provider.id must name a bank that supports payments in ${request.currency} (${bank.name} does not)`;
   }
   const remittance = request.remittanceInformation;
   if (remittance.value.length > bank.remittanceMaxLength && remittance.preferences?.truncate !== true) {
@@ -193,8 +193,9 @@ export function validatePaymentCreation(body: unknown, context: ValidationContex
     return {
       kind: 'invalid',
       violations: [
-        `provider no available provider supports ${request.paymentScheme.name} payments in ${request.currency}` +
-          (countries === undefined ? '' : ` in ${countries.join(', ')}`),
+        countries === undefined
+          ? `currency must be one that an available bank supports for ${request.paymentScheme.name} payments (none supports ${request.currency})`
+          : `provider.preferences.countryCodes.list must include a country where an available bank supports ${request.paymentScheme.name} payments in ${request.currency}`,
       ],
     };
   }
