@@ -349,6 +349,16 @@ export class FlowEngine {
     return new Date(this.now().getTime() + ms).toISOString();
   }
 
+  /**
+   * A job that finds the payment leased looks again shortly. A lease is normally released within a request's bank
+   * calls; its end (`leaseUntil`, a minute ahead) only bounds a crashed holder. Waiting for that end would let a
+   * frequent poller push the expiry (or a status poll) a minute back each time it happens to hold the payment.
+   */
+  private whenReleased(leaseUntil: string): JobOutcome {
+    const soon = this.later(BUSY_RETRY_MS);
+    return { kind: 'retry', runAt: soon < leaseUntil ? soon : leaseUntil, note: 'payment busy' };
+  }
+
   private backoff(job: Job): number {
     return Math.min(this.pollMaxMs, this.pollBaseMs * 2 ** Math.min(job.attempts, 20));
   }
@@ -357,7 +367,7 @@ export class FlowEngine {
     let payment = await this.store.load(job.paymentId);
     if (payment === undefined || isFinal(payment.detailedStatus)) return { kind: 'done' };
     const leaseUntil = flowStateOf(payment).leaseUntil;
-    if (leaseUntil !== undefined && leaseUntil > this.now().toISOString()) return { kind: 'retry', runAt: leaseUntil, note: 'payment busy' };
+    if (leaseUntil !== undefined && leaseUntil > this.now().toISOString()) return this.whenReleased(leaseUntil);
     const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
     payment = await this.alertIfPendingTooLong(payment, log);
     const actor: Actor = { log, requestId: job.id };
@@ -369,7 +379,7 @@ export class FlowEngine {
         return { kind: 'retry', runAt: this.later(delay), note: 'execution pending' };
       }
       const committed = await this.commit(run);
-      return committed ? { kind: 'done' } : { kind: 'retry', runAt: this.later(200), note: 'conflict' };
+      return committed ? { kind: 'done' } : { kind: 'retry', runAt: this.later(BUSY_RETRY_MS), note: 'conflict' };
     }
     const outcome = await this.act(payment, 'any-open', actor, { quiet: true }, (run) => this.reconcileStep(run));
     const after = outcome.payment;
@@ -387,7 +397,7 @@ export class FlowEngine {
     const nowIso = this.now().toISOString();
     if (payment.flowExpiresAt > nowIso) return { kind: 'retry', runAt: payment.flowExpiresAt };
     const leaseUntil = flowStateOf(payment).leaseUntil;
-    if (leaseUntil !== undefined && leaseUntil > nowIso) return { kind: 'retry', runAt: leaseUntil, note: 'payment busy' };
+    if (leaseUntil !== undefined && leaseUntil > nowIso) return this.whenReleased(leaseUntil);
     const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
     payment = await this.alertIfPendingTooLong(payment, log);
     // Under the lease like every other work on the payment: no request or job may ask the bank about it while expiry
@@ -397,7 +407,7 @@ export class FlowEngine {
       expiry = await expire(run);
       return STOP;
     });
-    if (acted.kind === 'next' && acted.busy === true) return { kind: 'retry', runAt: this.later(200), note: 'payment busy' };
+    if (acted.kind === 'next' && acted.busy === true) return { kind: 'retry', runAt: this.later(BUSY_RETRY_MS), note: 'payment busy' };
     const after = await this.store.load(payment.id);
     if (after === undefined || isFinal(after.detailedStatus) || phaseOf(after.detailedStatus) === 7) return { kind: 'done' };
     if (expiry === 'nothing-to-do') return { kind: 'done' };
@@ -582,6 +592,9 @@ export class FlowEngine {
     return true;
   }
 }
+
+/** How soon a job that found the payment busy looks again (ms). */
+const BUSY_RETRY_MS = 200;
 
 /** Statuses the engine continues from by itself ("Continue" on the review page). */
 const AUTOMATIC: readonly DetailedStatus[] = [

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { topLevelStatus } from '../flow/detailed-status.js';
 import { initialStatus } from '../flow/transitions.js';
-import { ApiError, ValidationError } from '../http/errors.js';
+import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
 import { ErrorResponses } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -67,7 +67,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     },
     async (request, reply) => {
       const client = callerOf(request);
-      if (!isJson(request.headers['content-type'])) throw new ApiError(415, 'Content-Type must be application/json');
+      if (!isJson(request.headers['content-type'])) throw new ApiError(415, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
       const result = validatePaymentCreation(request.body, {
         environment: client.environment,
         catalogue,

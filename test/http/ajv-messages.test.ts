@@ -64,7 +64,7 @@ describe('validation messages', () => {
       paymentRequest({ recipient: {}, remittanceInformation: { value: '' } }),
     ];
     for (const body of bodies) {
-      const result = validatePaymentCreation(body, { environment: 'sandbox', catalogue });
+      const result = validatePaymentCreation(body, { environment: 'sandbox', catalogue, allowPrivateWebhookTargets: false });
       assert.equal(result.kind, 'invalid');
       if (result.kind === 'invalid') for (const message of result.violations) assertSentence(message);
     }
