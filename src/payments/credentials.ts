@@ -5,16 +5,7 @@
  * it is), and a password only with its login id (no bank takes a password without it). What is accepted is used:
  * the payer is not asked for it again (docs/api-decisions.md, "Payer credentials").
  */
-
-/** Reads a nested property of a not-yet-validated body without trusting its shape. */
-function pick(value: unknown, ...path: string[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
+import { pick } from './validation.js';
 
 /** The credential rules a creation body breaks, as `<field path> <rule>` (never the values). */
 export function credentialViolations(body: unknown): string[] {

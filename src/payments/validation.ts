@@ -65,7 +65,7 @@ function webhookUrlViolations(url: URL, context: ValidationContext): string[] {
 }
 
 /** Reads a nested property of a not-yet-validated body without trusting its shape. */
-function pick(value: unknown, ...path: string[]): unknown {
+export function pick(value: unknown, ...path: string[]): unknown {
   let current = value;
   for (const key of path) {
     if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
