@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config/config.js';
 import { loadCatalogue } from '../src/providers/catalogue.js';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrations.js';
-import { generateSecretKeysSetting } from '../src/storage/secret-box.js';
+import { generateSecretKeysSetting } from '../src/crypto/secret-box.js';
 
 export async function generateOpenApiDocument(): Promise<string> {
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', SECRET_KEYS: generateSecretKeysSetting('openapi') }), database: { kind: 'sqlite' as const, path: ':memory:' } };

@@ -34,7 +34,7 @@ import { meterConnectors } from './observability/metered-connector.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
-import { SecretBox } from './storage/secret-box.js';
+import { SecretBox } from './crypto/secret-box.js';
 import { createConnectors } from './connectors/index.js';
 import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { loadCatalogue, type ProviderCatalogue } from './providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateToLatest } from './storage/migrations.js';
-import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from './storage/secret-box.js';
+import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from './crypto/secret-box.js';
 import { resealStoredSecrets } from './storage/stored-secrets.js';
 import type { Kysely } from 'kysely';
 

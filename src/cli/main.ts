@@ -11,7 +11,7 @@ import { ConfigError, httpsRequiredProblem, loadConfig } from '../config/config.
 import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
-import { generateSecretKeysSetting, SecretBoxError } from '../storage/secret-box.js';
+import { generateSecretKeysSetting, SecretBoxError } from '../crypto/secret-box.js';
 import { resealStoredSecrets } from '../storage/stored-secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { loadCatalogue } from '../providers/catalogue.js';

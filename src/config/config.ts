@@ -4,7 +4,7 @@
  * Every variable is listed, with its default, in `.env.example` and the README.
  */
 
-import { parseSecretKeys, SecretBoxError, type SecretKey } from '../storage/secret-box.js';
+import { parseSecretKeys, SecretBoxError, type SecretKey } from '../crypto/secret-box.js';
 import { parseRetryDelays } from '../webhooks/retry-schedule.js';
 
 export type DatabaseConfig =

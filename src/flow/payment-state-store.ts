@@ -5,9 +5,9 @@
  * events, and schedules or cancels the payment's background jobs.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { sha256Hex } from '../auth/secrets.js';
+import { sha256Hex } from '../crypto/hashes.js';
 import type { Database } from '../storage/schema.js';
-import type { SecretBox } from '../storage/secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
 import type { Payment, SenderDetails, StatusRecord } from '../payments/payment.js';

@@ -7,9 +7,9 @@ import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../fl
 import { appendStatusRecords } from '../flow/status-writer.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs } from '../jobs/job-queue.js';
-import { sha256Hex } from '../auth/secrets.js';
+import { sha256Hex } from '../crypto/hashes.js';
 import { isUniqueViolation } from '../storage/database.js';
-import type { SecretBox } from '../storage/secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { flowTokenContext } from '../storage/stored-secrets.js';
 import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
 import type { Payment, StatusRecord } from './payment.js';

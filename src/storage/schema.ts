@@ -14,7 +14,7 @@ export interface ClientsTable {
   /** SHA-256 (hex) of the client secret; the secret itself is shown once and never stored. */
   secret_hash: string;
   /**
-   * Standard Webhooks signing secret (`whsec_…`), sealed with the operator key ring (src/storage/secret-box.ts):
+   * Standard Webhooks signing secret (`whsec_…`), sealed with the operator key ring (src/crypto/secret-box.ts):
    * kept because we must sign with it, opened only in memory to sign.
    */
   webhook_secret: string;

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import { isSealed, type SecretBox } from './secret-box.js';
+import { isSealed, type SecretBox } from '../crypto/secret-box.js';
 
 export const webhookSecretContext = (clientId: string): string => `clients.webhook_secret:${clientId}`;
 export const previousWebhookSecretContext = (clientId: string): string => `clients.previous_webhook_secret:${clientId}`;

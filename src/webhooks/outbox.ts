@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, WebhookEventState } from '../storage/schema.js';
-import type { SecretBox } from '../storage/secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
 import type { DeliveryResult } from './deliver.js';
 

@@ -2,7 +2,7 @@
  * The background work of one process: the job worker (bank status reconciliation, flow expiry) and the webhook
  * delivery worker. `npm start` runs them beside the API unless PROCESS_ROLE says otherwise.
  */
-import { SecretBox } from '../storage/secret-box.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openDatabase } from '../../src/storage/database.js';
-import { generateSecretKeysSetting } from '../../src/storage/secret-box.js';
+import { generateSecretKeysSetting } from '../../src/crypto/secret-box.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
 

@@ -1,5 +1,5 @@
 /** One key ring for every test app, service process and CLI run of a test process, so they share sealed values. */
-import { generateSecretKeysSetting, parseSecretKeys, SecretBox } from '../../src/storage/secret-box.js';
+import { generateSecretKeysSetting, parseSecretKeys, SecretBox } from '../../src/crypto/secret-box.js';
 
 export const TEST_SECRET_KEYS = generateSecretKeysSetting('test');
 

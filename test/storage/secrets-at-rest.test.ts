@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { DatabaseHandle } from '../../src/storage/database.js';
-import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from '../../src/storage/secret-box.js';
+import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from '../../src/crypto/secret-box.js';
 import { resealStoredSecrets, webhookSecretContext } from '../../src/storage/stored-secrets.js';
 import { loadConfig, ConfigError } from '../../src/config/config.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';

@@ -18,7 +18,7 @@ import { paymentRequest } from '../helpers/payment-requests.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { createTestPki, startReceiver, type ReceivedRequest, type TestPki, type TestReceiver } from './https-receiver.js';
-import { SecretBox } from '../../src/storage/secret-box.js';
+import { SecretBox } from '../../src/crypto/secret-box.js';
 
 
 interface EventBody {
