@@ -21,7 +21,7 @@ import { answerClientError, sendError, sendRouteNotFound, ValidationError } from
 import type { App } from './http/fastify-types.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
-import { PaymentRepository } from './payments/payment-repository.js';
+import { PaymentRepository } from './flow/payment-repository.js';
 import { PaymentService } from './payments/payment-service.js';
 import { registerPaymentRoutes } from './payments/routes.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
-import type { Environment } from '../providers/catalogue.js';
+import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
 import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
 

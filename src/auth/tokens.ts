@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { Environment } from '../providers/catalogue.js';
+import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 import { generateAccessToken, secretMatches, sha256Hex } from './secrets.js';
 

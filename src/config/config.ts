@@ -5,7 +5,7 @@
  */
 
 import { parseSecretKeys, SecretBoxError, type SecretKey } from '../crypto/secret-box.js';
-import { parseRetryDelays } from '../webhooks/retry-schedule.js';
+import { parseRetryDelays } from './durations.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }

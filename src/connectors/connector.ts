@@ -18,10 +18,11 @@
  *
  * The scenarios every connector must pass are in `test/connectors/contract/` (docs/adding-a-connector.md).
  */
-import type { FailureCode } from '../flow/detailed-status.js';
-import type { ConnectorSettings, PaymentSchemeName, ScaApproach } from '../providers/catalogue.js';
+import type { FailureCode } from '../domain/detailed-status.js';
+import type { PaymentSchemeName, ScaApproach } from '../domain/reference-data.js';
+import type { ConnectorSettings } from './settings.js';
 
-export type { ScaApproach } from '../providers/catalogue.js';
+export type { ScaApproach } from '../domain/reference-data.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Call context and references

@@ -10,7 +10,7 @@
  * Messages never contain PSU credentials or request/response bodies, only the operation, the HTTP status and the
  * bank's own message codes, so they may be logged and shown to operators as they are.
  */
-import type { FailureCode } from '../flow/detailed-status.js';
+import type { FailureCode } from '../domain/detailed-status.js';
 
 /** One message of the bank to us (Berlin Group `tppMessages`, or the equivalent of another standard). */
 export interface BankMessage {

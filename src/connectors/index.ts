@@ -4,7 +4,7 @@
  * signing keys) and asks it for the connector of each bank: `connectors.for(bank.connector)`.
  */
 import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
-import type { ConnectorSettings } from '../providers/catalogue.js';
+import type { ConnectorSettings } from './settings.js';
 import type { BankConnector } from './connector.js';
 import { BerlinGroupConnector } from './berlin-group/berlin-group-connector.js';
 import { BerlinGroupHttpClient, MAX_RESPONSE_BYTES, type ConnectorLogger } from './berlin-group/http-client.js';

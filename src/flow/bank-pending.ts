@@ -15,9 +15,9 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Payment } from '../payments/payment.js';
+import type { Payment } from '../domain/payment.js';
 import type { Database } from '../storage/schema.js';
-import { DETAILED_STATUSES, isFinal } from './detailed-status.js';
+import { DETAILED_STATUSES, isFinal } from '../domain/detailed-status.js';
 import { flowStateOf, toStoredFlowState } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 

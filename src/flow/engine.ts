@@ -15,9 +15,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Connectors, ScaMethod } from '../connectors/index.js';
 import type { Job } from '../jobs/job-queue.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
-import type { Payment } from '../payments/payment.js';
+import type { Payment } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
-import { isFinal, phaseOf, type DetailedStatus } from './detailed-status.js';
+import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
 import { toStoredFlowState, flowStateOf, type OfferedAccount } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
@@ -48,8 +48,8 @@ import {
 } from './steps/sender-account.js';
 import { checkSenderAuthorization, submitSenderLogin } from './steps/sender-authorization.js';
 import { STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
-import { failureStatusFrom } from './transitions.js';
-import { failureReason } from './run.js';
+import { failureStatusFrom } from '../domain/transitions.js';
+import { failureReason } from '../domain/detailed-status.js';
 
 export type { InputError, Notice } from './steps/step-result.js';
 

@@ -10,11 +10,11 @@ import type { Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
-import type { Payment, SenderDetails, StatusRecord } from '../payments/payment.js';
-import { paymentFromRow, paymentToRow } from '../payments/payment-repository.js';
-import { isFinal, type FailureReason } from './detailed-status.js';
+import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
+import { paymentFromRow, paymentToRow } from './payment-repository.js';
+import { isFinal, type FailureReason } from '../domain/detailed-status.js';
 import { appendStatusRecords, type StatusEntry } from './status-writer.js';
-import { assertTransition } from './transitions.js';
+import { assertTransition } from '../domain/transitions.js';
 
 /** Columns a step may change together with the status. */
 export interface PaymentChanges {

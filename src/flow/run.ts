@@ -7,12 +7,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BankConnector, CallContext, Connectors, NextScaStep } from '../connectors/index.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
-import type { Payment, SenderDetails } from '../payments/payment.js';
+import type { Payment, SenderDetails } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
-import type { DetailedStatus, FailureCode, FailureReason } from './detailed-status.js';
+import { failureReason, type DetailedStatus, type FailureCode, type FailureReason } from '../domain/detailed-status.js';
 import { flowStateOf, type FlowState } from './flow-state.js';
 import type { StatusEntry } from './status-writer.js';
-import { assertTransition, failureStatusFrom } from './transitions.js';
+import { assertTransition, failureStatusFrom } from '../domain/transitions.js';
 
 /** Credentials of this request only: passed to the bank, never stored, logged or returned (decisions §7). */
 export interface Secrets {
@@ -26,25 +26,6 @@ export interface FlowContext {
   readonly connectors: Connectors;
   readonly baseUrl: string;
   readonly now: () => Date;
-}
-
-/** People-readable text of each failure code (the code is the contract; the text may change). */
-export const FAILURE_MESSAGES: Readonly<Record<FailureCode, string>> = {
-  EXPIRED: 'The payer did not finish in time',
-  PSU_CANCELLED: 'The payer cancelled the payment',
-  PSU_AUTHENTICATION_FAILED: 'The payer could not be authenticated at the bank',
-  SCA_FAILED: 'Strong customer authentication failed',
-  INSUFFICIENT_FUNDS: 'The bank rejected the payment for lack of funds',
-  BANK_REJECTED: 'The bank rejected the payment',
-  BANK_UNAVAILABLE: 'The bank could not be reached',
-  INVALID_SENDER_DATA: "The sender's data was not accepted",
-  CONSENT_REJECTED: 'The account information consent was not granted',
-  REMITTANCE_TOO_LONG: 'The remittance information is too long for the bank',
-  INTERNAL_ERROR: 'An internal error occurred',
-};
-
-export function failureReason(code: FailureCode): FailureReason {
-  return { code, message: FAILURE_MESSAGES[code] };
 }
 
 export class FlowRun {

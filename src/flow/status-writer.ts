@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { Payment, StatusRecord } from '../payments/payment.js';
+import type { Payment, StatusRecord } from '../domain/payment.js';
 import { paymentStatusWebhookBody } from '../webhooks/payload.js';
-import type { DetailedStatus, FailureReason } from './detailed-status.js';
+import type { DetailedStatus, FailureReason } from '../domain/detailed-status.js';
 
 export interface StatusEntry {
   readonly status: DetailedStatus;

@@ -5,13 +5,13 @@
  * document. See docs/hosted-pages.md.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isFinal, phaseOf } from '../flow/detailed-status.js';
+import { isFinal, phaseOf } from '../domain/detailed-status.js';
 import { isAutomatic, isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
 import type { App } from '../http/fastify-types.js';
 import { isSupportedLocale, localeFromAcceptLanguage, type Locale } from '../i18n/locale.js';
 import { translator } from '../i18n/messages.js';
-import type { Payment } from '../payments/payment.js';
+import type { Payment } from '../domain/payment.js';
 import { accountSelectionPage } from './account-selection/page.js';
 import { atBankPage } from './at-bank/page.js';
 import { bankSelectionPage } from './bank-selection/page.js';

@@ -1,5 +1,5 @@
 /** The languages of the payer's pages and how a request picks one. */
-import { SUPPORTED_LOCALES, type Locale } from '../payments/reference-data.js';
+import { SUPPORTED_LOCALES, type Locale } from '../domain/reference-data.js';
 
 export type { Locale };
 export { SUPPORTED_LOCALES };

@@ -4,7 +4,7 @@
  * so every job runs once in the normal case and again only if its worker died holding it.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { PollingWorker } from '../workers/polling-worker.js';
+import { PollingWorker } from './polling-worker.js';
 import type { JobKind } from './job-kinds.js';
 import type { Job, JobQueue } from './job-queue.js';
 

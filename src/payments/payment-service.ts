@@ -1,11 +1,11 @@
 /** Creating payments and reading them back for their client. */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { topLevelStatus } from '../flow/detailed-status.js';
-import { initialStatus } from '../flow/transitions.js';
+import { topLevelStatus } from '../domain/detailed-status.js';
+import { initialStatus } from '../domain/transitions.js';
 import { ApiError } from '../http/errors.js';
 import type { AuthenticatedClient } from '../auth/tokens.js';
-import type { Payment, SenderDetails, StatusRecord } from './payment.js';
-import type { PaymentRepository } from './payment-repository.js';
+import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
+import type { PaymentRepository } from '../flow/payment-repository.js';
 import type { ValidPaymentRequest } from './validation.js';
 
 export interface CreatedPayment {

@@ -2,8 +2,8 @@
 import type { App } from '../http/fastify-types.js';
 import { Type } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
-import { topLevelStatus } from '../flow/detailed-status.js';
-import { initialStatus } from '../flow/transitions.js';
+import { topLevelStatus } from '../domain/detailed-status.js';
+import { initialStatus } from '../domain/transitions.js';
 import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
 import { ErrorResponses } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
@@ -11,7 +11,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
 import type { FlowEngine } from '../flow/engine.js';
 import { credentialViolations } from './credentials.js';
-import { toJsonNumber } from './money.js';
+import { toJsonNumber } from '../domain/money.js';
 import { redirectUrlOf, statusRecordView, type PaymentService } from './payment-service.js';
 import {
   PaymentCreationRequestSchema,

@@ -4,8 +4,8 @@
  * the SEPA rulebook's (decisions §2 and docs/api-decisions.md).
  */
 import { Type, type Static } from 'typebox';
-import { DETAILED_STATUSES, FAILURE_CODES } from '../flow/detailed-status.js';
-import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from './reference-data.js';
+import { DETAILED_STATUSES, FAILURE_CODES } from '../domain/detailed-status.js';
+import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from '../domain/reference-data.js';
 
 const CountryCode = Type.Enum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 country code', examples: ['DE'] });
 const CurrencyCode = Type.Enum(CURRENCY_CODES, { description: 'ISO 4217 currency code', examples: ['EUR'] });

@@ -6,8 +6,9 @@ import { electronicFormatIBAN } from 'ibantools';
 import { createAjv } from '../http/ajv.js';
 import { messagesFor } from '../http/ajv-messages.js';
 import type { Bank, Environment, ProviderCatalogue } from '../providers/catalogue.js';
+import { bankMismatch, eligibleBanks, type PaymentFit } from '../providers/eligibility.js';
 import { refusedHostKind } from '../webhooks/ssrf-guard.js';
-import { decimalPlaces, minorUnitDigits, toDecimalString } from './money.js';
+import { decimalPlaces, minorUnitDigits, toDecimalString } from '../domain/money.js';
 import { PaymentCreationRequestSchema, type PaymentCreationRequest } from './schemas.js';
 
 export interface ValidationContext {
@@ -120,32 +121,15 @@ function semanticViolations(body: unknown, context: ValidationContext): string[]
   return violations;
 }
 
-/** Why a bank cannot take this payment, or undefined when it can. */
-function bankMismatch(bank: Bank, request: PaymentCreationRequest): string | undefined {
-  if (!bank.paymentSchemes.includes(request.paymentScheme.name)) {
-    return `provider.id must name a bank that supports the ${request.paymentScheme.name} payment scheme (${bank.name} does not)`;
-  }
-  if (!bank.currencies.includes(request.currency)) {
-    return `provider.id must name a bank that supports payments in ${request.currency} (${bank.name} does not)`;
-  }
-  const remittance = request.remittanceInformation;
-  if (remittance.value.length > bank.remittanceMaxLength && remittance.preferences?.truncate !== true) {
-    return `remittanceInformation.value must be shorter than or equal to ${bank.remittanceMaxLength} characters for ${bank.name} (or set remittanceInformation.preferences.truncate)`;
-  }
-  return undefined;
-}
-
-/** Banks a hosted-mode payer may choose for this payment (scheme, currency, countries, remittance limit). */
-export function eligibleBanks(
-  banks: readonly Bank[],
-  request: Pick<PaymentCreationRequest, 'paymentScheme' | 'currency' | 'remittanceInformation' | 'provider'>,
-): Bank[] {
+/** What of a creation request decides which banks can take it. */
+function paymentFit(request: PaymentCreationRequest): PaymentFit {
   const countries = request.provider?.preferences?.countryCodes?.list;
-  return banks.filter(
-    (bank) =>
-      (countries === undefined || countries.includes(bank.countryCode)) &&
-      bankMismatch(bank, request as PaymentCreationRequest) === undefined,
-  );
+  return {
+    scheme: request.paymentScheme.name,
+    currency: request.currency,
+    remittance: { value: request.remittanceInformation.value, truncate: request.remittanceInformation.preferences?.truncate === true },
+    ...(countries === undefined ? {} : { countries }),
+  };
 }
 
 function normaliseIbans(request: PaymentCreationRequest): PaymentCreationRequest {
@@ -186,9 +170,9 @@ export function validatePaymentCreation(body: unknown, context: ValidationContex
 
   if (lookup !== undefined) {
     if (lookup.kind !== 'bank') return { kind: 'unknown-provider', providerId: String(providerId) };
-    const mismatch = bankMismatch(lookup.bank, request);
+    const mismatch = bankMismatch(lookup.bank, paymentFit(request));
     if (mismatch !== undefined) return { kind: 'invalid', violations: [mismatch] };
-  } else if (eligibleBanks(context.catalogue.banks(context.environment), request).length === 0) {
+  } else if (eligibleBanks(context.catalogue.banks(context.environment), paymentFit(request)).length === 0) {
     const countries = request.provider?.preferences?.countryCodes?.list;
     return {
       kind: 'invalid',

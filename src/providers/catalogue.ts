@@ -16,55 +16,12 @@ export const REQUIRED_PAYMENT_FIELDS = [
 ] as const;
 export type RequiredPaymentField = (typeof REQUIRED_PAYMENT_FIELDS)[number];
 
-export type PaymentSchemeName = 'SEPA' | 'DOMESTIC';
-export type ScaApproach = 'REDIRECT' | 'EMBEDDED' | 'DECOUPLED';
-export type Environment = 'sandbox' | 'production';
+import type { Environment, PaymentSchemeName } from '../domain/reference-data.js';
+import { ConnectorSettingsSchema, type ConnectorSettings } from '../connectors/settings.js';
 
-const ScaApproachSchema = Type.Union([Type.Literal('REDIRECT'), Type.Literal('EMBEDDED'), Type.Literal('DECOUPLED')]);
+export type { ConnectorSettings } from '../connectors/settings.js';
 
-/** How the service talks to this bank. Only the Berlin Group NextGenPSD2 standard exists so far. */
-const ConnectorSettingsSchema = Type.Object(
-  {
-    standard: Type.Literal('berlin-group'),
-    /**
-     * Base URL of the bank's XS2A API (the part before `/v1/…`). `{SANDBOX_BANK_URL}` is replaced with the
-     * sandbox bank's address (embedded by default, under the service's own base URL).
-     */
-    baseUrl: Type.String({ minLength: 1 }),
-    /** SCA approaches the bank offers, preferred first. */
-    scaApproaches: Type.Array(ScaApproachSchema, { minItems: 1 }),
-    /** Berlin Group payment product per scheme; `SEPA_INSTANT` only for banks with instant payments. */
-    products: Type.Object(
-      {
-        SEPA: Type.Optional(Type.String()),
-        SEPA_INSTANT: Type.Optional(Type.String()),
-        DOMESTIC: Type.Optional(Type.String()),
-        DOMESTIC_INSTANT: Type.Optional(Type.String()),
-      },
-      { additionalProperties: false },
-    ),
-    /** Record `PAYMENT_EXECUTION_COMPLETED` on accepted-for-execution (ACSP, ACWC, ACWP), not only on settlement. */
-    acceptedForExecutionIsCompleted: Type.Boolean(),
-    /** The bank needs the debtor account in the payment request. */
-    requiresDebtorAccount: Type.Boolean(),
-    /** The bank offers account information (consent + account list) to resolve the sender account. */
-    accountInformation: Type.Boolean(),
-    /** The payer must log in at the bank before any payment call (phase 3). */
-    requiresSenderAuthorization: Type.Boolean(),
-    /** Time limit of one call to the bank, in milliseconds. */
-    timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000 }),
-    /** Sign requests with the standard's HTTP message signature (Digest, Signature, TPP-Signature-Certificate). */
-    signRequests: Type.Optional(Type.Boolean()),
-    /**
-     * How many refused logins (user ID or password) the bank accepts for one payment; the last one fails it.
-     * Berlin Group answers do not say how many are left, so the flow counts them (default 3).
-     */
-    loginAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-    /** How many wrong one-time codes the bank accepts for one authorisation (default 3). */
-    oneTimeCodeAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-  },
-  { additionalProperties: false },
-);
+export type { Environment, PaymentSchemeName, ScaApproach } from '../domain/reference-data.js';
 
 const ProviderFields = {
   id: Type.String({ format: 'uuid' }),
@@ -108,7 +65,6 @@ const CatalogueSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type ConnectorSettings = Static<typeof ConnectorSettingsSchema>;
 type CatalogueFile = Static<typeof CatalogueSchema>;
 
 /** The sandbox banks' limit, and the usual one, for refused logins and wrong one-time codes. */

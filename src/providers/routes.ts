@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { ErrorResponses } from '../http/error-schemas.js';
 import type { App } from '../http/fastify-types.js';
-import { COUNTRY_CODES } from '../payments/reference-data.js';
+import { COUNTRY_CODES } from '../domain/reference-data.js';
 import { REQUIRED_PAYMENT_FIELDS, type Bank, type BankGroup, type CatalogueEntry, type Environment, type ProviderCatalogue } from './catalogue.js';
 import { iconSvg, logoSvg } from './logos.js';
 

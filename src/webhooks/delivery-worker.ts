@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { PollingWorker } from '../workers/polling-worker.js';
+import { PollingWorker } from '../jobs/polling-worker.js';
 import { deliverWebhook, type DeliveryResult } from './deliver.js';
 import type { OutboxEvent, WebhookOutbox } from './outbox.js';
 import { nextRetryDelayMs, type RetrySchedule } from './retry-schedule.js';

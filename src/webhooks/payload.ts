@@ -8,7 +8,7 @@ import {
   type DetailedStatus,
   type FailureReason,
   type PaymentStatus,
-} from '../flow/detailed-status.js';
+} from '../domain/detailed-status.js';
 
 /** The only event type so far. */
 export const PAYMENT_STATUS_UPDATED = 'payment.status.updated';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
-import type { DetailedStatus } from '../../src/flow/detailed-status.js';
+import type { DetailedStatus } from '../../src/domain/detailed-status.js';
 import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/workers/background.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { testDatabaseKinds } from '../helpers/databases.js';

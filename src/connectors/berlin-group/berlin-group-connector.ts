@@ -3,7 +3,8 @@
  * standard's paths only where the bank gave no link for a resource it must have (status, authorisations), since
  * those paths are fixed by the standard. See src/connectors/connector.ts for the contract.
  */
-import type { ConnectorSettings, ScaApproach } from '../../providers/catalogue.js';
+import type { ScaApproach } from '../../domain/reference-data.js';
+import type { ConnectorSettings } from '../settings.js';
 import {
   paymentOutcome,
   type AuthorisationResult,
@@ -29,7 +30,7 @@ import {
   type StartAuthorisationInput,
 } from '../connector.js';
 import { BankProtocolError, BankUnavailableError, isConnectorError } from '../errors.js';
-import type { FailureCode } from '../../flow/detailed-status.js';
+import type { FailureCode } from '../../domain/detailed-status.js';
 import type { BankResponse, BerlinGroupHttpClient } from './http-client.js';
 import {
   authorisationIdFromLinks,

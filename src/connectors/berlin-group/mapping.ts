@@ -3,7 +3,7 @@
  * the next SCA step, derived from the links the bank returned (the standard's hypermedia: the bank tells the TPP
  * what to call next, and we follow it instead of guessing).
  */
-import type { ScaApproach } from '../../providers/catalogue.js';
+import type { ScaApproach } from '../../domain/reference-data.js';
 import type {
   BankAccount,
   BankLinks,

@@ -2,7 +2,8 @@
  * Builds the standard's request bodies and preference headers from our types. Pure functions: unit-tested one by
  * one, and validated against the standard's OpenAPI definition in the tests.
  */
-import type { ConnectorSettings, PaymentSchemeName, ScaApproach } from '../../providers/catalogue.js';
+import type { PaymentSchemeName, ScaApproach } from '../../domain/reference-data.js';
+import type { ConnectorSettings } from '../settings.js';
 import type { PaymentOrder, PostalAddress } from '../connector.js';
 import type { Address, Consents, PaymentInitiationJson } from './wire-types.js';
 

@@ -3,7 +3,7 @@
  * the standard's enumerations is listed, so a code missing here is really unknown: it maps to `unknown`, which
  * callers treat as still pending. A payment is never failed on a code we do not understand.
  */
-import type { FailureCode } from '../../flow/detailed-status.js';
+import type { FailureCode } from '../../domain/detailed-status.js';
 import type {
   ConsentState,
   ConsentStatus,

@@ -3,7 +3,7 @@
  * error (timeout, 5xx, malformed answer) never fails a payment. Anything else is a bug and propagates.
  */
 import { BankRejectedError, isConnectorError } from '../../connectors/index.js';
-import type { FailureCode } from '../detailed-status.js';
+import type { FailureCode } from '../../domain/detailed-status.js';
 
 export type BankCall<T> =
   | { readonly ok: true; readonly value: T }

@@ -3,9 +3,10 @@
  * (`failureStatusFrom`). From phase 7 on, the outcome is the bank's and expiry does nothing. When the bank already
  * holds the payment, the bank is asked first: a payment it may execute is never failed (see reconciliation).
  */
-import { isFinal, phaseOf } from '../detailed-status.js';
-import { failureReason, type FlowRun } from '../run.js';
-import { failureStatusFrom } from '../transitions.js';
+import { isFinal, phaseOf } from '../../domain/detailed-status.js';
+import { failureReason } from '../../domain/detailed-status.js';
+import type { FlowRun } from '../run.js';
+import { failureStatusFrom } from '../../domain/transitions.js';
 import { reconcile } from './reconciliation.js';
 
 export type ExpiryOutcome = 'nothing-to-do' | 'expired' | 'moved' | 'try-later';

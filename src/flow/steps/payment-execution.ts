@@ -4,7 +4,7 @@
  * with the connector's reason; anything else, including timeouts and 5xx, keeps the payment pending.
  */
 import type { FlowRun } from '../run.js';
-import { failureReason } from '../run.js';
+import { failureReason } from '../../domain/detailed-status.js';
 import { callBank } from './bank-errors.js';
 
 export type ExecutionPoll = { readonly kind: 'final' } | { readonly kind: 'pending'; readonly retryAfterSeconds?: number };

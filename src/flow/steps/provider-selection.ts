@@ -2,9 +2,9 @@
  * Phase 1 (hosted mode): the payer picks a bank on our page. Only banks that can take this payment are offered
  * (scheme, currency, country preferences, remittance length), the same rule the API applies at creation.
  */
-import type { Payment } from '../../payments/payment.js';
-import { eligibleBanks } from '../../payments/validation.js';
+import type { Payment } from '../../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../../providers/catalogue.js';
+import { eligibleBanks } from '../../providers/eligibility.js';
 import type { FlowRun } from '../run.js';
 import { CONTINUE, type StepResult } from './step-result.js';
 
@@ -12,14 +12,10 @@ import { CONTINUE, type StepResult } from './step-result.js';
 export function banksFor(payment: Payment, catalogue: ProviderCatalogue): Bank[] {
   const countries = payment.providerPreferences?.countryCodes?.list;
   return eligibleBanks(catalogue.banks(payment.environment), {
-    paymentScheme: { name: payment.paymentScheme },
+    scheme: payment.paymentScheme,
     currency: payment.currency,
-    remittanceInformation: {
-      type: 'UNSTRUCTURED',
-      value: payment.remittance.value,
-      ...(payment.remittance.truncate ? { preferences: { truncate: true } } : {}),
-    },
-    ...(countries === undefined ? {} : { provider: { preferences: { countryCodes: { list: [...countries] } } } }),
+    remittance: payment.remittance,
+    ...(countries === undefined ? {} : { countries }),
   });
 }
 

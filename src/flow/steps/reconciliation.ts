@@ -6,10 +6,11 @@
  * waiting step; a payment still merely received waits (or, at expiry or when the payer gave up, is withdrawn at
  * the bank first and only then failed).
  */
-import type { FailureCode } from '../detailed-status.js';
-import { bankFailurePath, pathTo } from '../paths.js';
-import { failureReason, type FlowRun } from '../run.js';
-import { failureStatusFrom } from '../transitions.js';
+import type { FailureCode } from '../../domain/detailed-status.js';
+import { bankFailurePath, pathTo } from '../../domain/paths.js';
+import { failureReason } from '../../domain/detailed-status.js';
+import type { FlowRun } from '../run.js';
+import { failureStatusFrom } from '../../domain/transitions.js';
 import { callBank } from './bank-errors.js';
 import { STOP, type StepResult } from './step-result.js';
 

@@ -1,5 +1,5 @@
 /** What every hosted page is rendered with: the payer's language, the payment, and the form tokens. */
-import type { Payment } from '../../payments/payment.js';
+import type { Payment } from '../../domain/payment.js';
 import type { Bank } from '../../providers/catalogue.js';
 import type { Locale } from '../../i18n/locale.js';
 import type { Translate } from '../../i18n/messages.js';

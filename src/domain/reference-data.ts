@@ -16,3 +16,10 @@ export const FEE_PAID_BY = ['DEBT', 'CRED', 'SHAR', 'SLEV'] as const;
 /** Languages the payer's pages are written in; `Accept-Language` picks among these. */
 export const SUPPORTED_LOCALES = ['en', 'de', 'fr', 'es', 'lt'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
+
+/** Payment schemes of the API (`paymentScheme.name`). */
+export type PaymentSchemeName = 'SEPA' | 'DOMESTIC';
+/** How a payer authorises at a bank: on the bank's pages, on ours (credentials and codes), or in the bank's app. */
+export type ScaApproach = 'REDIRECT' | 'EMBEDDED' | 'DECOUPLED';
+/** Where a client, a payment and a bank live: sandbox banks or real ones. */
+export type Environment = 'sandbox' | 'production';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadCatalogue } from '../providers/catalogue.js';
-import { validatePaymentCreation, type PaymentValidationResult } from './validation.js';
-import { paymentRequest, withField, IBANS } from '../../test/helpers/payment-requests.js';
+import { loadCatalogue } from '../../src/providers/catalogue.js';
+import { validatePaymentCreation, type PaymentValidationResult } from '../../src/payments/validation.js';
+import { paymentRequest, withField, IBANS } from '../helpers/payment-requests.js';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:1/sandbox-bank');
 const sandbox = { environment: 'sandbox' as const, catalogue, allowPrivateWebhookTargets: false };

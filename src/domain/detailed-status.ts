@@ -152,3 +152,22 @@ export interface FailureReason {
   /** For people; may change between versions. */
   readonly message: string;
 }
+
+/** People-readable text of each failure code (the code is the contract; the text may change). */
+export const FAILURE_MESSAGES: Readonly<Record<FailureCode, string>> = {
+  EXPIRED: 'The payer did not finish in time',
+  PSU_CANCELLED: 'The payer cancelled the payment',
+  PSU_AUTHENTICATION_FAILED: 'The payer could not be authenticated at the bank',
+  SCA_FAILED: 'Strong customer authentication failed',
+  INSUFFICIENT_FUNDS: 'The bank rejected the payment for lack of funds',
+  BANK_REJECTED: 'The bank rejected the payment',
+  BANK_UNAVAILABLE: 'The bank could not be reached',
+  INVALID_SENDER_DATA: "The sender's data was not accepted",
+  CONSENT_REJECTED: 'The account information consent was not granted',
+  REMITTANCE_TOO_LONG: 'The remittance information is too long for the bank',
+  INTERNAL_ERROR: 'An internal error occurred',
+};
+
+export function failureReason(code: FailureCode): FailureReason {
+  return { code, message: FAILURE_MESSAGES[code] };
+}

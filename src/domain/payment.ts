@@ -1,11 +1,33 @@
 /** The payment as the service keeps it, and its status records. */
-import type { DetailedStatus, FailureReason } from '../flow/detailed-status.js';
-import type { Environment, PaymentSchemeName } from '../providers/catalogue.js';
-import type { PaymentCreationRequest } from './schemas.js';
+import type { DetailedStatus, FailureReason } from './detailed-status.js';
+import type { Environment, PaymentSchemeName } from './reference-data.js';
+
+/** An account number of the API: IBANs only (interface spec). */
+export interface AccountNumber {
+  readonly type: 'IBAN';
+  readonly value: string;
+}
+
+/** A postal address as the API takes it (ISO 3166 alpha-2 country). */
+export interface PostalAddress {
+  readonly country: string;
+  readonly city: string;
+  readonly streetName: string;
+  readonly buildingNumber: string;
+  readonly postCode: string;
+}
 
 /** The sender as stored: never the payer's credentials (decisions §7). */
-export type SenderDetails = Omit<NonNullable<PaymentCreationRequest['sender']>, 'credentials'>;
-export type Recipient = PaymentCreationRequest['recipient'];
+export interface SenderDetails {
+  readonly account?: { readonly number: AccountNumber; readonly currency: string };
+  readonly address?: PostalAddress;
+}
+
+export interface Recipient {
+  readonly account: { readonly number: AccountNumber };
+  readonly name: string;
+  readonly address: PostalAddress;
+}
 
 export interface Remittance {
   readonly type: 'UNSTRUCTURED';

@@ -3,8 +3,8 @@
  * append-only; a payment and its first status record are written in one transaction.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../flow/detailed-status.js';
-import { appendStatusRecords } from '../flow/status-writer.js';
+import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
+import { appendStatusRecords } from './status-writer.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs } from '../jobs/job-queue.js';
 import { sha256Hex } from '../crypto/hashes.js';
@@ -12,7 +12,7 @@ import { isUniqueViolation } from '../storage/database.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { flowTokenContext } from '../storage/stored-secrets.js';
 import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
-import type { Payment, StatusRecord } from './payment.js';
+import type { Payment, StatusRecord } from '../domain/payment.js';
 
 function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);

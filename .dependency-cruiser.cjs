@@ -1,0 +1,86 @@
+/**
+ * Import boundaries of the source tree, checked by dependency-cruiser in `npm test` (scripts/check-boundaries.mjs).
+ *
+ * The top-level folders of src/ form layers; a folder may import only the folders listed for it below, all of them
+ * lower, so imports point one way and no two folders can import each other, directly or round a loop. The
+ * shared domain (statuses, failure codes, the payment, money, reference data) is at the bottom and imports nothing
+ * of ours. docs/architecture.md draws the layers.
+ */
+const LAYERS = {
+  // The bottom: no imports of ours.
+  domain: [],
+  crypto: [],
+  http: ['domain'],
+  i18n: ['domain'],
+  config: ['crypto', 'domain'],
+  // Infrastructure and the banks.
+  storage: ['config', 'crypto', 'domain'],
+  jobs: ['storage', 'config', 'domain'],
+  connectors: ['domain', 'crypto', 'http'],
+  providers: ['connectors', 'domain', 'http', 'auth'],
+  webhooks: ['storage', 'jobs', 'config', 'crypto', 'domain', 'http'],
+  auth: ['storage', 'webhooks', 'config', 'crypto', 'domain', 'http'],
+  observability: ['connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
+  // The sandbox banks stand beside the service: they share only reference data and HTTP helpers.
+  'sandbox-bank': ['providers', 'connectors', 'domain', 'crypto', 'http'],
+  // The flow engine above them.
+  flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
+  // HTTP routes, pages, background workers and the command line on top.
+  payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
+  hosted: ['flow', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
+  workers: ['flow', 'observability', 'webhooks', 'storage', 'jobs', 'config', 'crypto', 'domain'],
+  cli: ['sandbox-bank', 'flow', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+};
+
+const folders = Object.keys(LAYERS);
+const escape = (name) => name.replace(/[-]/g, '\\-');
+
+module.exports = {
+
+  forbidden: [
+    ...folders.map((folder) => ({
+      name: `layer-${folder}`,
+      severity: 'error',
+      comment: `src/${folder} may import only: ${LAYERS[folder].length === 0 ? 'nothing of ours' : LAYERS[folder].join(', ')} (.dependency-cruiser.cjs)`,
+      from: { path: `^src/${escape(folder)}/` },
+      to: {
+        path: '^src/',
+        pathNot: [
+          `^src/${escape(folder)}/`,
+          ...LAYERS[folder].map((allowed) => `^src/${escape(allowed)}/`),
+          // The command line opens the service's runtime (database, catalogue, keys) like the server does.
+          ...(folder === 'cli' ? ['^src/runtime[.]ts$'] : []),
+        ],
+      },
+    })),
+    {
+      name: 'no-unknown-folder',
+      severity: 'error',
+      comment: 'Every top-level folder of src/ has its place in LAYERS (.dependency-cruiser.cjs)',
+      from: { path: '^src/[^/]+/', pathNot: folders.map((folder) => `^src/${escape(folder)}/`) },
+      to: {},
+    },
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment: 'No two top-level folders import each other, directly or round a loop',
+      scope: 'folder',
+      from: { path: '^src/[^/]+$' },
+      to: { circular: true, path: '^src/[^/]+$' },
+    },
+    {
+      name: 'no-tests-in-source',
+      severity: 'error',
+      comment: 'Source never imports test code',
+      from: { path: '^src/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+  },
+};
