@@ -93,8 +93,13 @@ export interface BankReturn {
 
 /** Where the bank sends the payer back after a redirect authorisation, and the value that binds the return to it. */
 export interface ReturnAddress {
-  /** Our callback URL for a successful authorisation. */
+  /** Our callback URL for this payment's successful authorisation (it names the payment and a single-use secret). */
   readonly uri: string;
+  /**
+   * Our one return URL that never changes (`{BASE_URL}/pay/return`), for standards whose banks only accept redirect
+   * URIs registered in advance (OAuth 2.0, UK Open Banking): the return is matched to the payment by `state`.
+   */
+  readonly registeredUri: string;
   /** Our callback URL after a failed or cancelled authorisation (standards that have one); without it, `uri`. */
   readonly nokUri?: string;
   /**
