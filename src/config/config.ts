@@ -47,6 +47,12 @@ export interface Config {
    * `openpis sandbox faults`); unset: fault injection over HTTP is closed.
    */
   readonly sandboxOperatorToken: string | undefined;
+  /**
+   * The operator's UK Open Banking signing key (a PKCS#8 PEM file, RSA for PS256, and the `kid` the banks know it by):
+   * client assertions, request objects and message signatures. Unset: a throw-away key made at start, which only the
+   * sandbox banks can know (they are told it); UK banks in production need the registered key.
+   */
+  readonly openBankingSigningKey: { readonly keyFile: string; readonly keyId: string } | undefined;
   /** Polling of a payment's bank status: first delay, doubling per attempt up to the maximum (ms). */
   readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number };
   /**
@@ -188,6 +194,7 @@ export function loadConfig(env: Environment = process.env): Config {
     providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
     sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
     sandboxOperatorToken: secretToken('SANDBOX_OPERATOR_TOKEN'),
+    openBankingSigningKey: parseSigningKey(read('OB_SIGNING_KEY_FILE'), read('OB_SIGNING_KEY_ID'), problems),
     bankStatusPolling: {
       baseMs: integer('BANK_STATUS_POLL_BASE_MS', 2000, 10, 600_000),
       maxMs: integer('BANK_STATUS_POLL_MAX_MS', 15 * 60_000, 10, 24 * 60 * 60_000),
@@ -323,4 +330,14 @@ export function parseDatabaseUrl(raw: string | undefined, problems: string[]): D
   }
   problems.push('DATABASE_URL must start with sqlite: or postgres:// (or postgresql://)');
   return { kind: 'sqlite', path: 'data/openpis.sqlite' };
+}
+
+function parseSigningKey(keyFile: string | undefined, keyId: string | undefined, problems: string[]): Config['openBankingSigningKey'] {
+  if (keyFile === undefined && keyId === undefined) return undefined;
+  if (keyFile === undefined || keyId === undefined) {
+    problems.push('OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID go together: set both or neither');
+    return undefined;
+  }
+  if (!/^[\x21-\x7e]{1,128}$/.test(keyId)) problems.push('OB_SIGNING_KEY_ID must be 1 to 128 printable characters without spaces');
+  return { keyFile, keyId };
 }
