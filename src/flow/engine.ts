@@ -301,6 +301,7 @@ export class FlowEngine {
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
     if (payment.detailedStatus !== expected) return undefined;
     const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
+      run.returnedNok = returned.nok;
       run.bankReturn = { data: returned, expectedState: returnState(paymentId, secret) };
       run.setState({ callback: undefined, bankRedirectUrl: undefined });
       if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {

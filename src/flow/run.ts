@@ -48,7 +48,12 @@ export class FlowRun {
   next: NextScaStep | undefined;
   /** Method id the payer chose on our page, waiting to be sent. */
   chosenMethodId: string | undefined;
-  /** What the payer's browser brought back to our callback URL, and the `state` it was verified against. */
+  /** Set by the bank's return to our callback URL: whether it came back through the "not OK" address. */
+  returnedNok = false;
+  /**
+   * What the payer's browser brought back to our callback URL, and the `state` it was verified against; taken by the
+   * first call that hands it to the connector.
+   */
   bankReturn: { readonly data: BankReturn; readonly expectedState: string } | undefined;
   /**
    * The single-use secret of the callback this run made (only its hash is stored): a later call of the same run
@@ -113,11 +118,6 @@ export class FlowRun {
   /** What the bank asks of the payer and the flow (its connector's profile). */
   profile(): BankProfile {
     return this.connector().profile;
-  }
-
-  /** Whether the payer came back through the "not OK" address we gave the bank. */
-  returnedNok(): boolean {
-    return this.bankReturn?.data.nok === true;
   }
 
   /** The bank's embedded steps; asked for only where the bank's answer leads to one, so absent is our bug. */

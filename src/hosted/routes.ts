@@ -254,11 +254,14 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     }),
   );
 
-  /** The bank's answer for the engine: the query and the form, without our own `result` marker of the "not OK" address. */
-  const bankReturnOf = (request: FastifyRequest, ours: readonly string[]): BankReturn => ({
-    query: stringParameters(request.query, ours),
+  /**
+   * The bank's answer for the engine: the query and the form, without our own `result` marker of the "not OK"
+   * address (which only the per-payment callback has).
+   */
+  const bankReturnOf = (request: FastifyRequest, withNokMarker: boolean): BankReturn => ({
+    query: stringParameters(request.query, withNokMarker ? ['result'] : []),
     form: request.method === 'POST' ? stringParameters(request.body) : {},
-    nok: queryText(request, 'result') === 'nok',
+    nok: withNokMarker && queryText(request, 'result') === 'nok',
   });
 
   const refusedReturn = (request: FastifyRequest, reply: FastifyReply, paymentId: string | undefined): FastifyReply => {
@@ -271,7 +274,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
   const perPaymentReturn = guarded(async (request, reply) => {
     const { paymentId, secret } = request.params as { paymentId: string; secret: string };
     const known = UUID.test(paymentId);
-    const outcome = known ? await engine.bankReturn(paymentId, secret, bankReturnOf(request, ['result']), actorOf(request)) : undefined;
+    const outcome = known ? await engine.bankReturn(paymentId, secret, bankReturnOf(request, true), actorOf(request)) : undefined;
     if (outcome === undefined) return refusedReturn(request, reply, known ? paymentId : undefined);
     return answer(request, reply, outcome);
   });
@@ -283,7 +286,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
   // names the payment. Without one in the query the answer is in the URL fragment, which only the browser sees:
   // a page posts it back here.
   const registeredReturn = guarded(async (request, reply) => {
-    const returned = bankReturnOf(request, ['result']);
+    const returned = bankReturnOf(request, false);
     const state = request.method === 'POST' ? returned.form['state'] : returned.query['state'];
     if (state === undefined && request.method === 'GET') {
       return pageHeaders(reply).header('Content-Security-Policy', FRAGMENT_RETURN_CSP).code(200).type('text/html; charset=utf-8').send(fragmentReturnPage());

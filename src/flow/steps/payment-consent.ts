@@ -232,7 +232,7 @@ async function reconcileCode(run: FlowRun): Promise<StepResult> {
 
 /** The payer came back from the bank's pages (our callback, already recorded as CALLBACK_PROCESSING). */
 export async function processPaymentReturn(run: FlowRun): Promise<StepResult> {
-  const outcome = await reconcile(run, { payerGaveUp: run.returnedNok() });
+  const outcome = await reconcile(run, { payerGaveUp: run.returnedNok });
   if (outcome === 'moved') return STOP;
   return startReconciling(run);
 }

@@ -88,7 +88,7 @@ export async function processConsent(run: FlowRun): Promise<StepResult> {
     return CONTINUE;
   }
   // Refused, or still not granted when the payer is back: the payer left the bank's pages without granting it.
-  run.fail(run.returnedNok() ? 'PSU_CANCELLED' : 'CONSENT_REJECTED');
+  run.fail(run.returnedNok ? 'PSU_CANCELLED' : 'CONSENT_REJECTED');
   return CONTINUE;
 }
 
