@@ -35,7 +35,7 @@ import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { createConnectors } from './connectors/index.js';
+import { createConnectors, type Connectors } from './connectors/index.js';
 import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
@@ -59,6 +59,8 @@ export interface AppDependencies {
   readonly metrics?: Metrics;
   /** Test payers of the embedded sandbox bank; default: the built-in ones (docs/sandbox-bank.md). */
   readonly sandboxFixtures?: SandboxFixtures;
+  /** Wraps the bank connectors the engine uses (tests record what the engine hands them); default: none. */
+  readonly wrapConnectors?: (connectors: Connectors) => Connectors;
 }
 
 /** Metrics whose queue and pending-at-the-bank gauges read this database. */
@@ -187,7 +189,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   });
 
   // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
-  const connectors = meterConnectors(createConnectors({ logger: app.log, now }), catalogue, metrics);
+  const metered = meterConnectors(createConnectors({ logger: app.log, now }), catalogue, metrics);
+  const connectors = dependencies.wrapConnectors === undefined ? metered : dependencies.wrapConnectors(metered);
   app.addHook('onClose', async () => connectors.close());
   const flow = new FlowEngine({
     store: new PaymentStateStore(database.db, secrets, now, (records) => {

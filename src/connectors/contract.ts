@@ -138,6 +138,9 @@ export interface BankProfile {
   readonly fundsConfirmation: boolean;
 }
 
+/** Refused logins and wrong one-time codes a bank accepts when its settings do not say (the usual limit). */
+export const DEFAULT_AUTHENTICATION_ATTEMPTS = 3;
+
 // ---------------------------------------------------------------------------------------------------------------
 // Mapped statuses
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,17 +1,22 @@
 /**
- * Entry point of the connectors: the contract, the errors, and the factory that picks a connector by the bank's
- * `connector.standard`. The flow engine creates one {@link Connectors} at start (with the operator's TLS and
- * signing keys) and asks it for the connector of each bank: `connectors.for(bank.connector)`.
+ * Entry point of the connectors: the contract, the errors, the factory that picks a connector by the bank's
+ * `connector.standard`, and each bank's profile. The flow engine creates one {@link Connectors} at start (with the
+ * operator's TLS and signing keys) and asks it for the connector of each bank: `connectors.for(bank.connector)`.
+ * Where no connector is at hand (the providers list), {@link bankProfile} and {@link offersAccountInformation} say
+ * what a bank asks of the payer, from the same per-standard code the connector uses.
  */
 import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { ConnectorSettings } from './settings.js';
-import type { BankConnector } from './connector.js';
+import type { BankConnector, BankProfile } from './contract.js';
 import { BerlinGroupConnector } from './berlin-group/berlin-group-connector.js';
+import { berlinGroupProfile } from './berlin-group/profile.js';
 import { BerlinGroupHttpClient, MAX_RESPONSE_BYTES, type ConnectorLogger } from './berlin-group/http-client.js';
 import { RequestSigner, type SigningKeys } from './berlin-group/signing.js';
 
-export * from './connector.js';
+export * from './contract.js';
 export * from './errors.js';
+// The errors' message (with the field it is about) is the fuller one; the contract's is its subset.
+export type { BankMessage } from './errors.js';
 export type { ConnectorLogger } from './berlin-group/http-client.js';
 export type { SigningKeys } from './berlin-group/signing.js';
 
@@ -67,6 +72,31 @@ const BUILDERS: Readonly<Record<ConnectorSettings['standard'], ConnectorBuilder>
       shared.now,
     ),
 };
+
+/** What a standard says of a bank without calling it, from the bank's settings alone. */
+interface StandardDescription {
+  readonly profile: (settings: ConnectorSettings) => BankProfile;
+  /** Whether the bank's connector has the account information capability. */
+  readonly offersAccountInformation: (settings: ConnectorSettings) => boolean;
+}
+
+/** One description per banking standard, beside its builder (docs/adding-a-connector.md). */
+const DESCRIPTIONS: Readonly<Record<ConnectorSettings['standard'], StandardDescription>> = {
+  'berlin-group': {
+    profile: (settings) => berlinGroupProfile(settings),
+    offersAccountInformation: (settings) => settings.accountInformation,
+  },
+};
+
+/** What a bank asks of the payer and the flow: the profile its connector would have, without creating one. */
+export function bankProfile(settings: ConnectorSettings): BankProfile {
+  return DESCRIPTIONS[settings.standard].profile(settings);
+}
+
+/** Whether the bank's connector offers account information (so the payer may choose the sender account from a list). */
+export function offersAccountInformation(settings: ConnectorSettings): boolean {
+  return DESCRIPTIONS[settings.standard].offersAccountInformation(settings);
+}
 
 export function createConnectors(options: ConnectorOptions = {}): Connectors {
   const ownAgent =

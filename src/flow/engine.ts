@@ -12,7 +12,7 @@
  *    records nothing (the payer may try again) or, once the bank holds the payment, hands it to reconciliation.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Connectors, ScaMethod } from '../connectors/index.js';
+import type { BankReturn, Connectors, ScaMethod } from '../connectors/index.js';
 import type { Job } from '../jobs/job-queue.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
 import type { Payment } from '../domain/payment.js';
@@ -22,7 +22,7 @@ import { alertIfPendingTooLong } from './bank-pending.js';
 import { toStoredFlowState, flowStateOf, type OfferedAccount } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
-import { callbackMatches } from './steps/callback.js';
+import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
 import { checkFollowupData, credentialErrors, missingData, needsPassword, submitFollowupData, type FollowupForm, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
@@ -281,10 +281,12 @@ export class FlowEngine {
   }
 
   /**
-   * The bank sent the payer back to our callback URL. Refused (undefined) unless the secret is the payment's open
-   * one; it is consumed in the same write that records the return, so it works once.
+   * The bank sent the payer back to our callback URL, with what it brought (`returned`: the query and form without
+   * our own routing parameters). Refused (undefined) unless the secret is the payment's open one; it is consumed in
+   * the same write that records the return, so it works once. The connector reads the return, checked against the
+   * `state` the secret makes.
    */
-  async bankReturn(paymentId: string, secret: string, nok: boolean, actor: Actor): Promise<ActionOutcome | undefined> {
+  async bankReturn(paymentId: string, secret: string, returned: BankReturn, actor: Actor): Promise<ActionOutcome | undefined> {
     const payment = await this.store.load(paymentId);
     if (payment === undefined) return undefined;
     const state = flowStateOf(payment);
@@ -299,7 +301,8 @@ export class FlowEngine {
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
     if (payment.detailedStatus !== expected) return undefined;
     const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
-      run.returnedNok = nok;
+      run.returnedNok = returned.nok;
+      run.bankReturn = { data: returned, expectedState: returnState(paymentId, secret) };
       run.setState({ callback: undefined, bankRedirectUrl: undefined });
       if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {
         run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
@@ -311,6 +314,15 @@ export class FlowEngine {
     });
     // Busy: a racing copy of the same callback holds the payment (and consumes the secret).
     return outcome.kind === 'next' && outcome.busy === true ? undefined : outcome;
+  }
+
+  /**
+   * The bank sent the payer back to our one fixed return URL (banks that accept only registered redirect URIs): the
+   * `state` we gave names the payment and holds its callback secret, checked and consumed as for `bankReturn`.
+   */
+  async bankReturnByState(state: string, returned: BankReturn, actor: Actor): Promise<ActionOutcome | undefined> {
+    const parsed = parseReturnState(state);
+    return parsed === undefined ? undefined : this.bankReturn(parsed.paymentId, parsed.secret, returned, actor);
   }
 
   /**

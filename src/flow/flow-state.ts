@@ -1,16 +1,10 @@
 /**
  * What the flow engine keeps in `payments.flow_state` between the payer's steps: the bank's references, what the
  * bank offered (SCA methods, accounts), the single-use callback secret and the page key. Never credentials: login
- * ids and passwords live only in the memory of the request that sends them to the bank (decisions §7).
+ * ids and passwords live only in the memory of the request that sends them to the bank (decisions §7). The bank's
+ * references are opaque: made by the bank's connector, stored here and handed back to it unread.
  */
-import type {
-  BankAuthorisationRef,
-  BankConsentRef,
-  BankPaymentRef,
-  ScaApproach,
-  ScaChallenge,
-  ScaMethod,
-} from '../connectors/index.js';
+import type { BankReference, ScaApproach, ScaChallenge, ScaMethod } from '../connectors/index.js';
 
 /** An account the payer may pay from, as shown on the account selection page. */
 export interface OfferedAccount {
@@ -24,12 +18,16 @@ export interface FlowState {
   readonly pageKey?: string;
   /** While set and in the future, one request (or job) is working on the payment: others wait. */
   readonly leaseUntil?: string;
-  /** SHA-256 of the single-use secret in our bank callback URL, and what the callback is for. */
+  /**
+   * SHA-256 of the single-use secret in our bank callback URL (and in the `state` of the fixed return URL), and
+   * what the callback is for. The secret itself lives only in the memory of the run that made it.
+   */
   readonly callback?: { readonly hash: string; readonly purpose: 'payment' | 'consent' };
   /** The end-to-end id sent to the bank, when it differs from the client's (decisions §2). */
   readonly bankEndToEndId?: string;
-  readonly bankPayment?: BankPaymentRef;
-  readonly authorisation?: BankAuthorisationRef;
+  readonly bankPayment?: BankReference;
+  /** The payment's authorisation at the bank (the latest reference the connector returned). */
+  readonly authorisation?: BankReference;
   readonly scaApproach?: ScaApproach;
   /** The bank's page for the payer (redirect approach), so a payer who comes back to our link can go on. */
   readonly bankRedirectUrl?: string;
@@ -37,9 +35,11 @@ export interface FlowState {
   readonly scaMethods?: readonly ScaMethod[];
   readonly chosenScaMethod?: ScaMethod;
   readonly challenge?: ScaChallenge;
-  /** Sandbox only: the page standing in for the bank's app in the decoupled approach. */
+  /** Sandbox only: the page standing in for the bank's app in the decoupled approach (the bank's approval URL). */
   readonly decoupledAppUrl?: string;
-  readonly consent?: BankConsentRef;
+  readonly consent?: BankReference;
+  /** The consent's authorisation at the bank, when the bank made one with the consent. */
+  readonly consentAuthorisation?: BankReference;
   readonly accounts?: readonly OfferedAccount[];
   /** Set while the outcome of a bank call is unknown (timeout, 5xx): the bank-status job asks the bank again. */
   readonly reconciling?: boolean;
@@ -47,10 +47,10 @@ export interface FlowState {
   readonly bankPendingAlerted?: boolean;
   /**
    * Logins (user ID or password) the bank refused since the last accepted one, counted against the bank's limit
-   * (`connector.loginAttempts`). A count, not a credential.
+   * (the bank profile's `loginAttempts`). A count, not a credential.
    */
   readonly failedLogins?: number;
-  /** One-time codes the bank refused, counted against `connector.oneTimeCodeAttempts`. */
+  /** One-time codes the bank refused, counted against the bank profile's `oneTimeCodeAttempts`. */
   readonly failedCodes?: number;
   /** The bank's SCA status showed that a one-time code lost in a bank error was not taken: the payer types it again. */
   readonly codeNotProcessed?: boolean;

@@ -5,7 +5,16 @@
  * error of the bank that leaves the outcome open records no status at all.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { BankConnector, CallContext, Connectors, NextScaStep } from '../connectors/index.js';
+import type {
+  AccountInformation,
+  BankConnector,
+  BankProfile,
+  BankReturn,
+  CallContext,
+  Connectors,
+  EmbeddedAuthentication,
+  NextScaStep,
+} from '../connectors/index.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import type { Payment, SenderDetails } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
@@ -39,8 +48,18 @@ export class FlowRun {
   next: NextScaStep | undefined;
   /** Method id the payer chose on our page, waiting to be sent. */
   chosenMethodId: string | undefined;
-  /** Set by the bank's return to our callback URL: whether it came back through the "not OK" URI. */
+  /** Set by the bank's return to our callback URL: whether it came back through the "not OK" address. */
   returnedNok = false;
+  /**
+   * What the payer's browser brought back to our callback URL, and the `state` it was verified against; taken by the
+   * first call that hands it to the connector.
+   */
+  bankReturn: { readonly data: BankReturn; readonly expectedState: string } | undefined;
+  /**
+   * The single-use secret of the callback this run made (only its hash is stored): a later call of the same run
+   * (the authorisation started after the registration) gives the bank the same return address.
+   */
+  callbackSecret: string | undefined;
   /** Whether this run registered the payment at the bank (with the login id it carries, if any). */
   registeredInRun = false;
 
@@ -94,6 +113,29 @@ export class FlowRun {
 
   connector(): BankConnector {
     return this.context.connectors.for(this.bank().connector);
+  }
+
+  /** What the bank asks of the payer and the flow (its connector's profile). */
+  profile(): BankProfile {
+    return this.connector().profile;
+  }
+
+  /** The bank's embedded steps; asked for only where the bank's answer leads to one, so absent is our bug. */
+  embedded(): EmbeddedAuthentication {
+    const embedded = this.connector().embedded;
+    if (embedded === undefined) {
+      throw new Error(`The bank of payment ${this.payment.id} asks for an embedded step, but its connector offers no embedded authentication`);
+    }
+    return embedded;
+  }
+
+  /** The bank's account information; asked for only after the connector said it has it. */
+  accountInformation(): AccountInformation {
+    const accountInformation = this.connector().accountInformation;
+    if (accountInformation === undefined) {
+      throw new Error(`The bank of payment ${this.payment.id} offers no account information`);
+    }
+    return accountInformation;
   }
 
   callContext(): CallContext {

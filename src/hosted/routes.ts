@@ -1,13 +1,16 @@
 /**
  * The payer's pages: `GET /pay/:flowToken` shows the page of the payment's current step (or sends the payer back
  * to the shop once the flow has left the payer's hands), `POST /pay/:flowToken/:action` takes the payer's
- * input, and `GET /pay/return/:paymentId/:secret` is our callback for the bank's redirect. Hidden from the API
- * document. See docs/hosted-pages.md.
+ * input, `/pay/return/:paymentId/:secret` is our callback for the bank's redirect (GET, or POST for banks that
+ * post their answer as a form), and `/pay/return` our one fixed return URL for banks that accept only registered
+ * redirect URIs (the payment is found by `state`). Hidden from the API document. See docs/hosted-pages.md.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BankReturn } from '../connectors/index.js';
 import { isFinal, phaseOf } from '../domain/detailed-status.js';
 import { isAutomatic, isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
+import { REGISTERED_RETURN_PATH } from '../flow/steps/callback.js';
 import type { App } from '../http/fastify-types.js';
 import { isSupportedLocale, localeFromAcceptLanguage, type Locale } from '../i18n/locale.js';
 import { translator } from '../i18n/messages.js';
@@ -22,6 +25,7 @@ import { HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
 import type { PageContext } from './layout/page-context.js';
 import { oneTimeCodePage } from './one-time-code/page.js';
 import { processingPage } from './processing/page.js';
+import { FRAGMENT_RETURN_CSP, fragmentReturnPage } from './return/page.js';
 import { reviewPage } from './review/page.js';
 import { scaMethodPage } from './sca-method/page.js';
 import { csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
@@ -48,6 +52,19 @@ function queryText(request: FastifyRequest, name: string): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
   const value = query?.[name];
   return typeof value === 'string' && value.length <= 200 ? value : undefined;
+}
+
+/** Longest value of a bank's return we pass on (tokens of OAuth answers fit well within it). */
+const MAX_RETURN_VALUE_LENGTH = 8192;
+
+/** The string parameters of a query or a form (repeated or non-string ones are not a bank's answer: dropped). */
+function stringParameters(source: unknown, ours: readonly string[] = []): Record<string, string> {
+  const result: Record<string, string> = {};
+  if (typeof source !== 'object' || source === null) return result;
+  for (const [name, value] of Object.entries(source)) {
+    if (typeof value === 'string' && value.length <= MAX_RETURN_VALUE_LENGTH && !ours.includes(name)) result[name] = value;
+  }
+  return result;
 }
 
 /** Where the payer goes when the flow is over for them: the shop's URI with our payment id added to its query. */
@@ -237,20 +254,49 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     }),
   );
 
-  app.get(
-    '/pay/return/:paymentId/:secret',
-    hidden,
-    guarded(async (request, reply) => {
-      const { paymentId, secret } = request.params as { paymentId: string; secret: string };
-      const locale = browserLocale(request.headers['accept-language']);
-      const outcome = UUID.test(paymentId) ? await engine.bankReturn(paymentId, secret, queryText(request, 'result') === 'nok', actorOf(request)) : undefined;
-      if (outcome === undefined) {
-        request.log.warn({ paymentId: UUID.test(paymentId) ? paymentId : undefined }, 'bank callback refused: unknown, forged or already used');
-        return sendPage(reply, 404, invalidLinkPage(locale));
-      }
-      return answer(request, reply, outcome);
-    }),
-  );
+  /**
+   * The bank's answer for the engine: the query and the form, without our own `result` marker of the "not OK"
+   * address (which only the per-payment callback has).
+   */
+  const bankReturnOf = (request: FastifyRequest, withNokMarker: boolean): BankReturn => ({
+    query: stringParameters(request.query, withNokMarker ? ['result'] : []),
+    form: request.method === 'POST' ? stringParameters(request.body) : {},
+    nok: withNokMarker && queryText(request, 'result') === 'nok',
+  });
+
+  const refusedReturn = (request: FastifyRequest, reply: FastifyReply, paymentId: string | undefined): FastifyReply => {
+    request.log.warn({ paymentId }, 'bank callback refused: unknown, forged or already used');
+    return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language'])));
+  };
+
+  // The bank sends the payer's browser here; some banks post their answer as a form (`response_mode=form_post`),
+  // from their own site: the single-use secret in the path, not a CSRF token, is what makes the request ours.
+  const perPaymentReturn = guarded(async (request, reply) => {
+    const { paymentId, secret } = request.params as { paymentId: string; secret: string };
+    const known = UUID.test(paymentId);
+    const outcome = known ? await engine.bankReturn(paymentId, secret, bankReturnOf(request, true), actorOf(request)) : undefined;
+    if (outcome === undefined) return refusedReturn(request, reply, known ? paymentId : undefined);
+    return answer(request, reply, outcome);
+  });
+  const returnLimits = { ...hidden, bodyLimit: 64 * 1024 };
+  app.get('/pay/return/:paymentId/:secret', hidden, perPaymentReturn);
+  app.post('/pay/return/:paymentId/:secret', returnLimits, perPaymentReturn);
+
+  // The fixed return URL: the `state` we gave the bank (kept in what the connector reads: the standard checks it)
+  // names the payment. Without one in the query the answer is in the URL fragment, which only the browser sees:
+  // a page posts it back here.
+  const registeredReturn = guarded(async (request, reply) => {
+    const returned = bankReturnOf(request, false);
+    const state = request.method === 'POST' ? returned.form['state'] : returned.query['state'];
+    if (state === undefined && request.method === 'GET') {
+      return pageHeaders(reply).header('Content-Security-Policy', FRAGMENT_RETURN_CSP).code(200).type('text/html; charset=utf-8').send(fragmentReturnPage());
+    }
+    const outcome = state === undefined ? undefined : await engine.bankReturnByState(state, returned, actorOf(request));
+    if (outcome === undefined) return refusedReturn(request, reply, undefined);
+    return answer(request, reply, outcome);
+  });
+  app.get(REGISTERED_RETURN_PATH, hidden, registeredReturn);
+  app.post(REGISTERED_RETURN_PATH, returnLimits, registeredReturn);
 }
 
 export { localeFromAcceptLanguage };

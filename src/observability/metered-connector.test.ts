@@ -11,16 +11,24 @@ it('counts and times every bank call by provider, operation and result', async (
     async getPaymentStatus() {
       return { outcome: 'pending' };
     },
-    async initiatePayment() {
+    async registerPayment() {
       throw new BankUnavailableError('initiatePayment', 'timeout');
+    },
+    embedded: {
+      async authoriseTransaction() {
+        return { next: { kind: 'authorised' } };
+      },
     },
   } as unknown as BankConnector;
   const metered = meterConnector(fake, 'Rheinland Sandbox Bank', metrics);
   assert.equal(metered.standard, 'berlin-group');
   await metered.getPaymentStatus({} as never);
-  await assert.rejects(metered.initiatePayment({} as never), BankUnavailableError);
+  await assert.rejects(metered.registerPayment({} as never), BankUnavailableError);
+  await metered.embedded?.authoriseTransaction({} as never);
   const text = await metrics.registry.metrics();
   assert.match(text, /openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="getPaymentStatus",result="ok"\} 1/);
-  assert.match(text, /openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="initiatePayment",result="unavailable"\} 1/);
-  assert.match(text, /openpis_bank_call_duration_seconds_count\{provider="Rheinland Sandbox Bank",operation="initiatePayment"\} 1/);
+  assert.match(text, /openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="registerPayment",result="unavailable"\} 1/);
+  assert.match(text, /openpis_bank_call_duration_seconds_count\{provider="Rheinland Sandbox Bank",operation="registerPayment"\} 1/);
+  // Capabilities' operations are bank calls too.
+  assert.match(text, /openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="authoriseTransaction",result="ok"\} 1/);
 });

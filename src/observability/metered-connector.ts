@@ -11,10 +11,20 @@ export function bankCallResult(error: unknown): string {
   return error instanceof ConnectorError ? error.kind : 'error';
 }
 
+/** The capabilities whose operations are bank calls too (counted under the operation's own name). */
+const CAPABILITIES: ReadonlySet<string> = new Set(['embedded', 'accountInformation']);
+
 export function meterConnector(connector: BankConnector, provider: string, metrics: Metrics): BankConnector {
-  return new Proxy(connector, {
+  return meterOperations(connector, provider, metrics);
+}
+
+function meterOperations<T extends object>(operations: T, provider: string, metrics: Metrics): T {
+  return new Proxy(operations, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property === 'string' && CAPABILITIES.has(property) && typeof value === 'object' && value !== null) {
+        return meterOperations(value, provider, metrics);
+      }
       if (typeof value !== 'function' || typeof property !== 'string') return value;
       const operation = property;
       return async (...args: unknown[]) => {

@@ -18,6 +18,7 @@ export type RequiredPaymentField = (typeof REQUIRED_PAYMENT_FIELDS)[number];
 
 import type { Environment, PaymentSchemeName } from '../domain/reference-data.js';
 import { ConnectorSettingsSchema, type ConnectorSettings } from '../connectors/settings.js';
+import { bankProfile, offersAccountInformation } from '../connectors/index.js';
 
 export type { ConnectorSettings } from '../connectors/settings.js';
 
@@ -68,22 +69,22 @@ const CatalogueSchema = Type.Object(
 type CatalogueFile = Static<typeof CatalogueSchema>;
 
 /** The sandbox banks' limit, and the usual one, for refused logins and wrong one-time codes. */
-export const DEFAULT_AUTHENTICATION_ATTEMPTS = 3;
+export { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../connectors/index.js';
 
 /**
  * What the payer must give for a payment at a bank with these settings: the one source of both the providers
- * list's `requiredPaymentFields` and the flow's follow-up form (phase 2), so the two cannot drift apart.
- * The flow uses the bank's first SCA approach: embedded needs the login id and the password (the payer is
- * authenticated through the API), decoupled the login id (the bank's app is found by it), redirect nothing (the
- * payer logs in on the bank's pages). The sender IBAN is needed when the bank wants the debtor account in the
- * payment and offers no account list to choose it from.
+ * list's `requiredPaymentFields` and the flow's follow-up form (phase 2), so the two cannot drift apart. It reads the
+ * bank's profile (what its connector says the bank asks of the payer): the login id and the password where the
+ * payer authenticates through the API or the bank finds the payer's app by the login id, nothing where the payer
+ * logs in on the bank's pages. The sender IBAN is needed when the bank wants the sender account in the payment, does
+ * not let the payer choose it on its pages, and offers no account list to choose it from.
  */
 export function requiredPaymentFieldsOf(connector: ConnectorSettings): RequiredPaymentField[] {
-  const approach = connector.scaApproaches[0];
+  const profile = bankProfile(connector);
   const fields: RequiredPaymentField[] = [];
-  if (connector.requiresDebtorAccount && !connector.accountInformation) fields.push('SENDER_ACCOUNT');
-  if (approach === 'EMBEDDED' || approach === 'DECOUPLED') fields.push('SENDER_PROVIDER_CREDENTIALS_ID');
-  if (approach === 'EMBEDDED') fields.push('SENDER_PROVIDER_CREDENTIALS_PASSWORD');
+  if (profile.needsSenderAccount && !profile.senderAccountChosenAtBank && !offersAccountInformation(connector)) fields.push('SENDER_ACCOUNT');
+  if (profile.needsLoginId) fields.push('SENDER_PROVIDER_CREDENTIALS_ID');
+  if (profile.needsPassword) fields.push('SENDER_PROVIDER_CREDENTIALS_PASSWORD');
   return fields;
 }
 

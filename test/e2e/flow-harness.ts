@@ -4,6 +4,7 @@
  * and the checks every journey ends with: the status history, and the password absent from every table, every
  * log line and every response seen.
  */
+import type { Connectors } from '../../src/connectors/index.js';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -46,11 +47,16 @@ export interface FlowHarness {
   close(): Promise<void>;
 }
 
-export async function startFlowHarness(kind: TestDatabaseKind, env: Record<string, string> = {}): Promise<FlowHarness> {
+export async function startFlowHarness(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+  options: { readonly wrapConnectors?: (connectors: Connectors) => Connectors } = {},
+): Promise<FlowHarness> {
   const app = await startTestApp(kind, {
     env: { LOG_LEVEL: 'info', WORKER_POLL_INTERVAL_MS: '50', ...env },
     workers: true,
     sandboxFixtures: fixturesWithPassword(TEST_PASSWORD),
+    ...(options.wrapConnectors === undefined ? {} : { wrapConnectors: options.wrapConnectors }),
   });
   const client = await app.createClient();
   const token = await client.token();

@@ -13,6 +13,7 @@ import type { App } from '../../src/http/fastify-types.js';
 import { loadCatalogue, type Environment, type ProviderCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
+import type { Connectors } from '../../src/connectors/index.js';
 import type { SandboxFixtures } from '../../src/sandbox-bank/index.js';
 import { createBackgroundWorkers } from '../../src/workers/background.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
@@ -62,6 +63,8 @@ export async function startTestApp(
     workers?: boolean;
     /** Test payers of the embedded sandbox bank (e.g. with a password unique to the test). */
     sandboxFixtures?: SandboxFixtures;
+    /** Wraps the bank connectors the engine uses (to record what it hands them). */
+    wrapConnectors?: (connectors: Connectors) => Connectors;
   } = {},
 ): Promise<TestApp> {
   const testDatabase = await kind.create();
@@ -84,6 +87,7 @@ export async function startTestApp(
     logDestination: { write: (line) => void logs.push(line) },
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.sandboxFixtures === undefined ? {} : { sandboxFixtures: options.sandboxFixtures }),
+    ...(options.wrapConnectors === undefined ? {} : { wrapConnectors: options.wrapConnectors }),
   });
   const metricsServer = buildMetricsServer({ metrics });
   app.addHook('onClose', async () => metricsServer.close());

@@ -1,36 +1,40 @@
 /**
  * The Berlin Group NextGenPSD2 (1.3.x) connector. It follows the links the bank returns (`_links`) and uses the
  * standard's paths only where the bank gave no link for a resource it must have (status, authorisations), since
- * those paths are fixed by the standard. See src/connectors/connector.ts for the contract.
+ * those paths are fixed by the standard. See src/connectors/contract.ts for the contract.
+ *
+ * The core operations map onto the standard's calls: `registerPayment` is the payment initiation,
+ * `startAuthorisation` the start of an authorisation sub-resource, `completeAuthorisation` the read of its SCA
+ * status (the standard brings nothing back with the payer's browser that we need). The embedded steps and account
+ * information are capabilities, present when the bank's settings offer them.
  */
 import type { ScaApproach } from '../../domain/reference-data.js';
-import type { ConnectorSettings } from '../settings.js';
-import {
-  paymentOutcome,
-  type AuthorisationResult,
-  type AuthorisationStepInput,
-  type BankAccount,
-  type BankAuthorisationRef,
-  type BankConnector,
-  type BankConsentRef,
-  type BankLinks,
-  type BankPaymentRef,
-  type BankResourceRef,
-  type CallContext,
-  type CancelPaymentResult,
-  type ConsentStatus,
-  type CreateConsentInput,
-  type CreateConsentResult,
-  type InitiatePaymentInput,
-  type InitiatePaymentResult,
-  type NextScaStep,
-  type PaymentStatusResult,
-  type PsuCredentials,
-  type ScaStatus,
-  type StartAuthorisationInput,
-} from '../connector.js';
-import { BankProtocolError, BankUnavailableError, isConnectorError } from '../errors.js';
 import type { FailureCode } from '../../domain/detailed-status.js';
+import type {
+  AccountInformation,
+  AuthorisationResult,
+  AuthorisationStepInput,
+  BankAccount,
+  BankConnector,
+  BankProfile,
+  BankReference,
+  CallContext,
+  CancelPaymentResult,
+  CompleteAuthorisationInput,
+  ConsentStatus,
+  CreateConsentInput,
+  CreateConsentResult,
+  EmbeddedAuthentication,
+  NextScaStep,
+  PaymentStatusResult,
+  PsuCredentials,
+  RegisterPaymentInput,
+  RegistrationResult,
+  ReturnAddress,
+  ScaStatus,
+  StartAuthorisationInput,
+} from '../contract.js';
+import { BankProtocolError, BankUnavailableError, isConnectorError } from '../errors.js';
 import type { BankResponse, BerlinGroupHttpClient } from './http-client.js';
 import {
   authorisationIdFromLinks,
@@ -42,6 +46,21 @@ import {
   toChallenge,
   toScaMethod,
 } from './mapping.js';
+import { berlinGroupProfile, offersEmbeddedSteps } from './profile.js';
+import {
+  authorisationReference,
+  consentReference,
+  decodeAuthorisation,
+  decodeConsent,
+  decodePayment,
+  decodeResource,
+  paymentReference,
+  type AuthorisationReference,
+  type BankLinks,
+  type ConsentReference,
+  type PaymentReference,
+  type ResourceReference,
+} from './references.js';
 import {
   buildAccountListConsentBody,
   buildPaymentInitiationBody,
@@ -49,13 +68,12 @@ import {
   scaPreferenceHeaders,
   tomorrowIsoDate,
 } from './request-builders.js';
-import {
-  failureCodeOfMessage,
-  mapConsentStatus,
-  mapScaStatus,
-  mapTransactionStatus,
-} from './status-maps.js';
+import type { BerlinGroupSettings } from './settings.js';
+import { failureCodeOfMessage, mapConsentStatus, mapScaStatus, mapTransactionStatus, paymentOutcome } from './status-maps.js';
 import { check, type AuthorisationResponse, type PaymentInitiationStatusResponse200 } from './wire-types.js';
+
+/** The ASPSP-defined link of the sandbox banks to the page standing in for the payer's banking app (decoupled). */
+const DECOUPLED_APP_LINK = 'sandboxDecoupledApp';
 
 const PAYMENT_SERVICE = 'payments';
 
@@ -70,18 +88,43 @@ interface Checker<T> {
 
 export class BerlinGroupConnector implements BankConnector {
   readonly standard = 'berlin-group' as const;
+  readonly profile: BankProfile;
+  /** Present when the bank offers the embedded or decoupled approach (their steps use the same links). */
+  readonly embedded: EmbeddedAuthentication | undefined;
+  /** Present when the bank's settings say `accountInformation: true`. */
+  readonly accountInformation: AccountInformation | undefined;
 
   constructor(
-    readonly settings: ConnectorSettings,
+    private readonly settings: BerlinGroupSettings,
     private readonly http: BerlinGroupHttpClient,
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.profile = berlinGroupProfile(settings);
+    this.embedded = offersEmbeddedSteps(settings)
+      ? {
+          updatePsuAuthentication: (input) => this.updatePsuAuthentication(input),
+          selectScaMethod: (input) => this.selectScaMethod(input),
+          authoriseTransaction: (input) => this.authoriseTransaction(input),
+        }
+      : undefined;
+    this.accountInformation = settings.accountInformation
+      ? {
+          createConsent: (input) => this.createConsent(input),
+          startConsentAuthorisation: (input) =>
+            this.startResourceAuthorisation('startConsentAuthorisation', decodeConsent('startConsentAuthorisation', input.consent), input),
+          completeConsentAuthorisation: (input) =>
+            this.readAuthorisation('getScaStatus', decodeConsent('getScaStatus', input.consent), input.authorisation, input),
+          getConsentStatus: (input) => this.getConsentStatus(input),
+          listAccounts: (input) => this.listAccounts(input),
+        }
+      : undefined;
+  }
 
   // -------------------------------------------------------------------------------------------------------------
-  // Payment initiation
+  // Payment initiation and authorisation
   // -------------------------------------------------------------------------------------------------------------
 
-  async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentResult> {
+  async registerPayment(input: RegisterPaymentInput): Promise<RegistrationResult> {
     const operation = 'initiatePayment';
     const chosen = choosePaymentProduct(this.settings.products, input.payment.scheme, input.payment.instantPreferred);
     if (chosen === undefined) {
@@ -90,8 +133,8 @@ export class BerlinGroupConnector implements BankConnector {
     if (this.settings.requiresDebtorAccount && input.payment.debtor === undefined) {
       throw new TypeError('The bank requires the debtor account in the payment initiation');
     }
-    const approach = this.approach(input.scaApproach);
-    requireRedirectUri(approach, input.redirectUri);
+    const approach = this.profile.scaApproach;
+    requireReturnAddress(approach, input.returnAddress);
     const body = buildPaymentInitiationBody(input.payment);
     const response = await this.http.send({
       operation,
@@ -99,14 +142,14 @@ export class BerlinGroupConnector implements BankConnector {
       url: this.http.standardUrl(`v1/${PAYMENT_SERVICE}/${encodeURIComponent(chosen.product)}`),
       context: input.context,
       headers: {
-        ...this.redirectHeaders(approach, input.redirectUri, input.nokRedirectUri),
+        ...this.redirectHeaders(approach, input.returnAddress),
         'PSU-ID': input.psuId,
       },
       body,
     });
     const answer = this.parse(operation, response, check.paymentInitiationResponse201);
     const links = linksOf(answer._links);
-    const payment: BankPaymentRef = {
+    const payment: PaymentReference = {
       kind: 'payment',
       paymentId: answer.paymentId,
       paymentService: PAYMENT_SERVICE,
@@ -119,25 +162,28 @@ export class BerlinGroupConnector implements BankConnector {
     const chosenScaMethod = answer.chosenScaMethod === undefined ? undefined : toScaMethod(answer.chosenScaMethod);
     const challenge = toChallenge(answer.challengeData);
     const next =
-      nextScaStep({
+      this.withApprovalUrl(
+        operation,
         links,
-        scaStatus,
-        scaMethods,
-        chosenScaMethod,
-        challenge,
-        resolveRedirect: (href) => this.http.resolveBrowserLink(operation, href),
-      }) ?? this.stepFromTransactionStatus(transactionStatus.state);
+        nextScaStep({
+          links,
+          scaStatus,
+          scaMethods,
+          chosenScaMethod,
+          challenge,
+          resolveRedirect: (href) => this.http.resolveBrowserLink(operation, href),
+        }),
+      ) ?? this.stepFromTransactionStatus(transactionStatus.state);
     // An authorisation exists already when the bank tells its status link or id (implicit start).
     const authorisationId = authorisationIdFromLinks(links);
-    const authorisation: BankAuthorisationRef | undefined =
+    const authorisation =
       links['scaStatus'] !== undefined || authorisationId !== undefined
-        ? { authorisationId, links: authorisationLinks(links) }
+        ? authorisationReference({ authorisationId, links: authorisationLinks(links) })
         : undefined;
     return {
-      payment,
+      payment: paymentReference(payment),
+      providerPaymentId: answer.paymentId,
       transactionStatus,
-      paymentProduct: chosen.product,
-      instant: chosen.instant,
       scaApproach: scaApproachOf(response.headers['aspsp-sca-approach'], next, approach),
       authorisation,
       scaStatus,
@@ -150,17 +196,21 @@ export class BerlinGroupConnector implements BankConnector {
     };
   }
 
-  startPaymentAuthorisation(input: StartAuthorisationInput<BankPaymentRef>): Promise<AuthorisationResult> {
-    return this.startAuthorisation('startPaymentAuthorisation', input);
+  startAuthorisation(input: StartAuthorisationInput): Promise<AuthorisationResult> {
+    const operation = 'startPaymentAuthorisation';
+    return this.startResourceAuthorisation(operation, decodePayment(operation, input.payment), input);
   }
 
-  startConsentAuthorisation(input: StartAuthorisationInput<BankConsentRef>): Promise<AuthorisationResult> {
-    return this.startAuthorisation('startConsentAuthorisation', input);
+  /**
+   * The standard brings nothing back with the payer's browser that the authorisation needs (the `nok` flag is the
+   * engine's, from the address it chose): the authorisation's state is its SCA status, read from the bank.
+   */
+  completeAuthorisation(input: CompleteAuthorisationInput): Promise<AuthorisationResult> {
+    const operation = 'getScaStatus';
+    return this.readAuthorisation(operation, decodePayment(operation, input.payment), input.authorisation, input);
   }
 
-  async updatePsuAuthentication(
-    input: AuthorisationStepInput & { readonly psu: PsuCredentials },
-  ): Promise<AuthorisationResult> {
+  private updatePsuAuthentication(input: AuthorisationStepInput & { readonly psu: PsuCredentials }): Promise<AuthorisationResult> {
     const operation = 'updatePsuAuthentication';
     if (input.psu.password === undefined || input.psu.password === '') {
       throw new TypeError('updatePsuAuthentication needs the PSU password');
@@ -170,30 +220,65 @@ export class BerlinGroupConnector implements BankConnector {
     });
   }
 
-  selectScaMethod(input: AuthorisationStepInput & { readonly methodId: string }): Promise<AuthorisationResult> {
+  private selectScaMethod(input: AuthorisationStepInput & { readonly methodId: string }): Promise<AuthorisationResult> {
     return this.updateAuthorisation('selectScaMethod', input, 'selectAuthenticationMethod', {
       authenticationMethodId: input.methodId,
     });
   }
 
-  authoriseTransaction(
-    input: AuthorisationStepInput & { readonly scaAuthenticationData: string },
-  ): Promise<AuthorisationResult> {
+  private authoriseTransaction(input: AuthorisationStepInput & { readonly scaAuthenticationData: string }): Promise<AuthorisationResult> {
     return this.updateAuthorisation('authoriseTransaction', input, 'authoriseTransaction', {
       scaAuthenticationData: input.scaAuthenticationData,
     });
   }
 
-  async getScaStatus(input: AuthorisationStepInput): Promise<{ scaStatus: ScaStatus; psuMessage: string | undefined }> {
-    const operation = 'getScaStatus';
+  /** Reads an authorisation's SCA status and says what it means (after the payer's return, while polling). */
+  private async readAuthorisation(
+    operation: string,
+    resource: ResourceReference,
+    reference: BankReference,
+    input: { readonly context: CallContext; readonly returned?: CompleteAuthorisationInput['returned'] },
+  ): Promise<AuthorisationResult> {
+    const authorisation = decodeAuthorisation(operation, reference);
     const response = await this.http.send({
       operation,
       method: 'GET',
-      url: this.authorisationUrl(operation, input.resource, input.authorisation, 'scaStatus'),
+      url: this.authorisationUrl(operation, resource, authorisation, 'scaStatus'),
       context: input.context,
     });
     const answer = this.parse(operation, response, check.scaStatusResponse);
-    return { scaStatus: mapScaStatus(answer.scaStatus), psuMessage: answer.psuMessage };
+    const scaStatus = mapScaStatus(answer.scaStatus);
+    const next = this.stepAfterStatus(operation, scaStatus, { ...authorisation.links, ...authorisationLinks(linksOf(answer._links)) });
+    // The payer came back through our "not OK" address: a failed authorisation is the payer's cancellation.
+    const cancelledByPayer = input.returned?.data.nok === true && next.kind === 'failed';
+    return {
+      authorisation: reference,
+      scaStatus,
+      scaApproach: undefined,
+      scaMethods: [],
+      chosenScaMethod: undefined,
+      challenge: undefined,
+      psuMessage: answer.psuMessage,
+      ...(cancelledByPayer ? { failureCode: 'PSU_CANCELLED' as const } : {}),
+      next,
+    };
+  }
+
+  /** What an SCA status read means, with the authorisation's links for the step still open. */
+  private stepAfterStatus(operation: string, scaStatus: ScaStatus, links: BankLinks): NextScaStep {
+    switch (scaStatus.state) {
+      case 'finalised':
+      case 'exempted':
+        return { kind: 'authorised' };
+      case 'failed':
+        return { kind: 'failed' };
+      default:
+        if (links['authoriseTransaction'] !== undefined) return { kind: 'authorise-transaction' };
+        if (links['updatePsuAuthentication'] !== undefined && (scaStatus.state === 'received' || scaStatus.state === 'psu-identified')) {
+          return { kind: 'authenticate' };
+        }
+        return this.withApprovalUrl(operation, links, { kind: 'wait' });
+    }
   }
 
   /**
@@ -201,19 +286,20 @@ export class BerlinGroupConnector implements BankConnector {
    * payment resource (`GET …/{paymentId}`) carries `transactionStatus` too, so a bank whose status endpoint is down
    * does not leave a settled payment pending for ever.
    */
-  async getPaymentStatus(input: { context: CallContext; payment: BankPaymentRef }): Promise<PaymentStatusResult> {
+  async getPaymentStatus(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<PaymentStatusResult> {
     const operation = 'getPaymentStatus';
+    const payment = decodePayment(operation, input.payment);
     let answer: StatusAnswer;
     try {
       const response = await this.http.send({
         operation,
         method: 'GET',
-        url: this.linkOr(operation, input.payment.links['status'], `${paymentPath(input.payment)}/status`),
+        url: this.linkOr(operation, payment.links['status'], `${paymentPath(payment)}/status`),
         context: input.context,
       });
       answer = this.parse(operation, response, check.paymentInitiationStatusResponse200);
     } catch (error) {
-      const fromResource = await this.statusFromPaymentResource(input, error);
+      const fromResource = await this.statusFromPaymentResource(input.context, payment, error);
       if (fromResource === undefined) throw error;
       answer = fromResource;
     }
@@ -249,7 +335,8 @@ export class BerlinGroupConnector implements BankConnector {
    * so the outcome stays indeterminate and is never turned into a refusal.
    */
   private async statusFromPaymentResource(
-    input: { context: CallContext; payment: BankPaymentRef },
+    context: CallContext,
+    payment: PaymentReference,
     statusError: unknown,
   ): Promise<StatusAnswer | undefined> {
     const indeterminate =
@@ -260,8 +347,8 @@ export class BerlinGroupConnector implements BankConnector {
       const response = await this.http.send({
         operation,
         method: 'GET',
-        url: this.linkOr(operation, input.payment.links['self'], paymentPath(input.payment)),
-        context: input.context,
+        url: this.linkOr(operation, payment.links['self'], paymentPath(payment)),
+        context,
       });
       const answer = this.parse(operation, response, check.paymentInitiationWithStatusResponse);
       if (answer.transactionStatus === undefined) return undefined;
@@ -275,12 +362,13 @@ export class BerlinGroupConnector implements BankConnector {
     }
   }
 
-  async cancelPayment(input: { context: CallContext; payment: BankPaymentRef }): Promise<CancelPaymentResult> {
+  async cancelPayment(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<CancelPaymentResult> {
     const operation = 'cancelPayment';
+    const payment = decodePayment(operation, input.payment);
     const response = await this.http.send({
       operation,
       method: 'DELETE',
-      url: this.linkOr(operation, input.payment.links['self'], paymentPath(input.payment)),
+      url: this.linkOr(operation, payment.links['self'], paymentPath(payment)),
       context: input.context,
     });
     if (response.status === 204 || response.json === undefined) {
@@ -296,16 +384,16 @@ export class BerlinGroupConnector implements BankConnector {
   // Account information
   // -------------------------------------------------------------------------------------------------------------
 
-  async createConsent(input: CreateConsentInput): Promise<CreateConsentResult> {
+  private async createConsent(input: CreateConsentInput): Promise<CreateConsentResult> {
     const operation = 'createConsent';
-    const approach = this.approach(input.scaApproach);
-    requireRedirectUri(approach, input.redirectUri);
+    const approach = this.profile.scaApproach;
+    requireReturnAddress(approach, input.returnAddress);
     const response = await this.http.send({
       operation,
       method: 'POST',
       url: this.http.standardUrl('v1/consents'),
       context: input.context,
-      headers: { ...this.redirectHeaders(approach, input.redirectUri, input.nokRedirectUri), 'PSU-ID': input.psuId },
+      headers: { ...this.redirectHeaders(approach, input.returnAddress), 'PSU-ID': input.psuId },
       body: buildAccountListConsentBody(input.validUntil ?? tomorrowIsoDate(this.now())),
     });
     const answer = this.parse(operation, response, check.consentsResponse201);
@@ -316,27 +404,32 @@ export class BerlinGroupConnector implements BankConnector {
     const chosenScaMethod = answer.chosenScaMethod === undefined ? undefined : toScaMethod(answer.chosenScaMethod);
     const challenge = toChallenge(answer.challengeData);
     const next: NextScaStep =
-      nextScaStep({
+      this.withApprovalUrl(
+        operation,
         links,
-        scaStatus,
-        scaMethods,
-        chosenScaMethod,
-        challenge,
-        resolveRedirect: (href) => this.http.resolveBrowserLink(operation, href),
-      }) ??
+        nextScaStep({
+          links,
+          scaStatus,
+          scaMethods,
+          chosenScaMethod,
+          challenge,
+          resolveRedirect: (href) => this.http.resolveBrowserLink(operation, href),
+        }),
+      ) ??
       (consentStatus.state === 'valid'
         ? { kind: 'authorised' }
         : consentStatus.state === 'rejected'
           ? { kind: 'failed' }
           : { kind: 'start-authorisation', needs: 'nothing' });
     const authorisationId = authorisationIdFromLinks(links);
+    const consent: ConsentReference = { kind: 'consent', consentId: answer.consentId, links };
     return {
-      consent: { kind: 'consent', consentId: answer.consentId, links },
+      consent: consentReference(consent),
       consentStatus,
       scaApproach: scaApproachOf(response.headers['aspsp-sca-approach'], next, approach),
       authorisation:
         links['scaStatus'] !== undefined || authorisationId !== undefined
-          ? { authorisationId, links: authorisationLinks(links) }
+          ? authorisationReference({ authorisationId, links: authorisationLinks(links) })
           : undefined,
       scaStatus,
       scaMethods,
@@ -347,25 +440,27 @@ export class BerlinGroupConnector implements BankConnector {
     };
   }
 
-  async getConsentStatus(input: { context: CallContext; consent: BankConsentRef }): Promise<ConsentStatus> {
+  private async getConsentStatus(input: { readonly context: CallContext; readonly consent: BankReference }): Promise<ConsentStatus> {
     const operation = 'getConsentStatus';
+    const consent = decodeConsent(operation, input.consent);
     const response = await this.http.send({
       operation,
       method: 'GET',
-      url: this.linkOr(operation, input.consent.links['status'], `v1/consents/${encodeURIComponent(input.consent.consentId)}/status`),
+      url: this.linkOr(operation, consent.links['status'], `v1/consents/${encodeURIComponent(consent.consentId)}/status`),
       context: input.context,
     });
     return mapConsentStatus(this.parse(operation, response, check.consentStatusResponse200).consentStatus);
   }
 
-  async listAccounts(input: { context: CallContext; consent: BankConsentRef }): Promise<readonly BankAccount[]> {
+  private async listAccounts(input: { readonly context: CallContext; readonly consent: BankReference }): Promise<readonly BankAccount[]> {
     const operation = 'listAccounts';
+    const consent = decodeConsent(operation, input.consent);
     const response = await this.http.send({
       operation,
       method: 'GET',
       url: this.http.standardUrl('v1/accounts'),
       context: input.context,
-      headers: { 'Consent-ID': input.consent.consentId },
+      headers: { 'Consent-ID': consent.consentId },
     });
     return this.parse(operation, response, check.accountList).accounts.map(toBankAccount);
   }
@@ -374,12 +469,13 @@ export class BerlinGroupConnector implements BankConnector {
   // Shared steps
   // -------------------------------------------------------------------------------------------------------------
 
-  private async startAuthorisation(
+  private async startResourceAuthorisation(
     operation: string,
-    input: StartAuthorisationInput<BankResourceRef>,
+    resource: ResourceReference,
+    input: { readonly context: CallContext; readonly psu?: PsuCredentials; readonly returnAddress?: ReturnAddress },
   ): Promise<AuthorisationResult> {
-    const { resource, psu } = input;
-    const approach = this.approach(input.scaApproach);
+    const { psu } = input;
+    const approach = this.profile.scaApproach;
     const withPassword = psu?.password !== undefined && psu.password !== '';
     // The bank's own start link, the one matching what we send first; the standard's path when it gave none.
     const preferred = withPassword
@@ -393,7 +489,7 @@ export class BerlinGroupConnector implements BankConnector {
       method: 'POST',
       url: this.linkOr(operation, href, `${resourcePath(resource)}/authorisations`),
       context: input.context,
-      headers: { ...this.redirectHeaders(approach, input.redirectUri, input.nokRedirectUri), 'PSU-ID': psu?.id },
+      headers: { ...this.redirectHeaders(approach, input.returnAddress), 'PSU-ID': psu?.id },
       body: withPassword ? { psuData: { password: psu.password } } : {},
     });
     return this.authorisationResult(operation, response, undefined, approach);
@@ -406,21 +502,23 @@ export class BerlinGroupConnector implements BankConnector {
     body: unknown,
     headers: Readonly<Record<string, string | undefined>> = {},
   ): Promise<AuthorisationResult> {
+    const resource = decodeResource(operation, input.resource);
+    const authorisation = decodeAuthorisation(operation, input.authorisation);
     const response = await this.http.send({
       operation,
       method: 'PUT',
-      url: this.authorisationUrl(operation, input.resource, input.authorisation, relation),
+      url: this.authorisationUrl(operation, resource, authorisation, relation),
       context: input.context,
       headers,
       body,
     });
-    return this.authorisationResult(operation, response, input.authorisation, this.approach(undefined));
+    return this.authorisationResult(operation, response, authorisation, this.profile.scaApproach);
   }
 
   private authorisationResult(
     operation: string,
     response: BankResponse,
-    previous: BankAuthorisationRef | undefined,
+    previous: AuthorisationReference | undefined,
     approach: ScaApproach,
   ): AuthorisationResult {
     const answer: AuthorisationResponse = this.parse(operation, response, check.authorisationResponse);
@@ -433,17 +531,21 @@ export class BerlinGroupConnector implements BankConnector {
     const scaMethods = (answer.scaMethods ?? []).map(toScaMethod);
     const chosenScaMethod = answer.chosenScaMethod === undefined ? undefined : toScaMethod(answer.chosenScaMethod);
     const challenge = toChallenge(answer.challengeData);
-    const next: NextScaStep = nextScaStep({
+    const next: NextScaStep = this.withApprovalUrl(
+      operation,
       links,
-      scaStatus,
-      scaMethods,
-      chosenScaMethod,
-      challenge,
-      resolveRedirect: (href) => this.http.resolveBrowserLink(operation, href),
-    }) ?? { kind: 'wait' };
+      nextScaStep({
+        links,
+        scaStatus,
+        scaMethods,
+        chosenScaMethod,
+        challenge,
+        resolveRedirect: (href) => this.http.resolveBrowserLink(operation, href),
+      }) ?? { kind: 'wait' },
+    );
     return {
       // Step links are replaced by the answer's; the status link survives answers that do not repeat it.
-      authorisation: { authorisationId, links: { ...pick(previous?.links, 'scaStatus'), ...authorisationLinks(links) } },
+      authorisation: authorisationReference({ authorisationId, links: { ...pick(previous?.links, 'scaStatus'), ...authorisationLinks(links) } }),
       scaStatus,
       scaApproach: scaApproachOf(response.headers['aspsp-sca-approach'], next, approach),
       scaMethods,
@@ -454,14 +556,21 @@ export class BerlinGroupConnector implements BankConnector {
     };
   }
 
+  /** A waiting step gets the page where the payer approves, when the bank links one (the sandbox banks' app). */
+  private withApprovalUrl<T extends NextScaStep | undefined>(operation: string, links: BankLinks, next: T): T {
+    const appLink = links[DECOUPLED_APP_LINK];
+    if (next?.kind !== 'wait' || appLink === undefined) return next;
+    return { kind: 'wait', approvalUrl: this.http.resolveBrowserLink(operation, appLink) } as T;
+  }
+
   /**
    * The URL of an authorisation step: the link of that relation, else the authorisation's status link (in the
    * standard every step of an authorisation is the same resource), else the standard path from the ids.
    */
   private authorisationUrl(
     operation: string,
-    resource: BankResourceRef,
-    authorisation: BankAuthorisationRef,
+    resource: ResourceReference,
+    authorisation: AuthorisationReference,
     relation: string,
   ): URL {
     const href = authorisation.links[relation] ?? authorisation.links['scaStatus'];
@@ -478,20 +587,12 @@ export class BerlinGroupConnector implements BankConnector {
     return href === undefined ? this.http.standardUrl(standardPath) : this.http.resolveApiLink(operation, href);
   }
 
-  private approach(requested: ScaApproach | undefined): ScaApproach {
-    // The catalogue schema guarantees at least one approach.
-    return requested ?? this.settings.scaApproaches[0] ?? 'REDIRECT';
-  }
-
-  private redirectHeaders(
-    approach: ScaApproach,
-    redirectUri: string | undefined,
-    nokRedirectUri: string | undefined,
-  ): Record<string, string | undefined> {
+  /** The standard's approach preference and, for the redirect approach, our addresses for the payer's return. */
+  private redirectHeaders(approach: ScaApproach, returnAddress: ReturnAddress | undefined): Record<string, string | undefined> {
     return {
       ...scaPreferenceHeaders(approach),
-      'TPP-Redirect-URI': redirectUri,
-      'TPP-Nok-Redirect-URI': nokRedirectUri,
+      'TPP-Redirect-URI': returnAddress?.uri,
+      'TPP-Nok-Redirect-URI': returnAddress?.nokUri,
     };
   }
 
@@ -534,9 +635,9 @@ function authorisationLinks(links: BankLinks): Record<string, string> {
   return kept;
 }
 
-function requireRedirectUri(approach: ScaApproach, redirectUri: string | undefined): void {
-  if (approach === 'REDIRECT' && redirectUri === undefined) {
-    throw new TypeError('The redirect SCA approach needs a redirectUri');
+function requireReturnAddress(approach: ScaApproach, returnAddress: ReturnAddress | undefined): void {
+  if (approach === 'REDIRECT' && returnAddress === undefined) {
+    throw new TypeError('The redirect SCA approach needs a returnAddress');
   }
 }
 
@@ -545,10 +646,10 @@ function pick(links: BankLinks | undefined, relation: string): Record<string, st
   return href === undefined ? {} : { [relation]: href };
 }
 
-function paymentPath(payment: BankPaymentRef): string {
+function paymentPath(payment: PaymentReference): string {
   return `v1/${encodeURIComponent(payment.paymentService)}/${encodeURIComponent(payment.paymentProduct)}/${encodeURIComponent(payment.paymentId)}`;
 }
 
-function resourcePath(resource: BankResourceRef): string {
+function resourcePath(resource: ResourceReference): string {
   return resource.kind === 'payment' ? paymentPath(resource) : `v1/consents/${encodeURIComponent(resource.consentId)}`;
 }

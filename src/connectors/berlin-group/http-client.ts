@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import type { ConnectorSettings } from '../settings.js';
-import type { CallContext } from '../connector.js';
+import type { CallContext } from '../contract.js';
 import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMessage } from '../errors.js';
 import { failureCodeOfMessages } from './status-maps.js';
 import type { RequestSigner } from './signing.js';

@@ -6,12 +6,12 @@
 import type { ScaApproach } from '../../domain/reference-data.js';
 import type {
   BankAccount,
-  BankLinks,
   NextScaStep,
   ScaChallenge,
   ScaMethod,
   ScaStatus,
-} from '../connector.js';
+} from '../contract.js';
+import type { BankLinks } from './references.js';
 import type { AccountDetails, AuthenticationObject, ChallengeData, TppMessage } from './wire-types.js';
 
 /** `_links` as relation → href. */

@@ -4,7 +4,7 @@
  */
 import type { PaymentSchemeName, ScaApproach } from '../../domain/reference-data.js';
 import type { ConnectorSettings } from '../settings.js';
-import type { PaymentOrder, PostalAddress } from '../connector.js';
+import type { PaymentOrder, PostalAddress } from '../contract.js';
 import type { Address, Consents, PaymentInitiationJson } from './wire-types.js';
 
 /** The standard's `amountValue`: up to 14 digits, optional dot with up to 3 decimals; we never send negatives. */

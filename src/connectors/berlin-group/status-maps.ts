@@ -6,12 +6,13 @@
 import type { FailureCode } from '../../domain/detailed-status.js';
 import type {
   ConsentState,
+  PaymentOutcome,
   ConsentStatus,
   PaymentTransactionState,
   PaymentTransactionStatus,
   ScaState,
   ScaStatus,
-} from '../connector.js';
+} from '../contract.js';
 import type { BankMessage } from '../errors.js';
 
 /** `components/schemas/transactionStatus` (ISO 20022 ExternalPaymentTransactionStatus1Code subset). */
@@ -145,4 +146,26 @@ export function failureCodeOfMessages(messages: readonly BankMessage[], operatio
     if (code !== undefined) return code;
   }
   return 'BANK_REJECTED';
+}
+
+/**
+ * Decides the payment outcome from the bank's status: settled is always completed; accepted-for-execution is
+ * completed only for banks whose catalogue entry says `acceptedForExecutionIsCompleted`; rejected and cancelled
+ * are failed; everything else (including unknown codes) is still pending.
+ */
+export function paymentOutcome(
+  status: PaymentTransactionStatus,
+  settings: { readonly acceptedForExecutionIsCompleted: boolean },
+): PaymentOutcome {
+  switch (status.state) {
+    case 'settled':
+      return 'completed';
+    case 'accepted-for-execution':
+      return settings.acceptedForExecutionIsCompleted ? 'completed' : 'pending';
+    case 'rejected':
+    case 'cancelled':
+      return 'failed';
+    default:
+      return 'pending';
+  }
 }

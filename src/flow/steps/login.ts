@@ -1,23 +1,25 @@
 /**
  * The payer's login at embedded (and decoupled) banks and the attempts the bank allows. A bank that refuses the
  * login or a one-time code usually allows a few more tries (three at the sandbox banks); Berlin Group answers do not
- * say how many are left, so the flow counts the refusals in the flow state against the limit in the catalogue
- * (`connector.loginAttempts`, `connector.oneTimeCodeAttempts`), and takes a bank that closed the payment meanwhile
+ * say how many are left, so the flow counts the refusals in the flow state against the limits of the bank's profile
+ * (`loginAttempts`, `oneTimeCodeAttempts`), and takes a bank that closed the payment meanwhile
  * as the bank's own answer that none are left. With attempts left a refusal records no status: the payer is asked
  * again on our page, with the refusal and the attempts left. The last one fails the step, as every definite
  * refusal does.
  */
-import { DEFAULT_AUTHENTICATION_ATTEMPTS, type Bank } from '../../providers/catalogue.js';
+import { bankProfile } from '../../connectors/index.js';
+import type { Bank } from '../../providers/catalogue.js';
 import type { FlowRun } from '../run.js';
 import { callBank } from './bank-errors.js';
 import { CONTINUE, REFUSED, type StepResult } from './step-result.js';
 
+/** Refused logins the bank accepts for one payment (pages without a run at hand ask for the bank's profile). */
 export function loginAttempts(bank: Bank): number {
-  return bank.connector.loginAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS;
+  return bankProfile(bank.connector).loginAttempts;
 }
 
 export function oneTimeCodeAttempts(bank: Bank): number {
-  return bank.connector.oneTimeCodeAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS;
+  return bankProfile(bank.connector).oneTimeCodeAttempts;
 }
 
 /** Attempts the payer has left after the refusals counted so far (for the page). */
@@ -39,7 +41,7 @@ export function loginAccepted(run: FlowRun): void {
  */
 export async function refuseLogin(run: FlowRun, failStep: () => void): Promise<StepResult> {
   const failed = (run.state.failedLogins ?? 0) + 1;
-  const limit = loginAttempts(run.bank());
+  const limit = run.profile().loginAttempts;
   const heldBefore = run.state.bankPayment !== undefined && !run.registeredInRun;
   if (failed < limit && !(heldBefore && (await bankClosedPayment(run)))) {
     if (run.registeredInRun) await cancelAtBank(run);

@@ -11,14 +11,15 @@
 import type { AuthorisationResult, ScaMethod } from '../../connectors/index.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
-import { cancelAtBank, loginAccepted, oneTimeCodeAttempts, refuseLogin } from './login.js';
-import { failFromBank, moveToExecution, reconcile, startReconciling } from './reconciliation.js';
+import { callbackOfRun } from './callback.js';
+import { cancelAtBank, loginAccepted, refuseLogin } from './login.js';
+import { failFromBank, keepAuthorisationReferences, moveToExecution, reconcile, startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, REFUSED, STOP, type StepResult } from './step-result.js';
 
 function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
   run.next = result.next;
+  keepAuthorisationReferences(run, result);
   run.setState({
-    authorisation: result.authorisation,
     ...(result.scaApproach === undefined ? {} : { scaApproach: result.scaApproach }),
     ...(result.chosenScaMethod === undefined ? {} : { chosenScaMethod: result.chosenScaMethod }),
     ...(result.challenge === undefined ? {} : { challenge: result.challenge }),
@@ -48,17 +49,16 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         }
         const psu = { ...(loginId === undefined ? {} : { id: loginId }), ...(wantsPassword && password !== undefined ? { password } : {}) };
         const authorisation = run.state.authorisation;
+        const context = run.callContext();
         const call: BankCall<AuthorisationResult> =
           next.kind === 'authenticate' && authorisation !== undefined
-            ? await callBank(() => run.connector().updatePsuAuthentication({ context: run.callContext(), resource: bankPayment, authorisation, psu }))
-            : await callBank(() =>
-                run.connector().startPaymentAuthorisation({
-                  context: run.callContext(),
-                  resource: bankPayment,
-                  psu,
-                  ...(run.state.scaApproach === undefined ? {} : { scaApproach: run.state.scaApproach }),
-                }),
-              );
+            ? await callBank(() => run.embedded().updatePsuAuthentication({ context, resource: bankPayment, authorisation, psu }))
+            : await callBank(() => {
+                const connector = run.connector();
+                // Redirect banks may send the payer back from this authorisation: the registration's callback, or a new one.
+                const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
+                return connector.startAuthorisation({ context, payment: bankPayment, psu, ...(returnAddress === undefined ? {} : { returnAddress }) });
+              });
         if (!call.ok) {
           if (!call.definite) return startReconciling(run);
           if (wantsPassword && call.code === 'PSU_AUTHENTICATION_FAILED') return refuseLogin(run, () => run.fail('PSU_AUTHENTICATION_FAILED'));
@@ -70,11 +70,14 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         continue;
       }
       case 'select-sca-method':
+        // The payer's choice is sent through the embedded steps: a connector without them cannot go on.
+        run.embedded();
         run.setState({ scaMethods: next.methods.map(toPlainMethod) });
         run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING');
         run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING');
         return STOP;
       case 'authorise-transaction':
+        run.embedded();
         run.setState({
           ...(next.method === undefined ? {} : { chosenScaMethod: toPlainMethod(next.method) }),
           ...(next.challenge === undefined ? {} : { challenge: next.challenge }),
@@ -83,8 +86,8 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
         return STOP;
       case 'wait': {
-        const appLink = run.state.authorisation?.links['sandboxDecoupledApp'];
-        if (appLink !== undefined && run.payment.environment === 'sandbox') run.setState({ decoupledAppUrl: appLink });
+        // Only a sandbox bank's approval page is linked from ours (the page says it stands in for the bank's app).
+        if (next.approvalUrl !== undefined && run.payment.environment === 'sandbox') run.setState({ decoupledAppUrl: next.approvalUrl });
         run.setState({ scaApproach: run.state.scaApproach ?? 'DECOUPLED' });
         run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
         // The payer acts in the bank's app: the job (and our waiting page) ask the bank until it is decided.
@@ -117,7 +120,7 @@ export async function chooseScaMethod(run: FlowRun, method: ScaMethod): Promise<
   const authorisation = run.state.authorisation;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to choose a method for');
   const chosen = await callBank(() =>
-    run.connector().selectScaMethod({ context: run.callContext(), resource: bankPayment, authorisation, methodId: method.id }),
+    run.embedded().selectScaMethod({ context: run.callContext(), resource: bankPayment, authorisation, methodId: method.id }),
   );
   // Choosing a method authorises nothing, so an unreachable bank only means: choose again.
   if (!chosen.ok && !chosen.definite) return BANK_UNAVAILABLE;
@@ -147,16 +150,16 @@ export async function submitCode(run: FlowRun, code: string): Promise<StepResult
   run.setState({ codeNotProcessed: undefined });
   const context = run.callContext();
   const sent = await callBank(() =>
-    run.connector().authoriseTransaction({ context, resource: bankPayment, authorisation, scaAuthenticationData: code }),
+    run.embedded().authoriseTransaction({ context, resource: bankPayment, authorisation, scaAuthenticationData: code }),
   );
   if (!sent.ok && !sent.definite) return afterUnansweredCode(run, 'in-request');
   if (!sent.ok && sent.code === 'SCA_FAILED') {
-    const sca = await callBank(() => run.connector().getScaStatus({ context, resource: bankPayment, authorisation }));
+    const sca = await callBank(() => run.connector().completeAuthorisation({ context, payment: bankPayment, authorisation }));
     if (!(sca.ok && sca.value.scaStatus.state === 'failed')) {
       // The bank still takes codes for this authorisation: the payer tries again, unless our count says that was
       // the last one the bank allows (then the payment is withdrawn there and fails as below).
       const failed = (run.state.failedCodes ?? 0) + 1;
-      if (failed < oneTimeCodeAttempts(run.bank())) {
+      if (failed < run.profile().oneTimeCodeAttempts) {
         run.setState({ failedCodes: failed });
         return REFUSED;
       }
@@ -195,8 +198,9 @@ export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'i
   const bankPayment = run.state.bankPayment;
   const authorisation = run.state.authorisation;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to ask about');
-  const sca = await callBank(() => run.connector().getScaStatus({ context: run.callContext(), resource: bankPayment, authorisation }));
+  const sca = await callBank(() => run.connector().completeAuthorisation({ context: run.callContext(), payment: bankPayment, authorisation }));
   if (!sca.ok) return sca.definite ? reconcileCode(run) : startReconciling(run);
+  keepAuthorisationReferences(run, sca.value);
   switch (sca.value.scaStatus.state) {
     case 'finalised':
     case 'exempted':

@@ -1,5 +1,5 @@
 /**
- * Phase 5: the payment is registered with the bank (`initiatePayment`). It may be registered already (phase 3 for
+ * Phase 5: the payment is registered with the bank (the connector's `registerPayment`). It may be registered already (phase 3 for
  * embedded banks that need the payer's login first, or phase 2 with a login id sent alone); then this step only
  * records the status. The login id goes with the registration (`PSU-ID`): a bank that does not know it refuses the
  * login, which the payer may then correct (see `login.ts`).
@@ -7,7 +7,7 @@
 import type { PaymentOrder } from '../../connectors/index.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
-import { newCallback } from './callback.js';
+import { callbackOfRun } from './callback.js';
 import { refuseLogin } from './login.js';
 import { BANK_UNAVAILABLE, CONTINUE, type StepResult } from './step-result.js';
 
@@ -39,30 +39,31 @@ export function paymentOrder(run: FlowRun): PaymentOrder {
 
 /** Registers the payment at the bank and keeps its references in the run. */
 export async function initiate(run: FlowRun): Promise<BankCall<true>> {
-  const bank = run.bank();
-  const approach = bank.connector.scaApproaches[0] ?? 'REDIRECT';
-  const callback = approach === 'REDIRECT' ? newCallback(run, 'payment') : undefined;
+  const connector = run.connector();
+  // The bank sends the payer back to us only in the redirect approach; the same callback serves the authorisation.
+  const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
   const order = paymentOrder(run);
   const loginId = run.loginId();
   const result = await callBank(() =>
-    run.connector().initiatePayment({
+    connector.registerPayment({
       context: run.callContext(),
       payment: order,
-      scaApproach: approach,
-      ...(callback === undefined ? {} : { redirectUri: callback.ok, nokRedirectUri: callback.nok }),
+      // Our payment id: a retried registration of the same payment is the same one, where the standard can tell.
+      idempotencyKey: run.payment.id,
+      ...(returnAddress === undefined ? {} : { returnAddress }),
       ...(loginId === undefined ? {} : { psuId: loginId }),
     }),
   );
   if (!result.ok) return result;
-  const initiated = result.value;
+  const registered = result.value;
   run.registeredInRun = true;
-  run.next = initiated.next;
-  run.changes = { ...run.changes, providerPaymentId: initiated.payment.paymentId };
+  run.next = registered.next;
+  run.changes = { ...run.changes, providerPaymentId: registered.providerPaymentId };
   run.setState({
-    bankPayment: initiated.payment,
+    bankPayment: registered.payment,
     ...(order.endToEndId === run.payment.endToEndId ? {} : { bankEndToEndId: order.endToEndId }),
-    ...(initiated.authorisation === undefined ? {} : { authorisation: initiated.authorisation }),
-    ...(initiated.scaApproach === undefined ? {} : { scaApproach: initiated.scaApproach }),
+    ...(registered.authorisation === undefined ? {} : { authorisation: registered.authorisation }),
+    ...(registered.scaApproach === undefined ? {} : { scaApproach: registered.scaApproach }),
   });
   return { ok: true, value: true };
 }

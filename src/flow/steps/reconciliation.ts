@@ -6,6 +6,7 @@
  * waiting step; a payment still merely received waits (or, at expiry or when the payer gave up, is withdrawn at
  * the bank first and only then failed).
  */
+import type { AuthorisationResult } from '../../connectors/index.js';
 import type { FailureCode } from '../../domain/detailed-status.js';
 import { bankFailurePath, pathTo } from '../../domain/paths.js';
 import { failureReason } from '../../domain/detailed-status.js';
@@ -38,6 +39,15 @@ export function failFromBank(run: FlowRun, code: FailureCode): void {
   path.forEach((status, index) => run.enter(status, index === path.length - 1 ? [failureReason(code)] : undefined));
 }
 
+/**
+ * Keeps what an authorisation call returned about the bank's references: the authorisation, and the payment when
+ * the step changed what the bank holds (with the id the client sees).
+ */
+export function keepAuthorisationReferences(run: FlowRun, result: AuthorisationResult): void {
+  run.setState({ authorisation: result.authorisation, ...(result.payment === undefined ? {} : { bankPayment: result.payment }) });
+  if (result.providerPaymentId !== undefined) run.changes = { ...run.changes, providerPaymentId: result.providerPaymentId };
+}
+
 export type Reconciled = 'moved' | 'pending' | 'unreachable';
 
 export interface ReconcileOptions {
@@ -50,23 +60,30 @@ export interface ReconcileOptions {
 export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): Promise<Reconciled> {
   const bankPayment = run.state.bankPayment;
   if (bankPayment === undefined) throw new Error('Nothing to reconcile: the bank holds no payment');
+  // A step that changes what the bank holds (the payment submitted after its authorisation) replaces the reference.
+  const payment = (): typeof bankPayment => run.state.bankPayment ?? bankPayment;
   const connector = run.connector();
   const context = run.callContext();
   const authorisation = run.state.authorisation;
   if (authorisation !== undefined) {
-    const sca = await callBank(() => connector.getScaStatus({ context, resource: bankPayment, authorisation }));
+    // The payer's return is the connector's to read (once: a later look in this run only asks the bank).
+    const returned = run.bankReturn;
+    run.bankReturn = undefined;
+    const sca = await callBank(() => connector.completeAuthorisation({ context, payment: bankPayment, authorisation, ...(returned === undefined ? {} : { returned }) }));
+    if (sca.ok) keepAuthorisationReferences(run, sca.value);
     if (sca.ok && (sca.value.scaStatus.state === 'finalised' || sca.value.scaStatus.state === 'exempted')) {
       moveToExecution(run);
       return 'moved';
     }
     if (sca.ok && sca.value.scaStatus.state === 'failed') {
-      const status = await callBank(() => connector.getPaymentStatus({ context, payment: bankPayment }));
-      const code = status.ok && status.value.outcome === 'failed' && status.value.failureCode !== undefined ? status.value.failureCode : 'SCA_FAILED';
+      const status = await callBank(() => connector.getPaymentStatus({ context, payment: payment() }));
+      const code =
+        status.ok && status.value.outcome === 'failed' && status.value.failureCode !== undefined ? status.value.failureCode : (sca.value.failureCode ?? 'SCA_FAILED');
       failFromBank(run, options.payerGaveUp === true && code === 'SCA_FAILED' ? 'PSU_CANCELLED' : code);
       return 'moved';
     }
   }
-  const status = await callBank(() => connector.getPaymentStatus({ context, payment: bankPayment }));
+  const status = await callBank(() => connector.getPaymentStatus({ context, payment: payment() }));
   if (!status.ok) return status.definite ? 'pending' : 'unreachable';
   const { outcome, transactionStatus, failureCode } = status.value;
   if (outcome === 'failed') {
@@ -81,11 +98,11 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
   }
   if (options.expiring !== true && options.payerGaveUp !== true) return 'pending';
   // Not authorised: withdraw it at the bank before calling it failed, so a late approval cannot execute it.
-  const cancelled = await callBank(() => connector.cancelPayment({ context, payment: bankPayment }));
+  const cancelled = await callBank(() => connector.cancelPayment({ context, payment: payment() }));
   if (!cancelled.ok && !cancelled.definite) return 'unreachable';
   if (!cancelled.ok) {
     // Refused: look again; it may have moved on meanwhile.
-    const again = await callBank(() => connector.getPaymentStatus({ context, payment: bankPayment }));
+    const again = await callBank(() => connector.getPaymentStatus({ context, payment: payment() }));
     if (!again.ok || again.value.transactionStatus.state !== 'received') return again.ok ? reconcile(run, {}) : 'unreachable';
   }
   const to = failureStatusFrom(run.status);

@@ -1,6 +1,6 @@
 /**
- * Phase 4: the sender account, for banks that need it in the payment (`requiresDebtorAccount`) when the client
- * sent none and the bank offers account information: a one-off consent at the bank (the payer grants it on the
+ * Phase 4: the sender account, for banks that need it in the payment (the profile's `needsSenderAccount`) when
+ * the client sent none and the bank's connector offers account information: a one-off consent at the bank (the payer grants it on the
  * bank's pages), the account list, then our selection page, skipped when exactly one account fits (an enabled
  * account with an IBAN in the payment's currency, or a multi-currency one).
  */
@@ -13,8 +13,9 @@ import { startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
 
 export function checkSenderAccount(run: FlowRun): StepResult {
-  const { connector } = run.bank();
-  if (connector.requiresDebtorAccount && connector.accountInformation && run.sender()?.account === undefined) {
+  const connector = run.connector();
+  const { needsSenderAccount, senderAccountChosenAtBank } = connector.profile;
+  if (needsSenderAccount && !senderAccountChosenAtBank && connector.accountInformation !== undefined && run.sender()?.account === undefined) {
     run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING');
   } else {
     run.enter('PAYMENT_REGISTRATION_PENDING');
@@ -23,21 +24,17 @@ export function checkSenderAccount(run: FlowRun): StepResult {
 }
 
 export async function requestConsent(run: FlowRun): Promise<StepResult> {
-  const bank = run.bank();
-  const approach = bank.connector.scaApproaches[0] ?? 'REDIRECT';
-  if (approach !== 'REDIRECT') {
+  if (run.profile().scaApproach !== 'REDIRECT') {
     // Consents are authorised on the bank's pages only; a bank offering account information otherwise is not supported yet.
     run.fail('BANK_REJECTED');
     return CONTINUE;
   }
-  const callback = newCallback(run, 'consent');
+  const returnAddress = newCallback(run, 'consent');
   const loginId = run.loginId();
   const created = await callBank(() =>
-    run.connector().createConsent({
+    run.accountInformation().createConsent({
       context: run.callContext(),
-      scaApproach: approach,
-      redirectUri: callback.ok,
-      nokRedirectUri: callback.nok,
+      returnAddress,
       ...(loginId === undefined ? {} : { psuId: loginId }),
     }),
   );
@@ -46,8 +43,8 @@ export async function requestConsent(run: FlowRun): Promise<StepResult> {
     run.fail(created.code);
     return CONTINUE;
   }
-  const { consent, next } = created.value;
-  run.setState({ consent });
+  const { consent, next, authorisation } = created.value;
+  run.setState({ consent, ...(authorisation === undefined ? {} : { consentAuthorisation: authorisation }) });
   if (next.kind === 'authorised') {
     run.enter('SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING');
     return CONTINUE;
@@ -65,7 +62,21 @@ export async function requestConsent(run: FlowRun): Promise<StepResult> {
 export async function processConsent(run: FlowRun): Promise<StepResult> {
   const consent = run.state.consent;
   if (consent === undefined) throw new Error('No consent to process');
-  const status = await callBank(() => run.connector().getConsentStatus({ context: run.callContext(), consent }));
+  const accountInformation = run.accountInformation();
+  const returned = run.bankReturn;
+  const authorisation = run.state.consentAuthorisation;
+  if (returned !== undefined && authorisation !== undefined) {
+    // What the payer's browser brought back is the connector's to read (and, in some standards, to act on).
+    run.bankReturn = undefined;
+    const completed = await callBank(() => accountInformation.completeConsentAuthorisation({ context: run.callContext(), consent, authorisation, returned }));
+    if (!completed.ok) {
+      if (!completed.definite) return startReconciling(run);
+      run.fail(completed.code);
+      return CONTINUE;
+    }
+    run.setState({ consentAuthorisation: completed.value.authorisation });
+  }
+  const status = await callBank(() => accountInformation.getConsentStatus({ context: run.callContext(), consent }));
   if (!status.ok) {
     if (!status.definite) return startReconciling(run);
     run.fail(status.code);
@@ -94,7 +105,7 @@ function eligible(accounts: readonly BankAccount[], currency: string): OfferedAc
 export async function retrieveAccounts(run: FlowRun): Promise<StepResult> {
   const consent = run.state.consent;
   if (consent === undefined) throw new Error('No consent to read accounts with');
-  const listed = await callBank(() => run.connector().listAccounts({ context: run.callContext(), consent }));
+  const listed = await callBank(() => run.accountInformation().listAccounts({ context: run.callContext(), consent }));
   if (!listed.ok) {
     if (!listed.definite) return startReconciling(run);
     run.fail(listed.code);

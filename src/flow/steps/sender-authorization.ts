@@ -1,7 +1,7 @@
 /**
- * Phase 3: the payer's login at banks that need it before any payment call (`requiresSenderAuthorization`).
- * Berlin Group has no login separate from an authorisation, so the login is the payment's authorisation started
- * with the payer's password (`startAuthorisationWithPsuAuthentication`), right after registering the payment (unless
+ * Phase 3: the payer's login at banks that need it before any payment call (the profile's `loginBeforeRegistration`).
+ * The login is the payment's authorisation started with the payer's password (Berlin Group has no login separate
+ * from an authorisation: `startAuthorisationWithPsuAuthentication`), right after registering the payment (unless
  * the bank holds it already, registered with the login id alone), within the request that carries the password.
  * A refused login is the payer's to correct while the bank allows more attempts (`login.ts`); the last one fails
  * here, at SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED with PSU_AUTHENTICATION_FAILED.
@@ -11,11 +11,11 @@ import { callBank } from './bank-errors.js';
 import { missingData } from './followup-data.js';
 import { cancelAtBank, loginAccepted, refuseLogin } from './login.js';
 import { initiate } from './payment-registration.js';
-import { startReconciling } from './reconciliation.js';
+import { keepAuthorisationReferences, startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
 
 export async function checkSenderAuthorization(run: FlowRun): Promise<StepResult> {
-  if (!run.bank().connector.requiresSenderAuthorization) {
+  if (!run.profile().loginBeforeRegistration) {
     run.enter('SENDER_ACCOUNT_REQUIRED_CHECK_PENDING');
     return CONTINUE;
   }
@@ -55,11 +55,10 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
   const loginId = run.loginId();
   const password = run.secrets.password;
   const started = await callBank(() =>
-    run.connector().startPaymentAuthorisation({
+    run.connector().startAuthorisation({
       context: run.callContext(),
-      resource: bankPayment,
+      payment: bankPayment,
       psu: { ...(loginId === undefined ? {} : { id: loginId }), ...(password === undefined ? {} : { password }) },
-      scaApproach: 'EMBEDDED',
     }),
   );
   if (!started.ok && started.definite && started.code === 'PSU_AUTHENTICATION_FAILED') {
@@ -78,7 +77,8 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
   }
   loginAccepted(run);
   run.next = started.value.next;
-  run.setState({ authorisation: started.value.authorisation, ...(started.value.scaApproach === undefined ? {} : { scaApproach: started.value.scaApproach }) });
+  keepAuthorisationReferences(run, started.value);
+  if (started.value.scaApproach !== undefined) run.setState({ scaApproach: started.value.scaApproach });
   run.enter('SENDER_ACCOUNT_REQUIRED_CHECK_PENDING');
   return CONTINUE;
 }

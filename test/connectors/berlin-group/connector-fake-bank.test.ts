@@ -9,12 +9,13 @@ import {
   BankRejectedError,
   BankUnavailableError,
   createConnector,
-  type BankPaymentRef,
+  toBankReference,
   type CallContext,
   type ConnectorLogger,
   type PaymentOrder,
 } from '../../../src/connectors/index.js';
 import { startFakeBank, settings, type FakeAnswer, type FakeBank } from '../helpers/fake-bank.js';
+import { accountInformationOf, bgAuthorisation, bgPayment, embeddedOf, inside, linksInside, returnTo } from '../helpers/references.js';
 
 const REQUEST_ID = '99391c7e-ad88-49ec-a2ad-99ddcb1f7721';
 const context: CallContext = { requestId: REQUEST_ID, psuIpAddress: '192.168.8.78', psuUserAgent: 'Mozilla/5.0 test' };
@@ -58,11 +59,11 @@ describe('initiatePayment', () => {
       },
     }));
     const connector = createConnector(settings(baseUrl()));
-    const result = await connector.initiatePayment({
+    const result = await connector.registerPayment({
+      idempotencyKey: 'payment-1',
       context,
       payment: order,
-      redirectUri: 'https://pis.example/callback?state=ok',
-      nokRedirectUri: 'https://pis.example/callback?state=nok',
+      returnAddress: returnTo('https://pis.example/callback?state=ok', 'https://pis.example/callback?state=nok'),
       psuId: 'alice',
     });
 
@@ -80,21 +81,22 @@ describe('initiatePayment', () => {
     assert.equal(request.headers['content-type'], 'application/json');
     assert.match(request.bodyText, /"amount":"0\.10"/);
 
-    assert.equal(result.payment.paymentId, 'p-1');
-    assert.equal(result.paymentProduct, 'instant-sepa-credit-transfers');
-    assert.equal(result.instant, true);
+    assert.equal(inside(result.payment)['paymentId'], 'p-1');
+    assert.equal(inside(result.payment)['paymentProduct'], 'instant-sepa-credit-transfers', 'the instant product');
+    assert.equal(result.providerPaymentId, 'p-1');
     assert.deepEqual(result.transactionStatus, { state: 'received', code: 'RCVD' });
     assert.equal(result.scaApproach, 'REDIRECT');
     assert.deepEqual(result.next, { kind: 'redirect', url: `${bank.origin}/xs2a/bank-a/sca/p-1?token=t` });
-    assert.equal(result.authorisation?.authorisationId, 'a-1');
+    assert.equal(inside(result.authorisation)['authorisationId'], 'a-1');
   });
 
   test('a request id that is not a UUID is replaced by a fresh UUID', async () => {
     bank.handle(() => ({ status: 201, body: { transactionStatus: 'RCVD', paymentId: 'p', _links: { startAuthorisation: { href: 'v1/payments/x/p/authorisations' } } } }));
-    await createConnector(settings(baseUrl())).initiatePayment({
+    await createConnector(settings(baseUrl())).registerPayment({
       context: { requestId: 'client-id-not-a-uuid' },
       payment: order,
-      redirectUri: 'https://pis.example/cb',
+      idempotencyKey: 'payment-1',
+      returnAddress: returnTo('https://pis.example/cb'),
     });
     assert.match(String(bank.requests[0]?.headers['x-request-id']), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
@@ -109,7 +111,8 @@ describe('initiatePayment', () => {
       },
     }));
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }));
-    const result = await connector.initiatePayment({ context, payment: { ...order, instantPreferred: false } });
+    const result = await connector.registerPayment({
+      idempotencyKey: 'payment-1', context, payment: { ...order, instantPreferred: false } });
     assert.equal(bank.requests[0]?.headers['tpp-redirect-preferred'], 'false');
     assert.equal(bank.requests[0]?.headers['tpp-decoupled-preferred'], 'false');
     assert.equal(bank.requests[0]?.url, '/xs2a/bank-a/v1/payments/sepa-credit-transfers');
@@ -120,13 +123,13 @@ describe('initiatePayment', () => {
 
   test('caller bugs are TypeErrors, before any bank call', async () => {
     const connector = createConnector(settings(baseUrl(), { requiresDebtorAccount: true }));
-    await assert.rejects(connector.initiatePayment({ context, payment: order, redirectUri: 'https://x.example' }), TypeError);
+    await assert.rejects(connector.registerPayment({ context, payment: order, returnAddress: returnTo('https://x.example'), idempotencyKey: 'k' }), TypeError);
     await assert.rejects(
-      createConnector(settings(baseUrl())).initiatePayment({ context, payment: order }),
-      /redirectUri/,
+      createConnector(settings(baseUrl())).registerPayment({ context, payment: order, idempotencyKey: 'k' }),
+      /returnAddress/,
     );
     await assert.rejects(
-      createConnector(settings(baseUrl())).initiatePayment({ context, payment: { ...order, scheme: 'DOMESTIC' }, redirectUri: 'https://x.example' }),
+      createConnector(settings(baseUrl())).registerPayment({ context, payment: { ...order, scheme: 'DOMESTIC' }, returnAddress: returnTo('https://x.example'), idempotencyKey: 'k' }),
       /DOMESTIC/,
     );
     assert.equal(bank.requests.length, 0);
@@ -134,13 +137,13 @@ describe('initiatePayment', () => {
 });
 
 describe('embedded authorisation', () => {
-  const payment: BankPaymentRef = {
-    kind: 'payment',
+  const paymentData = {
     paymentId: 'p-3',
     paymentService: 'payments',
     paymentProduct: 'sepa-credit-transfers',
     links: { startAuthorisationWithPsuAuthentication: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations' },
   };
+  const payment = bgPayment(paymentData);
 
   test('password, method selection and one-time code, each following the link of the previous answer', async () => {
     const auth = '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations/a-3';
@@ -174,7 +177,7 @@ describe('embedded authorisation', () => {
       return { status: 200, body: { scaStatus: 'finalised', _links: { status: { href: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/status' } } } };
     });
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }));
-    const started = await connector.startPaymentAuthorisation({ context, resource: payment, psu: { id: 'carla', password: 's3cret-pw' } });
+    const started = await connector.startAuthorisation({ context, payment, psu: { id: 'carla', password: 's3cret-pw' } });
     assert.equal(bank.requests[0]?.url, '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations');
     assert.equal(bank.requests[0]?.headers['psu-id'], 'carla');
     assert.deepEqual(bank.requests[0]?.body, { psuData: { password: 's3cret-pw' } });
@@ -185,7 +188,7 @@ describe('embedded authorisation', () => {
       ['sms', 'push'],
     );
 
-    const selected = await connector.selectScaMethod({ context, resource: payment, authorisation: started.authorisation, methodId: 'sms' });
+    const selected = await embeddedOf(connector).selectScaMethod({ context, resource: payment, authorisation: started.authorisation, methodId: 'sms' });
     assert.equal(bank.requests[1]?.method, 'PUT');
     assert.equal(bank.requests[1]?.url, auth);
     assert.deepEqual(bank.requests[1]?.body, { authenticationMethodId: 'sms' });
@@ -194,10 +197,10 @@ describe('embedded authorisation', () => {
       method: { id: 'sms', type: 'SMS_OTP' },
       challenge: { otpMaxLength: 6, otpFormat: 'integer' },
     });
-    assert.equal(selected.authorisation.authorisationId, 'a-3');
-    assert.equal(selected.authorisation.links['scaStatus'], auth, 'the status link survives answers without it');
+    assert.equal(inside(selected.authorisation)['authorisationId'], 'a-3');
+    assert.equal(linksInside(selected.authorisation)['scaStatus'], auth, 'the status link survives answers without it');
 
-    const done = await connector.authoriseTransaction({ context, resource: payment, authorisation: selected.authorisation, scaAuthenticationData: '123456' });
+    const done = await embeddedOf(connector).authoriseTransaction({ context, resource: payment, authorisation: selected.authorisation, scaAuthenticationData: '123456' });
     assert.deepEqual(bank.requests[2]?.body, { scaAuthenticationData: '123456' });
     assert.deepEqual(done.next, { kind: 'authorised' });
   });
@@ -214,7 +217,7 @@ describe('embedded authorisation', () => {
     }));
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }), { logger });
     const error = await connector
-      .startPaymentAuthorisation({ context, resource: payment, psu: { id: 'alice', password: 'Very-Secret-42' } })
+      .startAuthorisation({ context, payment, psu: { id: 'alice', password: 'Very-Secret-42' } })
       .then(
         () => assert.fail('expected a rejection'),
         (caught: unknown) => caught,
@@ -233,10 +236,10 @@ describe('embedded authorisation', () => {
   test('a wrong one-time code is SCA_FAILED', async () => {
     bank.handle(() => ({ status: 400, body: { tppMessages: [{ category: 'ERROR', code: 'SCA_INVALID' }] } }));
     await assert.rejects(
-      createConnector(settings(baseUrl())).authoriseTransaction({
+      embeddedOf(createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }))).authoriseTransaction({
         context,
         resource: payment,
-        authorisation: { authorisationId: 'a', links: { authoriseTransaction: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations/a' } },
+        authorisation: bgAuthorisation({ authorisationId: 'a', links: { authoriseTransaction: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations/a' } }),
         scaAuthenticationData: '000000',
       }),
       (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'SCA_FAILED' && error.httpStatus === 400,
@@ -246,10 +249,11 @@ describe('embedded authorisation', () => {
   test('without links the standard paths are used', async () => {
     bank.handle(() => ({ status: 200, body: { scaStatus: 'started', psuMessage: 'Open your app' } }));
     const connector = createConnector(settings(baseUrl()));
-    const bare: BankPaymentRef = { ...payment, links: {} };
-    const status = await connector.getScaStatus({ context, resource: bare, authorisation: { authorisationId: 'a 9', links: {} } });
+    const bare = bgPayment({ ...paymentData, links: {} });
+    const status = await connector.completeAuthorisation({ context, payment: bare, authorisation: bgAuthorisation({ authorisationId: 'a 9', links: {} }) });
     assert.equal(bank.requests[0]?.url, '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations/a%209');
-    assert.deepEqual(status, { scaStatus: { state: 'started', code: 'started' }, psuMessage: 'Open your app' });
+    assert.deepEqual({ scaStatus: status.scaStatus, psuMessage: status.psuMessage }, { scaStatus: { state: 'started', code: 'started' }, psuMessage: 'Open your app' });
+    assert.deepEqual(status.next, { kind: 'wait' });
   });
 
   test('decoupled: identification only, then wait', async () => {
@@ -263,9 +267,9 @@ describe('embedded authorisation', () => {
       },
     }));
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['DECOUPLED'] }));
-    const result = await connector.startPaymentAuthorisation({
+    const result = await connector.startAuthorisation({
       context,
-      resource: { ...payment, links: { startAuthorisationWithPsuIdentification: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations' } },
+      payment: bgPayment({ ...paymentData, links: { startAuthorisationWithPsuIdentification: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations' } }),
       psu: { id: 'dora' },
     });
     assert.deepEqual(bank.requests[0]?.body, {});
@@ -278,13 +282,13 @@ describe('embedded authorisation', () => {
 });
 
 describe('status, cancellation and accounts', () => {
-  const payment: BankPaymentRef = {
-    kind: 'payment',
+  const paymentData = {
     paymentId: 'p-4',
     paymentService: 'payments',
     paymentProduct: 'sepa-credit-transfers',
     links: {},
   };
+  const payment = bgPayment(paymentData);
 
   test('status by the standard path; RJCT with FUNDS_NOT_AVAILABLE → failed, INSUFFICIENT_FUNDS', async () => {
     bank.handle(() => ({
@@ -321,7 +325,7 @@ describe('status, cancellation and accounts', () => {
 
   test('status endpoint 5xx: the payment resource gives the status, at its self link', async () => {
     statusEndpointDown({ status: 200, body: { instructedAmount: { currency: 'EUR', amount: '0.10' }, transactionStatus: 'ACSC' } });
-    const linked: BankPaymentRef = { ...payment, links: { self: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-4-self' } };
+    const linked = bgPayment({ ...paymentData, links: { self: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-4-self' } });
     const result = await createConnector(settings(baseUrl())).getPaymentStatus({ context, payment: linked });
     assert.deepEqual(
       bank.requests.map((request) => `${request.method} ${request.url}`),
@@ -405,9 +409,9 @@ describe('status, cancellation and accounts', () => {
       status: 200,
       body: { accounts: [{ resourceId: 'r1', iban: 'DE54500105171000007919', currency: 'EUR', name: 'Main', status: 'blocked' }, { iban: 'DE29500105171000015838', currency: 'EUR' }] },
     }));
-    const accounts = await createConnector(settings(baseUrl())).listAccounts({
+    const accounts = await accountInformationOf(createConnector(settings(baseUrl(), { accountInformation: true }))).listAccounts({
       context,
-      consent: { kind: 'consent', consentId: 'c-1', links: {} },
+      consent: toBankReference({ kind: 'consent', consentId: 'c-1', links: {} }),
     });
     assert.equal(bank.requests[0]?.url, '/xs2a/bank-a/v1/accounts');
     assert.equal(bank.requests[0]?.headers['consent-id'], 'c-1');
@@ -418,7 +422,7 @@ describe('status, cancellation and accounts', () => {
 });
 
 describe('error classification', () => {
-  const payment: BankPaymentRef = { kind: 'payment', paymentId: 'p', paymentService: 'payments', paymentProduct: 'sepa-credit-transfers', links: {} };
+  const payment = bgPayment({ paymentId: 'p', paymentService: 'payments', paymentProduct: 'sepa-credit-transfers', links: {} });
   const status = (timeoutMs = 2000) => createConnector(settings(baseUrl(), { timeoutMs })).getPaymentStatus({ context, payment });
 
   const unavailable = (reason: string, httpStatus?: number) => (error: unknown) =>
@@ -485,7 +489,7 @@ describe('error classification', () => {
   test('2xx missing a mandatory field → BankProtocolError naming the field, not its values', async () => {
     bank.handle(() => ({ status: 201, body: { transactionStatus: 'RCVD', _links: {}, secretEcho: 'pw-123' } }));
     await assert.rejects(
-      createConnector(settings(baseUrl())).initiatePayment({ context, payment: order, redirectUri: 'https://x.example' }),
+      createConnector(settings(baseUrl())).registerPayment({ context, payment: order, returnAddress: returnTo('https://x.example'), idempotencyKey: 'k' }),
       (error: unknown) => error instanceof BankProtocolError && /paymentId/.test(error.message) && !/pw-123/.test(error.message),
     );
   });
@@ -500,10 +504,10 @@ describe('error classification', () => {
       status: 201,
       body: { scaStatus: 'received', authorisationId: 'a', _links: { updatePsuAuthentication: { href: 'https://evil.example/steal' } } },
     }));
-    const connector = createConnector(settings(baseUrl()));
-    const started = await connector.startPaymentAuthorisation({ context, resource: payment });
+    const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }));
+    const started = await connector.startAuthorisation({ context, payment });
     await assert.rejects(
-      connector.updatePsuAuthentication({ context, resource: payment, authorisation: started.authorisation, psu: { password: 'pw' } }),
+      embeddedOf(connector).updatePsuAuthentication({ context, resource: payment, authorisation: started.authorisation, psu: { password: 'pw' } }),
       (error: unknown) => error instanceof BankProtocolError && /another origin/.test(error.message),
     );
     assert.equal(bank.requests.length, 1, 'nothing sent to the other origin');

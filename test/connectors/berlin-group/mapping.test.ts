@@ -7,7 +7,7 @@ import {
   toChallenge,
 } from '../../../src/connectors/berlin-group/mapping.js';
 import { mapScaStatus } from '../../../src/connectors/berlin-group/status-maps.js';
-import type { ScaMethod } from '../../../src/connectors/connector.js';
+import type { ScaMethod } from '../../../src/connectors/contract.js';
 
 const methods: ScaMethod[] = [
   { id: 'sms', type: 'SMS_OTP' },

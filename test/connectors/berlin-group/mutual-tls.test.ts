@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { after, before, test } from 'node:test';
-import { BankUnavailableError, createConnectors, type BankPaymentRef } from '../../../src/connectors/index.js';
+import { BankUnavailableError, createConnectors } from '../../../src/connectors/index.js';
+import { bgPayment } from '../helpers/references.js';
 import { settings } from '../helpers/fake-bank.js';
 import { throwawayCertificate, type KeyAndCertificate } from '../helpers/throwaway-certificates.js';
 
@@ -45,7 +46,7 @@ after(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const payment: BankPaymentRef = { kind: 'payment', paymentId: 'p', paymentService: 'payments', paymentProduct: 'sepa-credit-transfers', links: {} };
+const payment = bgPayment({ paymentId: 'p', paymentService: 'payments', paymentProduct: 'sepa-credit-transfers', links: {} });
 
 test('the client certificate is presented and the bank CA trusted', async () => {
   const connectors = createConnectors({

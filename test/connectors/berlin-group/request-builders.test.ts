@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { PaymentOrder } from '../../../src/connectors/connector.js';
+import type { PaymentOrder } from '../../../src/connectors/contract.js';
 import {
   buildAccountListConsentBody,
   buildPaymentInitiationBody,

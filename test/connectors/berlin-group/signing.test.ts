@@ -7,6 +7,7 @@ import { X509Certificate, createHash, createVerify, randomUUID } from 'node:cryp
 import { after, before, describe, test } from 'node:test';
 import { RequestSigner, digestHeader, issuerDistinguishedName } from '../../../src/connectors/berlin-group/signing.js';
 import { BankRejectedError, createConnectors, type PaymentOrder } from '../../../src/connectors/index.js';
+import { inside, returnTo } from '../helpers/references.js';
 import { verifyRequestSignature } from '../../../src/sandbox-bank/index.js';
 import { editBank, startSandboxBank, type SandboxBankHandle } from '../contract/sandbox-bank-fixture.js';
 import { throwawayCertificate, type KeyAndCertificate } from '../helpers/throwaway-certificates.js';
@@ -97,8 +98,8 @@ describe('signed calls to a sandbox bank that demands signatures', () => {
   test('initiation (with body) and status (without) are accepted', async () => {
     const connectors = createConnectors({ signing: { privateKeyPem: tpp.keyPem, certificatePem: tpp.certificatePem } });
     const connector = connectors.for(sandbox.bank('rheinland').connector);
-    const initiated = await connector.initiatePayment({ context: context(), payment, redirectUri: 'https://tpp.example/cb', psuId: 'alice' });
-    assert.equal(initiated.paymentProduct, 'instant-sepa-credit-transfers');
+    const initiated = await connector.registerPayment({ context: context(), payment, returnAddress: returnTo('https://tpp.example/cb'), psuId: 'alice', idempotencyKey: randomUUID() });
+    assert.equal(inside(initiated.payment)['paymentProduct'], 'instant-sepa-credit-transfers');
     const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
     assert.equal(status.transactionStatus.code, 'RCVD');
     await connectors.close();
@@ -111,7 +112,7 @@ describe('signed calls to a sandbox bank that demands signatures', () => {
   test('unsigned calls are refused by the bank: BankRejectedError, BANK_REJECTED', async () => {
     const unsigned = createConnectors().for({ ...sandbox.bank('rheinland').connector, signRequests: false });
     await assert.rejects(
-      unsigned.initiatePayment({ context: context(), payment, redirectUri: 'https://tpp.example/cb' }),
+      unsigned.registerPayment({ context: context(), payment, returnAddress: returnTo('https://tpp.example/cb'), idempotencyKey: randomUUID() }),
       (error: unknown) => error instanceof BankRejectedError && error.httpStatus === 401 && error.failureCode === 'BANK_REJECTED',
     );
   });

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { consentOutcome, scaOutcome, type PaymentTransactionState } from '../../../src/connectors/contract.js';
 import {
-  consentOutcome,
   paymentOutcome,
-  scaOutcome,
-  type PaymentTransactionState,
-} from '../../../src/connectors/connector.js';
-import {
   failureCodeOfMessages,
   mapConsentStatus,
   mapScaStatus,

@@ -155,10 +155,11 @@ export async function sandboxBankUnderTest(connectorOptions: ConnectorOptions = 
       });
       return { redirectedTo: result.redirectedTo };
     },
-    async approveDecoupled(authorisation, payer) {
+    async approveDecoupled(started, payer) {
       // The sandbox simulates the banking app with a page it links as `sandboxDecoupledApp` (an ASPSP-defined
-      // link, which the standard allows); a real bank's app is out of reach of any test.
-      const appUrl = authorisation.links['sandboxDecoupledApp'];
+      // link, which the standard allows), which the connector gives as the waiting step's approval URL; a real
+      // bank's app is out of reach of any test.
+      const appUrl = started.next.kind === 'wait' ? started.next.approvalUrl : undefined;
       if (appUrl === undefined) throw new Error('The sandbox gave no decoupled app link');
       await completeBankPages(new URL(appUrl, sandbox.publicUrl).href, { psuId: payer.psuId, password: payer.password, otp: payer.otp });
     },
