@@ -9,7 +9,7 @@ import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../.
 import type { BankReference, ReturnAddress } from '../../../src/connectors/contract.js';
 import { OPERATIONS } from '../../sandbox-bank/uk-open-banking/standard.js';
 import { payerAtBank, payerInBankApp, startUkBank, type PayerChoices, type UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
-import { assertRequestsConform, connectorFor, context, countOf, order, REDIRECT_URI, returnOf, tampered, type ConnectorUnderTest } from './fixture.js';
+import { assertAnswersConform, assertRequestsConform, connectorFor, context, countOf, order, REDIRECT_URI, returnOf, tampered, type ConnectorUnderTest } from './fixture.js';
 
 let bank: UkBank;
 const opened: ConnectorUnderTest[] = [];
@@ -70,6 +70,7 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     assert.equal(status.outcome, 'completed');
     assert.equal(countOf(test.requests, OPERATIONS.createPayment), 1);
     assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
     const consentRequest = test.requests.find((request) => request.method === 'POST' && request.url.pathname.endsWith('/domestic-payment-consents'));
     const body = JSON.parse(consentRequest?.bodyText ?? '{}') as { Data: { Initiation: Record<string, unknown> } };
     assert.equal(body.Data.Initiation['LocalInstrument'], 'UK.OBIE.FPS');
@@ -88,6 +89,7 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     assert.equal(status.transactionStatus.code, 'ACCC');
     assert.equal(status.outcome, 'completed');
     assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
   });
 
   it('the payer denies at the bank: failed, PSU_CANCELLED, and nothing is submitted', async () => {
@@ -112,6 +114,7 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     assert.equal(countOf(test.requests, OPERATIONS.fundsConfirmation), 1);
     assert.equal(countOf(test.requests, OPERATIONS.createPayment), 0);
     assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
   });
 
   it('fiona: authorised and submitted, then rejected by the bank (NOAS → BANK_REJECTED)', async () => {
@@ -204,6 +207,27 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
   });
 });
 
+describe('UK connector: form_post response mode', () => {
+  it('the bank posts the answer to our callback; the connector reads it from the form', async () => {
+    const test = await connector('albion', { responseMode: 'form_post' });
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    assert.equal(flow.visit.location, undefined, 'no redirect: a self-submitting form');
+    const form = Object.fromEntries([...flow.visit.lastHtml.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', unescapeHtml(match[2] ?? '')]));
+    assert.ok(form['code'] && form['id_token']);
+    const completed = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: flow.registered.payment,
+      authorisation: flow.started.authorisation,
+      returned: { data: { query: {}, form, nok: false }, expectedState: flow.address.state },
+    });
+    assert.equal(completed.next.kind, 'authorised');
+  });
+});
+
+function unescapeHtml(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
 describe('UK connector: decoupled bank (CIBA)', () => {
   it('the payer approves in the Pennine app while we poll; the payment is submitted', async () => {
     const test = await connector('pennine');
@@ -223,6 +247,7 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
     assert.equal(status.outcome, 'completed');
     assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
   });
 
   it('the payer denies in the app: failed, PSU_CANCELLED', async () => {
@@ -245,6 +270,26 @@ describe('UK connector: bank failures', () => {
     const first = await test.connector.registerPayment({ context: context(), payment, idempotencyKey: 'k-5xx' });
     const second = await test.connector.registerPayment({ context: context(), payment, idempotencyKey: 'k-5xx' });
     assert.equal(first.providerPaymentId, second.providerPaymentId);
+  });
+
+  it('a bank slower than the time limit is BankUnavailableError (timeout)', async () => {
+    const test = await connector('albion', { timeoutMs: 300 });
+    bank.faults.inject({ bank: 'albion', operations: ['createDomesticPaymentConsent'], fault: { kind: 'delay', delayMs: 1_000 }, times: 1 });
+    await assert.rejects(test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-slow' }), (error: unknown) => {
+      assert.ok(error instanceof BankUnavailableError);
+      assert.equal(error.reason, 'timeout');
+      return true;
+    });
+  });
+
+  it('a submitted payment cannot be cancelled; its status is reported', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'gustav' });
+    const completed = await complete(test, flow);
+    assert.ok(completed.payment);
+    const cancelled = await test.connector.cancelPayment({ context: context(), payment: completed.payment });
+    assert.equal(cancelled.cancelled, false);
+    assert.equal(cancelled.transactionStatus?.state, 'accepted-for-execution');
   });
 
   it('a client the bank does not know is a loud, definite refusal', async () => {

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { toBankReference, type BankReference, type BankReturn, type CallContext, type PaymentOrder } from '../../../src/connectors/contract.js';
 import { createUkOpenBankingConnector, type UkOpenBankingConnector, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/index.js';
-import { recordingDispatcher, type WireRequest } from '../helpers/recording-dispatcher.js';
+import type { WireRequest } from '../helpers/recording-dispatcher.js';
+import { bodyOf, exchangeRecorder, type WireExchange } from './exchange-recorder.js';
 import { OPERATIONS, ukStandard } from '../../sandbox-bank/uk-open-banking/standard.js';
 import type { UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
 
@@ -27,6 +28,7 @@ async function ourKeys(): Promise<{ privateKey: CryptoKey; kid: string; jwk: Rec
 export interface ConnectorUnderTest {
   readonly connector: UkOpenBankingConnector;
   readonly requests: WireRequest[];
+  readonly exchanges: WireExchange[];
   readonly settings: UkOpenBankingSettings;
   close(): Promise<void>;
 }
@@ -59,13 +61,13 @@ export async function connectorFor(bank: UkBank, slug: string, overrides: Partia
     timeoutMs: 5_000,
     ...overrides,
   };
-  const recording = recordingDispatcher();
+  const recording = exchangeRecorder();
   const connector = createUkOpenBankingConnector(settings, {
     dispatcher: recording.dispatcher,
     now: () => bank.clock.now,
     keys: { privateKey: keys.privateKey, kid: keys.kid },
   });
-  return { connector, requests: recording.requests, settings, close: recording.close };
+  return { connector, requests: recording.requests, exchanges: recording.exchanges, settings, close: recording.close };
 }
 
 export function context(): CallContext {
@@ -123,4 +125,23 @@ export function assertRequestsConform(requests: readonly WireRequest[]): void {
 
 export function countOf(requests: readonly WireRequest[], operationId: string): number {
   return requests.filter((request) => operationOf(request) === operationId).length;
+}
+
+/**
+ * Every resource API answer the bank gave conforms to the OpenAPI definition. Answers of injected faults (5xx
+ * without a body, not in the definition) are left out, as test/sandbox-bank/uk-open-banking/standard.ts reads it.
+ */
+export function assertAnswersConform(exchanges: readonly WireExchange[]): void {
+  const standard = ukStandard();
+  let checked = 0;
+  for (const exchange of exchanges) {
+    const operationId = operationOf(exchange.request);
+    if (operationId === undefined || exchange.status === undefined || exchange.status >= 500) continue;
+    checked += 1;
+    const text = bodyOf(exchange);
+    const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+    assert.deepEqual(standard.validateResponse(operationId, exchange.status, { headers: exchange.headers, body }), [], `answer ${exchange.status} of ${operationId} conforms`);
+    assert.ok(text === '' || exchange.headers['x-jws-signature'] !== undefined, 'the answer is signed');
+  }
+  assert.ok(checked > 0, 'the bank answered resource calls');
 }
