@@ -259,6 +259,50 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     assert.equal(completed.next.kind, 'failed');
     assert.equal(completed.failureCode, 'PSU_CANCELLED');
   });
+
+  it('the payer never decides: the request expires, failed SCA_FAILED', async () => {
+    const test = await connector('pennine');
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-expire' });
+    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'dave' } });
+    bank.clock.advance(11 * 60_000);
+    const completed = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    assert.equal(completed.next.kind, 'failed');
+    assert.equal(completed.failureCode, 'SCA_FAILED');
+  });
+
+  it('an unknown payer id is refused as PSU_AUTHENTICATION_FAILED', async () => {
+    const test = await connector('pennine');
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-unknown' });
+    await assert.rejects(test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'nobody' } }), (error: unknown) => {
+      assert.ok(error instanceof BankRejectedError);
+      assert.equal(error.failureCode, 'PSU_AUTHENTICATION_FAILED');
+      return true;
+    });
+  });
+});
+
+describe('UK connector: logs', () => {
+  it('logs method, path, status and duration, never tokens, assertions, codes or bodies', async () => {
+    const lines: string[] = [];
+    const logger = {
+      debug: (fields: Record<string, unknown>, message: string) => lines.push(JSON.stringify({ ...fields, message })),
+      warn: (fields: Record<string, unknown>, message: string) => lines.push(JSON.stringify({ ...fields, message })),
+    };
+    const test = await connectorFor(bank, 'albion', {}, logger);
+    opened.push(test);
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'authorised');
+    // Discovery and JWKS may come from the per-issuer cache: token, consent, token, payment at least.
+    assert.ok(lines.length >= 4, lines.join('\n'));
+    const code = returnOf(flow.visit.location).form['code'] ?? '';
+    for (const line of lines) {
+      assert.doesNotMatch(line, /Bearer|eyJ|ACME|Order 42|client_assertion/);
+      assert.ok(!line.includes(code), 'no authorisation code');
+      const fields = JSON.parse(line) as Record<string, unknown>;
+      assert.ok(typeof fields['path'] === 'string' && !String(fields['path']).includes('?'));
+    }
+  });
 });
 
 describe('UK connector: bank failures', () => {

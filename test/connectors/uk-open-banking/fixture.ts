@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { toBankReference, type BankReference, type BankReturn, type CallContext, type PaymentOrder } from '../../../src/connectors/contract.js';
-import { createUkOpenBankingConnector, type UkOpenBankingConnector, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/index.js';
+import { createUkOpenBankingConnector, type ConnectorLogger, type UkOpenBankingConnector, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/index.js';
 import type { WireRequest } from '../helpers/recording-dispatcher.js';
 import { bodyOf, exchangeRecorder, type WireExchange } from './exchange-recorder.js';
 import { OPERATIONS, ukStandard } from '../../sandbox-bank/uk-open-banking/standard.js';
@@ -34,7 +34,7 @@ export interface ConnectorUnderTest {
 }
 
 /** Registers a client (our public key) with the sandbox and builds a connector for one of its banks. */
-export async function connectorFor(bank: UkBank, slug: string, overrides: Partial<UkOpenBankingSettings> = {}): Promise<ConnectorUnderTest> {
+export async function connectorFor(bank: UkBank, slug: string, overrides: Partial<UkOpenBankingSettings> = {}, logger?: ConnectorLogger): Promise<ConnectorUnderTest> {
   const keys = await ourKeys();
   const clientId = `openpis-${randomUUID().slice(0, 8)}`;
   const registered = await fetch(`${bank.base}/${slug}/register`, {
@@ -66,6 +66,7 @@ export async function connectorFor(bank: UkBank, slug: string, overrides: Partia
     dispatcher: recording.dispatcher,
     now: () => bank.clock.now,
     keys: { privateKey: keys.privateKey, kid: keys.kid },
+    ...(logger === undefined ? {} : { logger }),
   });
   return { connector, requests: recording.requests, exchanges: recording.exchanges, settings, close: recording.close };
 }

@@ -102,8 +102,9 @@ describe('UK mapping: errors, keys, hashes, profile', () => {
     assert.notEqual(key, idempotencyKeyOf('consent', 'consent-1', hash));
   });
 
-  it('computes OIDC c_hash/s_hash as the left half of SHA-256 (spec example value shape)', () => {
-    assert.equal(leftHalfHash('state').length, 22);
+  it('computes OIDC c_hash/s_hash as the left half of SHA-256, base64url (16 bytes → 22 characters)', () => {
+    // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223 b00361a396177a9cb410ff61f20015ad; left half, base64url.
+    assert.equal(leftHalfHash('abc'), Buffer.from('ba7816bf8f01cfea414140de5dae2223', 'hex').toString('base64url'));
   });
 
   it('derives the profile: redirect needs nothing, decoupled the login id', () => {
