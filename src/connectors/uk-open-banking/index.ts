@@ -1,0 +1,11 @@
+/** The UK Open Banking Read/Write API 4.0 connector (domestic payments). */
+export { UkOpenBankingSettingsSchema, ukOpenBankingProfile, type UkOpenBankingSettings } from './settings.js';
+export {
+  UkOpenBankingConnector,
+  createUkOpenBankingConnector,
+  withSandboxBankUrl,
+  type UkBankConnector,
+  type UkOpenBankingDependencies,
+} from './uk-open-banking-connector.js';
+export { creditorAccountOf } from './mapping.js';
+export type { ConnectorLogger } from './http-client.js';

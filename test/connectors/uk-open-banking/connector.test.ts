@@ -1,0 +1,352 @@
+/**
+ * The UK Open Banking connector end to end against the UK sandbox banks: redirect (hybrid flow), decoupled
+ * (CIBA), funds confirmation, rejection after authorisation, the payment-details fallback, forged returns,
+ * repeated completions and bank failures. Every resource request we send is checked against the standard.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../../../src/connectors/errors.js';
+import type { BankReference, ReturnAddress } from '../../../src/connectors/contract.js';
+import { OPERATIONS } from '../../sandbox-bank/uk-open-banking/standard.js';
+import { payerAtBank, payerInBankApp, startUkBank, type PayerChoices, type UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
+import { assertAnswersConform, assertRequestsConform, connectorFor, context, countOf, order, REDIRECT_URI, returnOf, tampered, type ConnectorUnderTest } from './fixture.js';
+
+let bank: UkBank;
+const opened: ConnectorUnderTest[] = [];
+before(async () => {
+  bank = await startUkBank();
+});
+after(async () => {
+  for (const test of opened) await test.close();
+  await bank.close();
+});
+
+async function connector(slug: string, overrides: Parameters<typeof connectorFor>[2] = {}): Promise<ConnectorUnderTest> {
+  const test = await connectorFor(bank, slug, overrides);
+  opened.push(test);
+  return test;
+}
+
+function returnAddress(state = `st-${Math.random().toString(36).slice(2)}`): ReturnAddress {
+  return { uri: REDIRECT_URI, state };
+}
+
+/** Consent → redirect → the payer at the bank's pages: what the connector needs to complete. */
+async function redirectedPayer(test: ConnectorUnderTest, choices: PayerChoices, amount = '12.50') {
+  const registered = await test.connector.registerPayment({ context: context(), payment: order(amount), idempotencyKey: `pay-${Math.random()}` });
+  assert.deepEqual(registered.next, { kind: 'start-authorisation', needs: 'nothing' });
+  assert.equal(registered.transactionStatus.state, 'received');
+  assert.equal(registered.transactionStatus.code, 'AWAU');
+  const address = returnAddress();
+  const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, returnAddress: address });
+  assert.equal(started.next.kind, 'redirect');
+  const url = started.next.kind === 'redirect' ? started.next.url : '';
+  const visit = await payerAtBank(url, choices);
+  return { registered, started, address, visit };
+}
+
+async function complete(test: ConnectorUnderTest, flow: Awaited<ReturnType<typeof redirectedPayer>>, payment: BankReference = flow.registered.payment) {
+  return test.connector.completeAuthorisation({
+    context: context(),
+    payment,
+    authorisation: flow.started.authorisation,
+    returned: { data: returnOf(flow.visit.location), expectedState: flow.address.state },
+  });
+}
+
+describe('UK connector: redirect bank (hybrid flow)', () => {
+  it('alice authorises at Albion; the payment is submitted and settles (ACSC)', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    assert.deepEqual(flow.visit.steps, ['login', 'review']);
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'authorised');
+    assert.equal(completed.scaStatus.state, 'finalised');
+    assert.ok(completed.payment, 'the submitted payment replaces the consent');
+    assert.ok(completed.providerPaymentId);
+    assert.notEqual(completed.providerPaymentId, flow.registered.providerPaymentId);
+    const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
+    assert.deepEqual(status.transactionStatus, { state: 'settled', code: 'ACSC' });
+    assert.equal(status.outcome, 'completed');
+    assert.equal(countOf(test.requests, OPERATIONS.createPayment), 1);
+    assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
+    const consentRequest = test.requests.find((request) => request.method === 'POST' && request.url.pathname.endsWith('/domestic-payment-consents'));
+    const body = JSON.parse(consentRequest?.bodyText ?? '{}') as { Data: { Initiation: Record<string, unknown> } };
+    assert.equal(body.Data.Initiation['LocalInstrument'], 'UK.OBIE.FPS');
+    assert.deepEqual(body.Data.Initiation['CreditorAccount'], { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '20201555555555', Name: 'ACME Ltd' });
+  });
+
+  it('bob chooses one of his accounts at Severn; the payment settles (ACCC) after settlement time', async () => {
+    const test = await connector('severn');
+    const flow = await redirectedPayer(test, { psuId: 'bob', accountId: undefined });
+    assert.deepEqual(flow.visit.steps, ['login', 'account', 'review']);
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'authorised');
+    assert.ok(completed.payment);
+    bank.clock.advance(10 * 60_000);
+    const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
+    assert.equal(status.transactionStatus.code, 'ACCC');
+    assert.equal(status.outcome, 'completed');
+    assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
+  });
+
+  it('the payer denies at the bank: failed, PSU_CANCELLED, and nothing is submitted', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'alice', decision: 'deny' });
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'failed');
+    assert.equal(completed.failureCode, 'PSU_CANCELLED');
+    assert.equal(countOf(test.requests, OPERATIONS.createPayment), 0);
+    const status = await test.connector.getPaymentStatus({ context: context(), payment: flow.registered.payment });
+    assert.equal(status.transactionStatus.state, 'rejected');
+    assert.equal(status.outcome, 'failed');
+  });
+
+  it('erik with funds confirmation: INSUFFICIENT_FUNDS and no payment submitted', async () => {
+    const test = await connector('albion', { fundsConfirmation: true });
+    assert.equal(test.connector.profile.fundsConfirmation, true);
+    const flow = await redirectedPayer(test, { psuId: 'erik' }, '100.00');
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'failed');
+    assert.equal(completed.failureCode, 'INSUFFICIENT_FUNDS');
+    assert.equal(countOf(test.requests, OPERATIONS.fundsConfirmation), 1);
+    assert.equal(countOf(test.requests, OPERATIONS.createPayment), 0);
+    assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
+  });
+
+  it('fiona: authorised and submitted, then rejected by the bank (NOAS → BANK_REJECTED)', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'fiona' });
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'authorised');
+    assert.ok(completed.payment);
+    bank.clock.advance(60_000);
+    const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
+    assert.equal(status.transactionStatus.state, 'rejected');
+    assert.equal(status.outcome, 'failed');
+    assert.equal(status.failureCode, 'BANK_REJECTED');
+    assert.deepEqual(status.bankMessages.map((message) => message.code), ['NOAS']);
+  });
+
+  it('julia: the payment resource answers 503, the status is read through payment-details', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'julia' });
+    const completed = await complete(test, flow);
+    assert.ok(completed.payment);
+    const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
+    assert.deepEqual(status.transactionStatus, { state: 'settled', code: 'ACSC' });
+    assert.equal(countOf(test.requests, OPERATIONS.getPayment), 1);
+    assert.equal(countOf(test.requests, OPERATIONS.paymentDetails), 1);
+  });
+
+  it('refuses a return with another state, and an id_token for another nonce, without paying', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    await assert.rejects(
+      test.connector.completeAuthorisation({
+        context: context(),
+        payment: flow.registered.payment,
+        authorisation: flow.started.authorisation,
+        returned: { data: { ...returnOf(flow.visit.location), form: { ...returnOf(flow.visit.location).form, state: 'forged' } }, expectedState: flow.address.state },
+      }),
+      BankProtocolError,
+    );
+    await assert.rejects(
+      test.connector.completeAuthorisation({
+        context: context(),
+        payment: flow.registered.payment,
+        authorisation: tampered(flow.started.authorisation, { nonce: 'another-nonce' }),
+        returned: { data: returnOf(flow.visit.location), expectedState: flow.address.state },
+      }),
+      BankProtocolError,
+    );
+    const forgedToken = returnOf(flow.visit.location);
+    const [header, payload] = (forgedToken.form['id_token'] ?? '').split('.');
+    await assert.rejects(
+      test.connector.completeAuthorisation({
+        context: context(),
+        payment: flow.registered.payment,
+        authorisation: flow.started.authorisation,
+        returned: { data: { ...forgedToken, form: { ...forgedToken.form, id_token: `${header}.${payload}.AAAA` } }, expectedState: flow.address.state },
+      }),
+      BankProtocolError,
+    );
+    assert.equal(countOf(test.requests, OPERATIONS.createPayment), 0);
+    // The genuine return still works: the refused ones spent nothing.
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'authorised');
+  });
+
+  it('a repeated completion submits the payment only once', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    const first = await complete(test, flow);
+    assert.ok(first.payment);
+    const callsBefore = test.requests.length;
+    const again = await complete(test, flow, first.payment);
+    assert.equal(again.next.kind, 'authorised');
+    assert.equal(again.providerPaymentId, first.providerPaymentId);
+    assert.equal(test.requests.length, callsBefore, 'no call to the bank');
+    // With the old reference (the engine lost the first answer) the spent code is indeterminate, never a 2nd payment.
+    await assert.rejects(complete(test, flow), BankProtocolError);
+    assert.equal(countOf(test.requests, OPERATIONS.createPayment), 1);
+  });
+
+  it('without a return, reads the consent: still at the bank → started', async () => {
+    const test = await connector('albion');
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-progress' });
+    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, returnAddress: returnAddress() });
+    const progress = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    assert.equal(progress.scaStatus.state, 'started');
+    assert.equal(progress.next.kind, 'wait');
+    const cancelled = await test.connector.cancelPayment({ context: context(), payment: registered.payment });
+    assert.equal(cancelled.cancelled, true);
+  });
+});
+
+describe('UK connector: form_post response mode', () => {
+  it('the bank posts the answer to our callback; the connector reads it from the form', async () => {
+    const test = await connector('albion', { responseMode: 'form_post' });
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    assert.equal(flow.visit.location, undefined, 'no redirect: a self-submitting form');
+    const form = Object.fromEntries([...flow.visit.lastHtml.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', unescapeHtml(match[2] ?? '')]));
+    assert.ok(form['code'] && form['id_token']);
+    const completed = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: flow.registered.payment,
+      authorisation: flow.started.authorisation,
+      returned: { data: { query: {}, form, nok: false }, expectedState: flow.address.state },
+    });
+    assert.equal(completed.next.kind, 'authorised');
+  });
+});
+
+function unescapeHtml(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+describe('UK connector: decoupled bank (CIBA)', () => {
+  it('the payer approves in the Pennine app while we poll; the payment is submitted', async () => {
+    const test = await connector('pennine');
+    assert.equal(test.connector.profile.scaApproach, 'DECOUPLED');
+    assert.equal(test.connector.profile.needsLoginId, true);
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba' });
+    assert.deepEqual(registered.next, { kind: 'start-authorisation', needs: 'psu-identification' });
+    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
+    assert.equal(started.next.kind, 'wait');
+    assert.equal(started.next.kind === 'wait' ? started.next.approvalUrl : undefined, `${bank.base}/pennine/app`);
+    const pending = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    assert.equal(pending.next.kind, 'wait');
+    assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
+    const completed = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: pending.authorisation });
+    assert.equal(completed.next.kind, 'authorised');
+    assert.ok(completed.payment);
+    const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
+    assert.equal(status.outcome, 'completed');
+    assertRequestsConform(test.requests);
+    assertAnswersConform(test.exchanges);
+  });
+
+  it('the payer denies in the app: failed, PSU_CANCELLED', async () => {
+    const test = await connector('pennine');
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-deny' });
+    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'carla' } });
+    await payerInBankApp(bank, 'pennine', 'carla', 'deny');
+    const completed = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    assert.equal(completed.next.kind, 'failed');
+    assert.equal(completed.failureCode, 'PSU_CANCELLED');
+  });
+
+  it('the payer never decides: the request expires, failed SCA_FAILED', async () => {
+    const test = await connector('pennine');
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-expire' });
+    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'dave' } });
+    bank.clock.advance(11 * 60_000);
+    const completed = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    assert.equal(completed.next.kind, 'failed');
+    assert.equal(completed.failureCode, 'SCA_FAILED');
+  });
+
+  it('an unknown payer id is refused as PSU_AUTHENTICATION_FAILED', async () => {
+    const test = await connector('pennine');
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-unknown' });
+    await assert.rejects(test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'nobody' } }), (error: unknown) => {
+      assert.ok(error instanceof BankRejectedError);
+      assert.equal(error.failureCode, 'PSU_AUTHENTICATION_FAILED');
+      return true;
+    });
+  });
+});
+
+describe('UK connector: logs', () => {
+  it('logs method, path, status and duration, never tokens, assertions, codes or bodies', async () => {
+    const lines: string[] = [];
+    const logger = {
+      debug: (fields: Record<string, unknown>, message: string) => lines.push(JSON.stringify({ ...fields, message })),
+      warn: (fields: Record<string, unknown>, message: string) => lines.push(JSON.stringify({ ...fields, message })),
+    };
+    const test = await connectorFor(bank, 'albion', {}, logger);
+    opened.push(test);
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    const completed = await complete(test, flow);
+    assert.equal(completed.next.kind, 'authorised');
+    // Discovery and JWKS may come from the per-issuer cache: token, consent, token, payment at least.
+    assert.ok(lines.length >= 4, lines.join('\n'));
+    const code = returnOf(flow.visit.location).form['code'] ?? '';
+    for (const line of lines) {
+      assert.doesNotMatch(line, /Bearer|eyJ|ACME|Order 42|client_assertion/);
+      assert.ok(!line.includes(code), 'no authorisation code');
+      const fields = JSON.parse(line) as Record<string, unknown>;
+      assert.ok(typeof fields['path'] === 'string' && !String(fields['path']).includes('?'));
+    }
+  });
+});
+
+describe('UK connector: bank failures', () => {
+  it('a 5xx on the consent is BankUnavailableError; the same idempotency key then creates one consent', async () => {
+    const test = await connector('albion');
+    bank.faults.inject({ bank: 'albion', operations: ['createDomesticPaymentConsent'], fault: { kind: 'error', status: 500 }, times: 1 });
+    const payment = order();
+    await assert.rejects(test.connector.registerPayment({ context: context(), payment, idempotencyKey: 'k-5xx' }), BankUnavailableError);
+    const first = await test.connector.registerPayment({ context: context(), payment, idempotencyKey: 'k-5xx' });
+    const second = await test.connector.registerPayment({ context: context(), payment, idempotencyKey: 'k-5xx' });
+    assert.equal(first.providerPaymentId, second.providerPaymentId);
+  });
+
+  it('a bank slower than the time limit is BankUnavailableError (timeout)', async () => {
+    const test = await connector('albion', { timeoutMs: 300 });
+    bank.faults.inject({ bank: 'albion', operations: ['createDomesticPaymentConsent'], fault: { kind: 'delay', delayMs: 1_000 }, times: 1 });
+    await assert.rejects(test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-slow' }), (error: unknown) => {
+      assert.ok(error instanceof BankUnavailableError);
+      assert.equal(error.reason, 'timeout');
+      return true;
+    });
+  });
+
+  it('a submitted payment cannot be cancelled; its status is reported', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'gustav' });
+    const completed = await complete(test, flow);
+    assert.ok(completed.payment);
+    const cancelled = await test.connector.cancelPayment({ context: context(), payment: completed.payment });
+    assert.equal(cancelled.cancelled, false);
+    assert.equal(cancelled.transactionStatus?.state, 'accepted-for-execution');
+  });
+
+  it('a client the bank does not know is a loud, definite refusal', async () => {
+    const test = await connector('albion', { clientId: 'not-registered' });
+    await assert.rejects(test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-client' }), (error: unknown) => {
+      assert.ok(error instanceof BankRejectedError);
+      assert.equal(error.messages[0]?.code, 'invalid_client');
+      return true;
+    });
+  });
+
+  it('an answer signed under another trust anchor than configured is a protocol error', async () => {
+    const test = await connector('albion', { bankTrustAnchor: 'another-anchor' });
+    await assert.rejects(test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-tan' }), BankProtocolError);
+  });
+});
