@@ -43,6 +43,7 @@ import { registerHostedRoutes } from './hosted/routes.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
 import { ukSandboxBankPlugin } from './sandbox-bank/uk-open-banking/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
+import { openBankingSigningKeys, registerWithExternalSandbox, ukSandboxClients } from './open-banking-keys.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -189,7 +190,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   });
 
   // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
-  const metered = meterConnectors(createConnectors({ logger: app.log, now }), catalogue, metrics);
+  // Our UK Open Banking identity: the operator's signing key, or one made now that only the sandbox banks are told.
+  const openBankingKeys = await openBankingSigningKeys(config);
+  const sandboxClients = await ukSandboxClients(openBankingKeys, catalogue, config);
+  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics);
   const connectors = dependencies.wrapConnectors === undefined ? metered : dependencies.wrapConnectors(metered);
   app.addHook('onClose', async () => connectors.close());
   const flow = new FlowEngine({
@@ -230,9 +234,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
         prefix: `${SANDBOX_BANK_MOUNT_PATH}/uk`,
         publicUrl: `${config.sandboxBank.url.replace(/\/+$/, '')}/uk`,
         operatorToken: config.sandboxOperatorToken,
+        clients: sandboxClients,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
       });
     });
+  } else if (sandboxClients.length > 0) {
+    app.addHook('onReady', async () => registerWithExternalSandbox(sandboxClients, catalogue, config.sandboxBank.url, app.log));
   }
 
   // A worker-only process serves health and metrics, not the API (PROCESS_ROLE=worker).

@@ -6,12 +6,14 @@
  * what a bank asks of the payer, from the same per-standard code the connector uses.
  */
 import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
-import type { ConnectorSettings } from './settings.js';
-import type { BankConnector, BankProfile } from './contract.js';
+import type { ConnectorSettings, Standard } from './settings.js';
+import type { BankConnector, BankProfile, SettingsOf } from './contract.js';
 import { BerlinGroupConnector } from './berlin-group/berlin-group-connector.js';
 import { berlinGroupProfile } from './berlin-group/profile.js';
 import { BerlinGroupHttpClient, MAX_RESPONSE_BYTES, type ConnectorLogger } from './berlin-group/http-client.js';
 import { RequestSigner, type SigningKeys } from './berlin-group/signing.js';
+import { createUkOpenBankingConnector, ukOpenBankingProfile, withSandboxBankUrl as withUkSandboxBankUrl } from './uk-open-banking/index.js';
+import type { SigningKeys as UkSigningKeys } from './uk-open-banking/jose.js';
 
 export * from './contract.js';
 export * from './errors.js';
@@ -19,6 +21,7 @@ export * from './errors.js';
 export type { BankMessage } from './errors.js';
 export type { ConnectorLogger } from './berlin-group/http-client.js';
 export type { SigningKeys } from './berlin-group/signing.js';
+export type { SigningKeys as OpenBankingSigningKeys } from './uk-open-banking/jose.js';
 
 /** Mutual TLS towards the banks (PEM strings): our client certificate (a QWAC in production) and trusted CAs. */
 export interface TlsOptions {
@@ -29,8 +32,10 @@ export interface TlsOptions {
 }
 
 export interface ConnectorOptions {
-  /** Keys for the standard's request signature; needed when any bank has `signRequests: true`. */
+  /** Keys for the Berlin Group request signature; needed when any bank has `signRequests: true`. */
   readonly signing?: SigningKeys;
+  /** Our UK Open Banking signing key (PS256) and its `kid`: client assertions, request objects, message signatures. */
+  readonly openBankingKeys?: UkSigningKeys;
   /** Client certificate and CAs for mutual TLS. */
   readonly tls?: TlsOptions;
   /** Where connectors log each bank call (method, path, status, duration; never bodies). */
@@ -49,53 +54,78 @@ export interface Connectors {
   close(): Promise<void>;
 }
 
-type ConnectorBuilder = (settings: ConnectorSettings, shared: SharedDependencies) => BankConnector;
-
 interface SharedDependencies {
   readonly dispatcher: Dispatcher;
   readonly signer: RequestSigner | undefined;
+  readonly openBankingKeys: UkSigningKeys | undefined;
   readonly logger: ConnectorLogger | undefined;
   readonly now: () => Date;
 }
 
-/** One builder per banking standard; a new standard adds its entry here (docs/adding-a-connector.md). */
-const BUILDERS: Readonly<Record<ConnectorSettings['standard'], ConnectorBuilder>> = {
-  'berlin-group': (settings, shared) =>
-    new BerlinGroupConnector(
-      settings,
-      new BerlinGroupHttpClient(settings, {
-        dispatcher: shared.dispatcher,
-        signer: shared.signer,
-        logger: shared.logger,
-        now: shared.now,
-      }),
-      shared.now,
-    ),
-};
-
-/** What a standard says of a bank without calling it, from the bank's settings alone. */
-interface StandardDescription {
-  readonly profile: (settings: ConnectorSettings) => BankProfile;
+/** What a standard provides: its connector, and what it says of a bank from the settings alone. */
+interface StandardEntry<S extends Standard> {
+  readonly build: (settings: SettingsOf<S>, shared: SharedDependencies) => BankConnector;
+  /** The profile the bank's connector would have, without creating one (the providers list, pages). */
+  readonly profile: (settings: SettingsOf<S>) => BankProfile;
   /** Whether the bank's connector has the account information capability. */
-  readonly offersAccountInformation: (settings: ConnectorSettings) => boolean;
+  readonly offersAccountInformation: (settings: SettingsOf<S>) => boolean;
+  /** The settings with `{SANDBOX_BANK_URL}` replaced in every address. */
+  readonly withSandboxBankUrl: (settings: SettingsOf<S>, sandboxBankUrl: string) => SettingsOf<S>;
 }
 
-/** One description per banking standard, beside its builder (docs/adding-a-connector.md). */
-const DESCRIPTIONS: Readonly<Record<ConnectorSettings['standard'], StandardDescription>> = {
+/** One entry per banking standard; a new standard adds its entry here (docs/adding-a-connector.md). */
+const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
   'berlin-group': {
+    build: (settings, shared) => {
+      if (settings.signRequests === true && shared.signer === undefined) {
+        throw new Error(`The bank at ${settings.baseUrl} requires signed requests, but no signing keys are configured`);
+      }
+      return new BerlinGroupConnector(
+        settings,
+        new BerlinGroupHttpClient(settings, { dispatcher: shared.dispatcher, signer: shared.signer, logger: shared.logger, now: shared.now }),
+        shared.now,
+      );
+    },
     profile: (settings) => berlinGroupProfile(settings),
     offersAccountInformation: (settings) => settings.accountInformation,
+    withSandboxBankUrl: (settings, sandboxBankUrl) => ({ ...settings, baseUrl: settings.baseUrl.replace('{SANDBOX_BANK_URL}', sandboxBankUrl) }),
+  },
+  'uk-open-banking': {
+    build: (settings, shared) => {
+      if (shared.openBankingKeys === undefined) {
+        throw new Error(`The UK Open Banking bank at ${settings.issuer} needs our signing key, but none is configured (OB_SIGNING_KEY_FILE)`);
+      }
+      return createUkOpenBankingConnector(settings, {
+        dispatcher: shared.dispatcher,
+        ...(shared.logger === undefined ? {} : { logger: shared.logger }),
+        now: shared.now,
+        keys: shared.openBankingKeys,
+      });
+    },
+    profile: (settings) => ukOpenBankingProfile(settings),
+    offersAccountInformation: () => false,
+    withSandboxBankUrl: (settings, sandboxBankUrl) => withUkSandboxBankUrl(settings, sandboxBankUrl),
   },
 };
 
+/** The entry of the settings' standard. Each entry takes exactly its own standard's settings, so the cast is safe. */
+function entryFor(settings: ConnectorSettings): StandardEntry<Standard> {
+  return STANDARDS[settings.standard] as unknown as StandardEntry<Standard>;
+}
+
 /** What a bank asks of the payer and the flow: the profile its connector would have, without creating one. */
 export function bankProfile(settings: ConnectorSettings): BankProfile {
-  return DESCRIPTIONS[settings.standard].profile(settings);
+  return entryFor(settings).profile(settings);
 }
 
 /** Whether the bank's connector offers account information (so the payer may choose the sender account from a list). */
 export function offersAccountInformation(settings: ConnectorSettings): boolean {
-  return DESCRIPTIONS[settings.standard].offersAccountInformation(settings);
+  return entryFor(settings).offersAccountInformation(settings);
+}
+
+/** The settings with the sandbox bank's address put in for `{SANDBOX_BANK_URL}` (the catalogue does it at load). */
+export function withSandboxBankUrl(settings: ConnectorSettings, sandboxBankUrl: string): ConnectorSettings {
+  return entryFor(settings).withSandboxBankUrl(settings, sandboxBankUrl);
 }
 
 export function createConnectors(options: ConnectorOptions = {}): Connectors {
@@ -113,15 +143,13 @@ export function createConnectors(options: ConnectorOptions = {}): Connectors {
   const shared: SharedDependencies = {
     dispatcher: options.dispatcher ?? ownAgent ?? getGlobalDispatcher(),
     signer: options.signing === undefined ? undefined : new RequestSigner(options.signing),
+    openBankingKeys: options.openBankingKeys,
     logger: options.logger,
     now: options.now ?? (() => new Date()),
   };
   return {
     for(settings) {
-      if (settings.signRequests === true && shared.signer === undefined) {
-        throw new Error(`The bank at ${settings.baseUrl} requires signed requests, but no signing keys are configured`);
-      }
-      return BUILDERS[settings.standard](settings, shared);
+      return entryFor(settings).build(settings, shared);
     },
     async close() {
       await ownAgent?.close();

@@ -4,8 +4,9 @@
  */
 import { Type, type Static } from 'typebox';
 import { BerlinGroupSettingsSchema } from './berlin-group/settings.js';
+import { UkOpenBankingSettingsSchema } from './uk-open-banking/settings.js';
 
-export const ConnectorSettingsSchema = Type.Union([BerlinGroupSettingsSchema]);
+export const ConnectorSettingsSchema = Type.Union([BerlinGroupSettingsSchema, UkOpenBankingSettingsSchema]);
 
 export type ConnectorSettings = Static<typeof ConnectorSettingsSchema>;
 export type Standard = ConnectorSettings['standard'];

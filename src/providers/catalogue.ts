@@ -18,7 +18,7 @@ export type RequiredPaymentField = (typeof REQUIRED_PAYMENT_FIELDS)[number];
 
 import type { Environment, PaymentSchemeName } from '../domain/reference-data.js';
 import { ConnectorSettingsSchema, type ConnectorSettings } from '../connectors/settings.js';
-import { bankProfile, offersAccountInformation } from '../connectors/index.js';
+import { bankProfile, offersAccountInformation, withSandboxBankUrl } from '../connectors/index.js';
 
 export type { ConnectorSettings } from '../connectors/settings.js';
 
@@ -217,7 +217,7 @@ function checkListed(
 }
 
 function resolveConnector(settings: ConnectorSettings, sandboxBankUrl: string): ConnectorSettings {
-  return { ...settings, baseUrl: settings.baseUrl.replace('{SANDBOX_BANK_URL}', sandboxBankUrl) };
+  return withSandboxBankUrl(settings, sandboxBankUrl);
 }
 
 const checkCatalogue = Compile(CatalogueSchema);

@@ -43,26 +43,29 @@ export function sandboxBanks(catalogue: ProviderCatalogue, publicUrl: string): M
   const banks = new Map<string, SandboxBankDefinition>();
   for (const environment of ['sandbox', 'production'] as const) {
     for (const bank of catalogue.banks(environment)) {
-      const baseUrl = bank.connector.baseUrl.replace(/\/+$/, '');
+      // The Berlin Group sandbox serves the catalogue's Berlin Group banks; the UK banks are their own (uk-open-banking/).
+      const connector = bank.connector;
+      if (connector.standard !== 'berlin-group') continue;
+      const baseUrl = connector.baseUrl.replace(/\/+$/, '');
       if (!baseUrl.startsWith(base)) continue;
       const slug = baseUrl.slice(base.length);
       if (!/^[a-z0-9][a-z0-9-]*$/.test(slug)) throw new Error(`Sandbox bank slug "${slug}" (${bank.name}) is not a single lower-case path segment`);
       if (banks.has(slug)) throw new Error(`Two catalogue banks share the sandbox slug "${slug}"`);
-      const products = new Set(Object.values(bank.connector.products).filter((product): product is string => product !== undefined));
+      const products = new Set(Object.values(connector.products).filter((product): product is string => product !== undefined));
       banks.set(slug, {
         slug,
         name: bank.name,
         countryCode: bank.countryCode,
         brandColor: bank.brandColor,
         currencies: bank.currencies,
-        approaches: bank.connector.scaApproaches,
+        approaches: connector.scaApproaches,
         products,
-        requiresDebtorAccount: bank.connector.requiresDebtorAccount,
-        accountInformation: bank.connector.accountInformation,
-        signRequests: bank.connector.signRequests === true,
+        requiresDebtorAccount: connector.requiresDebtorAccount,
+        accountInformation: connector.accountInformation,
+        signRequests: connector.signRequests === true,
         remittanceMaxLength: bank.remittanceMaxLength,
-        loginAttempts: bank.connector.loginAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
-        oneTimeCodeAttempts: bank.connector.oneTimeCodeAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
+        loginAttempts: connector.loginAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
+        oneTimeCodeAttempts: connector.oneTimeCodeAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
       });
     }
   }

@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { parseCatalogue, requiredPaymentFieldsOf, type ConnectorSettings } from '../../src/providers/catalogue.js';
+import type { BerlinGroupSettings } from '../../src/connectors/berlin-group/settings.js';
+import { parseCatalogue, requiredPaymentFieldsOf } from '../../src/providers/catalogue.js';
 
 const SANDBOX = 'http://127.0.0.1:1/sandbox-bank';
 const builtIn = (): { providers: Array<Record<string, unknown>> } =>
   JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as { providers: Array<Record<string, unknown>> };
 
-function settings(overrides: Partial<ConnectorSettings>): ConnectorSettings {
+function settings(overrides: Partial<BerlinGroupSettings>): BerlinGroupSettings {
   return {
     standard: 'berlin-group',
     baseUrl: 'https://bank.example',

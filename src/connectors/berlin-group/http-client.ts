@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
-import type { ConnectorSettings } from '../settings.js';
+import type { BerlinGroupSettings } from './settings.js';
 import type { CallContext } from '../contract.js';
 import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMessage } from '../errors.js';
 import { failureCodeOfMessages } from './status-maps.js';
@@ -54,7 +54,7 @@ export class BerlinGroupHttpClient {
   private readonly base: URL;
 
   constructor(
-    private readonly settings: ConnectorSettings,
+    private readonly settings: BerlinGroupSettings,
     private readonly options: HttpClientOptions,
   ) {
     // A trailing slash makes relative links and the standard's paths resolve below the base path.

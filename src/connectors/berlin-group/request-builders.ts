@@ -3,7 +3,7 @@
  * one, and validated against the standard's OpenAPI definition in the tests.
  */
 import type { PaymentSchemeName, ScaApproach } from '../../domain/reference-data.js';
-import type { ConnectorSettings } from '../settings.js';
+import type { BerlinGroupSettings } from './settings.js';
 import type { PaymentOrder, PostalAddress } from '../contract.js';
 import type { Address, Consents, PaymentInitiationJson } from './wire-types.js';
 
@@ -23,7 +23,7 @@ export interface ChosenProduct {
  * bank has no product for the scheme at all.
  */
 export function choosePaymentProduct(
-  products: ConnectorSettings['products'],
+  products: BerlinGroupSettings['products'],
   scheme: PaymentSchemeName,
   instantPreferred: boolean,
 ): ChosenProduct | undefined {

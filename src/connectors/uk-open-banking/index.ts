@@ -9,3 +9,4 @@ export {
 } from './uk-open-banking-connector.js';
 export { creditorAccountOf } from './mapping.js';
 export type { ConnectorLogger } from './http-client.js';
+export { publicKeySet, signingKeysFromPem, throwAwaySigningKeys } from './keys.js';

@@ -203,7 +203,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
       client_id: this.settings.clientId,
       response_type: 'code id_token',
       scope: 'openid payments',
-      redirect_uri: returnAddress.uri,
+      redirect_uri: returnAddress.registeredUri,
       state: returnAddress.state,
       nonce,
       ...(this.settings.responseMode === 'form_post' ? { response_mode: 'form_post' } : {}),
@@ -215,9 +215,9 @@ export class UkOpenBankingConnector implements UkBankConnector {
     url.searchParams.set('client_id', this.settings.clientId);
     url.searchParams.set('response_type', 'code id_token');
     url.searchParams.set('scope', 'openid payments');
-    url.searchParams.set('redirect_uri', returnAddress.uri);
+    url.searchParams.set('redirect_uri', returnAddress.registeredUri);
     url.searchParams.set('request', request);
-    const authorisation: AuthorisationRef = { kind: 'redirect', consentId: payment.consentId, nonce, state: returnAddress.state, redirectUri: returnAddress.uri };
+    const authorisation: AuthorisationRef = { kind: 'redirect', consentId: payment.consentId, nonce, state: returnAddress.state, redirectUri: returnAddress.registeredUri };
     return this.pendingResult(authorisation, 'AWAU', { kind: 'redirect', url: url.href });
   }
 

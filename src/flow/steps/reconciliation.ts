@@ -77,8 +77,11 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
     }
     if (sca.ok && sca.value.scaStatus.state === 'failed') {
       const status = await callBank(() => connector.getPaymentStatus({ context, payment: payment() }));
-      const code =
-        status.ok && status.value.outcome === 'failed' && status.value.failureCode !== undefined ? status.value.failureCode : (sca.value.failureCode ?? 'SCA_FAILED');
+      // The payment's specific reason first; the authorisation's own (the payer denied, no funds at the bank's check)
+      // before the payment's generic refusal.
+      const fromStatus = status.ok && status.value.outcome === 'failed' ? status.value.failureCode : undefined;
+      const generic = fromStatus === undefined || fromStatus === 'BANK_REJECTED' || fromStatus === 'SCA_FAILED';
+      const code = (generic ? undefined : fromStatus) ?? sca.value.failureCode ?? fromStatus ?? 'SCA_FAILED';
       failFromBank(run, options.payerGaveUp === true && code === 'SCA_FAILED' ? 'PSU_CANCELLED' : code);
       return 'moved';
     }

@@ -78,7 +78,7 @@ export async function startSandboxBank(
     faults,
     app: ready,
     bank(slug) {
-      const found = catalogue.banks('sandbox').find((bank) => bank.connector.baseUrl === `${publicUrl}/${slug}`);
+      const found = catalogue.banks('sandbox').find((bank) => bank.connector.standard === 'berlin-group' && bank.connector.baseUrl === `${publicUrl}/${slug}`);
       if (found === undefined) throw new Error(`No sandbox bank ${slug} in the catalogue`);
       return found;
     },

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ConnectorSettings } from '../../../src/providers/catalogue.js';
+import type { BerlinGroupSettings as ConnectorSettings } from '../../../src/connectors/berlin-group/settings.js';
 
 export interface FakeRequest {
   readonly method: string;

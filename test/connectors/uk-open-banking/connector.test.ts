@@ -28,7 +28,7 @@ async function connector(slug: string, overrides: Parameters<typeof connectorFor
 }
 
 function returnAddress(state = `st-${Math.random().toString(36).slice(2)}`): ReturnAddress {
-  return { uri: REDIRECT_URI, state };
+  return { uri: `${REDIRECT_URI}/per-payment`, registeredUri: REDIRECT_URI, state };
 }
 
 /** Consent → redirect → the payer at the bank's pages: what the connector needs to complete. */
