@@ -16,12 +16,15 @@ import {
   type AuthorisationResult,
   type BankConnector,
   type BankReference,
+  type BankReturn,
   type CallContext,
   type EmbeddedAuthentication,
   type PaymentOrder,
   type PaymentStatusResult,
   type ReturnAddress,
 } from '../../../src/connectors/index.js';
+import type { FailureCode } from '../../../src/domain/detailed-status.js';
+import type { PaymentSchemeName } from '../../../src/domain/reference-data.js';
 
 /** What a test payer can do: log in, produce a one-time code. */
 export interface ContractPayer {
@@ -33,14 +36,30 @@ export interface ContractPayer {
 /** The kinds of bank the scenarios need. */
 export type BankKind = 'redirect' | 'embedded' | 'decoupled' | 'account-information';
 
+/** What the payer's browser brought back from the bank's pages. */
+export interface RedirectReturn {
+  /** Where the bank finally sent the browser (a redirect, or the action of the form it posts on). */
+  readonly redirectedTo: string | undefined;
+  /**
+   * What the bank sent back, as our callback receives it: the query, the fragment (our return page posts it on as
+   * form fields) or the posted form (`form_post`). Undefined when the bank sent the browser nowhere.
+   */
+  readonly returned: BankReturn | undefined;
+}
+
 export interface BankUnderTest {
-  /** A connector for a bank of that kind; `timeoutMs` overrides the bank's call timeout. */
-  connector(kind: BankKind, overrides?: { readonly timeoutMs?: number }): BankConnector;
-  /** Currency of the payments sent to banks of that kind. */
+  /**
+   * A connector for a bank of that kind; `timeoutMs` overrides the bank's call timeout, `fundsConfirmation` the
+   * bank's funds check before execution (only values listed in {@link fundsConfirmationSettings}).
+   */
+  connector(kind: BankKind, overrides?: { readonly timeoutMs?: number; readonly fundsConfirmation?: boolean }): BankConnector;
+  /** Scheme of the payments sent to the banks (`SEPA`, `DOMESTIC`). */
+  readonly scheme: PaymentSchemeName;
+  /** Currency of the payments sent to the banks. */
   readonly currency: string;
   /** A creditor the banks accept. */
   readonly creditor: PaymentOrder['creditor'];
-  /** Where the bank sends the payer back (never fetched by the suite). */
+  /** Where the bank sends the payer back (never fetched by the suite); registered with the bank where needed. */
   readonly redirectUri: string;
   readonly payers: {
     /** One SCA method; payments settle. */
@@ -52,14 +71,29 @@ export interface BankUnderTest {
     /** Has several accounts; `accountCount` of them in the payment currency or not. */
     readonly manyAccounts: ContractPayer & { readonly accountCount: number };
   };
+  /**
+   * Facts of the standard where the scenarios' expectations truly differ:
+   * - `redirectLinkAt`: the link to the bank's pages comes with the registration (Berlin Group: the bank starts
+   *   the authorisation implicitly) or from `startAuthorisation` (UK: the consent, then the authorisation request);
+   * - `cancelledPaymentStatus`: after `cancelPayment` of an unauthorised payment the bank reads `cancelled`
+   *   (Berlin Group), or the payment was never submitted and its consent stays `received` (UK: nothing can execute);
+   * - `expiryFailureCodes`: the failure codes a payment not authorised in time may get;
+   * - `fundsConfirmationSettings`: the values of the bank's funds check before execution the fixture can build
+   *   redirect connectors with (each is played in the insufficient funds scenario).
+   */
+  readonly redirectLinkAt: 'registration' | 'start-authorisation';
+  readonly cancelledPaymentStatus: 'cancelled' | 'never-submitted';
+  readonly expiryFailureCodes: readonly FailureCode[];
+  readonly fundsConfirmationSettings: readonly boolean[];
   /** The payer at the bank's pages (redirect approach): log in, choose, approve or cancel. */
-  completeRedirect(url: string, payer: ContractPayer, options?: { readonly cancel?: boolean }): Promise<{ redirectedTo: string | undefined }>;
+  completeRedirect(url: string, payer: ContractPayer, options?: { readonly cancel?: boolean }): Promise<RedirectReturn>;
   /** The payer approves in the bank's app (decoupled approach), given the bank's waiting step. */
   approveDecoupled(started: AuthorisationResult, payer: ContractPayer): Promise<void>;
   /**
    * Makes the bank answer 5xx, or never answer: the next `times` calls, or every call until {@link clearFaults}
    * without `times`. With `only: 'payment-status'` only the payment status endpoint fails (in Berlin Group
-   * `GET …/{paymentId}/status`); every other call, the payment resource itself included, still works.
+   * `GET …/{paymentId}/status`, in UK `GET /domestic-payments/{id}`); every other call, the payment resource
+   * itself (UK: its payment-details) included, still works.
    */
   injectFault(kind: BankKind, fault: 'server-error' | 'timeout', times?: number, only?: 'payment-status'): void;
   /** Ends every fault injected for banks of that kind. */
@@ -78,7 +112,7 @@ function order(bank: BankUnderTest, amount = '0.10'): PaymentOrder {
     endToEndId: `E2E-${randomUUID().slice(0, 8)}`,
     amount,
     currency: bank.currency,
-    scheme: 'SEPA',
+    scheme: bank.scheme,
     instantPreferred: false,
     creditor: bank.creditor,
     remittanceInformation: 'Contract suite',
@@ -152,6 +186,43 @@ async function embeddedFinish(connector: BankConnector, payment: BankReference, 
   return embedded(connector).authoriseTransaction({ context: context(), resource: payment, authorisation: step.authorisation, scaAuthenticationData: payer.otp });
 }
 
+/**
+ * Redirect: registration, then (where the standard starts it separately) the authorisation; returns the link to
+ * the bank's pages, the authorisation and the return address whose state the bank must bring back.
+ */
+async function redirectStart(bank: BankUnderTest, connector: BankConnector, amount?: string) {
+  const registrationAddress = returnTo(bank.redirectUri);
+  const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank, amount), returnAddress: registrationAddress });
+  assert.equal(initiated.transactionStatus.state, 'received');
+  assert.equal(initiated.scaApproach, 'REDIRECT');
+  if (bank.redirectLinkAt === 'registration') {
+    assert.equal(initiated.next.kind, 'redirect');
+    assert.ok(initiated.next.kind === 'redirect');
+    assert.ok(initiated.authorisation !== undefined, 'the bank started the authorisation with the registration');
+    return { initiated, authorisation: initiated.authorisation, url: initiated.next.url, address: registrationAddress };
+  }
+  assert.deepEqual(initiated.next, { kind: 'start-authorisation', needs: 'nothing' });
+  const address = returnTo(bank.redirectUri);
+  const started = await connector.startAuthorisation({ context: context(), payment: initiated.payment, returnAddress: address });
+  assert.equal(started.next.kind, 'redirect');
+  assert.ok(started.next.kind === 'redirect');
+  assert.equal(scaOutcome(started.scaStatus), 'pending');
+  return { initiated, authorisation: started.authorisation, url: started.next.url, address };
+}
+
+type RedirectFlow = Awaited<ReturnType<typeof redirectStart>>;
+
+/** Hands what the payer's browser brought back to the connector, with the state we gave in the return address. */
+async function completeFromReturn(connector: BankConnector, flow: RedirectFlow, back: RedirectReturn, payment: BankReference = flow.initiated.payment) {
+  assert.ok(back.returned !== undefined, 'the bank sent something back');
+  return connector.completeAuthorisation({
+    context: context(),
+    payment,
+    authorisation: flow.authorisation,
+    returned: { data: back.returned, expectedState: flow.address.state },
+  });
+}
+
 export function describeConnectorContract(name: string, setup: () => Promise<BankUnderTest>): void {
   describe(`connector contract: ${name}`, () => {
     let bank: BankUnderTest;
@@ -164,35 +235,33 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
 
     test('redirect: initiation, the payer approves at the bank, the payment completes', async () => {
       const connector = bank.connector('redirect');
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
-      assert.equal(initiated.transactionStatus.state, 'received');
-      assert.equal(initiated.scaApproach, 'REDIRECT');
-      let authorisation = initiated.authorisation;
-      let next = initiated.next;
-      if (next.kind === 'start-authorisation') {
-        const started = await connector.startAuthorisation({ context: context(), payment: initiated.payment, returnAddress: returnTo(bank.redirectUri) });
-        authorisation = started.authorisation;
-        next = started.next;
-      }
-      assert.equal(next.kind, 'redirect');
-      const back = await bank.completeRedirect(next.url, bank.payers.happy);
+      const flow = await redirectStart(bank, connector);
+      const back = await bank.completeRedirect(flow.url, bank.payers.happy);
       assert.ok(back.redirectedTo?.startsWith(bank.redirectUri), 'the bank sends the payer back to the TPP');
-      if (authorisation !== undefined) {
-        const { scaStatus } = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation });
-        assert.equal(scaOutcome(scaStatus), 'authorised');
-      }
-      const status = await settle(connector, initiated.payment);
+      const completed = await completeFromReturn(connector, flow, back);
+      assert.equal(scaOutcome(completed.scaStatus), 'authorised');
+      assert.deepEqual(completed.next, { kind: 'authorised' });
+      // The reference may change (UK: the payment submitted on the authorised consent).
+      const payment = completed.payment ?? flow.initiated.payment;
+      const status = await settle(connector, payment);
       assert.equal(status.outcome, 'completed');
       assert.equal(status.failureCode, undefined);
+      // The same return again (a reload, a retried callback) gives the same outcome, and never a second payment.
+      const again = await completeFromReturn(connector, flow, back, payment);
+      assert.equal(scaOutcome(again.scaStatus), 'authorised');
+      assert.equal(again.providerPaymentId, completed.providerPaymentId);
     });
 
     test('redirect: the payer cancels at the bank, the payment fails and is never completed', async () => {
       const connector = bank.connector('redirect');
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
-      assert.equal(initiated.next.kind, 'redirect');
-      if (initiated.next.kind !== 'redirect') return;
-      await bank.completeRedirect(initiated.next.url, bank.payers.happy, { cancel: true });
-      const status = await settle(connector, initiated.payment);
+      const flow = await redirectStart(bank, connector);
+      const back = await bank.completeRedirect(flow.url, bank.payers.happy, { cancel: true });
+      assert.ok(back.redirectedTo?.startsWith(bank.redirectUri), 'the bank sends the payer back to the TPP');
+      const completed = await completeFromReturn(connector, flow, back);
+      assert.equal(scaOutcome(completed.scaStatus), 'failed');
+      assert.deepEqual(completed.next, { kind: 'failed' });
+      assert.equal(completed.payment, undefined, 'nothing submitted');
+      const status = await settle(connector, flow.initiated.payment);
       assert.equal(status.outcome, 'failed');
     });
 
@@ -252,16 +321,23 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       const connector = bank.connector('decoupled');
       const payer = bank.payers.happy;
       const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), psuId: payer.psuId });
+      assert.equal(initiated.transactionStatus.state, 'received');
       assert.equal(initiated.next.kind, 'start-authorisation');
       const started = await connector.startAuthorisation({ context: context(), payment: initiated.payment, psu: { id: payer.psuId } });
       assert.equal(started.next.kind, 'wait');
       assert.equal(started.scaApproach, 'DECOUPLED');
       const before = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: started.authorisation });
       assert.equal(scaOutcome(before.scaStatus), 'pending');
+      assert.equal(before.payment, undefined, 'nothing submitted before the payer approves');
       await bank.approveDecoupled(started, payer);
-      const after = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: started.authorisation });
+      let after = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: before.authorisation });
+      for (let poll = 1; poll < 20 && scaOutcome(after.scaStatus) === 'pending'; poll += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        after = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: after.authorisation });
+      }
       assert.equal(scaOutcome(after.scaStatus), 'authorised');
-      assert.equal((await settle(connector, initiated.payment)).outcome, 'completed');
+      assert.deepEqual(after.next, { kind: 'authorised' });
+      assert.equal((await settle(connector, after.payment ?? initiated.payment)).outcome, 'completed');
     });
 
     test('wrong password: PSU_AUTHENTICATION_FAILED, definite; the right one still works', async (t) => {
@@ -304,14 +380,22 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       assert.equal(done.next.kind, 'authorised');
     });
 
-    test('cancel before authorisation: cancelled, and the status says so', async () => {
+    test('cancel before authorisation: nothing can execute any more, and the status says so', async () => {
       const connector = bank.connector('redirect');
       const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
       const cancelled = await connector.cancelPayment({ context: context(), payment: initiated.payment });
       assert.equal(cancelled.cancelled, true);
+      assert.equal(cancelled.authorisationRequired, false);
       const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
-      assert.equal(status.transactionStatus.state, 'cancelled');
-      assert.equal(status.outcome, 'failed');
+      if (bank.cancelledPaymentStatus === 'cancelled') {
+        assert.equal(status.transactionStatus.state, 'cancelled');
+        assert.equal(status.outcome, 'failed');
+      } else {
+        // Never submitted: the bank holds only the unauthorised consent, which can never execute on its own.
+        assert.equal(status.transactionStatus.state, 'received');
+        assert.equal(status.outcome, 'pending');
+        assert.equal(status.failureCode, undefined);
+      }
     });
 
     test('insufficient funds: the payment fails with INSUFFICIENT_FUNDS', async (t) => {
@@ -324,6 +408,31 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       const status = await settle(connector, initiated.payment);
       assert.equal(status.outcome, 'failed');
       assert.equal(status.failureCode, 'INSUFFICIENT_FUNDS');
+    });
+
+    test('insufficient funds (redirect): INSUFFICIENT_FUNDS at the funds check, or at execution', async (t) => {
+      for (const fundsConfirmation of bank.fundsConfirmationSettings) {
+        await t.test(fundsConfirmation ? 'the bank checks funds before execution' : 'the bank rejects the payment at execution', async () => {
+          const connector = bank.connector('redirect', { fundsConfirmation });
+          assert.equal(connector.profile.fundsConfirmation, fundsConfirmation);
+          const payer = bank.payers.poor;
+          const flow = await redirectStart(bank, connector, payer.amountAboveBalance);
+          const back = await bank.completeRedirect(flow.url, payer);
+          const completed = await completeFromReturn(connector, flow, back);
+          if (fundsConfirmation) {
+            assert.deepEqual(completed.next, { kind: 'failed' });
+            assert.equal(scaOutcome(completed.scaStatus), 'failed');
+            assert.equal(completed.failureCode, 'INSUFFICIENT_FUNDS');
+            assert.equal(completed.payment, undefined, 'no payment submitted');
+          } else {
+            assert.equal(scaOutcome(completed.scaStatus), 'authorised');
+            const status = await settle(connector, completed.payment ?? flow.initiated.payment);
+            assert.equal(status.outcome, 'failed');
+            assert.equal(status.transactionStatus.state, 'rejected');
+            assert.equal(status.failureCode, 'INSUFFICIENT_FUNDS');
+          }
+        });
+      }
     });
 
     test('account information: consent, the payer shares accounts, the list is read', async (t) => {
@@ -416,9 +525,41 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       bank.injectFault('redirect', 'server-error', undefined, 'payment-status');
       try {
         const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
-        assert.equal(status.transactionStatus.state, 'cancelled');
-        assert.equal(status.outcome, 'failed');
-        assert.ok(status.failureCode !== undefined);
+        if (bank.cancelledPaymentStatus === 'cancelled') {
+          assert.equal(status.transactionStatus.state, 'cancelled');
+          assert.equal(status.outcome, 'failed');
+          assert.ok(status.failureCode !== undefined);
+        } else {
+          assert.equal(status.transactionStatus.state, 'received');
+          assert.equal(status.outcome, 'pending');
+          assert.equal(status.failureCode, undefined);
+        }
+      } finally {
+        bank.clearFaults('redirect');
+      }
+    });
+
+    test('payment status endpoint down after authorisation (5xx, then no answer): the status is read from the payment resource', async () => {
+      const connector = bank.connector('redirect');
+      const flow = await redirectStart(bank, connector);
+      const completed = await completeFromReturn(connector, flow, await bank.completeRedirect(flow.url, bank.payers.happy));
+      assert.equal(scaOutcome(completed.scaStatus), 'authorised');
+      const payment = completed.payment ?? flow.initiated.payment;
+      bank.injectFault('redirect', 'server-error', undefined, 'payment-status');
+      try {
+        const status = await settle(connector, payment);
+        assert.equal(status.outcome, 'completed');
+        assert.equal(status.failureCode, undefined);
+      } finally {
+        bank.clearFaults('redirect');
+      }
+      const impatient = bank.connector('redirect', { timeoutMs: 300 });
+      bank.injectFault('redirect', 'timeout', undefined, 'payment-status');
+      try {
+        const started = Date.now();
+        const status = await impatient.getPaymentStatus({ context: context(), payment });
+        assert.equal(status.outcome, 'completed');
+        assert.ok(Date.now() - started < 3000, 'bounded by timeoutMs');
       } finally {
         bank.clearFaults('redirect');
       }
@@ -436,19 +577,20 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
 
     test('expiry: a payment the payer never authorises is rejected after the deadline, never completed', async () => {
       const connector = bank.connector('redirect');
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
-      assert.equal((await connector.getPaymentStatus({ context: context(), payment: initiated.payment })).outcome, 'pending');
+      const flow = await redirectStart(bank, connector);
+      assert.equal((await connector.getPaymentStatus({ context: context(), payment: flow.initiated.payment })).outcome, 'pending');
       bank.advanceClock(bank.scaDeadlineMs + 60_000);
       try {
-        const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
+        const status = await connector.getPaymentStatus({ context: context(), payment: flow.initiated.payment });
         assert.equal(status.outcome, 'failed');
         assert.equal(status.transactionStatus.state, 'rejected');
-        // Banks that say why give EXPIRED (RESOURCE_EXPIRED); others a plain rejection. Never a success code.
-        assert.ok(status.failureCode === 'EXPIRED' || status.failureCode === 'BANK_REJECTED', status.failureCode);
-        if (initiated.authorisation !== undefined) {
-          const { scaStatus } = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: initiated.authorisation });
-          assert.equal(scaOutcome(scaStatus), 'failed');
-        }
+        // Each standard's banks say it their way (Berlin Group: EXPIRED from RESOURCE_EXPIRED, or a plain
+        // rejection; UK: a rejected consent, a failed authorisation). Never a success code.
+        assert.ok(status.failureCode !== undefined && bank.expiryFailureCodes.includes(status.failureCode), status.failureCode);
+        const { scaStatus, next, payment } = await connector.completeAuthorisation({ context: context(), payment: flow.initiated.payment, authorisation: flow.authorisation });
+        assert.equal(scaOutcome(scaStatus), 'failed');
+        assert.deepEqual(next, { kind: 'failed' });
+        assert.equal(payment, undefined, 'nothing submitted');
       } finally {
         bank.advanceClock(-(bank.scaDeadlineMs + 60_000));
       }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createConnectors, type ConnectorOptions, type Connectors } from '../../../src/connectors/index.js';
+import { createConnectors, type BankReturn, type ConnectorOptions, type Connectors } from '../../../src/connectors/index.js';
 import { parseCatalogue, type Bank, type ConnectorSettings, type ProviderCatalogue } from '../../../src/providers/catalogue.js';
 import { buildSandboxBankApp, FaultPlan } from '../../../src/sandbox-bank/index.js';
 import type { BankKind, BankUnderTest } from './connector-contract.js';
@@ -131,8 +131,11 @@ export async function sandboxBankUnderTest(connectorOptions: ConnectorOptions = 
       }));
     },
     connector(kind, overrides) {
+      // The Berlin Group banks have no funds check before execution (the profile's fundsConfirmation is false).
+      if (overrides?.fundsConfirmation === true) throw new Error('Berlin Group sandbox banks have no funds confirmation setting');
       return connectors.for({ ...settingsOf(kind), ...(overrides?.timeoutMs === undefined ? {} : { timeoutMs: overrides.timeoutMs }) });
     },
+    scheme: 'SEPA',
     currency: 'EUR',
     creditor: {
       iban: 'DE89370400440532013000',
@@ -146,6 +149,10 @@ export async function sandboxBankUnderTest(connectorOptions: ConnectorOptions = 
       poor: { psuId: 'erik', password: 'sandbox', otp: '123456', amountAboveBalance: '30.00' },
       manyAccounts: { psuId: 'bob', password: 'sandbox', otp: '123456', accountCount: 3 },
     },
+    redirectLinkAt: 'registration',
+    cancelledPaymentStatus: 'cancelled',
+    expiryFailureCodes: ['EXPIRED', 'BANK_REJECTED'],
+    fundsConfirmationSettings: [false],
     async completeRedirect(url, payer, options) {
       const result = await completeBankPages(url, {
         psuId: payer.psuId,
@@ -153,7 +160,7 @@ export async function sandboxBankUnderTest(connectorOptions: ConnectorOptions = 
         otp: payer.otp,
         ...(options?.cancel === undefined ? {} : { cancel: options.cancel }),
       });
-      return { redirectedTo: result.redirectedTo };
+      return { redirectedTo: result.redirectedTo, returned: result.redirectedTo === undefined ? undefined : bankReturnOf(result.redirectedTo) };
     },
     async approveDecoupled(started, payer) {
       // The sandbox simulates the banking app with a page it links as `sandboxDecoupledApp` (an ASPSP-defined
@@ -183,5 +190,15 @@ export async function sandboxBankUnderTest(connectorOptions: ConnectorOptions = 
       await recorder.close();
       await sandbox.close();
     },
+  };
+}
+
+/** What our callback receives from a redirect to `location`: its query, and a fragment as the posted form. */
+export function bankReturnOf(location: string): BankReturn {
+  const url = new URL(location);
+  return {
+    query: Object.fromEntries(url.searchParams.entries()),
+    form: Object.fromEntries(new URLSearchParams(url.hash.replace(/^#/, '')).entries()),
+    nok: false,
   };
 }
