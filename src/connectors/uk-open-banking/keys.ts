@@ -17,10 +17,18 @@ export async function signingKeysFromPem(pem: string, kid: string): Promise<Sign
   }
 }
 
-/** A key for this process only: good for the sandbox banks, which learn its public half at start. */
-export async function throwAwaySigningKeys(): Promise<SigningKeys> {
-  const { privateKey } = await generateKeyPair(PS256, { extractable: true, modulusLength: 2048 });
-  return { privateKey, kid: `openpis-${randomUUID()}` };
+let processKeys: Promise<SigningKeys> | undefined;
+
+/**
+ * A key for this process only: good for the sandbox banks, which learn its public half at start. Made once per
+ * process (an RSA key takes a noticeable time to make, and every app built in the process can use the same one).
+ */
+export function throwAwaySigningKeys(): Promise<SigningKeys> {
+  processKeys ??= generateKeyPair(PS256, { extractable: true, modulusLength: 2048 }).then(({ privateKey }) => ({
+    privateKey,
+    kid: `openpis-${randomUUID()}`,
+  }));
+  return processKeys;
 }
 
 /** The public half as a JWK set, as a bank's client registration takes it. */
