@@ -4,52 +4,37 @@
  * where a signed-in payer approves or denies the TPP's CIBA requests. Server-rendered, no JavaScript needed, every
  * value escaped, forms carry an anti-forgery token, and the page URL an unguessable token.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml } from '../../http/escape-html.js';
-import { fromMinor } from '../money.js';
-import { layout } from '../pages.js';
+import { fromMinor } from '../shared/money.js';
+import {
+  approveAndRefuseButtons,
+  field,
+  finishedPage,
+  formBody,
+  layout,
+  noticeHtml,
+  PAGE_CSP,
+  sameToken,
+  sendFormExpired,
+  sendLinkNotValid,
+  sendPage,
+  stepForm,
+} from '../shared/pages.js';
 import type { UkSandboxBank } from './banks.js';
 import { issuer, type UkContext } from './context.js';
 import { issueIdToken } from './id-token.js';
 import { MAX_PASSWORD_ATTEMPTS, type AuthorisationSession, type Consent, type UkAccount } from './state.js';
-
-type FormBody = Record<string, string | string[] | undefined>;
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
-
-function field(body: FormBody, name: string): string | undefined {
-  const value = body[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function sendPage(reply: FastifyReply, status: number, html: string, csp = CSP): FastifyReply {
-  return reply
-    .code(status)
-    .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Frame-Options', 'DENY')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Security-Policy', csp)
-    .send(html);
-}
 
 /** An authorisation request the bank cannot send back to the TPP (unknown client, bad request object, …). */
 export function renderAuthorisationError(reply: FastifyReply, bank: UkSandboxBank | undefined, message: string): FastifyReply {
   return sendPage(reply, 400, layout(bank, 'Request not valid', `<h1>This request cannot be handled</h1><p>${escapeHtml(message)}</p>`));
 }
 
-function sameToken(expected: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Approve and deny; deny carries `formnovalidate` so that it works with the login fields empty. */
+/** Approve and deny (deny works with the login fields empty). */
 const buttons = (label: string, denyLabel = 'Cancel'): string =>
-  `<div><button class="primary" type="submit" name="action" value="approve">${escapeHtml(label)}</button>` +
-  `<button class="secondary" type="submit" name="action" value="deny" formnovalidate>${escapeHtml(denyLabel)}</button></div>`;
+  `<div>${approveAndRefuseButtons(label, { action: 'deny', label: denyLabel })}</div>`;
 
 function accountLabel(account: UkAccount): string {
   const number = account.sortCodeAccountNumber;
@@ -72,11 +57,7 @@ function consentSummary(consent: Consent, debtor: UkAccount | undefined): string
 export function registerUkPayerPages(app: FastifyInstance, context: UkContext): void {
   const { state } = context;
 
-  const form = (session: AuthorisationSession, inner: string, buttonRow: string): string =>
-    `<form method="post" action="${escapeHtml(session.pageToken)}">
-<input type="hidden" name="csrf" value="${escapeHtml(session.formToken)}">
-<input type="hidden" name="step" value="${escapeHtml(session.step)}">
-${inner}${buttonRow}</form>`;
+  const form = (session: AuthorisationSession, inner: string, buttonRow: string): string => stepForm(session, `${inner}${buttonRow}`);
 
   const eligibleAccounts = (bank: UkSandboxBank, consent: Consent): readonly UkAccount[] => {
     if (consent.payerId === undefined) return [];
@@ -89,7 +70,7 @@ ${inner}${buttonRow}</form>`;
   };
 
   const render = (bank: UkSandboxBank, session: AuthorisationSession, consent: Consent): string => {
-    const notice = session.notice === undefined ? '' : `<p class="notice" role="alert">${escapeHtml(session.notice)}</p>`;
+    const notice = noticeHtml(session.notice);
     session.notice = undefined;
     switch (session.step) {
       case 'login':
@@ -107,7 +88,7 @@ ${inner}${buttonRow}</form>`;
         return layout(bank, 'Approve payment', `<h1>Approve this payment?</h1>${notice}${consentSummary(consent, state.account(consent.debtorAccountId))}` +
           form(session, '', buttons('Approve', 'Deny')));
       case 'done':
-        return layout(bank, 'Finished', '<h1>Finished</h1><p>This authorisation has ended. You can return to the app or website you came from.</p>');
+        return finishedPage(bank);
     }
   };
 
@@ -129,7 +110,7 @@ ${inner}${buttonRow}</form>`;
     const hash = createHash('sha256').update(script).digest('base64');
     const inputs = Object.entries(parameters).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
     const html = layout(bank, 'Returning', `<h1>Returning you to the app</h1><form method="post" action="${escapeHtml(redirectUri)}">${inputs}<button class="primary" type="submit">Continue</button></form><script>${script}</script>`);
-    return sendPage(reply, 200, html, `${CSP}; script-src 'sha256-${hash}'`);
+    return sendPage(reply, 200, html, `${PAGE_CSP}; script-src 'sha256-${hash}'`);
   };
 
   const lookup = (slug: string, token: string) => {
@@ -140,8 +121,7 @@ ${inner}${buttonRow}</form>`;
     return consent === undefined ? undefined : { bank, session, consent };
   };
 
-  const notFound = (reply: FastifyReply, bank: UkSandboxBank | undefined): FastifyReply =>
-    sendPage(reply, 404, layout(bank, 'Link not valid', '<h1>This link is not valid</h1><p>The authorisation link is unknown or has been used up. Please return to the app or website you came from and start again.</p>'));
+  const notFound = sendLinkNotValid;
 
   type PageParams = { slug: string; token: string };
   app.get<{ Params: PageParams }>('/:slug/pay/:token', async (request, reply) => {
@@ -159,9 +139,9 @@ ${inner}${buttonRow}</form>`;
     const found = lookup(request.params.slug, request.params.token);
     if (found === undefined) return notFound(reply, context.banks.get(request.params.slug));
     const { bank, session, consent } = found;
-    const body: FormBody = typeof request.body === 'object' && request.body !== null ? (request.body as FormBody) : {};
+    const body = formBody(request.body);
     if (!sameToken(session.formToken, field(body, 'csrf'))) {
-      return sendPage(reply, 403, layout(bank, 'Form expired', '<h1>This form has expired</h1><p>Please open the link again.</p>'));
+      return sendFormExpired(reply, bank, 'Please open the link again.');
     }
     if (session.step === 'done') return sendPage(reply, 200, render(bank, session, consent));
     if (consent.status !== 'AWAU' || session.expiresAt <= state.now()) {
@@ -249,7 +229,7 @@ ${inner}${buttonRow}</form>`;
   app.post<{ Params: { slug: string }; Body: unknown }>('/:slug/app', async (request, reply) => {
     const bank = context.banks.get(request.params.slug);
     if (bank === undefined || bank.flow !== 'decoupled') return notFound(reply, bank);
-    const body: FormBody = typeof request.body === 'object' && request.body !== null ? (request.body as FormBody) : {};
+    const body = formBody(request.body);
     const payer = state.checkAppLogin(field(body, 'psuId')?.trim() ?? '', field(body, 'password') ?? '');
     if (payer === undefined) return sendPage(reply, 401, appLogin(bank, 'Wrong user ID or password.'));
     const session = state.openAppSession(bank.slug, payer.psuId);
@@ -277,9 +257,9 @@ ${inner}${buttonRow}</form>`;
     const bank = context.banks.get(request.params.slug);
     const appSession = state.appSession(request.params.token);
     if (bank === undefined || appSession === undefined || appSession.bank !== bank.slug) return notFound(reply, bank);
-    const body: FormBody = typeof request.body === 'object' && request.body !== null ? (request.body as FormBody) : {};
+    const body = formBody(request.body);
     if (!sameToken(appSession.formToken, field(body, 'csrf'))) {
-      return sendPage(reply, 403, layout(bank, 'Form expired', '<h1>This form has expired</h1><p>Please sign in again.</p>'));
+      return sendFormExpired(reply, bank, 'Please sign in again.');
     }
     const session = state.pendingCibaRequests(bank.slug, appSession.payerId).find((candidate) => candidate.id === field(body, 'request'));
     const consent = session === undefined ? undefined : state.consent(session.consentId);

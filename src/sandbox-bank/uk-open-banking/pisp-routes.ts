@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidIBAN } from 'ibantools';
-import { toMinor } from '../money.js';
+import { toMinor } from '../shared/money.js';
 import type { UkSandboxBank } from './banks.js';
 import { admit, bearer, header, resourceBase, sendSigned, type UkContext } from './context.js';
 import { ObError } from './errors.js';

@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { JSONWebKeySet } from 'jose';
-import type { PayerOutcome, SandboxFixtures, TestPayer } from '../fixtures.js';
-import { toMinor } from '../money.js';
+import type { PayerOutcome, SandboxFixtures, TestPayer } from '../shared/fixtures.js';
+import { toMinor } from '../shared/money.js';
 
 /** Sort code of every sandbox account (a made-up one). */
 export const SANDBOX_SORT_CODE = '040004';

@@ -4,9 +4,9 @@
  * cannot grow without limit. Every status rule of the bank lives here, shared by the XS2A API and the payer pages.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ScaApproach } from '../providers/catalogue.js';
-import type { PayerAccount, SandboxFixtures, ScaMethod, TestPayer } from './fixtures.js';
-import { toMinor } from './money.js';
+import type { ScaApproach } from '../../providers/catalogue.js';
+import type { PayerAccount, SandboxFixtures, ScaMethod, TestPayer } from '../shared/fixtures.js';
+import { toMinor } from '../shared/money.js';
 
 /** ISO 20022 transaction statuses the sandbox bank uses. */
 export type TransactionStatus = 'RCVD' | 'ACTC' | 'ACSP' | 'ACSC' | 'ACCC' | 'RJCT' | 'CANC';

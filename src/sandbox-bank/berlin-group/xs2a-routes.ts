@@ -7,13 +7,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidIBAN } from 'ibantools';
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import type { ScaApproach } from '../providers/catalogue.js';
+import type { ScaApproach } from '../../providers/catalogue.js';
 import { productCurrency, type SandboxBankDefinition } from './banks.js';
 import { admit, bankUrl, booleanHeader, header, requireBank, type BankContext } from './context.js';
 import { Xs2aError } from './errors.js';
-import type { OperationName } from './faults.js';
-import type { PayerAccount, ScaMethod } from './fixtures.js';
-import { fromMinor, toMinor } from './money.js';
+import type { OperationName } from '../shared/faults.js';
+import type { PayerAccount, ScaMethod } from '../shared/fixtures.js';
+import { fromMinor, toMinor } from '../shared/money.js';
 import {
   isFinalScaStatus,
   isoDate,

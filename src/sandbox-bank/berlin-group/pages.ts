@@ -4,73 +4,36 @@
  * every value escaped; each form carries the authorisation's anti-forgery token, and the page URL itself carries an
  * unguessable token rather than a resource id.
  */
-import { timingSafeEqual } from 'node:crypto';
-import { escapeHtml } from '../http/escape-html.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { escapeHtml } from '../../http/escape-html.js';
 import type { SandboxBankDefinition } from './banks.js';
 import type { BankContext } from './context.js';
-import type { PayerAccount } from './fixtures.js';
-import { fromMinor } from './money.js';
+import type { PayerAccount } from '../shared/fixtures.js';
+import { fromMinor } from '../shared/money.js';
+import {
+  approveAndRefuseButtons,
+  field,
+  fields,
+  finishedPage,
+  formBody,
+  layout,
+  noticeHtml,
+  sameToken,
+  sendFormExpired,
+  sendLinkNotValid,
+  sendPage,
+  stepForm,
+  type FormBody,
+} from '../shared/pages.js';
 import type { Authorisation, Consent, Payment, Resource } from './state.js';
 
 
-/** Form fields arrive as strings, or arrays of strings when repeated; anything else is ignored. */
-type FormBody = Record<string, string | string[] | undefined>;
-
-function field(body: FormBody, name: string): string | undefined {
-  const value = body[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function fields(body: FormBody, name: string): string[] {
-  const value = body[name];
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
-
-const STYLE = `
-*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1f2933}
-header{background:var(--brand);color:#fff;padding:14px 24px;font-weight:600;font-size:18px}
-header small{display:block;font-weight:400;font-size:12px;opacity:.85}
-main{max-width:480px;margin:32px auto;background:#fff;border-radius:10px;padding:28px;box-shadow:0 1px 4px rgba(0,0,0,.08)}
-h1{font-size:20px;margin:0 0 16px}label{display:block;margin:14px 0 4px;font-weight:600;font-size:14px}
-input[type=text],input[type=password]{width:100%;padding:10px;border:1px solid #cbd2d9;border-radius:6px;font-size:16px}
-.choice{display:flex;gap:10px;align-items:flex-start;border:1px solid #e4e7eb;border-radius:6px;padding:10px;margin:8px 0;font-weight:400}
-.choice input{margin-top:5px}
-button{margin-top:20px;padding:10px 18px;border-radius:6px;border:0;font-size:16px;cursor:pointer}
-button.primary{background:var(--brand);color:#fff}button.secondary{background:#e4e7eb;color:#1f2933;margin-left:8px}
-dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:0}dt{color:#616e7c}dd{margin:0;word-break:break-word}
-.notice{background:#fff4e5;border:1px solid #f0b429;border-radius:6px;padding:8px 12px;margin-bottom:12px}
-.hint{color:#616e7c;font-size:13px;margin-top:18px}
-table{border-collapse:collapse;width:100%;font-size:14px}td,th{border-bottom:1px solid #e4e7eb;padding:6px;text-align:left;vertical-align:top}
-`;
-
-/** The page frame every sandbox bank page shares (exported for the UK Open Banking sandbox's pages). */
-export function layout(bank: Pick<SandboxBankDefinition, 'name' | 'brandColor'> | undefined, title: string, content: string): string {
-  const brand = bank?.brandColor ?? '#334155';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}${bank === undefined ? '' : ` – ${escapeHtml(bank.name)}`}</title>
-<style>:root{--brand:${escapeHtml(brand)}}${STYLE}</style></head>
-<body><header>${escapeHtml(bank?.name ?? 'openpis sandbox bank')}<small>Sandbox – no real money moves</small></header>
-<main>${content}</main></body></html>`;
-}
-
 function form(authorisation: Authorisation, inner: string, buttons: string): string {
-  return `<form method="post" action="${escapeHtml(authorisation.pageToken)}">
-<input type="hidden" name="csrf" value="${escapeHtml(authorisation.formToken)}">
-<input type="hidden" name="step" value="${escapeHtml(authorisation.step)}">
-${inner}
-<div>${buttons}</div></form>`;
+  return stepForm(authorisation, `${inner}\n<div>${buttons}</div>`);
 }
 
-/**
- * Every form's buttons. Cancel carries `formnovalidate`: the login and code fields are `required`, and the browser
- * would otherwise refuse to submit a cancel with them empty (the server checks what an approval needs anyway).
- */
-const approveButtons = (label: string): string =>
-  `<button class="primary" type="submit" name="action" value="approve">${escapeHtml(label)}</button>` +
-  `<button class="secondary" type="submit" name="action" value="cancel" formnovalidate>Cancel</button>`;
+/** Every form's buttons: approve, and a Cancel that works whatever the form holds. */
+const approveButtons = (label: string): string => approveAndRefuseButtons(label, { action: 'cancel', label: 'Cancel' });
 
 function paymentSummary(payment: Payment, debtor: string | undefined): string {
   const { data } = payment;
@@ -94,29 +57,10 @@ function isDone(authorisation: Authorisation): boolean {
   return authorisation.step === 'done';
 }
 
-function sameToken(expected: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 export function registerPayerPages(app: FastifyInstance, context: BankContext): void {
   const { state } = context;
 
-  const sendPage = (reply: FastifyReply, status: number, html: string): FastifyReply =>
-    reply
-      .code(status)
-      .header('Content-Type', 'text/html; charset=utf-8')
-      .header('Cache-Control', 'no-store')
-      .header('Referrer-Policy', 'no-referrer')
-      .header('X-Frame-Options', 'DENY')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
-      .send(html);
-
-  const notFound = (reply: FastifyReply, bank: SandboxBankDefinition | undefined): FastifyReply =>
-    sendPage(reply, 404, layout(bank, 'Link not valid', '<h1>This link is not valid</h1><p>The authorisation link is unknown or has been used up. Please return to the app or website you came from and start again.</p>'));
+  const notFound = sendLinkNotValid;
 
   /** Where the payer goes when the flow ends: the TPP's redirect URIs (redirect approach) or a closing page. */
   const finish = (reply: FastifyReply, bank: SandboxBankDefinition, authorisation: Authorisation, resource: Resource): FastifyReply => {
@@ -167,7 +111,7 @@ export function registerPayerPages(app: FastifyInstance, context: BankContext): 
   };
 
   const render = (bank: SandboxBankDefinition, authorisation: Authorisation, resource: Resource): string => {
-    const notice = authorisation.notice === undefined ? '' : `<p class="notice" role="alert">${escapeHtml(authorisation.notice)}</p>`;
+    const notice = noticeHtml(authorisation.notice);
     authorisation.notice = undefined;
     switch (authorisation.step) {
       case 'login': {
@@ -213,7 +157,7 @@ export function registerPayerPages(app: FastifyInstance, context: BankContext): 
           form(authorisation, '<label for="otp">One-time code</label><input type="text" id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required>', approveButtons('Confirm')));
       }
       case 'done':
-        return layout(bank, 'Finished', '<h1>Finished</h1><p>This authorisation has ended. You can return to the app or website you came from.</p>');
+        return finishedPage(bank);
     }
   };
 
@@ -242,9 +186,9 @@ export function registerPayerPages(app: FastifyInstance, context: BankContext): 
     app.post<{ Params: PageParams; Body: unknown }>(`/:slug/${segment}/:token`, async (request, reply) => {
       const { bank, authorisation, resource } = lookup(request.params, approach);
       if (bank === undefined || authorisation === undefined || resource === undefined) return notFound(reply, bank);
-      const body: FormBody = typeof request.body === 'object' && request.body !== null ? (request.body as FormBody) : {};
+      const body = formBody(request.body);
       if (!sameToken(authorisation.formToken, field(body, 'csrf'))) {
-        return sendPage(reply, 403, layout(bank, 'Form expired', '<h1>This form has expired</h1><p>Please open the link again.</p>'));
+        return sendFormExpired(reply, bank, 'Please open the link again.');
       }
       if (authorisation.step === 'done') return finish(reply, bank, authorisation, resource);
       if (!state.isOpen(resource)) {
