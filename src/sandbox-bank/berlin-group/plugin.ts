@@ -3,18 +3,17 @@
  * hooks never touch the host app. The root plugin (../plugin.ts) mounts it beside the UK Open Banking banks.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { Compile } from 'typebox/compile';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue } from '../../providers/catalogue.js';
 import { sandboxBanks } from './banks.js';
-import { requireBank, type BankContext } from './context.js';
+import type { BankContext } from './context.js';
 import { Xs2aError } from './errors.js';
-import { FaultPlan, FaultRuleSchema } from '../shared/faults.js';
+import { FaultPlan } from '../shared/faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
 import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
-import { operatorTokenCheck } from '../shared/operator-token.js';
 import { normalisePublicUrl, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
+import { registerFaultControl } from './routes/fault-control.js';
 import { registerXs2aRoutes } from './xs2a-routes.js';
 
 export interface BerlinGroupSandboxOptions {
@@ -41,8 +40,6 @@ export interface BerlinGroupSandboxOptions {
 export const DEFAULT_SCA_DEADLINE_SECONDS = 15 * 60;
 export const DEFAULT_MAX_RESOURCES = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const checkFaultRule = Compile(FaultRuleSchema);
 
 export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOptions> = async (app, options) => {
   const publicUrl = normalisePublicUrl(options.publicUrl, 'sandbox bank');
@@ -99,45 +96,3 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
   registerPayerPages(app, context);
   registerFaultControl(app, context, options.operatorToken);
 };
-
-/**
- * Fault injection over HTTP; exists only in the sandbox. A rule makes calls of every client of the bank fail, so
- * every fault route requires the operator token (SANDBOX_OPERATOR_TOKEN) as a bearer token.
- */
-function registerFaultControl(app: FastifyInstance, context: BankContext, operatorToken: string | undefined): void {
-  type Params = { slug: string };
-  const isOperator = operatorTokenCheck(operatorToken);
-  const operatorOnly = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const check = isOperator(request);
-    if (check.allowed) return;
-    const error = new Xs2aError('TOKEN_INVALID', check.message);
-    await reply.code(error.status).header('www-authenticate', 'Bearer').type('application/json').send(error.body());
-  };
-  app.post<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
-    const bank = requireBank(context, request.params.slug);
-    const body: unknown = request.body;
-    if (typeof body !== 'object' || body === null) throw new Xs2aError('FORMAT_ERROR', 'Send a JSON fault rule');
-    const rule: unknown = { ...body, bank: bank.slug };
-    if ('bank' in body && body.bank !== bank.slug) throw new Xs2aError('FORMAT_ERROR', 'bank must match the path');
-    if (!checkFaultRule.Check(rule)) {
-      const first = checkFaultRule.Errors(rule)[0];
-      throw new Xs2aError('FORMAT_ERROR', `${first?.instancePath || 'rule'} ${first?.message ?? 'is invalid'}`);
-    }
-    const id = context.faults.inject(rule);
-    return reply.code(201).send({ id, ...rule });
-  });
-  app.get<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
-    const bank = requireBank(context, request.params.slug);
-    return reply.send({ faults: context.faults.list(bank.slug) });
-  });
-  app.delete<{ Params: Params }>('/:slug/sandbox/faults', { onRequest: operatorOnly }, async (request, reply) => {
-    const bank = requireBank(context, request.params.slug);
-    context.faults.clear(bank.slug);
-    return reply.code(204).send();
-  });
-  app.delete<{ Params: Params & { id: string } }>('/:slug/sandbox/faults/:id', { onRequest: operatorOnly }, async (request, reply) => {
-    requireBank(context, request.params.slug);
-    if (!context.faults.remove(request.params.id)) throw new Xs2aError('RESOURCE_UNKNOWN', 'No such fault rule', { status: 404 });
-    return reply.code(204).send();
-  });
-}

@@ -66,7 +66,7 @@ export async function authenticateClient(context: UkContext, bank: UkSandboxBank
   }
   const unverified = decodePayload(assertion);
   const clientId = typeof unverified?.['iss'] === 'string' ? unverified['iss'] : undefined;
-  const client = clientId === undefined ? undefined : context.state.clients.get(clientId);
+  const client = clientId === undefined ? undefined : context.state.client(clientId);
   if (client === undefined) throw new OAuthError('invalid_client', 'Unknown client (register it first)', 401);
   if (form['client_id'] !== undefined && form['client_id'] !== client.clientId) throw new OAuthError('invalid_client', 'client_id does not match the assertion', 401);
   try {
