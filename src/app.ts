@@ -41,7 +41,6 @@ import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
-import { ukSandboxBankPlugin } from './sandbox-bank/uk-open-banking/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import { openBankingSigningKeys, registerWithExternalSandbox, ukSandboxClients } from './open-banking-keys.js';
 
@@ -222,19 +221,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       });
       // The plugin brings its own form parser (with its own size limit); this scope only.
       scope.removeContentTypeParser('application/x-www-form-urlencoded');
+      // Both standards' banks: Berlin Group at the mount path, UK Open Banking under `/uk` (docs/sandbox-bank*.md).
       await scope.register(sandboxBankPlugin, {
         prefix: SANDBOX_BANK_MOUNT_PATH,
         catalogue,
         publicUrl: config.sandboxBank.url,
         operatorToken: config.sandboxOperatorToken,
-        ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
-      });
-      // The UK Open Banking sandbox banks, under their own path (docs/sandbox-bank-uk.md).
-      await scope.register(ukSandboxBankPlugin, {
-        prefix: `${SANDBOX_BANK_MOUNT_PATH}/uk`,
-        publicUrl: `${config.sandboxBank.url.replace(/\/+$/, '')}/uk`,
-        operatorToken: config.sandboxOperatorToken,
-        clients: sandboxClients,
+        ukClients: sandboxClients,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
       });
     });

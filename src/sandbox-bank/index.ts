@@ -1,17 +1,21 @@
 /**
- * The sandbox bank: a mock ASPSP speaking Berlin Group NextGenPSD2 1.3.11 over HTTP, with payer pages, test payers
- * as data and fault injection. See docs/sandbox-bank.md.
+ * The sandbox bank: mock ASPSPs for development and tests, one folder per standard it speaks, with the test payers,
+ * balances, fault injection and payer-page frame they share. See docs/sandbox-bank.md (Berlin Group NextGenPSD2
+ * 1.3.11) and docs/sandbox-bank-uk.md (UK Open Banking Read/Write API 4.0).
+ *
+ * - `plugin.ts`: the plugin that mounts both standards, and the stand-alone app;
+ * - `berlin-group/`, `uk-open-banking/`: each standard's plugin, routes, pages and state;
+ * - `shared/`: test payers, the balances ledger, fault plan, operator token, page frame and request plumbing.
  */
 export {
   sandboxBankPlugin,
   buildSandboxBankApp,
   startSandboxBank,
-  DEFAULT_MAX_RESOURCES,
-  DEFAULT_SCA_DEADLINE_SECONDS,
   redactPageToken,
   type SandboxBankOptions,
   type StandaloneOptions,
 } from './plugin.js';
+export { berlinGroupSandboxPlugin, DEFAULT_MAX_RESOURCES, DEFAULT_SCA_DEADLINE_SECONDS } from './berlin-group/plugin.js';
 export {
   FaultPlan,
   FaultRuleSchema,
@@ -23,7 +27,7 @@ export {
   type FaultRule,
   type FaultContext,
   type OperationName,
-} from './faults.js';
+} from './shared/faults.js';
 export {
   loadSandboxFixtures,
   parseSandboxFixtures,
@@ -33,13 +37,14 @@ export {
   type PayerOutcome,
   type PayerFault,
   type ScaMethod,
-} from './fixtures.js';
+} from './shared/fixtures.js';
 export {
   verifyRequestSignature,
   type SignedRequest,
   type SignatureVerification,
   type SignatureProblem,
-} from './signature.js';
-export { sandboxBanks, productCurrency, type SandboxBankDefinition } from './banks.js';
-export { MESSAGE_CODE_STATUS, type MessageCode, type TppMessage } from './errors.js';
-export type { TransactionStatus, ScaStatus, ConsentStatus } from './state.js';
+} from './berlin-group/signature.js';
+export { sandboxBanks, productCurrency, type SandboxBankDefinition } from './berlin-group/banks.js';
+export { MESSAGE_CODE_STATUS, type MessageCode, type TppMessage } from './berlin-group/errors.js';
+export type { TransactionStatus, ScaStatus, ConsentStatus } from './berlin-group/state.js';
+export { ukSandboxBankPlugin } from './uk-open-banking/index.js';

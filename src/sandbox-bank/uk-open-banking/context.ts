@@ -4,19 +4,18 @@
  * gate and signed JSON answers.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { hold } from '../context.js';
-import type { FaultPlan } from '../faults.js';
-import { MAX_HOLD_MS } from '../faults.js';
+import type { FaultPlan } from '../shared/faults.js';
+import { payerFixtureFault } from '../shared/fixtures.js';
+import { applyFault, header, type RequestKeeping } from '../shared/plumbing.js';
 import type { UkSandboxBank } from './banks.js';
 import { OAuthError, ObError, Unauthenticated } from './errors.js';
 import { FROM_BERLIN_GROUP, type UkFaultRule, type UkOperationName } from './faults.js';
 import { signDetached, type BankKey } from './jws.js';
 import type { AccessToken, RegisteredClient, UkSandboxState } from './state.js';
 
-export interface UkContext {
+export interface UkContext extends RequestKeeping {
   readonly state: UkSandboxState;
   readonly banks: ReadonlyMap<string, UkSandboxBank>;
   readonly keys: ReadonlyMap<string, BankKey>;
@@ -25,20 +24,14 @@ export interface UkContext {
   readonly publicUrl: string;
   /** Trust anchors accepted in request signatures' `http://openbanking.org.uk/tan`. */
   readonly trustAnchors: readonly string[];
-  readonly rawBodies: WeakMap<FastifyRequest, Buffer>;
-  readonly held: Set<() => void>;
 }
+
+export { header };
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export const CIBA_GRANT = 'urn:openid:params:grant-type:ciba';
 /** The sandbox banks' own trust anchor name in their response signatures. */
 export const SANDBOX_TRUST_ANCHOR = 'sandbox.openpis.invalid';
-
-export function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name.toLowerCase()];
-  const text = Array.isArray(value) ? value.join(', ') : value;
-  return text === undefined || text.trim() === '' ? undefined : text.trim();
-}
 
 export function issuer(context: UkContext, bank: UkSandboxBank): string {
   return `${context.publicUrl}/${bank.slug}`;
@@ -73,7 +66,7 @@ export async function authenticateClient(context: UkContext, bank: UkSandboxBank
   }
   const unverified = decodePayload(assertion);
   const clientId = typeof unverified?.['iss'] === 'string' ? unverified['iss'] : undefined;
-  const client = clientId === undefined ? undefined : context.state.clients.get(clientId);
+  const client = clientId === undefined ? undefined : context.state.client(clientId);
   if (client === undefined) throw new OAuthError('invalid_client', 'Unknown client (register it first)', 401);
   if (form['client_id'] !== undefined && form['client_id'] !== client.clientId) throw new OAuthError('invalid_client', 'client_id does not match the assertion', 401);
   try {
@@ -135,25 +128,10 @@ export async function sendSigned(context: UkContext, bank: UkSandboxBank, reques
  * operations). Returns false when a fault has taken over the answer.
  */
 export async function admit(context: UkContext, request: FastifyRequest, reply: FastifyReply, bank: UkSandboxBank, operation: UkOperationName, psuId: string | undefined): Promise<boolean> {
-  const fault = context.faults.take({ bank: bank.slug, operation, psuId }) ?? payerFault(context, operation, psuId);
-  if (fault === undefined) return true;
-  switch (fault.kind) {
-    case 'delay':
-      await sleep(fault.delayMs);
-      return true;
-    case 'error':
-      await reply.code(fault.status).header('x-fapi-interaction-id', interactionId(request)).send();
-      return false;
-    case 'timeout':
-      await hold(context, request, reply, fault.holdMs ?? MAX_HOLD_MS);
-      return false;
-  }
-}
-
-function payerFault(context: UkContext, operation: UkOperationName, psuId: string | undefined) {
-  for (const rule of context.state.payer(psuId)?.faults ?? []) {
-    const named = rule.operations ?? (rule.operation === undefined ? undefined : [rule.operation]);
-    if (named === undefined || named.some((bgOperation) => FROM_BERLIN_GROUP[bgOperation].includes(operation))) return rule.fault;
-  }
-  return undefined;
+  const fault =
+    context.faults.take({ bank: bank.slug, operation, psuId }) ??
+    payerFixtureFault(context.state.payer(psuId), (bgOperation) => FROM_BERLIN_GROUP[bgOperation].includes(operation));
+  return applyFault(fault, { request, reply, keeping: context }, (status) =>
+    reply.code(status).header('x-fapi-interaction-id', interactionId(request)).send(),
+  );
 }

@@ -5,7 +5,7 @@
  * status calls fail while `/payment-details` still answers, as her payment resource does at the Berlin Group bank).
  */
 import { Type, type Static } from 'typebox';
-import { FaultSchema, type OperationName } from '../faults.js';
+import { faultRuleSchema, type OperationName } from '../shared/faults.js';
 
 export const UK_OPERATIONS = [
   'createDomesticPaymentConsent',
@@ -21,16 +21,7 @@ export type UkOperationName = (typeof UK_OPERATIONS)[number];
 
 const UkOperationSchema = Type.Unsafe<UkOperationName>({ type: 'string', enum: [...UK_OPERATIONS] });
 
-export const UkFaultRuleSchema = Type.Object(
-  {
-    bank: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    psuId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    operations: Type.Optional(Type.Array(UkOperationSchema, { minItems: 1 })),
-    fault: FaultSchema,
-    times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  },
-  { additionalProperties: false },
-);
+export const UkFaultRuleSchema = faultRuleSchema(UkOperationSchema);
 export type UkFaultRule = Static<typeof UkFaultRuleSchema>;
 
 /** The UK operations a Berlin Group operation stands for, when a test payer's fixture fault names one. */

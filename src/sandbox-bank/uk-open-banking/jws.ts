@@ -39,6 +39,21 @@ export async function generateBankKey(): Promise<BankKey> {
   return { kid, privateKey, publicJwk };
 }
 
+const processBankKeys = new Map<string, Promise<BankKey>>();
+
+/**
+ * The bank's key for this process: made on first use and kept, so every sandbox started in the process (tests start
+ * many) does not pay for RSA key generation again. Each bank still has its own key.
+ */
+export function bankKeyOf(slug: string): Promise<BankKey> {
+  let key = processBankKeys.get(slug);
+  if (key === undefined) {
+    key = generateBankKey();
+    processBankKeys.set(slug, key);
+  }
+  return key;
+}
+
 /** A detached JWS (`header..signature`) over the exact body bytes, signed by the bank. */
 export async function signDetached(body: string, key: BankKey, issuer: string, trustAnchor: string, now: Date): Promise<string> {
   const jws = await new CompactSign(new TextEncoder().encode(body))

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidIBAN } from 'ibantools';
-import { toMinor } from '../money.js';
+import { toMinor } from '../shared/money.js';
 import type { UkSandboxBank } from './banks.js';
 import { admit, bearer, header, resourceBase, sendSigned, type UkContext } from './context.js';
 import { ObError } from './errors.js';
@@ -17,6 +17,9 @@ import { canonicalJson, type AccessToken, type Consent, type Initiation, type Pa
 const BASE = '/:slug/open-banking/v4.0/pisp';
 const IDEMPOTENCY_KEY = /^(?!\s)(.*)(\S)$/;
 type Body = Record<string, unknown>;
+type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
+type ConsentRequest = FastifyRequest<{ Params: { slug: string; consentId: string } }>;
+type PaymentRequest = FastifyRequest<{ Params: { slug: string; paymentId: string } }>;
 
 function isObject(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -27,60 +30,72 @@ function iso(date: Date): string {
 }
 
 export function registerPispRoutes(app: FastifyInstance, context: UkContext): void {
-  const { state } = context;
+  app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payment-consents`, (request, reply) => createConsent(context, request, reply));
+  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId`, (request, reply) => getConsent(context, request, reply));
+  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId/funds-confirmation`, (request, reply) => confirmFunds(context, request, reply));
+  app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payments`, (request, reply) => createPayment(context, request, reply));
+  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId`, (request, reply) => getPayment(context, request, reply));
+  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId/payment-details`, (request, reply) => getPaymentDetails(context, request, reply));
+}
 
-  const bankOf = (slug: string): UkSandboxBank => {
-    const bank = context.banks.get(slug);
-    if (bank === undefined) throw new ObError('UK.OBIE.Resource.NotFound', `No UK sandbox bank "${slug}"`, 404);
-    return bank;
-  };
+function bankOf(context: UkContext, slug: string): UkSandboxBank {
+  const bank = context.banks.get(slug);
+  if (bank === undefined) throw new ObError('UK.OBIE.Resource.NotFound', `No UK sandbox bank "${slug}"`, 404);
+  return bank;
+}
 
-  /** Common gate: bearer token, faults (by the payer the call is about), and for POSTs signature and idempotency key. */
-  const gate = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    bank: UkSandboxBank,
-    operation: UkOperationName,
-    psuId: () => string | undefined,
-    options: { signed: boolean },
-  ): Promise<AccessToken | undefined> => {
-    const token = bearer(context, request);
-    if (!(await admit(context, request, reply, bank, operation, psuId()))) return undefined;
-    if (options.signed) {
-      const client = state.clients.get(token.clientId);
-      if (client === undefined) throw new ObError('UK.OBIE.Signature.Invalid', 'The client is no longer registered');
-      await verifyDetached(header(request, 'x-jws-signature'), context.rawBodies.get(request) ?? Buffer.alloc(0), {
-        jwks: client.jwks,
-        issuer: client.signingIssuer,
-        trustAnchors: context.trustAnchors,
-        now: state.now(),
-      });
-    }
-    return token;
-  };
+/** Common gate: bearer token, faults (by the payer the call is about), and for POSTs signature and idempotency key. */
+async function gate(
+  context: UkContext,
+  call: { readonly request: FastifyRequest; readonly reply: FastifyReply; readonly bank: UkSandboxBank },
+  operation: UkOperationName,
+  psuId: () => string | undefined,
+  options: { signed: boolean },
+): Promise<AccessToken | undefined> {
+  const { request, reply, bank } = call;
+  const token = bearer(context, request);
+  if (!(await admit(context, request, reply, bank, operation, psuId()))) return undefined;
+  if (options.signed) {
+    const client = context.state.client(token.clientId);
+    if (client === undefined) throw new ObError('UK.OBIE.Signature.Invalid', 'The client is no longer registered');
+    await verifyDetached(header(request, 'x-jws-signature'), context.rawBodies.get(request) ?? Buffer.alloc(0), {
+      jwks: client.jwks,
+      issuer: client.signingIssuer,
+      trustAnchors: context.trustAnchors,
+      now: context.state.now(),
+    });
+  }
+  return token;
+}
 
-  const idempotencyKey = (request: FastifyRequest): string => {
-    const key = header(request, 'x-idempotency-key');
-    if (key === undefined) throw new ObError('UK.OBIE.Header.Missing', 'x-idempotency-key is required');
-    if (key.length > 40 || !IDEMPOTENCY_KEY.test(key)) throw new ObError('UK.OBIE.Header.Invalid', 'x-idempotency-key must be at most 40 characters, without surrounding spaces');
-    return key;
-  };
+function idempotencyKey(request: FastifyRequest): string {
+  const key = header(request, 'x-idempotency-key');
+  if (key === undefined) throw new ObError('UK.OBIE.Header.Missing', 'x-idempotency-key is required');
+  if (key.length > 40 || !IDEMPOTENCY_KEY.test(key)) throw new ObError('UK.OBIE.Header.Invalid', 'x-idempotency-key must be at most 40 characters, without surrounding spaces');
+  return key;
+}
 
-  const ownConsent = (bank: UkSandboxBank, token: AccessToken, consentId: string): Consent => {
-    const consent = state.consent(consentId);
-    if (consent === undefined || consent.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown ConsentId', 400, 'ConsentId');
-    if (consent.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The consent belongs to another client', 403);
-    return consent;
-  };
+function ownConsent(context: UkContext, bank: UkSandboxBank, token: AccessToken, consentId: string): Consent {
+  const consent = context.state.consent(consentId);
+  if (consent === undefined || consent.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown ConsentId', 400, 'ConsentId');
+  if (consent.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The consent belongs to another client', 403);
+  return consent;
+}
 
-  const ownPayment = (bank: UkSandboxBank, token: AccessToken, paymentId: string): Payment => {
-    const payment = state.payment(paymentId);
-    if (payment === undefined || payment.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown DomesticPaymentId', 400, 'DomesticPaymentId');
-    if (payment.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The payment belongs to another client', 403);
-    return payment;
-  };
+function ownPayment(context: UkContext, bank: UkSandboxBank, token: AccessToken, paymentId: string): Payment {
+  const payment = context.state.payment(paymentId);
+  if (payment === undefined || payment.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown DomesticPaymentId', 400, 'DomesticPaymentId');
+  if (payment.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The payment belongs to another client', 403);
+  return payment;
+}
 
-  const consentBody = (bank: UkSandboxBank, consent: Consent): Body => ({
+function debtorOf(context: UkContext, accountId: string): Body {
+  const account = context.state.account(accountId);
+  return account === undefined ? {} : { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: account.sortCodeAccountNumber, Name: account.name };
+}
+
+function consentBody(context: UkContext, bank: UkSandboxBank, consent: Consent): Body {
+  return {
     Data: {
       ConsentId: consent.id,
       CreationDateTime: iso(consent.createdAt),
@@ -89,14 +104,16 @@ export function registerPispRoutes(app: FastifyInstance, context: UkContext): vo
       StatusUpdateDateTime: iso(consent.statusUpdatedAt),
       ...(consent.readRefundAccount === undefined ? {} : { ReadRefundAccount: consent.readRefundAccount }),
       Initiation: consent.initiation,
-      ...(consent.debtorAccountId === undefined || consent.status !== 'AUTH' ? {} : { Debtor: debtorOf(consent.debtorAccountId) }),
+      ...(consent.debtorAccountId === undefined || consent.status !== 'AUTH' ? {} : { Debtor: debtorOf(context, consent.debtorAccountId) }),
     },
     Risk: consent.risk,
     Links: { Self: `${resourceBase(context, bank)}/domestic-payment-consents/${consent.id}` },
     Meta: {},
-  });
+  };
+}
 
-  const paymentBody = (bank: UkSandboxBank, payment: Payment): Body => ({
+function paymentBody(context: UkContext, bank: UkSandboxBank, payment: Payment): Body {
+  return {
     Data: {
       DomesticPaymentId: payment.id,
       ConsentId: payment.consentId,
@@ -105,131 +122,135 @@ export function registerPispRoutes(app: FastifyInstance, context: UkContext): vo
       ...(payment.reason === undefined ? {} : { StatusReason: [payment.reason] }),
       StatusUpdateDateTime: iso(payment.statusUpdatedAt),
       Initiation: payment.initiation,
-      Debtor: debtorOf(payment.debtorAccountId),
+      Debtor: debtorOf(context, payment.debtorAccountId),
     },
     Links: { Self: `${resourceBase(context, bank)}/domestic-payments/${payment.id}` },
     Meta: {},
-  });
-
-  const debtorOf = (accountId: string): Body => {
-    const account = state.account(accountId);
-    return account === undefined ? {} : { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: account.sortCodeAccountNumber, Name: account.name };
   };
+}
 
-  // ---- consents ---------------------------------------------------------------------------------------------------
+// ---- consents ---------------------------------------------------------------------------------------------------
 
-  app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payment-consents`, async (request, reply) => {
-    const bank = bankOf(request.params.slug);
-    const token = await gate(request, reply, bank, 'createDomesticPaymentConsent', () => undefined, { signed: true });
-    if (token === undefined) return reply;
-    if (token.grant !== 'client_credentials') throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'Use a client-credentials token to create a consent', 403);
-    const key = idempotencyKey(request);
-    const body: unknown = request.body;
-    const previous = state.idempotent(`${token.clientId}:consent`, key, body);
-    if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
-    if (previous?.kind === 'same') {
-      const consent = state.consent(previous.resourceId);
-      if (consent !== undefined) return sendSigned(context, bank, request, reply, 201, consentBody(bank, consent));
-    }
-    const { initiation, risk, readRefundAccount, amountMinor } = parseConsent(body);
-    const consent = state.addConsent({ bank: bank.slug, clientId: token.clientId, initiation, risk, readRefundAccount, amountMinor });
-    state.remember(`${token.clientId}:consent`, key, body, consent.id);
-    return sendSigned(context, bank, request, reply, 201, consentBody(bank, consent));
+async function createConsent(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { state } = context;
+  const bank = bankOf(context, request.params.slug);
+  const token = await gate(context, { request, reply, bank }, 'createDomesticPaymentConsent', () => undefined, { signed: true });
+  if (token === undefined) return reply;
+  if (token.grant !== 'client_credentials') throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'Use a client-credentials token to create a consent', 403);
+  const key = idempotencyKey(request);
+  const body: unknown = request.body;
+  const previous = state.idempotent(`${token.clientId}:consent`, key, body);
+  if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
+  if (previous?.kind === 'same') {
+    const consent = state.consent(previous.resourceId);
+    if (consent !== undefined) return sendSigned(context, bank, request, reply, 201, consentBody(context, bank, consent));
+  }
+  const { initiation, risk, readRefundAccount, amountMinor } = parseConsent(body);
+  const consent = state.addConsent({ bank: bank.slug, clientId: token.clientId, initiation, risk, readRefundAccount, amountMinor });
+  state.remember(`${token.clientId}:consent`, key, body, consent.id);
+  return sendSigned(context, bank, request, reply, 201, consentBody(context, bank, consent));
+}
+
+async function getConsent(context: UkContext, request: ConsentRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const bank = bankOf(context, request.params.slug);
+  const token = await gate(context, { request, reply, bank }, 'getDomesticPaymentConsent', () => context.state.peekConsent(request.params.consentId)?.payerId, { signed: false });
+  if (token === undefined) return reply;
+  return sendSigned(context, bank, request, reply, 200, consentBody(context, bank, ownConsent(context, bank, token, request.params.consentId)));
+}
+
+async function confirmFunds(context: UkContext, request: ConsentRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { state } = context;
+  const bank = bankOf(context, request.params.slug);
+  const token = await gate(context, { request, reply, bank }, 'getFundsConfirmation', () => state.peekConsent(request.params.consentId)?.payerId, { signed: false });
+  if (token === undefined) return reply;
+  const consent = ownConsent(context, bank, token, request.params.consentId);
+  if (token.consentId !== consent.id) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for this consent', 403);
+  if (consent.status !== 'AUTH' || consent.debtorAccountId === undefined || consent.paymentId !== undefined) {
+    // The profile names U009 for a funds check on a consent that is not AUTH.
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', `Funds can only be confirmed on an AUTH consent (this one is ${consent.paymentId === undefined ? consent.status : 'consumed'})`);
+  }
+  const balance = state.balance(consent.debtorAccountId) ?? 0n;
+  return sendSigned(context, bank, request, reply, 200, {
+    Data: { FundsAvailableResult: { FundsAvailableDateTime: iso(state.now()), FundsAvailable: balance >= consent.amountMinor } },
+    Links: { Self: `${resourceBase(context, bank)}/domestic-payment-consents/${consent.id}/funds-confirmation` },
+    Meta: {},
   });
+}
 
-  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId`, async (request, reply) => {
-    const bank = bankOf(request.params.slug);
-    const token = await gate(request, reply, bank, 'getDomesticPaymentConsent', () => state.consents.get(request.params.consentId)?.payerId, { signed: false });
-    if (token === undefined) return reply;
-    return sendSigned(context, bank, request, reply, 200, consentBody(bank, ownConsent(bank, token, request.params.consentId)));
-  });
+// ---- payments ---------------------------------------------------------------------------------------------------
 
-  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId/funds-confirmation`, async (request, reply) => {
-    const bank = bankOf(request.params.slug);
-    const token = await gate(request, reply, bank, 'getFundsConfirmation', () => state.consents.get(request.params.consentId)?.payerId, { signed: false });
-    if (token === undefined) return reply;
-    const consent = ownConsent(bank, token, request.params.consentId);
-    if (token.consentId !== consent.id) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for this consent', 403);
-    if (consent.status !== 'AUTH' || consent.debtorAccountId === undefined || consent.paymentId !== undefined) {
-      // The profile names U009 for a funds check on a consent that is not AUTH.
-      throw new ObError('UK.OBIE.Resource.ConsentMismatch', `Funds can only be confirmed on an AUTH consent (this one is ${consent.paymentId === undefined ? consent.status : 'consumed'})`);
-    }
-    const balance = state.balance(consent.debtorAccountId) ?? 0n;
-    return sendSigned(context, bank, request, reply, 200, {
-      Data: { FundsAvailableResult: { FundsAvailableDateTime: iso(state.now()), FundsAvailable: balance >= consent.amountMinor } },
-      Links: { Self: `${resourceBase(context, bank)}/domestic-payment-consents/${consent.id}/funds-confirmation` },
-      Meta: {},
-    });
-  });
+async function createPayment(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { state } = context;
+  const bank = bankOf(context, request.params.slug);
+  const consentIdInBody = isObject(request.body) && isObject(request.body['Data']) ? request.body['Data']['ConsentId'] : undefined;
+  const token = await gate(context, { request, reply, bank }, 'createDomesticPayment', () => (typeof consentIdInBody === 'string' ? state.peekConsent(consentIdInBody)?.payerId : undefined), { signed: true });
+  if (token === undefined) return reply;
+  if (token.consentId === undefined) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for the consent', 403);
+  const key = idempotencyKey(request);
+  const body: unknown = request.body;
+  const previous = state.idempotent(`${token.clientId}:payment`, key, body);
+  if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
+  if (previous?.kind === 'same') {
+    const payment = state.payment(previous.resourceId);
+    if (payment !== undefined) return sendSigned(context, bank, request, reply, 201, paymentBody(context, bank, payment));
+  }
+  const consent = consentOfPayment(context, bank, token, body);
+  const payment = state.addPayment(consent);
+  state.remember(`${token.clientId}:payment`, key, body, payment.id);
+  return sendSigned(context, bank, request, reply, 201, paymentBody(context, bank, payment));
+}
 
-  // ---- payments ---------------------------------------------------------------------------------------------------
+/** The authorised, unused consent a payment request names, with the same Initiation and Risk. */
+function consentOfPayment(context: UkContext, bank: UkSandboxBank, token: AccessToken, body: unknown): Consent {
+  if (!isObject(body) || !isObject(body['Data'])) throw new ObError('UK.OBIE.Field.Missing', 'Data is required', 400, 'Data');
+  if (!isObject(body['Risk'])) throw new ObError('UK.OBIE.Field.Missing', 'Risk is required', 400, 'Risk');
+  const data = body['Data'];
+  if (typeof data['ConsentId'] !== 'string') throw new ObError('UK.OBIE.Field.Missing', 'Data.ConsentId is required', 400, 'Data.ConsentId');
+  if (data['ConsentId'] !== token.consentId) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The token was granted for another consent', 400, 'Data.ConsentId');
+  const consent = ownConsent(context, bank, token, data['ConsentId']);
+  if (consent.status !== 'AUTH' || consent.paymentId !== undefined) {
+    throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', `The consent is ${consent.paymentId === undefined ? consent.status : 'already used'}`, 400, 'Data.ConsentId');
+  }
+  if (canonicalJson(data['Initiation']) !== canonicalJson(consent.initiation)) {
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation differs from the consent', 400, 'Data.Initiation');
+  }
+  if (canonicalJson(body['Risk']) !== canonicalJson(consent.risk)) {
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Risk differs from the consent', 400, 'Risk');
+  }
+  return consent;
+}
 
-  app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payments`, async (request, reply) => {
-    const bank = bankOf(request.params.slug);
-    const consentIdInBody = isObject(request.body) && isObject(request.body['Data']) ? request.body['Data']['ConsentId'] : undefined;
-    const token = await gate(request, reply, bank, 'createDomesticPayment', () => (typeof consentIdInBody === 'string' ? state.consents.get(consentIdInBody)?.payerId : undefined), { signed: true });
-    if (token === undefined) return reply;
-    if (token.consentId === undefined) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for the consent', 403);
-    const key = idempotencyKey(request);
-    const body: unknown = request.body;
-    const previous = state.idempotent(`${token.clientId}:payment`, key, body);
-    if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
-    if (previous?.kind === 'same') {
-      const payment = state.payment(previous.resourceId);
-      if (payment !== undefined) return sendSigned(context, bank, request, reply, 201, paymentBody(bank, payment));
-    }
-    if (!isObject(body) || !isObject(body['Data'])) throw new ObError('UK.OBIE.Field.Missing', 'Data is required', 400, 'Data');
-    if (!isObject(body['Risk'])) throw new ObError('UK.OBIE.Field.Missing', 'Risk is required', 400, 'Risk');
-    const data = body['Data'];
-    if (typeof data['ConsentId'] !== 'string') throw new ObError('UK.OBIE.Field.Missing', 'Data.ConsentId is required', 400, 'Data.ConsentId');
-    if (data['ConsentId'] !== token.consentId) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The token was granted for another consent', 400, 'Data.ConsentId');
-    const consent = ownConsent(bank, token, data['ConsentId']);
-    if (consent.status !== 'AUTH' || consent.paymentId !== undefined) {
-      throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', `The consent is ${consent.paymentId === undefined ? consent.status : 'already used'}`, 400, 'Data.ConsentId');
-    }
-    if (canonicalJson(data['Initiation']) !== canonicalJson(consent.initiation)) {
-      throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation differs from the consent', 400, 'Data.Initiation');
-    }
-    if (canonicalJson(body['Risk']) !== canonicalJson(consent.risk)) {
-      throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Risk differs from the consent', 400, 'Risk');
-    }
-    const payment = state.addPayment(consent);
-    state.remember(`${token.clientId}:payment`, key, body, payment.id);
-    return sendSigned(context, bank, request, reply, 201, paymentBody(bank, payment));
-  });
+async function getPayment(context: UkContext, request: PaymentRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const bank = bankOf(context, request.params.slug);
+  const token = await gate(context, { request, reply, bank }, 'getDomesticPayment', () => context.state.peekPayment(request.params.paymentId)?.payerId, { signed: false });
+  if (token === undefined) return reply;
+  return sendSigned(context, bank, request, reply, 200, paymentBody(context, bank, ownPayment(context, bank, token, request.params.paymentId)));
+}
 
-  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId`, async (request, reply) => {
-    const bank = bankOf(request.params.slug);
-    const token = await gate(request, reply, bank, 'getDomesticPayment', () => state.payments.get(request.params.paymentId)?.payerId, { signed: false });
-    if (token === undefined) return reply;
-    return sendSigned(context, bank, request, reply, 200, paymentBody(bank, ownPayment(bank, token, request.params.paymentId)));
-  });
-
-  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId/payment-details`, async (request, reply) => {
-    const bank = bankOf(request.params.slug);
-    const token = await gate(request, reply, bank, 'getDomesticPaymentDetails', () => state.payments.get(request.params.paymentId)?.payerId, { signed: false });
-    if (token === undefined) return reply;
-    const payment = ownPayment(bank, token, request.params.paymentId);
-    // RCVD is not a transfer status of the details resource; the transfer is pending until executed.
-    const status = payment.status === 'RCVD' ? 'PDNG' : payment.status;
-    return sendSigned(context, bank, request, reply, 200, {
-      Data: {
-        PaymentStatus: [
-          {
-            PaymentTransactionId: payment.id,
+async function getPaymentDetails(context: UkContext, request: PaymentRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const bank = bankOf(context, request.params.slug);
+  const token = await gate(context, { request, reply, bank }, 'getDomesticPaymentDetails', () => context.state.peekPayment(request.params.paymentId)?.payerId, { signed: false });
+  if (token === undefined) return reply;
+  const payment = ownPayment(context, bank, token, request.params.paymentId);
+  // RCVD is not a transfer status of the details resource; the transfer is pending until executed.
+  const status = payment.status === 'RCVD' ? 'PDNG' : payment.status;
+  return sendSigned(context, bank, request, reply, 200, {
+    Data: {
+      PaymentStatus: [
+        {
+          PaymentTransactionId: payment.id,
+          Status: status,
+          StatusUpdateDateTime: iso(payment.statusUpdatedAt),
+          StatusDetail: {
+            LocalInstrument: 'UK.OBIE.FPS',
             Status: status,
-            StatusUpdateDateTime: iso(payment.statusUpdatedAt),
-            StatusDetail: {
-              LocalInstrument: 'UK.OBIE.FPS',
-              Status: status,
-              ...(payment.reason === undefined ? {} : { StatusReason: payment.reason.StatusReasonCode, StatusReasonDescription: payment.reason.StatusReasonDescription }),
-            },
+            ...(payment.reason === undefined ? {} : { StatusReason: payment.reason.StatusReasonCode, StatusReasonDescription: payment.reason.StatusReasonDescription }),
           },
-        ],
-      },
-      Links: { Self: `${resourceBase(context, bank)}/domestic-payments/${payment.id}/payment-details` },
-      Meta: {},
-    });
+        },
+      ],
+    },
+    Links: { Self: `${resourceBase(context, bank)}/domestic-payments/${payment.id}/payment-details` },
+    Meta: {},
   });
 }
 

@@ -3,19 +3,19 @@
  * parsers, error handler and hooks). Mounted by default under `/sandbox-bank/uk` beside the Berlin Group banks, and
  * stand-alone in `openpis sandbox-bank` under `/uk`. See docs/sandbox-bank-uk.md.
  */
-import { operatorTokenCheck } from '../operator-token.js';
 import { randomUUID } from 'node:crypto';
-import formBody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { JSONWebKeySet } from 'jose';
 import { Compile } from 'typebox/compile';
-import { FaultPlan } from '../faults.js';
-import { loadSandboxFixtures, type SandboxFixtures } from '../fixtures.js';
+import { FaultPlan } from '../shared/faults.js';
+import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
+import { operatorTokenCheck } from '../shared/operator-token.js';
+import { normalisePublicUrl, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
 import { ukSandboxBanks } from './banks.js';
 import { interactionId, sendSigned, type UkContext } from './context.js';
 import { OAuthError, ObError, Unauthenticated } from './errors.js';
 import { UkFaultRuleSchema, type UkFaultRule } from './faults.js';
-import { generateBankKey, type BankKey } from './jws.js';
+import { bankKeyOf, type BankKey } from './jws.js';
 import { registerOAuthRoutes } from './oauth-routes.js';
 import { registerUkPayerPages } from './pages.js';
 import { registerPispRoutes } from './pisp-routes.js';
@@ -48,16 +48,10 @@ export interface UkSandboxBankOptions {
   readonly operatorToken?: string | undefined;
 }
 
-const BODY_LIMIT = 1024 * 1024;
 const checkFaultRule = Compile(UkFaultRuleSchema);
 
 export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = async (app, options) => {
-  let publicUrl: string;
-  try {
-    publicUrl = new URL(options.publicUrl).toString().replace(/\/+$/, '');
-  } catch {
-    throw new Error(`UK sandbox bank publicUrl must be an absolute URL (got "${options.publicUrl}")`);
-  }
+  const publicUrl = normalisePublicUrl(options.publicUrl, 'UK sandbox bank');
   const state = new UkSandboxState({
     fixtures: options.fixtures ?? loadSandboxFixtures(),
     clock: options.clock ?? (() => new Date()),
@@ -69,7 +63,7 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
   }
   const banks = ukSandboxBanks();
   const keys = new Map<string, BankKey>();
-  for (const bank of banks.values()) keys.set(bank.slug, await generateBankKey());
+  for (const bank of banks.values()) keys.set(bank.slug, await bankKeyOf(bank.slug));
   const context: UkContext = {
     state,
     banks,
@@ -81,23 +75,9 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     held: new Set(),
   };
 
-  await app.register(formBody, { bodyLimit: 64 * 1024 });
   // Keep the raw bytes: the request's detached signature is over them.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
-    const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    context.rawBodies.set(request, raw);
-    if (raw.length === 0) return done(null, undefined);
-    try {
-      done(null, JSON.parse(raw.toString('utf8')) as unknown);
-    } catch {
-      done(new ObError('UK.OBIE.Resource.InvalidFormat', 'The body is not valid JSON'), undefined);
-    }
-  });
-
-  app.addHook('preClose', async () => {
-    for (const release of [...context.held]) release();
-  });
+  await registerBodyParsers(app, context, () => new ObError('UK.OBIE.Resource.InvalidFormat', 'The body is not valid JSON'));
+  releaseHeldRequestsOnClose(app, context);
 
   app.setErrorHandler(async (error: FastifyError | ObError | OAuthError | Unauthenticated, request, reply) => {
     const id = interactionId(request);

@@ -2,13 +2,17 @@
  * The UK sandbox banks' memory and every status rule they follow: registered clients, tokens, authorisation
  * sessions (payer pages and CIBA requests), payment consents, payments, idempotency records and the test payers'
  * GBP balances. The test payers are the Berlin Group sandbox's (same ids, passwords and outcomes, from
- * `../fixtures/test-payers.json`); each of their accounts is held here as a GBP account with a sort code and account
- * number, with the same opening balance.
+ * `../shared/fixtures/test-payers.json`); each of their accounts is held here as a GBP account with a sort code and
+ * account number, with the same opening balance, in a ledger of this app's own. Consents, payments and sessions are
+ * handed out read-only: every change to them is made by a method of `UkSandboxState`.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { JSONWebKeySet } from 'jose';
-import type { PayerOutcome, SandboxFixtures, TestPayer } from '../fixtures.js';
-import { toMinor } from '../money.js';
+import type { PayerOutcome, SandboxFixtures, TestPayer } from '../shared/fixtures.js';
+import { executionTimeline, Ledger } from '../shared/ledger.js';
+import { toMinor } from '../shared/money.js';
+import { PageProgressKeeper } from '../shared/page-progress.js';
+import { writable } from '../shared/writable.js';
 
 /** Sort code of every sandbox account (a made-up one). */
 export const SANDBOX_SORT_CODE = '040004';
@@ -73,15 +77,15 @@ export interface Consent {
   readonly risk: Record<string, unknown>;
   readonly readRefundAccount: 'Yes' | 'No' | undefined;
   readonly amountMinor: bigint;
-  status: ConsentStatus;
-  statusUpdatedAt: Date;
-  reason: StatusReason | undefined;
-  payerId: string | undefined;
+  readonly status: ConsentStatus;
+  readonly statusUpdatedAt: Date;
+  readonly reason: StatusReason | undefined;
+  readonly payerId: string | undefined;
   /** The debtor account once the payer authorised (named by the TPP or chosen at the bank). */
-  debtorAccountId: string | undefined;
+  readonly debtorAccountId: string | undefined;
   /** The payment created from this consent (a consent pays once). */
-  paymentId: string | undefined;
-  failedPasswords: number;
+  readonly paymentId: string | undefined;
+  readonly failedPasswords: number;
 }
 
 export interface Payment {
@@ -94,11 +98,11 @@ export interface Payment {
   readonly amountMinor: bigint;
   readonly payerId: string;
   readonly debtorAccountId: string;
-  status: PaymentStatus;
-  statusUpdatedAt: Date;
-  reason: StatusReason | undefined;
+  readonly status: PaymentStatus;
+  readonly statusUpdatedAt: Date;
+  readonly reason: StatusReason | undefined;
   /** Set once the debit was booked or the payment rejected at execution. */
-  executed: boolean;
+  readonly executed: boolean;
 }
 
 export type SessionStep = 'login' | 'account' | 'review' | 'done';
@@ -123,11 +127,11 @@ export interface AuthorisationSession {
   /** Unguessable token in the page URL, and the anti-forgery token of its forms. */
   readonly pageToken: string;
   readonly formToken: string;
-  step: SessionStep;
-  notice: string | undefined;
-  outcome: 'approved' | 'denied' | undefined;
+  readonly step: SessionStep;
+  readonly notice: string | undefined;
+  readonly outcome: 'approved' | 'denied' | undefined;
   /** Once approved (redirect): the authorisation code handed to the TPP. */
-  code: string | undefined;
+  readonly code: string | undefined;
 }
 
 export interface AuthorisationCode {
@@ -176,9 +180,9 @@ export interface UkStateOptions {
 export type PasswordCheck = 'ok' | 'wrong' | 'locked';
 
 export class UkSandboxState {
-  readonly clients = new Map<string, RegisteredClient>();
-  readonly consents = new Map<string, Consent>();
-  readonly payments = new Map<string, Payment>();
+  private readonly clients = new Map<string, RegisteredClient>();
+  private readonly consents = new Map<string, Consent>();
+  private readonly payments = new Map<string, Payment>();
   private readonly sessions = new Map<string, AuthorisationSession>();
   private readonly sessionsByPageToken = new Map<string, string>();
   private readonly sessionsByAuthReqId = new Map<string, string>();
@@ -189,8 +193,10 @@ export class UkSandboxState {
   private readonly payers = new Map<string, TestPayer>();
   private readonly accounts = new Map<string, { payer: TestPayer; account: UkAccount; currencyOfFixture: string }>();
   private readonly accountsByIdentification = new Map<string, string>();
-  /** Balances in pence, by account id. */
-  private readonly balances = new Map<string, bigint>();
+  /** Balances in pence, by account id; a ledger per app so tests never share money. */
+  private readonly ledger = new Ledger();
+  /** The payer pages' steps and notices of the authorisation sessions. */
+  readonly pages = new PageProgressKeeper<SessionStep, Exclude<SessionStep, 'done'>>();
 
   constructor(readonly options: UkStateOptions) {
     let serial = 0;
@@ -207,7 +213,7 @@ export class UkSandboxState {
         this.accounts.set(account.accountId, { payer, account, currencyOfFixture: fixtureAccount.currency });
         this.accountsByIdentification.set(account.sortCodeAccountNumber, account.accountId);
         // Same figure as the Berlin Group sandbox's opening balance, held in GBP.
-        this.balances.set(account.accountId, toMinor(fixtureAccount.balance, 'GBP') ?? 0n);
+        this.ledger.open(account.accountId, toMinor(fixtureAccount.balance, 'GBP') ?? 0n);
       }
     }
   }
@@ -243,14 +249,14 @@ export class UkSandboxState {
 
   balance(accountId: string): bigint | undefined {
     this.refreshAll();
-    return this.balances.get(accountId);
+    return this.ledger.balance(accountId);
   }
 
   /** Constant-time password check; wrong passwords count per consent. */
   checkPassword(consent: Consent, psuId: string, password: string): PasswordCheck {
     const payer = this.payers.get(psuId);
     if (payer !== undefined && secretEquals(payer.password, password)) return 'ok';
-    consent.failedPasswords += 1;
+    writable(consent).failedPasswords = consent.failedPasswords + 1;
     return consent.failedPasswords >= MAX_PASSWORD_ATTEMPTS ? 'locked' : 'wrong';
   }
 
@@ -263,6 +269,10 @@ export class UkSandboxState {
 
   registerClient(client: RegisteredClient): void {
     this.clients.set(client.clientId, client);
+  }
+
+  client(clientId: string): RegisteredClient | undefined {
+    return this.clients.get(clientId);
   }
 
   // ---- tokens and codes ---------------------------------------------------------------------------------------
@@ -370,25 +380,39 @@ export class UkSandboxState {
     }
   }
 
+  /** A consent as it is, without bringing it up to date (to find the payer a call is about before admitting it). */
+  peekConsent(id: string): Consent | undefined {
+    return this.consents.get(id);
+  }
+
+  /** The payer logged in at the bank's pages to authorise the consent. */
+  identifyPayer(consent: Consent, payerId: string): void {
+    writable(consent).payerId = payerId;
+  }
+
+  /** The debtor account, chosen by the payer or the only one that fits. */
+  chooseDebtorAccount(consent: Consent, accountId: string): void {
+    writable(consent).debtorAccountId = accountId;
+  }
+
   /** The payer approved: the consent is AUTH, with the debtor account set. */
   authoriseConsent(consent: Consent, payerId: string, debtorAccountId: string): void {
-    consent.payerId = payerId;
-    consent.debtorAccountId = debtorAccountId;
-    consent.status = 'AUTH';
-    consent.statusUpdatedAt = this.now();
-    consent.reason = undefined;
+    const record = writable(consent);
+    record.payerId = payerId;
+    record.debtorAccountId = debtorAccountId;
+    record.status = 'AUTH';
+    record.statusUpdatedAt = this.now();
+    record.reason = undefined;
   }
 
   rejectConsent(consent: Consent, reason: StatusReason): void {
     if (consent.status !== 'AWAU') return;
-    consent.status = 'RJCT';
-    consent.statusUpdatedAt = this.now();
-    consent.reason = reason;
+    const record = writable(consent);
+    record.status = 'RJCT';
+    record.statusUpdatedAt = this.now();
+    record.reason = reason;
     for (const session of this.sessions.values()) {
-      if (session.consentId === consent.id && session.step !== 'done') {
-        session.step = 'done';
-        session.outcome = 'denied';
-      }
+      if (session.consentId === consent.id && session.step !== 'done') this.denySession(session);
     }
   }
 
@@ -412,6 +436,33 @@ export class UkSandboxState {
     this.sessionsByPageToken.set(session.pageToken, session.id);
     if (session.authReqId !== undefined) this.sessionsByAuthReqId.set(session.authReqId, session.id);
     return session;
+  }
+
+  /** The session ends without the payer's approval. */
+  denySession(session: AuthorisationSession): void {
+    const record = writable(session);
+    record.step = 'done';
+    record.outcome = 'denied';
+  }
+
+  /** Ends the page of a session whose consent was decided meanwhile or that ran out of time (denied, unless decided). */
+  closeStaleSession(session: AuthorisationSession): void {
+    const record = writable(session);
+    record.step = 'done';
+    record.outcome ??= 'denied';
+  }
+
+  /** The payer approved; a redirect session carries the authorisation code handed to the TPP. */
+  approveSession(session: AuthorisationSession, code?: string): void {
+    const record = writable(session);
+    if (code !== undefined) record.code = code;
+    record.step = 'done';
+    record.outcome = 'approved';
+  }
+
+  /** A CIBA session's grant is exchanged once: its code slot marks the exchange. */
+  redeemCibaSession(session: AuthorisationSession): void {
+    writable(session).code = 'redeemed';
   }
 
   sessionByPageToken(token: string): AuthorisationSession | undefined {
@@ -484,7 +535,7 @@ export class UkSandboxState {
       reason: undefined,
       executed: false,
     };
-    consent.paymentId = payment.id;
+    writable(consent).paymentId = payment.id;
     this.payments.set(payment.id, payment);
     this.refreshPayment(payment);
     return payment;
@@ -494,6 +545,11 @@ export class UkSandboxState {
     const payment = this.payments.get(id);
     if (payment !== undefined) this.refreshPayment(payment);
     return payment;
+  }
+
+  /** A payment as it is, without bringing it up to date. */
+  peekPayment(id: string): Payment | undefined {
+    return this.payments.get(id);
   }
 
   refreshAll(): void {
@@ -508,38 +564,38 @@ export class UkSandboxState {
     if (payment.status === 'RJCT' || payment.status === 'ACSC' || payment.status === 'ACCC') return;
     const outcome: PayerOutcome | undefined = this.payer(payment.payerId)?.outcome;
     if (outcome === undefined) return;
-    const elapsedMs = this.now().getTime() - payment.createdAt.getTime();
-    const validationMs = (outcome.technicalValidationSeconds ?? 0) * 1000;
-    if (elapsedMs < validationMs) {
+    const timeline = executionTimeline(outcome, this.now().getTime() - payment.createdAt.getTime());
+    if (!timeline.executionDue) {
       this.setStatus(payment, 'PDNG');
       return;
     }
-    if (!payment.executed) {
-      payment.executed = true;
-      if (outcome.execution === 'reject') {
-        this.setStatus(payment, 'RJCT', { StatusReasonCode: 'NOAS', StatusReasonDescription: 'The bank rejected the payment at execution.' });
-        return;
-      }
-      const balance = this.balances.get(payment.debtorAccountId);
-      if (balance === undefined || balance < payment.amountMinor) {
-        this.setStatus(payment, 'RJCT', { StatusReasonCode: 'AM04', StatusReasonDescription: 'Insufficient funds on the debtor account.' });
-        return;
-      }
-      this.balances.set(payment.debtorAccountId, balance - payment.amountMinor);
-      const creditorId = this.accountsByIdentification.get(creditorIdentification(payment.initiation));
-      const creditorBalance = creditorId === undefined ? undefined : this.balances.get(creditorId);
-      if (creditorId !== undefined && creditorBalance !== undefined) this.balances.set(creditorId, creditorBalance + payment.amountMinor);
-      this.setStatus(payment, 'ACSP');
+    if (!payment.executed && !this.execute(payment, outcome.execution)) return;
+    if (payment.status === 'ACSP' && timeline.settled) this.setStatus(payment, outcome.finalStatus ?? 'ACSC');
+  }
+
+  /** Execution: the bank's own rejection, or the funds check and booking; false when the payment was rejected. */
+  private execute(payment: Payment, execution: 'settle' | 'reject' | 'pending'): boolean {
+    writable(payment).executed = true;
+    if (execution === 'reject') {
+      this.setStatus(payment, 'RJCT', { StatusReasonCode: 'NOAS', StatusReasonDescription: 'The bank rejected the payment at execution.' });
+      return false;
     }
-    if (payment.status !== 'ACSP' || outcome.execution !== 'settle') return;
-    if (elapsedMs >= validationMs + (outcome.settlementSeconds ?? 0) * 1000) this.setStatus(payment, outcome.finalStatus ?? 'ACSC');
+    // A payment to another test payer's account (by sort code and account number) is credited there.
+    const creditor = this.accountsByIdentification.get(creditorIdentification(payment.initiation));
+    if (this.ledger.execute(payment.debtorAccountId, payment.amountMinor, creditor) !== 'booked') {
+      this.setStatus(payment, 'RJCT', { StatusReasonCode: 'AM04', StatusReasonDescription: 'Insufficient funds on the debtor account.' });
+      return false;
+    }
+    this.setStatus(payment, 'ACSP');
+    return true;
   }
 
   private setStatus(payment: Payment, status: PaymentStatus, reason?: StatusReason): void {
     if (payment.status === status) return;
-    payment.status = status;
-    payment.statusUpdatedAt = this.now();
-    if (reason !== undefined) payment.reason = reason;
+    const record = writable(payment);
+    record.status = status;
+    record.statusUpdatedAt = this.now();
+    if (reason !== undefined) record.reason = reason;
   }
 }
 

@@ -14,7 +14,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import type { BankReturn } from '../../../src/connectors/contract.js';
 import { createUkOpenBankingConnector, withSandboxBankUrl, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/index.js';
 import { parseCatalogue } from '../../../src/providers/catalogue.js';
-import { FaultPlan } from '../../../src/sandbox-bank/faults.js';
+import { FaultPlan } from '../../../src/sandbox-bank/shared/faults.js';
 import { ukSandboxBankPlugin, type UkFaultRule } from '../../../src/sandbox-bank/uk-open-banking/index.js';
 import { payerAtBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
 import type { WireRequest } from '../helpers/recording-dispatcher.js';

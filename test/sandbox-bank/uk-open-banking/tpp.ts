@@ -22,8 +22,8 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { FaultPlan } from '../../../src/sandbox-bank/faults.js';
-import type { SandboxFixtures } from '../../../src/sandbox-bank/fixtures.js';
+import { FaultPlan } from '../../../src/sandbox-bank/shared/faults.js';
+import type { SandboxFixtures } from '../../../src/sandbox-bank/shared/fixtures.js';
 import { ukSandboxBankPlugin, type UkFaultRule } from '../../../src/sandbox-bank/uk-open-banking/index.js';
 import { ukStandard } from './standard.js';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isValidIBAN } from 'ibantools';
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { FaultSchema, OperationSchema } from './faults.js';
+import { FaultSchema, OperationSchema, type Fault, type OperationName } from './faults.js';
 import { toMinor } from './money.js';
 
 const ScaMethodSchema = Type.Object(
@@ -136,4 +136,17 @@ const BUILT_IN_FIXTURES = new URL('./fixtures/test-payers.json', import.meta.url
 export function loadSandboxFixtures(file?: string | URL): SandboxFixtures {
   const document: unknown = JSON.parse(readFileSync(file ?? BUILT_IN_FIXTURES, 'utf8'));
   return parseSandboxFixtures(document);
+}
+
+/**
+ * The fault a test payer's fixture sets for a call, if any. The fixture names Berlin Group operations; `covers`
+ * says whether one of them stands for the call at hand (the identity at the Berlin Group banks, a mapping at the
+ * UK ones). A fault without operations covers every call.
+ */
+export function payerFixtureFault(payer: TestPayer | undefined, covers: (operation: OperationName) => boolean): Fault | undefined {
+  for (const rule of payer?.faults ?? []) {
+    const operations = rule.operations ?? (rule.operation === undefined ? undefined : [rule.operation]);
+    if (operations === undefined || operations.some(covers)) return rule.fault;
+  }
+  return undefined;
 }

@@ -28,16 +28,29 @@ const SIGNED_WHEN_PRESENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri', '
 const DIGEST_ALGORITHMS: Readonly<Record<string, string>> = { 'SHA-256': 'sha256', 'SHA-512': 'sha512' };
 const SIGNATURE_ALGORITHMS: Readonly<Record<string, string>> = { 'rsa-sha256': 'sha256', 'rsa-sha512': 'sha512' };
 
-export function verifyRequestSignature(request: SignedRequest, options: { now?: Date } = {}): SignatureVerification {
-  const header = (name: string): string | undefined => {
+type Failure = Extract<SignatureVerification, { ok: false }>;
+
+function fail(code: SignatureProblem, text: string): Failure {
+  return { ok: false, code, text };
+}
+
+function isFailure<T>(value: T | Failure): value is Failure {
+  return typeof value === 'object' && value !== null && 'ok' in value && value.ok === false;
+}
+
+/** A header of the request by lower-case name (repeated values joined). */
+function headerReader(request: SignedRequest): (name: string) => string | undefined {
+  return (name) => {
     for (const [key, value] of Object.entries(request.headers)) {
       if (key.toLowerCase() !== name) continue;
       return typeof value === 'string' ? value : value?.join(', ');
     }
     return undefined;
   };
-  const fail = (code: SignatureProblem, text: string): SignatureVerification => ({ ok: false, code, text });
+}
 
+export function verifyRequestSignature(request: SignedRequest, options: { now?: Date } = {}): SignatureVerification {
+  const header = headerReader(request);
   const certificateHeader = header('tpp-signature-certificate');
   const signatureHeader = header('signature');
   const digestHeader = header('digest');
@@ -47,7 +60,26 @@ export function verifyRequestSignature(request: SignedRequest, options: { now?: 
   if (signatureHeader === undefined || digestHeader === undefined) {
     return fail('SIGNATURE_MISSING', 'Signature and Digest headers are required');
   }
+  const certificate = readCertificate(certificateHeader, options.now ?? new Date());
+  if (isFailure(certificate)) return certificate;
+  const digestProblem = checkDigest(digestHeader, request.body ?? '');
+  if (digestProblem !== undefined) return digestProblem;
+  const signed = readSignatureHeader(signatureHeader, certificate);
+  if (isFailure(signed)) return signed;
+  const signingString = signingStringOf(signed.signedHeaders, header);
+  if (isFailure(signingString)) return signingString;
+  let valid = false;
+  try {
+    valid = verifySignature(signed.hash, Buffer.from(signingString), certificate.publicKey, Buffer.from(signed.signature, 'base64'));
+  } catch {
+    valid = false;
+  }
+  if (!valid) return fail('SIGNATURE_INVALID', 'The signature does not verify with the certificate');
+  return { ok: true, certificate, signedHeaders: signed.signedHeaders };
+}
 
+/** The TPP's certificate: base64 DER (PEM armour tolerated), an RSA key, valid now. */
+function readCertificate(certificateHeader: string, now: Date): X509Certificate | Failure {
   let certificate: X509Certificate;
   try {
     const base64 = certificateHeader.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
@@ -58,20 +90,26 @@ export function verifyRequestSignature(request: SignedRequest, options: { now?: 
   if (certificate.publicKey.asymmetricKeyType !== 'rsa') {
     return fail('CERTIFICATE_INVALID', 'The certificate does not carry an RSA key');
   }
-  const now = options.now ?? new Date();
   if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo)) {
     return fail('CERTIFICATE_EXPIRED', 'The certificate is not valid at this time');
   }
+  return certificate;
+}
 
+/** The `Digest` header must be the hash of the exact body. */
+function checkDigest(digestHeader: string, body: string | Uint8Array): Failure | undefined {
   const digestMatch = /^(SHA-256|SHA-512)=([A-Za-z0-9+/]+={0,2})$/.exec(digestHeader.trim());
   const digestAlgorithm = digestMatch?.[1] === undefined ? undefined : DIGEST_ALGORITHMS[digestMatch[1]];
   if (digestMatch === null || digestAlgorithm === undefined) {
     return fail('SIGNATURE_INVALID', 'Digest must be SHA-256=<base64> or SHA-512=<base64>');
   }
-  const body = request.body ?? '';
   const expectedDigest = createHash(digestAlgorithm).update(body).digest('base64');
   if (expectedDigest !== digestMatch[2]) return fail('SIGNATURE_INVALID', 'Digest does not match the body');
+  return undefined;
+}
 
+/** The `Signature` header's parameters: the hash, the signed headers, the signature; its keyId must name the certificate. */
+function readSignatureHeader(signatureHeader: string, certificate: X509Certificate): { hash: string; signedHeaders: string[]; signature: string } | Failure {
   const parameters = new Map<string, string>();
   for (const match of signatureHeader.matchAll(/([A-Za-z]+)\s*=\s*"([^"]*)"/g)) {
     if (match[1] !== undefined && match[2] !== undefined) parameters.set(match[1], match[2]);
@@ -85,7 +123,6 @@ export function verifyRequestSignature(request: SignedRequest, options: { now?: 
   }
   const hash = SIGNATURE_ALGORITHMS[algorithm.toLowerCase()];
   if (hash === undefined) return fail('SIGNATURE_INVALID', `Unsupported signature algorithm ${algorithm}`);
-
   const serial = /(?:^|,)\s*SN=([0-9A-Fa-f]+)/.exec(keyId)?.[1];
   if (serial === undefined || !/(?:^|,)\s*CA=/.test(keyId)) {
     return fail('SIGNATURE_INVALID', 'keyId must have the form SN=<serial>,CA=<issuer>');
@@ -93,8 +130,11 @@ export function verifyRequestSignature(request: SignedRequest, options: { now?: 
   if (normaliseSerial(serial) !== normaliseSerial(certificate.serialNumber)) {
     return fail('SIGNATURE_INVALID', 'keyId serial number does not match the certificate');
   }
+  return { hash, signedHeaders: headersParameter.toLowerCase().split(/\s+/).filter((name) => name !== ''), signature };
+}
 
-  const signedHeaders = headersParameter.toLowerCase().split(/\s+/).filter((name) => name !== '');
+/** The signed headers' `name: value` lines; the mandatory ones, and those the request carries, must be signed. */
+function signingStringOf(signedHeaders: readonly string[], header: (name: string) => string | undefined): string | Failure {
   for (const required of ['digest', 'x-request-id']) {
     if (!signedHeaders.includes(required)) return fail('SIGNATURE_INVALID', `The signature must cover ${required}`);
   }
@@ -109,14 +149,7 @@ export function verifyRequestSignature(request: SignedRequest, options: { now?: 
     if (value === undefined) return fail('SIGNATURE_INVALID', `Signed header ${name} is missing from the request`);
     lines.push(`${name}: ${value}`);
   }
-  let valid = false;
-  try {
-    valid = verifySignature(hash, Buffer.from(lines.join('\n')), certificate.publicKey, Buffer.from(signature, 'base64'));
-  } catch {
-    valid = false;
-  }
-  if (!valid) return fail('SIGNATURE_INVALID', 'The signature does not verify with the certificate');
-  return { ok: true, certificate, signedHeaders };
+  return lines.join('\n');
 }
 
 function normaliseSerial(serial: string): string {

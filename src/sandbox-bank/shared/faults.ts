@@ -4,9 +4,12 @@
  * hold it), the HTTP control endpoint `/<slug>/sandbox/faults` (client developers), and test-payer fixtures.
  */
 import { randomUUID } from 'node:crypto';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
-/** Names of the bank's API operations that faults can target. */
+/**
+ * Names of the Berlin Group banks' API operations that faults can target. They live here, not in berlin-group/,
+ * because the shared test payers' fixture faults are written in them (the UK banks map them onto their own).
+ */
 export const OPERATIONS = [
   'initiatePayment',
   'getPayment',
@@ -52,21 +55,29 @@ export type Fault = Static<typeof FaultSchema>;
 
 export const OperationSchema = Type.Unsafe<OperationName>({ type: 'string', enum: [...OPERATIONS] });
 
-/** A fault rule as written by tests, the HTTP control endpoint or fixtures. */
-export const FaultRuleSchema = Type.Object(
-  {
-    /** Bank slug; unset: every bank. */
-    bank: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    /** Test payer (PSU-ID); unset: every payer (and calls with no known payer). */
-    psuId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    /** Operations hit; unset: every operation. */
-    operations: Type.Optional(Type.Array(OperationSchema, { minItems: 1 })),
-    fault: FaultSchema,
-    /** Apply to the next N matching calls only; unset: always. */
-    times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  },
-  { additionalProperties: false },
-);
+/**
+ * A fault rule as written by tests, the HTTP control endpoint or fixtures, over one standard's operation names
+ * (each standard builds its rule schema from this, so the rules have one shape everywhere).
+ */
+export function faultRuleSchema<Operation extends TSchema>(operation: Operation) {
+  return Type.Object(
+    {
+      /** Bank slug; unset: every bank. */
+      bank: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      /** Test payer (PSU-ID); unset: every payer (and calls with no known payer). */
+      psuId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      /** Operations hit; unset: every operation. */
+      operations: Type.Optional(Type.Array(operation, { minItems: 1 })),
+      fault: FaultSchema,
+      /** Apply to the next N matching calls only; unset: always. */
+      times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** The Berlin Group sandbox's rules (its operation names are also the test payers' fault vocabulary). */
+export const FaultRuleSchema = faultRuleSchema(OperationSchema);
 export type FaultRule = Static<typeof FaultRuleSchema>;
 
 /**

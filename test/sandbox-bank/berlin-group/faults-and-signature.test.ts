@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildSandboxBankApp, verifyRequestSignature } from '../../src/sandbox-bank/index.js';
-import { catalogueWith, defaultCatalogue, OPERATOR_TOKEN, SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from './harness.js';
+import { buildSandboxBankApp, verifyRequestSignature } from '../../../src/sandbox-bank/index.js';
+import { catalogueWith, defaultCatalogue, OPERATOR_TOKEN, SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from '../harness.js';
 
 describe('fault injection', () => {
   let bank: Harness;

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { isValidIBAN } from 'ibantools';
-import { FaultPlan, loadSandboxFixtures, parseSandboxFixtures, sandboxBankPlugin } from '../../src/sandbox-bank/index.js';
-import { fromMinor, toMinor } from '../../src/sandbox-bank/money.js';
-import { loadCatalogue } from '../../src/providers/catalogue.js';
-import { PUBLIC_URL, theStandard } from './harness.js';
+import { FaultPlan, loadSandboxFixtures, parseSandboxFixtures, sandboxBankPlugin } from '../../../src/sandbox-bank/index.js';
+import { fromMinor, toMinor } from '../../../src/sandbox-bank/shared/money.js';
+import { loadCatalogue } from '../../../src/providers/catalogue.js';
+import { PUBLIC_URL, theStandard } from '../harness.js';
 
 describe('test payers', () => {
   const fixtures = loadSandboxFixtures();

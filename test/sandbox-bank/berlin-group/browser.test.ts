@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from './harness.js';
+import { SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from '../harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);

@@ -1,12 +1,17 @@
 /**
  * The sandbox bank's memory: payments, consents, their authorisation sub-resources and the test payers' balances.
  * It is its own small in-process store, never the service's database, with a size bound so a long-running sandbox
- * cannot grow without limit. Every status rule of the bank lives here, shared by the XS2A API and the payer pages.
+ * cannot grow without limit. Every status rule of the bank lives here, shared by the XS2A API and the payer pages,
+ * and every change to a payment, consent or authorisation is made by a method of `SandboxState` (the records are
+ * handed out read-only); money moves through the shared ledger.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ScaApproach } from '../providers/catalogue.js';
-import type { PayerAccount, SandboxFixtures, ScaMethod, TestPayer } from './fixtures.js';
-import { toMinor } from './money.js';
+import type { ScaApproach } from '../../providers/catalogue.js';
+import type { PayerAccount, SandboxFixtures, ScaMethod, TestPayer } from '../shared/fixtures.js';
+import { executionTimeline, Ledger } from '../shared/ledger.js';
+import { toMinor } from '../shared/money.js';
+import { PageProgressKeeper } from '../shared/page-progress.js';
+import { writable } from '../shared/writable.js';
 
 /** ISO 20022 transaction statuses the sandbox bank uses. */
 export type TransactionStatus = 'RCVD' | 'ACTC' | 'ACSP' | 'ACSC' | 'ACCC' | 'RJCT' | 'CANC';
@@ -64,12 +69,12 @@ interface ScaContext {
   readonly redirectUri: string | undefined;
   readonly nokRedirectUri: string | undefined;
   /** PSU-ID sent by the TPP, if any. */
-  psuId: string | undefined;
+  readonly psuId: string | undefined;
   /** The test payer once identified. */
-  payerId: string | undefined;
+  readonly payerId: string | undefined;
   /** Wrong passwords so far, across all authorisations of the resource. */
-  failedPasswords: number;
-  readonly authorisationIds: string[];
+  readonly failedPasswords: number;
+  readonly authorisationIds: readonly string[];
 }
 
 export interface Payment extends ScaContext {
@@ -79,13 +84,13 @@ export interface Payment extends ScaContext {
   readonly product: string;
   readonly data: PaymentData;
   readonly createdAt: Date;
-  status: TransactionStatus;
-  reason: StatusReason | undefined;
+  readonly status: TransactionStatus;
+  readonly reason: StatusReason | undefined;
   /** The debtor account once known (from the request or chosen by the payer). */
-  debtorIban: string | undefined;
-  authorisedAt: Date | undefined;
+  readonly debtorIban: string | undefined;
+  readonly authorisedAt: Date | undefined;
   /** Set once the debit has been booked (or the payment rejected at execution). */
-  executed: boolean;
+  readonly executed: boolean;
 }
 
 export interface ConsentAccess {
@@ -108,10 +113,10 @@ export interface Consent extends ScaContext {
   readonly validUntil: string;
   readonly frequencyPerDay: number;
   readonly combinedServiceIndicator: boolean;
-  status: ConsentStatus;
-  lastActionDate: string;
+  readonly status: ConsentStatus;
+  readonly lastActionDate: string;
   /** Account resource ids the payer granted. */
-  grantedAccountIds: string[];
+  readonly grantedAccountIds: readonly string[];
 }
 
 /** Steps of the payer pages (redirect approach, and the decoupled "app"). */
@@ -124,18 +129,18 @@ export interface Authorisation {
   readonly bank: string;
   readonly approach: ScaApproach;
   readonly createdAt: Date;
-  scaStatus: ScaStatus;
-  chosenMethodId: string | undefined;
-  failedCodes: number;
+  readonly scaStatus: ScaStatus;
+  readonly chosenMethodId: string | undefined;
+  readonly failedCodes: number;
   /** Unguessable token in the payer-page URL (redirect and decoupled). */
   readonly pageToken: string;
   /** Per-authorisation anti-forgery token, carried in every form as a hidden field. */
   readonly formToken: string;
-  step: PageStep;
+  readonly step: PageStep;
   /** A message for the payer on the next page render (wrong password, …). */
-  notice: string | undefined;
+  readonly notice: string | undefined;
   /** Whether the payer finished with success (for the page that ends the flow). */
-  outcome: 'ok' | 'nok' | undefined;
+  readonly outcome: 'ok' | 'nok' | undefined;
 }
 
 export type Resource = Payment | Consent;
@@ -154,21 +159,23 @@ export interface StateOptions {
 export type CredentialCheck = 'ok' | 'wrong' | 'locked';
 
 export class SandboxState {
-  readonly payments = new Map<string, Payment>();
-  readonly consents = new Map<string, Consent>();
-  readonly authorisations = new Map<string, Authorisation>();
+  private readonly payments = new Map<string, Payment>();
+  private readonly consents = new Map<string, Consent>();
+  private readonly authorisations = new Map<string, Authorisation>();
   private readonly pageTokens = new Map<string, string>();
   private readonly payers = new Map<string, TestPayer>();
-  /** Balances in minor units, by IBAN; a copy per app so tests never share money. */
-  private readonly balances = new Map<string, bigint>();
+  /** Balances by IBAN, in each account's currency; a ledger per app so tests never share money. */
+  private readonly ledger = new Ledger();
   private readonly accountsByIban = new Map<string, { payer: TestPayer; account: PayerAccount }>();
+  /** The payer pages' steps and notices of the authorisations. */
+  readonly pages = new PageProgressKeeper<PageStep, Exclude<PageStep, 'done'>>();
 
   constructor(readonly options: StateOptions) {
     for (const payer of options.fixtures.payers) {
       this.payers.set(payer.psuId, payer);
       for (const account of payer.accounts) {
         this.accountsByIban.set(account.iban, { payer, account });
-        this.balances.set(account.iban, toMinor(account.balance, account.currency) ?? 0n);
+        this.ledger.open(account.iban, toMinor(account.balance, account.currency) ?? 0n);
       }
     }
   }
@@ -186,7 +193,7 @@ export class SandboxState {
   }
 
   balance(iban: string): bigint | undefined {
-    return this.balances.get(iban);
+    return this.ledger.balance(iban);
   }
 
   accountOwner(iban: string): TestPayer | undefined {
@@ -245,6 +252,21 @@ export class SandboxState {
     const consent = this.consents.get(id);
     if (consent !== undefined) this.refreshConsent(consent);
     return consent;
+  }
+
+  /** A payment as it is, without bringing it up to date (to find the payer a call is about before admitting it). */
+  peekPayment(id: string): Payment | undefined {
+    return this.payments.get(id);
+  }
+
+  /** A consent as it is, without bringing it up to date. */
+  peekConsent(id: string): Consent | undefined {
+    return this.consents.get(id);
+  }
+
+  /** An authorisation of a resource; undefined when the id is not one of the resource's. */
+  authorisationOf(resource: Resource, authorisationId: string): Authorisation | undefined {
+    return resource.authorisationIds.includes(authorisationId) ? this.authorisations.get(authorisationId) : undefined;
   }
 
   parentOf(authorisation: Authorisation): Resource | undefined {
@@ -325,66 +347,69 @@ export class SandboxState {
       return;
     }
     if ((payment.status !== 'ACTC' && payment.status !== 'ACSP') || payment.authorisedAt === undefined) return;
-    const payer = this.payer(payment.payerId);
-    if (payer === undefined) return;
-    const outcome = payer.outcome;
-    const elapsedMs = this.now().getTime() - payment.authorisedAt.getTime();
-    const validationMs = (outcome.technicalValidationSeconds ?? 0) * 1000;
-    if (elapsedMs < validationMs) return;
-    if (!payment.executed) {
-      payment.executed = true;
-      if (outcome.execution === 'reject') {
-        this.finishPayment(payment, 'RJCT', { code: 'PAYMENT_FAILED', text: 'The bank rejected the payment at execution.' });
-        return;
-      }
-      const iban = payment.debtorIban;
-      const balance = iban === undefined ? undefined : this.balances.get(iban);
-      if (iban === undefined || balance === undefined) {
-        this.finishPayment(payment, 'RJCT', { code: 'PAYMENT_FAILED', text: 'The debtor account is unknown.' });
-        return;
-      }
-      if (balance < payment.data.amountMinor) {
-        this.finishPayment(payment, 'RJCT', { code: 'FUNDS_NOT_AVAILABLE', text: 'Insufficient funds on the debtor account.' });
-        return;
-      }
-      this.balances.set(iban, balance - payment.data.amountMinor);
-      const creditor = this.balances.get(payment.data.creditorAccount.iban);
-      if (creditor !== undefined && this.accountsByIban.get(payment.data.creditorAccount.iban)?.account.currency === payment.data.instructedAmount.currency) {
-        this.balances.set(payment.data.creditorAccount.iban, creditor + payment.data.amountMinor);
-      }
-      payment.status = 'ACSP';
+    const outcome = this.payer(payment.payerId)?.outcome;
+    if (outcome === undefined) return;
+    const timeline = executionTimeline(outcome, this.now().getTime() - payment.authorisedAt.getTime());
+    if (!timeline.executionDue) return;
+    if (!payment.executed && !this.execute(payment, outcome.execution)) return;
+    if (payment.status === 'ACSP' && timeline.settled) writable(payment).status = outcome.finalStatus ?? 'ACSC';
+  }
+
+  /** Execution: the bank's own rejection, or the funds check and booking; false when the payment was rejected. */
+  private execute(payment: Payment, execution: 'settle' | 'reject' | 'pending'): boolean {
+    writable(payment).executed = true;
+    if (execution === 'reject') {
+      this.finishPayment(payment, 'RJCT', { code: 'PAYMENT_FAILED', text: 'The bank rejected the payment at execution.' });
+      return false;
     }
-    if (payment.status !== 'ACSP' || outcome.execution !== 'settle') return;
-    if (elapsedMs >= validationMs + (outcome.settlementSeconds ?? 0) * 1000) {
-      payment.status = outcome.finalStatus ?? 'ACSC';
+    const { creditorAccount, instructedAmount, amountMinor } = payment.data;
+    // A payment to another test payer's account is credited there when that account holds the payment's currency.
+    const creditor = this.accountsByIban.get(creditorAccount.iban)?.account.currency === instructedAmount.currency ? creditorAccount.iban : undefined;
+    switch (this.ledger.execute(payment.debtorIban, amountMinor, creditor)) {
+      case 'unknownDebtor':
+        this.finishPayment(payment, 'RJCT', { code: 'PAYMENT_FAILED', text: 'The debtor account is unknown.' });
+        return false;
+      case 'insufficientFunds':
+        this.finishPayment(payment, 'RJCT', { code: 'FUNDS_NOT_AVAILABLE', text: 'Insufficient funds on the debtor account.' });
+        return false;
+      case 'booked':
+        writable(payment).status = 'ACSP';
+        return true;
     }
   }
 
   private refreshConsent(consent: Consent): void {
     if (consent.status === 'received' && this.deadlinePassed(consent)) {
       this.failOpenAuthorisations(consent);
-      consent.status = 'rejected';
-      consent.lastActionDate = isoDate(this.now());
+      this.setConsentStatus(consent, 'rejected');
     } else if (consent.status === 'valid' && isoDate(this.now()) > consent.validUntil) {
-      consent.status = 'expired';
-      consent.lastActionDate = isoDate(this.now());
+      this.setConsentStatus(consent, 'expired');
     }
+  }
+
+  private setConsentStatus(consent: Consent, status: ConsentStatus): void {
+    writable(consent).status = status;
+    this.consentUsed(consent);
   }
 
   private failOpenAuthorisations(resource: Resource): void {
     for (const id of resource.authorisationIds) {
       const authorisation = this.authorisations.get(id);
-      if (authorisation !== undefined && !isFinalScaStatus(authorisation.scaStatus)) {
-        authorisation.scaStatus = 'failed';
-        authorisation.step = 'done';
-        authorisation.outcome = 'nok';
-      }
+      if (authorisation !== undefined && !isFinalScaStatus(authorisation.scaStatus)) this.endAuthorisation(authorisation, 'failed', 'nok');
     }
   }
 
+  private endAuthorisation(authorisation: Authorisation, scaStatus: 'finalised' | 'exempted' | 'failed', outcome: 'ok' | 'nok'): void {
+    const record = writable(authorisation);
+    record.scaStatus = scaStatus;
+    record.step = 'done';
+    record.outcome = outcome;
+  }
+
   private finishPayment(payment: Payment, status: 'RJCT' | 'CANC', reason: StatusReason): void {
-    payment.status = status;
-    payment.reason = reason;
+    const record = writable(payment);
+    record.status = status;
+    record.reason = reason;
   }
 
   // ---- authorisation -----------------------------------------------------------------------------------------
@@ -397,25 +422,20 @@ export class SandboxState {
       bank: resource.bank,
       approach: resource.approach,
       createdAt: this.now(),
-      scaStatus: 'received',
+      scaStatus: resource.payerId === undefined ? 'received' : 'psuIdentified',
       chosenMethodId: undefined,
       failedCodes: 0,
       pageToken: randomBytes(24).toString('base64url'),
       formToken: randomBytes(24).toString('base64url'),
-      step: 'login',
+      // The bank's app stands in for login and second factor in the decoupled approach: the payer only reviews
+      // and approves there.
+      step: resource.approach !== 'DECOUPLED' ? 'login' : this.needsAccountChoice(resource) ? 'account' : 'review',
       notice: undefined,
       outcome: undefined,
     };
     this.authorisations.set(authorisation.id, authorisation);
     this.pageTokens.set(authorisation.pageToken, authorisation.id);
-    resource.authorisationIds.push(authorisation.id);
-    if (resource.payerId !== undefined) {
-      authorisation.scaStatus = 'psuIdentified';
-    }
-    if (authorisation.approach === 'DECOUPLED') {
-      // The bank's app stands in for login and second factor: the payer only reviews and approves there.
-      authorisation.step = this.needsAccountChoice(resource) ? 'account' : 'review';
-    }
+    writable(resource).authorisationIds = [...resource.authorisationIds, authorisation.id];
     return authorisation;
   }
 
@@ -430,13 +450,18 @@ export class SandboxState {
     if (payer === undefined) return false;
     if (resource.payerId !== undefined && resource.payerId !== psuId) return false;
     if (resource.psuId !== undefined && resource.psuId !== psuId) return false;
-    resource.payerId = psuId;
+    writable(resource).payerId = psuId;
     return true;
   }
 
+  /** In the redirect approach a PSU-ID is only a hint (the payer logs in at the bank anyway): the first one is kept. */
+  notePsuIdHint(resource: Resource, psuId: string): void {
+    if (resource.psuId === undefined) writable(resource).psuId = psuId;
+  }
+
   /**
-   * Checks a password. Wrong passwords count against the resource; the third one fails every open authorisation
-   * and rejects the resource.
+   * Checks a password. Wrong passwords count against the resource; the last one the bank allows fails every open
+   * authorisation and rejects the resource.
    */
   checkPassword(resource: Resource, psuId: string | undefined, password: string): CredentialCheck {
     const candidate = psuId ?? resource.payerId ?? resource.psuId;
@@ -444,7 +469,7 @@ export class SandboxState {
     if (payer !== undefined && secretEquals(payer.password, password) && candidate !== undefined && this.identify(resource, candidate)) {
       return 'ok';
     }
-    resource.failedPasswords += 1;
+    writable(resource).failedPasswords = resource.failedPasswords + 1;
     if (resource.failedPasswords >= this.options.attemptLimits(resource.bank).loginAttempts) {
       this.failResource(resource, { code: 'PSU_CREDENTIALS_INVALID', text: 'Too many wrong passwords.' });
       return 'locked';
@@ -461,13 +486,56 @@ export class SandboxState {
       return 'scaFailed';
     }
     if (secretEquals(payer.otp, code)) return 'ok';
-    authorisation.failedCodes += 1;
+    writable(authorisation).failedCodes = authorisation.failedCodes + 1;
     if (authorisation.failedCodes >= this.options.attemptLimits(resource.bank).oneTimeCodeAttempts) {
       this.failResource(resource, { code: 'SCA_INVALID', text: 'Too many wrong one-time codes.' }, authorisation);
       return 'locked';
     }
     return 'wrong';
   }
+
+  /** Password attempts the payer has left on a resource (for the login page's notice). */
+  passwordAttemptsLeft(resource: Resource): number {
+    return this.options.attemptLimits(resource.bank).loginAttempts - resource.failedPasswords;
+  }
+
+  /** One-time code attempts left on an authorisation (for the code page). */
+  codeAttemptsLeft(authorisation: Authorisation, resource: Resource): number {
+    return this.options.attemptLimits(resource.bank).oneTimeCodeAttempts - authorisation.failedCodes;
+  }
+
+  /** The PSU identification arrived (no password yet). */
+  markIdentified(authorisation: Authorisation): void {
+    writable(authorisation).scaStatus = 'psuIdentified';
+  }
+
+  /** The password was right; the payer has several SCA methods to choose from. */
+  markAuthenticated(authorisation: Authorisation): void {
+    writable(authorisation).scaStatus = 'psuAuthenticated';
+  }
+
+  /** The SCA method is chosen (by the payer, or because it is the only one): the code is sent by it. */
+  selectScaMethod(authorisation: Authorisation, methodId: string): void {
+    const record = writable(authorisation);
+    record.chosenMethodId = methodId;
+    record.scaStatus = 'scaMethodSelected';
+  }
+
+  /** Decoupled SCA is under way in the bank's app. */
+  markDecoupledStarted(authorisation: Authorisation): void {
+    writable(authorisation).scaStatus = 'started';
+  }
+
+  // ---- payer pages -------------------------------------------------------------------------------------------
+
+  /** Ends the pages of an authorisation whose resource was decided meanwhile (expired, cancelled by the TPP). */
+  closeStalePages(authorisation: Authorisation): void {
+    const record = writable(authorisation);
+    record.step = 'done';
+    record.outcome = 'nok';
+  }
+
+  // ---- accounts ----------------------------------------------------------------------------------------------
 
   scaMethods(resource: Resource): readonly ScaMethod[] {
     return this.payer(resource.payerId)?.scaMethods ?? [];
@@ -502,25 +570,29 @@ export class SandboxState {
     if (eligible.length === 0) {
       return { code: 'PAYMENT_FAILED', text: `The payer has no account in ${payment.data.instructedAmount.currency}.` };
     }
-    if (eligible.length === 1 || pickFirst) payment.debtorIban = eligible[0]?.iban;
+    if (eligible.length === 1 || pickFirst) writable(payment).debtorIban = eligible[0]?.iban;
     return undefined;
   }
 
   chooseAccount(payment: Payment, resourceId: string): boolean {
     const account = this.eligibleAccounts(payment).find((candidate) => candidate.resourceId === resourceId);
     if (account === undefined) return false;
-    payment.debtorIban = account.iban;
+    writable(payment).debtorIban = account.iban;
     return true;
   }
 
   grantAccounts(consent: Consent, resourceIds: readonly string[]): boolean {
-    const accounts = this.eligibleAccounts(consent);
-    const named = new Set([...consent.access.accounts, ...consent.access.balances, ...consent.access.transactions].map((reference) => reference.iban));
-    const allowed = accounts.filter((account) => named.size === 0 || named.has(account.iban));
-    const granted = allowed.filter((account) => resourceIds.includes(account.resourceId));
+    const granted = this.consentAccounts(consent).filter((account) => resourceIds.includes(account.resourceId));
     if (granted.length === 0 || granted.length !== resourceIds.length) return false;
-    consent.grantedAccountIds = granted.map((account) => account.resourceId);
+    writable(consent).grantedAccountIds = granted.map((account) => account.resourceId);
     return true;
+  }
+
+  /** Without a choice by the payer (embedded, decoupled), a consent covers every account the TPP asked for. */
+  grantRequestedAccountsUnlessChosen(consent: Consent): void {
+    if (consent.grantedAccountIds.length === 0) {
+      writable(consent).grantedAccountIds = this.consentAccounts(consent).map((account) => account.resourceId);
+    }
   }
 
   /** Accounts a consent may show before the payer picks (all the payer's accounts the TPP asked for). */
@@ -529,37 +601,35 @@ export class SandboxState {
     return this.eligibleAccounts(consent).filter((account) => named.size === 0 || named.has(account.iban));
   }
 
+  /** The TPP used the consent (read accounts): its `lastActionDate` is today. */
+  consentUsed(consent: Consent): void {
+    writable(consent).lastActionDate = isoDate(this.now());
+  }
+
+  // ---- outcomes ----------------------------------------------------------------------------------------------
+
   /** SCA done: the payment is accepted for technical validation, the consent becomes valid. */
   completeAuthorisation(authorisation: Authorisation, resource: Resource, status: 'finalised' | 'exempted'): void {
-    authorisation.scaStatus = status;
-    authorisation.step = 'done';
-    authorisation.outcome = 'ok';
+    this.endAuthorisation(authorisation, status, 'ok');
     if (resource.kind === 'payment') {
-      resource.status = 'ACTC';
-      resource.authorisedAt = this.now();
+      const record = writable(resource);
+      record.status = 'ACTC';
+      record.authorisedAt = this.now();
       this.refreshPayment(resource);
     } else {
-      if (resource.grantedAccountIds.length === 0) {
-        resource.grantedAccountIds = this.consentAccounts(resource).map((account) => account.resourceId);
-      }
-      resource.status = 'valid';
-      resource.lastActionDate = isoDate(this.now());
+      this.grantRequestedAccountsUnlessChosen(resource);
+      this.setConsentStatus(resource, 'valid');
     }
   }
 
   /** SCA failed or the payer gave up: the authorisation fails and the resource is rejected (or cancelled). */
   failResource(resource: Resource, reason: StatusReason, authorisation?: Authorisation, cancelledByPayer = false): void {
-    if (authorisation !== undefined) {
-      authorisation.scaStatus = 'failed';
-      authorisation.step = 'done';
-      authorisation.outcome = 'nok';
-    }
+    if (authorisation !== undefined) this.endAuthorisation(authorisation, 'failed', 'nok');
     this.failOpenAuthorisations(resource);
     if (resource.kind === 'payment') {
       if (resource.status === 'RCVD') this.finishPayment(resource, cancelledByPayer ? 'CANC' : 'RJCT', reason);
     } else if (resource.status === 'received') {
-      resource.status = 'rejected';
-      resource.lastActionDate = isoDate(this.now());
+      this.setConsentStatus(resource, 'rejected');
     }
   }
 
@@ -569,6 +639,12 @@ export class SandboxState {
     this.failOpenAuthorisations(payment);
     this.finishPayment(payment, 'CANC', { code: 'CANCELLED', text: 'Cancelled by the TPP.' });
     return true;
+  }
+
+  /** The TPP deletes a consent: open authorisations fail, and the consent ends whatever its status. */
+  terminateConsent(consent: Consent): void {
+    this.failResource(consent, { code: 'CONSENT_INVALID', text: 'Terminated by the TPP.' });
+    this.setConsentStatus(consent, 'terminatedByTpp');
   }
 }
 

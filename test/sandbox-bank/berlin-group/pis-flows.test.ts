@@ -13,7 +13,7 @@ import {
   walkPages,
   xs2aHeaders,
   type Harness,
-} from './harness.js';
+} from '../harness.js';
 
 const TPP_OK = 'https://tpp.example/return?state=ok';
 const TPP_NOK = 'https://tpp.example/return?state=nok';

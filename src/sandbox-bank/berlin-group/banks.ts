@@ -2,7 +2,7 @@
  * Which catalogue banks this sandbox serves: every bank whose connector base URL sits under the sandbox's public
  * URL; the rest of that URL is the bank's slug.
  */
-import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue, type ScaApproach } from '../providers/catalogue.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue, type ScaApproach } from '../../providers/catalogue.js';
 
 export interface SandboxBankDefinition {
   readonly slug: string;

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SEPA_PAYMENT, startHarness, walkPages, xs2aHeaders, getPage, readForm, submit, type Harness } from './harness.js';
+import { SEPA_PAYMENT, startHarness, walkPages, xs2aHeaders, getPage, readForm, submit, type Harness } from '../harness.js';
 
 const TPP_OK = 'https://tpp.example/ais/ok';
 const TPP_NOK = 'https://tpp.example/ais/nok';

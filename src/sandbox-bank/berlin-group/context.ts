@@ -2,34 +2,26 @@
  * What every route of one sandbox bank app shares: the state, the banks, the fault plan and the public URL, plus
  * the request plumbing common to all XS2A calls (request id, signature check, fault gate, error answers).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxBankDefinition } from './banks.js';
 import { Xs2aError } from './errors.js';
-import type { FaultPlan, OperationName } from './faults.js';
-import { MAX_HOLD_MS } from './faults.js';
+import type { FaultPlan, OperationName } from '../shared/faults.js';
+import { payerFixtureFault } from '../shared/fixtures.js';
+import { applyFault, header, type RequestKeeping } from '../shared/plumbing.js';
 import { verifyRequestSignature } from './signature.js';
 import type { SandboxState } from './state.js';
 
-export interface BankContext {
+export interface BankContext extends RequestKeeping {
   readonly state: SandboxState;
   readonly banks: ReadonlyMap<string, SandboxBankDefinition>;
   readonly faults: FaultPlan;
   /** Public base URL of the sandbox, without a trailing slash. */
   readonly publicUrl: string;
-  /** Raw request bodies, kept for the Digest check. */
-  readonly rawBodies: WeakMap<FastifyRequest, Buffer>;
-  /** Requests held by a timeout fault, released when the app closes. */
-  readonly held: Set<() => void>;
 }
+
+export { header };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name.toLowerCase()];
-  const text = Array.isArray(value) ? value.join(', ') : value;
-  return text === undefined || text.trim() === '' ? undefined : text.trim();
-}
 
 /** `true`/`false` headers of the standard; anything else is a format error. */
 export function booleanHeader(request: FastifyRequest, name: string): boolean | undefined {
@@ -74,45 +66,7 @@ export async function admit(
     );
     if (!verification.ok) throw new Xs2aError(verification.code, verification.text);
   }
-  const plan = context.faults.take({ bank: bank.slug, operation, psuId });
-  const payerFault = plan ?? payerFaultFor(context, operation, psuId);
-  if (payerFault === undefined) return true;
-  switch (payerFault.kind) {
-    case 'delay':
-      await sleep(payerFault.delayMs);
-      return true;
-    case 'error':
-      // The standard defines no body for 5xx answers.
-      await reply.code(payerFault.status).send();
-      return false;
-    case 'timeout':
-      await hold(context, request, reply, payerFault.holdMs ?? MAX_HOLD_MS);
-      return false;
-  }
-}
-
-function payerFaultFor(context: BankContext, operation: OperationName, psuId: string | undefined) {
-  const payer = context.state.payer(psuId);
-  for (const rule of payer?.faults ?? []) {
-    const operations = rule.operations ?? (rule.operation === undefined ? undefined : [rule.operation]);
-    if (operations === undefined || operations.includes(operation)) return rule.fault;
-  }
-  return undefined;
-}
-
-/** Never answers: keeps the request until the client gives up or the bound passes, then drops the connection. */
-export async function hold(context: Pick<BankContext, 'held'>, request: FastifyRequest, reply: FastifyReply, holdMs: number): Promise<void> {
-  reply.hijack();
-  await new Promise<void>((resolve) => {
-    const release = (): void => {
-      clearTimeout(timer);
-      context.held.delete(release);
-      request.raw.socket.off('close', release);
-      reply.raw.socket?.destroy();
-      resolve();
-    };
-    const timer = setTimeout(release, Math.min(holdMs, MAX_HOLD_MS));
-    context.held.add(release);
-    request.raw.socket.once('close', release);
-  });
+  const fault = context.faults.take({ bank: bank.slug, operation, psuId }) ?? payerFixtureFault(context.state.payer(psuId), (named) => named === operation);
+  // The standard defines no body for 5xx answers.
+  return applyFault(fault, { request, reply, keeping: context }, (status) => reply.code(status).send());
 }

@@ -1,0 +1,67 @@
+/**
+ * The request bodies the XS2A API takes, as the standard's OpenAPI file defines them (the parts the sandbox acts
+ * on), and their checks.
+ */
+import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+const AccountReferenceSchema = Type.Object({
+  iban: Type.String({ minLength: 1, maxLength: 34 }),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+});
+
+const PaymentBodySchema = Type.Object({
+  endToEndIdentification: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+  debtorAccount: Type.Optional(AccountReferenceSchema),
+  instructedAmount: Type.Object({
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    amount: Type.String({ pattern: '^[0-9]{1,14}(\\.[0-9]{1,3})?$' }),
+  }),
+  creditorAccount: AccountReferenceSchema,
+  creditorAgent: Type.Optional(Type.String({ pattern: '^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$' })),
+  creditorName: Type.String({ minLength: 1, maxLength: 70 }),
+  creditorAddress: Type.Optional(
+    Type.Object({
+      streetName: Type.Optional(Type.String({ maxLength: 70 })),
+      buildingNumber: Type.Optional(Type.String({ maxLength: 16 })),
+      townName: Type.Optional(Type.String({ maxLength: 35 })),
+      postCode: Type.Optional(Type.String({ maxLength: 16 })),
+      country: Type.String({ pattern: '^[A-Z]{2}$' }),
+    }),
+  ),
+  remittanceInformationUnstructured: Type.Optional(Type.String({ maxLength: 140 })),
+});
+
+const AvailableSchema = Type.Optional(Type.Union([Type.Literal('allAccounts'), Type.Literal('allAccountsWithOwnerName')]));
+const ConsentBodySchema = Type.Object({
+  access: Type.Object({
+    accounts: Type.Optional(Type.Array(AccountReferenceSchema, { maxItems: 50 })),
+    balances: Type.Optional(Type.Array(AccountReferenceSchema, { maxItems: 50 })),
+    transactions: Type.Optional(Type.Array(AccountReferenceSchema, { maxItems: 50 })),
+    availableAccounts: AvailableSchema,
+    availableAccountsWithBalance: AvailableSchema,
+    allPsd2: AvailableSchema,
+  }),
+  recurringIndicator: Type.Boolean(),
+  validUntil: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+  frequencyPerDay: Type.Integer({ minimum: 1 }),
+  combinedServiceIndicator: Type.Boolean(),
+});
+
+/** What a consent request asks to see. */
+export type ConsentAccessBody = Static<typeof ConsentBodySchema>['access'];
+
+/** The forms an authorisation request body can take (start and update). */
+const AuthorisationBodySchema = Type.Object({
+  psuData: Type.Optional(
+    Type.Object({ password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) }),
+  ),
+  authenticationMethodId: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+  scaAuthenticationData: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  confirmationCode: Type.Optional(Type.String()),
+});
+export type AuthorisationBody = Static<typeof AuthorisationBodySchema>;
+
+export const checkPaymentBody = Compile(PaymentBodySchema);
+export const checkConsentBody = Compile(ConsentBodySchema);
+export const checkAuthorisationBody = Compile(AuthorisationBodySchema);
