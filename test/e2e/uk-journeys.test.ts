@@ -104,39 +104,31 @@ for (const kind of sqlite) {
       return flow.history(paymentId);
     }
 
-    it('a redirect bank (hybrid flow): the payer approves at the bank, to COMPLETED', async () => {
-      const { paymentId, redirectUrl } = await create(UK_BANKS.albion);
+    /** A payment at a redirect bank, the payer at the bank's pages, back at the shop; the history once `final`. */
+    async function redirectJourney(bank: string, psuId: string, final: string, options: { amount?: number; account?: string; cancel?: boolean } = {}) {
+      const { paymentId, redirectUrl } = await create(bank, options.amount === undefined ? {} : { amount: options.amount });
       const page = await openPage(browser, flow.seen);
       await toBank(page, redirectUrl);
-      await atBank(page, 'alice');
+      await atBank(page, psuId, options);
       await atShop(page, paymentId);
-      const history = await finalHistory(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
-      assert.deepEqual(statuses(history), [
-        ...CUSTOM_TO_CONSENT,
-        'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
-        'PAYMENT_EXECUTION_PENDING',
-        'PAYMENT_EXECUTION_COMPLETED',
-      ]);
+      const history = await finalHistory(paymentId, final);
+      await page.context().close();
+      return history;
+    }
+
+    const RETURNED = [...CUSTOM_TO_CONSENT, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING'];
+
+    it('a redirect bank (hybrid flow): the payer approves at the bank, to COMPLETED', async () => {
+      const history = await redirectJourney(UK_BANKS.albion, 'alice', 'PAYMENT_EXECUTION_COMPLETED');
+      assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
       assert.equal(history.at(-1)?.status, 'COMPLETED');
       assert.equal(history.at(-1)?.failureReasons, null);
-      await page.context().close();
     });
 
-    it('a redirect bank where the payer picks one of several accounts at the bank, to COMPLETED', async () => {
-      const { paymentId, redirectUrl } = await create(UK_BANKS.severn);
-      const page = await openPage(browser, flow.seen);
-      await toBank(page, redirectUrl);
-      await atBank(page, 'bob', { account: '10003003' });
-      await atShop(page, paymentId);
-      const history = await finalHistory(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
-      assert.deepEqual(statuses(history), [
-        ...CUSTOM_TO_CONSENT,
-        'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
-        'PAYMENT_EXECUTION_PENDING',
-        'PAYMENT_EXECUTION_COMPLETED',
-      ]);
+    it('a redirect bank where the payer picks one of several accounts at the bank (form_post answer), to COMPLETED', async () => {
+      const history = await redirectJourney(UK_BANKS.severn, 'bob', 'PAYMENT_EXECUTION_COMPLETED', { account: '10003003' });
+      assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
       assert.equal(history.at(-1)?.failureReasons, null);
-      await page.context().close();
     });
 
     it('a decoupled bank (CIBA): the payer approves in the bank app while our page waits, to COMPLETED', async () => {
@@ -154,59 +146,32 @@ for (const kind of sqlite) {
       await app.locator('button[value=approve]').first().click();
       await atShop(page, paymentId);
       const history = await finalHistory(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
-      assert.deepEqual(statuses(history), [
-        ...CUSTOM_TO_CONSENT,
-        'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
-        'PAYMENT_EXECUTION_PENDING',
-        'PAYMENT_EXECUTION_COMPLETED',
-      ]);
+      assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
       assert.equal(history.at(-1)?.failureReasons, null);
       await app.context().close();
       await page.context().close();
     });
 
     it('cancelled at the bank: PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED with PSU_CANCELLED', async () => {
-      const { paymentId, redirectUrl } = await create(UK_BANKS.albion);
-      const page = await openPage(browser, flow.seen);
-      await toBank(page, redirectUrl);
-      await atBank(page, 'alice', { cancel: true });
-      await atShop(page, paymentId);
-      const history = await finalHistory(paymentId, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED');
-      assert.deepEqual(statuses(history), [...CUSTOM_TO_CONSENT, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
+      const history = await redirectJourney(UK_BANKS.albion, 'alice', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED', { cancel: true });
+      assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
       assert.equal(history.at(-1)?.status, 'FAILED');
       assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_CANCELLED']);
-      await page.context().close();
     });
 
     it('insufficient funds: the bank confirms no funds, the payment is never submitted, INSUFFICIENT_FUNDS', async () => {
       // erik holds 25.00 GBP; Albion confirms funds before the payment is submitted.
-      const { paymentId, redirectUrl } = await create(UK_BANKS.albion, { amount: 100 });
-      const page = await openPage(browser, flow.seen);
-      await toBank(page, redirectUrl);
-      await atBank(page, 'erik');
-      await atShop(page, paymentId);
-      const history = await finalHistory(paymentId, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED');
-      assert.deepEqual(statuses(history), [...CUSTOM_TO_CONSENT, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
+      const history = await redirectJourney(UK_BANKS.albion, 'erik', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED', { amount: 100 });
+      assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
       assert.equal(history.at(-1)?.status, 'FAILED');
       assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['INSUFFICIENT_FUNDS']);
-      await page.context().close();
     });
 
     it('insufficient funds at a bank without a funds check: the bank rejects the payment (AM04), INSUFFICIENT_FUNDS', async () => {
-      const { paymentId, redirectUrl } = await create(UK_BANKS.severn, { amount: 100 });
-      const page = await openPage(browser, flow.seen);
-      await toBank(page, redirectUrl);
-      await atBank(page, 'erik');
-      await atShop(page, paymentId);
-      const history = await finalHistory(paymentId, 'PAYMENT_EXECUTION_FAILED');
-      assert.deepEqual(statuses(history), [
-        ...CUSTOM_TO_CONSENT,
-        'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
-        'PAYMENT_EXECUTION_PENDING',
-        'PAYMENT_EXECUTION_FAILED',
-      ]);
+      const history = await redirectJourney(UK_BANKS.severn, 'erik', 'PAYMENT_EXECUTION_FAILED', { amount: 100 });
+      assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_FAILED']);
+      assert.equal(history.at(-1)?.status, 'FAILED');
       assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['INSUFFICIENT_FUNDS']);
-      await page.context().close();
     });
 
     it('our pages met on the way have no serious or critical accessibility violation (axe-core)', () => {
