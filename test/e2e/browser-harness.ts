@@ -60,8 +60,36 @@ export interface AxeFinding {
   readonly help: string;
 }
 
-/** Runs axe-core on the current page; returns the serious and critical violations. */
+/**
+ * Runs axe-core on the current page; returns the serious and critical violations. Waiting pages reload themselves
+ * (meta refresh); a reload during the check destroys the page's context, so the check runs again on the new page.
+ */
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await axeViolationsOnce(page);
+    } catch (error) {
+      const reloaded = error instanceof Error && /Execution context was destroyed|navigation/i.test(error.message);
+      if (!reloaded || attempt >= 5) throw error;
+      await page.waitForLoadState('load');
+    }
+  }
+}
+
+async function axeViolationsOnce(page: Page): Promise<AxeFinding[]> {
+  // A waiting page's scheduled reload would pull the page from under a slow check: hold it during the check, then
+  // load the page again (waiting pages are GETs) so it goes on refreshing as the payer's would.
+  const refreshing = (await page.evaluate('document.querySelector(\'meta[http-equiv="refresh" i]\') !== null')) === true;
+  if (!refreshing) return axeRun(page);
+  await page.evaluate('window.stop()');
+  try {
+    return await axeRun(page);
+  } finally {
+    await page.reload();
+  }
+}
+
+async function axeRun(page: Page): Promise<AxeFinding[]> {
   // Evaluated through the DevTools protocol, so our CSP (no script at all) does not stop the checker.
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(
