@@ -11,6 +11,7 @@ import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMe
 import { failureCodeOfMessages } from './status-maps.js';
 import type { RequestSigner } from './signing.js';
 import { check } from './wire-types.js';
+import { errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
 
 /** Structured logger (pino's `Logger` fits). */
 export interface ConnectorLogger {
@@ -19,7 +20,6 @@ export interface ConnectorLogger {
 }
 
 /** Bank answers are small JSON documents; anything bigger is refused rather than buffered. */
-export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -173,23 +173,6 @@ export class BerlinGroupHttpClient {
   }
 }
 
-class ResponseTooLargeError extends Error {}
-
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += buffer.length;
-    if (size > limit) {
-      body.destroy();
-      throw new ResponseTooLargeError();
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 function parseJson(operation: string, raw: Buffer, status: number): unknown {
   if (raw.length === 0) return undefined;
   try {
@@ -230,46 +213,3 @@ export function messagesOfErrorBody(json: unknown): BankMessage[] {
   return [];
 }
 
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string | undefined> {
-  const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
-
-function parseRetryAfter(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d{1,6}$/.test(value.trim())) return undefined;
-  return Number.parseInt(value.trim(), 10);
-}
-
-function isTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (
-    error.name === 'TimeoutError' ||
-    error.name.includes('Timeout') ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'ETIMEDOUT'
-  );
-}
-
-function errorName(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${error.name} ${code}` : error.name;
-}
-
-/**
- * The network error as a cause, reduced to name/code/message: undici's errors can reference the request (and so
- * headers such as PSU-ID), which must not travel into logs through `error.cause`.
- */
-function sanitisedCause(error: unknown): Error {
-  const cause = new Error(error instanceof Error ? error.message : String(error));
-  cause.name = error instanceof Error ? error.name : 'Error';
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  if (typeof code === 'string') Object.assign(cause, { code });
-  return cause;
-}

@@ -8,6 +8,9 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { BankProtocolError, BankUnavailableError } from '../errors.js';
+import { errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
+
+export { parseRetryAfter } from '../transport.js';
 
 /** Structured logger (pino's `Logger` fits); the same shape as the Berlin Group connector's. */
 export interface ConnectorLogger {
@@ -16,7 +19,6 @@ export interface ConnectorLogger {
 }
 
 /** Bank answers are small JSON documents; anything bigger is refused rather than buffered. */
-export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface UkHttpRequest {
   /** Connector operation, for errors and logs. */
@@ -98,60 +100,3 @@ export function parseJsonBody(operation: string, response: UkHttpResponse): unkn
   }
 }
 
-export function parseRetryAfter(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d{1,6}$/.test(value.trim())) return undefined;
-  return Number.parseInt(value.trim(), 10);
-}
-
-class ResponseTooLargeError extends Error {}
-
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += buffer.length;
-    if (size > limit) {
-      body.destroy();
-      throw new ResponseTooLargeError();
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string | undefined> {
-  const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
-
-function isTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (
-    error.name === 'TimeoutError' ||
-    error.name.includes('Timeout') ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'ETIMEDOUT'
-  );
-}
-
-function errorName(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${error.name} ${code}` : error.name;
-}
-
-/** The network error reduced to name/code/message: undici's errors can reference the request (and its headers). */
-function sanitisedCause(error: unknown): Error {
-  const cause = new Error(error instanceof Error ? error.message : String(error));
-  cause.name = error instanceof Error ? error.name : 'Error';
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  if (typeof code === 'string') Object.assign(cause, { code });
-  return cause;
-}

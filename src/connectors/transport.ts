@@ -1,0 +1,73 @@
+/**
+ * What every connector's HTTP client needs the same way: reading an answer within a size limit, headers as plain
+ * strings, `Retry-After` in seconds, telling a timeout from another network error, and network errors reduced to
+ * what may be logged.
+ */
+import type { Dispatcher } from 'undici';
+
+/** The most a bank's answer may weigh; a larger one is a protocol error, never read whole into memory. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** Thrown by {@link readBounded} when the answer exceeds the limit. */
+export class ResponseTooLargeError extends Error {}
+
+export async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > limit) {
+      body.destroy();
+      throw new ResponseTooLargeError();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Header names in lower case, repeated headers joined. */
+export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** `Retry-After` as whole seconds (the date form is not used by banks we know); anything else: undefined. */
+export function parseRetryAfter(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d{1,6}$/.test(value.trim())) return undefined;
+  return Number.parseInt(value.trim(), 10);
+}
+
+export function isTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    error.name === 'TimeoutError' ||
+    error.name.includes('Timeout') ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'ETIMEDOUT'
+  );
+}
+
+export function errorName(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${error.name} ${code}` : error.name;
+}
+
+/**
+ * The network error as a cause, reduced to name/code/message: undici's errors can reference the request (and so
+ * headers such as PSU-ID or a bearer token), which must not travel into logs through `error.cause`.
+ */
+export function sanitisedCause(error: unknown): Error {
+  const cause = new Error(error instanceof Error ? error.message : String(error));
+  cause.name = error instanceof Error ? error.name : 'Error';
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  if (typeof code === 'string') Object.assign(cause, { code });
+  return cause;
+}
