@@ -98,3 +98,21 @@ async function axeRun(page: Page): Promise<AxeFinding[]> {
   const url = new URL(page.url()).pathname.replace(/\/pay\/[^/]+/, '/pay/<token>');
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => ({ page: url, ...violation }));
 }
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the parts of a browser test together. If one fails, the ones that started are closed before the error is
+ * thrown: a failed set-up must fail the file, not leave a server or a browser holding the process open.
+ */
+export async function startAll<const T extends readonly Promise<Closable>[]>(parts: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(parts);
+  const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure !== undefined) {
+    await Promise.all(settled.map((result) => (result.status === 'fulfilled' ? result.value.close().catch(() => undefined) : undefined)));
+    throw failure.reason;
+  }
+  return settled.map((result) => (result as PromiseFulfilledResult<Closable>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { browserSkip, launchBrowser, openPage, startShop, type Shop } from './browser-harness.js';
+import { browserSkip, launchBrowser, openPage, type Shop, startAll, startShop } from './browser-harness.js';
 import { BANKS, PLAIN_TO_REGISTRATION, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -18,7 +18,7 @@ describe('expiry of abandoned flows', { skip: browserSkip, timeout: 60_000 }, ()
   let shop: Shop;
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');
-    [flow, browser, shop] = await Promise.all([startFlowHarness(sqlite, { FLOW_DEADLINE_SECONDS: '10' }), launchBrowser(), startShop()]);
+    [flow, browser, shop] = await startAll([startFlowHarness(sqlite, { FLOW_DEADLINE_SECONDS: '10' }), launchBrowser(), startShop()]);
   });
   after(async () => {
     await browser?.close();

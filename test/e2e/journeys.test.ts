@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { axeViolations, browserSkip, launchBrowser, openPage, startShop, type AxeFinding, type Shop } from './browser-harness.js';
+import { type AxeFinding, axeViolations, browserSkip, launchBrowser, openPage, type Shop, startAll, startShop } from './browser-harness.js';
 import { BANKS, HOSTED_PREFIX, PLAIN_TO_REGISTRATION, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from './flow-harness.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 
@@ -36,7 +36,7 @@ for (const kind of kinds) {
     const checkedPages = new Set<string>();
 
     before(async () => {
-      [flow, browser, shop] = await Promise.all([startFlowHarness(kind), launchBrowser(), startShop()]);
+      [flow, browser, shop] = await startAll([startFlowHarness(kind), launchBrowser(), startShop()]);
     });
     after(async () => {
       await browser?.close();

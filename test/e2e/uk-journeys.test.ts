@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { IBANS } from '../helpers/payment-requests.js';
-import { axeViolations, browserSkip, launchBrowser, openPage, startShop, type AxeFinding, type Shop } from './browser-harness.js';
+import { type AxeFinding, axeViolations, browserSkip, launchBrowser, openPage, type Shop, startAll, startShop } from './browser-harness.js';
 import { TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from './flow-harness.js';
 
 /** The UK sandbox banks of the built-in catalogue. */
@@ -39,7 +39,7 @@ for (const kind of sqlite) {
     const findings: AxeFinding[] = [];
 
     before(async () => {
-      [flow, browser, shop] = await Promise.all([startFlowHarness(kind), launchBrowser(), startShop()]);
+      [flow, browser, shop] = await startAll([startFlowHarness(kind), launchBrowser(), startShop()]);
     });
     after(async () => {
       await browser?.close();
