@@ -45,6 +45,9 @@ export async function openPage(browser: Browser, seen: string[], locale = 'en-GB
   const context = await browser.newContext({ locale });
   const page = await context.newPage();
   page.on('response', (response) => {
+    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) {
+      selfRefreshing.set(page, response.headers()['refresh'] !== undefined);
+    }
     response.text().then(
       (body) => seen.push(body),
       () => undefined,
@@ -60,32 +63,37 @@ export interface AxeFinding {
   readonly help: string;
 }
 
+/** Pages whose current document came with a `Refresh` header (our waiting pages reload themselves so). */
+const selfRefreshing = new WeakMap<Page, boolean>();
+
 /**
- * Runs axe-core on the current page; returns the serious and critical violations. Waiting pages reload themselves
- * (meta refresh); a reload during the check destroys the page's context, so the check runs again on the new page.
+ * Runs axe-core on the current page; returns the serious and critical violations. A waiting page reloads itself
+ * (the `Refresh` header) and could be pulled from under a slow check, so it is checked as a still copy: the same
+ * document at the same address, served to a second page without the header. A navigation that still cuts a check
+ * short (the page moved on by itself) runs the check again on the page as it is then.
  */
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await axeViolationsOnce(page);
+      return selfRefreshing.get(page) === true ? await axeOnStillCopy(page) : await axeRun(page);
     } catch (error) {
-      const reloaded = error instanceof Error && /Execution context was destroyed|navigation/i.test(error.message);
-      if (!reloaded || attempt >= 5) throw error;
+      const navigated = error instanceof Error && /Execution context was destroyed|navigation|axe is not defined/i.test(error.message);
+      if (!navigated || attempt >= 5) throw error;
       await page.waitForLoadState('load');
     }
   }
 }
 
-async function axeViolationsOnce(page: Page): Promise<AxeFinding[]> {
-  // A waiting page's scheduled reload would pull the page from under a slow check: hold it during the check, then
-  // load the page again (waiting pages are GETs) so it goes on refreshing as the payer's would.
-  const refreshing = (await page.evaluate('document.querySelector(\'meta[http-equiv="refresh" i]\') !== null')) === true;
-  if (!refreshing) return axeRun(page);
-  await page.evaluate('window.stop()');
+async function axeOnStillCopy(page: Page): Promise<AxeFinding[]> {
+  const url = page.url();
+  const html = await page.content();
+  const copy = await page.context().newPage();
   try {
-    return await axeRun(page);
+    await copy.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+    await copy.goto(url);
+    return await axeRun(copy);
   } finally {
-    await page.reload();
+    await copy.close();
   }
 }
 

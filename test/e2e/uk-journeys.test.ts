@@ -65,7 +65,7 @@ for (const kind of sqlite) {
     }
 
     async function atShop(page: Page, paymentId: string): Promise<void> {
-      await page.waitForURL((url) => url.origin === shop.url, { timeout: 20_000 });
+      await page.waitForURL((url) => url.origin === shop.url, { timeout: 45_000 });
       const landed = new URL(page.url());
       assert.equal(landed.pathname, '/return');
       assert.equal(landed.searchParams.get('paymentId'), paymentId);
