@@ -180,9 +180,16 @@ export class UkOpenBankingConnector implements UkBankConnector {
 
   async cancelPayment(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<CancelPaymentResult> {
     const payment = paymentRefOf(input.payment);
-    // UK v4 has no DELETE for domestic payment consents, and a consent nobody submitted can never execute:
-    // forgetting it is the cancellation.
-    if (payment.domesticPaymentId === undefined) return { cancelled: true, authorisationRequired: false, transactionStatus: undefined };
+    if (payment.domesticPaymentId === undefined) {
+      // UK v4 has no DELETE for domestic payment consents, and a consent nobody submitted can never execute:
+      // forgetting it is the cancellation. But an authorised consent may have been paid by a completion whose answer
+      // was lost (the code or CIBA grant is spent and the consent stays AUTH), so it is never called withdrawn.
+      const consent = await this.getPaymentStatus(input);
+      if (consent.transactionStatus.code === 'AUTH') {
+        throw new BankProtocolError('cancelPayment', 'the consent is authorised: a payment may have been submitted and cannot be withdrawn');
+      }
+      return { cancelled: true, authorisationRequired: false, transactionStatus: consent.transactionStatus };
+    }
     // A submitted domestic payment (Faster Payments) cannot be recalled through the API.
     const status = await this.getPaymentStatus(input);
     return { cancelled: status.transactionStatus.state === 'cancelled', authorisationRequired: false, transactionStatus: status.transactionStatus };
