@@ -359,25 +359,32 @@ export interface RegisterPaymentInput {
   readonly idempotencyKey: string;
 }
 
-export interface RegistrationResult {
-  /** The bank's payment (or payment consent): store it. */
-  readonly payment: BankReference;
-  /** The bank's id to show the client as `providerPaymentId`. */
-  readonly providerPaymentId: string;
-  readonly transactionStatus: PaymentTransactionStatus;
+/**
+ * Where the authorisation of a resource just created stands (a payment registered, a consent created): the bank may
+ * have created the authorisation with it and already say what comes next.
+ */
+export interface CreatedResourceAuthorisation {
   /** The approach the bank chose, when it says so. */
   readonly scaApproach: ScaApproach | undefined;
-  /** Set when the bank created an authorisation with the payment (Berlin Group implicit authorisation). */
+  /** Set when the bank created an authorisation with the resource (Berlin Group implicit authorisation). */
   readonly authorisation: BankReference | undefined;
   readonly scaStatus: ScaStatus | undefined;
   readonly scaMethods: readonly ScaMethod[];
   readonly chosenScaMethod: ScaMethod | undefined;
   readonly challenge: ScaChallenge | undefined;
   readonly psuMessage: string | undefined;
-  /** Warnings the bank attached to its success answer. */
-  readonly bankMessages: readonly BankMessage[];
   /** What to do next: usually `redirect` or `start-authorisation`. */
   readonly next: NextScaStep;
+}
+
+export interface RegistrationResult extends CreatedResourceAuthorisation {
+  /** The bank's payment (or payment consent): store it. */
+  readonly payment: BankReference;
+  /** The bank's id to show the client as `providerPaymentId`. */
+  readonly providerPaymentId: string;
+  readonly transactionStatus: PaymentTransactionStatus;
+  /** Warnings the bank attached to its success answer. */
+  readonly bankMessages: readonly BankMessage[];
 }
 
 export interface BankMessage {
@@ -473,17 +480,9 @@ export interface CreateConsentInput {
   readonly psuId?: string;
 }
 
-export interface CreateConsentResult {
+export interface CreateConsentResult extends CreatedResourceAuthorisation {
   readonly consent: BankReference;
   readonly consentStatus: ConsentStatus;
-  readonly scaApproach: ScaApproach | undefined;
-  readonly authorisation: BankReference | undefined;
-  readonly scaStatus: ScaStatus | undefined;
-  readonly scaMethods: readonly ScaMethod[];
-  readonly chosenScaMethod: ScaMethod | undefined;
-  readonly challenge: ScaChallenge | undefined;
-  readonly psuMessage: string | undefined;
-  readonly next: NextScaStep;
 }
 
 /** The payer's accounts through an account information consent (to choose the sender account, phase 4). */
