@@ -165,11 +165,11 @@ export function completeDocument(document: JsonObject): JsonObject {
   const components = isObject(completed.components) ? completed.components : {};
   completed.components = components;
   for (const operation of operationsOf(completed.paths)) addCommonParametersAndHeaders(operation);
-  for (const operation of [...operationsOf(completed.paths), ...operationsOf(completed.webhooks)]) addMediaExamples(operation);
   const schemas: JsonObject = isObject(components.schemas) ? components.schemas : {};
   completed.paths = hoistNamedSchemas(completed.paths ?? {}, schemas);
   if (completed.webhooks !== undefined) completed.webhooks = hoistNamedSchemas(completed.webhooks, schemas);
   components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+  for (const operation of [...operationsOf(completed.paths), ...operationsOf(completed.webhooks)]) addMediaExamples(operation, schemas);
   return completed;
 }
 
@@ -200,13 +200,15 @@ function addCommonParametersAndHeaders(operation: JsonObject): void {
 }
 
 /** A media type without an example gets its schema's first `examples` entry (Swagger UI and Prism use it). */
-function addMediaExamples(operation: JsonObject): void {
+function addMediaExamples(operation: JsonObject, schemas: JsonObject): void {
   const bodies = [operation.requestBody, ...Object.values(isObject(operation.responses) ? operation.responses : {})];
   for (const body of bodies) {
     if (!isObject(body) || !isObject(body.content)) continue;
     for (const media of Object.values(body.content)) {
       if (!isObject(media) || media.example !== undefined || media.examples !== undefined || !isObject(media.schema)) continue;
-      const examples = media.schema.examples;
+      const reference = media.schema.$ref;
+      const schema = typeof reference === 'string' && reference.startsWith(SCHEMAS) ? schemas[reference.slice(SCHEMAS.length)] : media.schema;
+      const examples = isObject(schema) ? schema.examples : undefined;
       if (Array.isArray(examples) && examples[0] !== undefined) media.example = examples[0];
     }
   }
