@@ -315,8 +315,6 @@ export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ form
 /** Top-level statuses a list can be filtered by (`UNKNOWN` is reserved and never stored). */
 export const LISTABLE_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 
-export type ListableStatus = (typeof LISTABLE_STATUSES)[number];
-
 export const PAYMENT_LIST_DEFAULT_LIMIT = 20;
 export const EVENT_FEED_DEFAULT_LIMIT = 50;
 const PAGE_LIMIT_MAX = 100;
