@@ -306,11 +306,11 @@ export const PaymentStatusHistorySchema = Type.Array(PaymentStatusRecordSchema, 
 });
 
 export const PaymentIdQuerySchema = Type.Object(
-  { paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment" }) },
+  { paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment", examples: [EXAMPLE.paymentId] }) },
   { additionalProperties: false },
 );
 
-export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ format: 'uuid' }) });
+export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment", examples: [EXAMPLE.paymentId] }) });
 
 /** Top-level statuses a list can be filtered by (`UNKNOWN` is reserved and never stored). */
 export const LISTABLE_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
@@ -328,6 +328,7 @@ export const PaymentListQuerySchema = Type.Object(
         minItems: 1,
         maxItems: LISTABLE_STATUSES.length,
         description: 'Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas.',
+        examples: [['PENDING']],
       }),
     ),
     detailedStatus: Type.Optional(
@@ -335,12 +336,15 @@ export const PaymentListQuerySchema = Type.Object(
         minItems: 1,
         maxItems: DETAILED_STATUSES.length,
         description: 'Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas.',
+        examples: [['PAYMENT_EXECUTION_PENDING']],
       }),
     ),
-    providerId: Type.Optional(Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)' })),
-    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer' })),
-    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)' })),
-    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)' })),
+    providerId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)', examples: [EXAMPLE.providerId] }),
+    ),
+    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer', examples: [EXAMPLE.endToEndId] })),
+    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)', examples: ['2026-11-01T00:00:00Z'] })),
+    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)', examples: ['2026-12-01T00:00:00Z'] })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' })),
     cursor: Type.Optional(
       Type.String({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: '`nextCursor` of the previous page, unchanged (opaque). Send the same filters with it.' }),
