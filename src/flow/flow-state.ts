@@ -56,6 +56,16 @@ export interface FlowState {
   readonly codeNotProcessed?: boolean;
 }
 
+/**
+ * The fields written without the lease: the payer's page key (first visit) and the operator's pending alert. Everything
+ * else belongs to the lease holder. A holder whose commit finds that only such a write came between keeps them as
+ * they are now and commits its own work on top (`FlowEngine.commit`), rather than losing a bank answer it cannot ask
+ * for again.
+ */
+export function withUnleasedFields(state: FlowState, current: FlowState): FlowState {
+  return { ...state, pageKey: current.pageKey ?? state.pageKey, bankPendingAlerted: current.bankPendingAlerted ?? state.bankPendingAlerted };
+}
+
 /** The flow state of a payment row (our own JSON; an absent state is an empty one). */
 export function flowStateOf(payment: { readonly flowState: Readonly<Record<string, unknown>> | null }): FlowState {
   return (payment.flowState ?? {}) as FlowState;
