@@ -13,6 +13,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { BankReturn, Connectors, ScaMethod } from '../connectors/index.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Job } from '../jobs/job-queue.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
 import type { Payment } from '../domain/payment.js';
@@ -55,6 +56,8 @@ export type { InputError, Notice } from './steps/step-result.js';
 
 export interface FlowEngineOptions {
   readonly store: PaymentStateStore;
+  /** Seals what a connector asks the flow to hold between calls (the operator key ring, ADR 0005). */
+  readonly secretBox: SecretBox;
   readonly catalogue: ProviderCatalogue;
   readonly connectors: Connectors;
   readonly baseUrl: string;
@@ -119,7 +122,7 @@ export class FlowEngine {
   constructor(options: FlowEngineOptions) {
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
-    this.context = { catalogue: options.catalogue, connectors: options.connectors, baseUrl: options.baseUrl, now: this.now };
+    this.context = { catalogue: options.catalogue, connectors: options.connectors, baseUrl: options.baseUrl, now: this.now, secretBox: options.secretBox };
     this.logger = options.logger;
     this.pollBaseMs = options.pollBaseMs ?? 2000;
     this.pollMaxMs = options.pollMaxMs ?? 15 * 60 * 1000;
@@ -588,7 +591,8 @@ export class FlowEngine {
     const from = run.payment.detailedStatus;
     const lease = flowStateOf(run.payment).leaseUntil;
     let base = run.payment;
-    let state = run.state;
+    // A credential held for the authorisation has no use once the payment is over.
+    let state = isFinal(run.status) ? { ...run.state, heldSecret: undefined } : run.state;
     for (let attempt = 1; ; attempt += 1) {
       const flowState = toStoredFlowState({ ...state, leaseUntil: undefined });
       const result =

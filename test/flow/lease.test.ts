@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CompleteAuthorisationInput, Connectors } from '../../src/connectors/index.js';
 import { flowStateOf } from '../../src/flow/flow-state.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { IBANS, paymentRequest } from '../helpers/payment-requests.js';
+import { ukPaymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
 import { get } from '../hosted/http-payer.js';
@@ -82,17 +82,7 @@ for (const kind of await testDatabaseKinds()) {
       const created = await app.request('/api/v1/ob/payments', {
         method: 'POST',
         token,
-        json: paymentRequest({
-          provider: { id: PENNINE },
-          paymentScheme: { name: 'DOMESTIC' },
-          currency: 'GBP',
-          recipient: {
-            account: { number: { type: 'IBAN', value: IBANS.GB } },
-            name: 'Acme Ltd',
-            address: { country: 'GB', city: 'London', streetName: 'High Street', buildingNumber: '1', postCode: 'EC1A 1AA' },
-          },
-          sender: { credentials: { id: 'alice' } },
-        }),
+        json: ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }),
       });
       assert.equal(created.status, 201);
       const { paymentId, redirectUrl } = (await created.json()) as { paymentId: string; redirectUrl: string };
