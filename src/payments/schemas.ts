@@ -321,24 +321,22 @@ const PAGE_LIMIT_MAX = 100;
 /** Far above any cursor we hand out: a longer one cannot be ours. */
 const CURSOR_MAX_LENGTH = 600;
 
+/** A filter of the list: one or more of `values`, as repeated parameters or comma-separated (src/http/query-string.ts). */
+function listFilter<const Values extends readonly string[]>(values: Values, what: string, example: Values[number]) {
+  return Type.Optional(
+    Type.Array(Type.Enum(values), {
+      minItems: 1,
+      maxItems: values.length,
+      description: `Only payments in one of these ${what}. Repeat the parameter or separate values with commas.`,
+      examples: [[example]],
+    }),
+  );
+}
+
 export const PaymentListQuerySchema = Type.Object(
   {
-    status: Type.Optional(
-      Type.Array(Type.Enum(LISTABLE_STATUSES), {
-        minItems: 1,
-        maxItems: LISTABLE_STATUSES.length,
-        description: 'Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas.',
-        examples: [['PENDING']],
-      }),
-    ),
-    detailedStatus: Type.Optional(
-      Type.Array(Type.Enum(DETAILED_STATUSES), {
-        minItems: 1,
-        maxItems: DETAILED_STATUSES.length,
-        description: 'Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas.',
-        examples: [['PAYMENT_EXECUTION_PENDING']],
-      }),
-    ),
+    status: listFilter(LISTABLE_STATUSES, 'top-level statuses', 'PENDING'),
+    detailedStatus: listFilter(DETAILED_STATUSES, 'detailed statuses', 'PAYMENT_EXECUTION_PENDING'),
     providerId: Type.Optional(
       Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)', examples: [EXAMPLE.providerId] }),
     ),
