@@ -8,28 +8,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BankReturn } from '../connectors/index.js';
 import { isFinal, phaseOf } from '../domain/detailed-status.js';
-import { isAutomatic, isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
+import { isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
 import { REGISTERED_RETURN_PATH } from '../flow/steps/callback.js';
 import type { App } from '../http/fastify-types.js';
 import { isSupportedLocale, localeFromAcceptLanguage, type Locale } from '../i18n/locale.js';
 import { translator } from '../i18n/messages.js';
 import type { Payment } from '../domain/payment.js';
-import { accountSelectionPage } from './account-selection/page.js';
-import { atBankPage } from './at-bank/page.js';
-import { bankSelectionPage } from './bank-selection/page.js';
-import { decoupledPage, WAITING_REFRESH_SECONDS } from './decoupled/page.js';
 import { browserLocale, errorPage, expiredFormPage, invalidLinkPage } from './errors/page.js';
-import { followupDataPage } from './followup-data/page.js';
 import { HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
-import type { PageContext } from './layout/page-context.js';
-import { oneTimeCodePage } from './one-time-code/page.js';
-import { processingPage } from './processing/page.js';
+import type { PageContext, PaymentSummaryView } from './layout/page-context.js';
+import { actionHandler, currentStep } from './payer-steps.js';
 import { FRAGMENT_RETURN_CSP, fragmentReturnPage } from './return/page.js';
-import { reviewPage } from './review/page.js';
-import { scaMethodPage } from './sca-method/page.js';
-import { csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
-import { senderLoginPage } from './sender-login/page.js';
+import { csrfToken, csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
+import type { StepInput } from './step.js';
+
+/** How often a waiting page is reloaded (seconds). */
+export const WAITING_REFRESH_SECONDS = 2;
 
 export interface HostedRoutesOptions {
   readonly engine: FlowEngine;
@@ -38,8 +33,8 @@ export interface HostedRoutesOptions {
 
 const FLOW_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ACTIONS = ['select-bank', 'details', 'continue', 'account', 'method', 'code', 'cancel'] as const;
-type Action = (typeof ACTIONS)[number];
+/** A step's action name (the registry decides which exist). */
+const ACTION_NAME = /^[a-z][a-z-]{0,31}$/;
 
 type Form = Readonly<Record<string, unknown>>;
 
@@ -92,6 +87,28 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     return stored !== null && isSupportedLocale(stored) ? stored : browserLocale(request.headers['accept-language']);
   };
 
+  /** The payment as every page summarises it (the typed view the layout renders). */
+  const summaryOf = (payment: Payment): PaymentSummaryView => {
+    const bank = engine.bankOf(payment);
+    return {
+      amount: payment.amount,
+      currency: payment.currency,
+      merchant: payment.recipient.name,
+      recipientName: payment.recipient.name,
+      recipientIban: payment.recipient.account.number.value,
+      reference: bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value,
+      bankName: bank?.name,
+      fromIban: payment.sender?.account?.number.value,
+    };
+  };
+
+  const stepInput = (request: FastifyRequest, payment: Payment): StepInput => ({
+    payment,
+    state: flowStateOf(payment),
+    engine,
+    query: (name) => queryText(request, name),
+  });
+
   /** Renders the page of the payment's current step (or sends the payer on). */
   const show = async (
     request: FastifyRequest,
@@ -106,59 +123,28 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       payment = await engine.refresh(payment, actorOf(request));
       if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
     }
-    const state = flowStateOf(payment);
+    const input = stepInput(request, payment);
+    const step = currentStep(input);
     const locale = localeOf(request, payment);
+    const pageKey = input.state.pageKey ?? '';
+    // A refusal of the bank (a wrong login or code) stays in the flow state: every view of the form says so, with the
+    // attempts left; input errors of this very post come first. So does a notice the step keeps standing.
+    const errors = extras.errors !== undefined && extras.errors.length > 0 ? extras.errors : (step.standingErrors?.(input) ?? []);
     const context: PageContext = {
       locale,
       t: translator(locale),
-      payment,
-      bank: engine.bankOf(payment),
-      pageKey: state.pageKey ?? '',
-      errors: extras.errors ?? [],
-      notice: extras.notice,
+      flowUrl: `/pay/${payment.flowToken}`,
+      csrf: (action) => csrfToken(pageKey, action),
+      summary: summaryOf(payment),
+      sandbox: payment.environment === 'sandbox',
+      canGoBack: false,
+      errors,
+      notice: extras.notice ?? step.standingNotice?.(input),
     };
-    // A refusal of the bank is in the flow state: every view of the login or code form says so, with the attempts
-    // left (input errors of this very post come first). So does a code the bank did not take (found in the background).
-    const refusals = engine.refusals(payment);
-    const refused = (error: InputError | undefined): PageContext =>
-      error === undefined || context.errors.length > 0 ? context : { ...context, errors: [error] };
-    const loginContext = refused(refusals.login === undefined ? undefined : { field: 'form', message: 'wrongLogin', attemptsLeft: refusals.login });
-    const codeRefused = refused(refusals.code === undefined ? undefined : { field: 'otp', message: 'wrongCode', attemptsLeft: refusals.code });
-    const codeContext: PageContext =
-      state.codeNotProcessed === true && codeRefused.notice === undefined ? { ...codeRefused, notice: 'codeNotProcessed' } : codeRefused;
-    // The login page while the bank holds the payment: the login's answer was lost (a refusal says so itself).
-    const loginAgain = state.bankPayment !== undefined && refusals.login === undefined;
     const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
-    const render = (): string => {
-      if (isWaiting(payment)) {
-        return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED' && state.reconciling !== true
-          ? decoupledPage(context, state.decoupledAppUrl)
-          : processingPage(context);
-      }
-      switch (payment.detailedStatus) {
-        case 'PROVIDER_SELECTION_REDIRECT_PENDING':
-          return bankSelectionPage(context, engine.banksFor(payment), { country: queryText(request, 'country'), q: queryText(request, 'q') });
-        case 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING':
-          return followupDataPage(loginContext, engine.credentialFields(payment));
-        case 'SENDER_AUTHORIZATION_REDIRECT_PENDING':
-          return senderLoginPage(loginContext, engine.credentialFields(payment), { again: loginAgain });
-        case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
-          return engine.awaitsLogin(payment) ? senderLoginPage(loginContext, engine.credentialFields(payment), { again: loginAgain }) : reviewPage(context);
-        case 'SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING':
-          return accountSelectionPage(context, state.accounts ?? []);
-        case 'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING':
-          return scaMethodPage(context, state.scaMethods ?? []);
-        case 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING':
-        case 'PAYMENT_CONSENT_REDIRECT_PENDING':
-          if (state.bankRedirectUrl !== undefined) return atBankPage(context, state.bankRedirectUrl);
-          return oneTimeCodePage(codeContext, state.chosenScaMethod, state.challenge);
-        default:
-          return isAutomatic(payment.detailedStatus) ? reviewPage(context) : processingPage(context);
-      }
-    };
     // Waiting pages are reloaded by the browser (no script): the Refresh header, announced on the page itself.
-    if (isWaiting(payment)) void reply.header('Refresh', String(WAITING_REFRESH_SECONDS));
-    return sendPage(reply, status, render());
+    if (step.waiting === true) void reply.header('Refresh', String(WAITING_REFRESH_SECONDS));
+    return sendPage(reply, status, step.page(context, step.view(input)));
   };
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, outcome: ActionOutcome): Promise<FastifyReply> => {
@@ -215,41 +201,15 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       const { flowToken, action } = request.params as { flowToken: string; action: string };
       const locale = browserLocale(request.headers['accept-language']);
       const payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
-      if (payment === undefined || !(ACTIONS as readonly string[]).includes(action)) return sendPage(reply, 404, invalidLinkPage(locale));
+      if (payment === undefined || !ACTION_NAME.test(action)) return sendPage(reply, 404, invalidLinkPage(locale));
       const form: Form = typeof request.body === 'object' && request.body !== null ? (request.body as Form) : {};
       if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf'])) {
         request.log.warn({ paymentId: payment.id, action }, 'hosted form refused: missing or wrong CSRF token, or cross-site post');
         return sendPage(reply, 403, expiredFormPage(payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : locale));
       }
-      const actor = actorOf(request);
-      let outcome: ActionOutcome;
-      switch (action as Action) {
-        case 'select-bank':
-          outcome = await engine.selectBank(payment, text(form, 'providerId') ?? '', actor);
-          break;
-        case 'details':
-          outcome = await engine.submitCredentials(
-            payment,
-            { loginId: text(form, 'loginId'), password: text(form, 'password'), iban: text(form, 'iban') },
-            actor,
-          );
-          break;
-        case 'continue':
-          outcome = await engine.continueFlow(payment, actor);
-          break;
-        case 'account':
-          outcome = await engine.selectAccount(payment, text(form, 'iban') ?? '', actor);
-          break;
-        case 'method':
-          outcome = await engine.chooseScaMethod(payment, text(form, 'methodId') ?? '', actor);
-          break;
-        case 'code':
-          outcome = await engine.submitCode(payment, text(form, 'otp') ?? '', actor);
-          break;
-        case 'cancel':
-          outcome = await engine.cancel(payment, actor);
-          break;
-      }
+      const handler = actionHandler(stepInput(request, payment), action);
+      if (handler === undefined) return sendPage(reply, 404, invalidLinkPage(locale));
+      const outcome = await handler({ ...stepInput(request, payment), form: (name) => text(form, name), actor: actorOf(request) });
       return answer(request, reply, outcome);
     }),
   );

@@ -8,16 +8,18 @@ import { SUPPORTED_LOCALES, type Locale } from '../../i18n/locale.js';
 import { LANGUAGE_NAMES, translator, type MessageKey } from '../../i18n/messages.js';
 import type { InputError } from '../../flow/engine.js';
 import { html, type SafeHtml } from '../html.js';
-import { formAction, tokenFor, type PageContext } from './page-context.js';
+import { formAction, type PageContext } from './page-context.js';
 import { HOSTED_CSS_PATH } from './styles.js';
 
 export interface LayoutOptions {
   readonly heading: string;
   readonly body: SafeHtml;
-  /** Waiting pages: the routes send `Refresh: <seconds>`; the page tells the payer and links to itself. */
-  readonly refreshSeconds?: number;
+  /** Waiting pages: reloaded while the payer waits (the routes set it up); the page says so and links to itself. */
+  readonly waiting?: boolean;
   readonly summary?: boolean;
   readonly cancel?: boolean;
+  /** The "choose another bank" button where the payer may go back (default: shown when allowed). */
+  readonly back?: boolean;
 }
 
 /** An amount as people read it in their language; Intl formats the decimal string exactly (no float maths). */
@@ -39,15 +41,14 @@ export function countryName(code: string, locale: Locale): string {
 }
 
 function summary(context: PageContext): SafeHtml {
-  const { payment, t, locale, bank } = context;
-  const account = payment.sender?.account;
+  const { summary: payment, t, locale } = context;
   return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2><dl>
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
-<dt>${t('summary.recipient')}</dt><dd>${payment.recipient.name}</dd>
-<dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipient.account.number.value)}</dd>
-<dt>${t('summary.reference')}</dt><dd>${bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value}</dd>
-${bank === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${bank.name}</dd>`}
-${account === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(account.number.value)}</dd>`}
+<dt>${t('summary.recipient')}</dt><dd>${payment.recipientName}</dd>
+<dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipientIban)}</dd>
+<dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
+${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
+${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
 </dl></section>`;
 }
 
@@ -84,7 +85,7 @@ ${error === undefined ? '' : html`<p class="field-error" id="${options.name}-err
 
 /** The hidden CSRF field of a form posting to `action`. */
 export function csrfField(context: PageContext, action: string): SafeHtml {
-  return html`<input type="hidden" name="csrf" value="${tokenFor(context, action)}">`;
+  return html`<input type="hidden" name="csrf" value="${context.csrf(action)}">`;
 }
 
 export function postForm(context: PageContext, action: string, inner: SafeHtml, options: { novalidate?: boolean } = {}): SafeHtml {
@@ -95,10 +96,15 @@ export function cancelForm(context: PageContext): SafeHtml {
   return postForm(context, 'cancel', html`<button type="submit" class="secondary">${context.t('page.cancel')}</button>`);
 }
 
+/** "Choose another bank": before the bank holds the payment, the payer may go back to the bank list. */
+export function backForm(context: PageContext): SafeHtml {
+  return context.canGoBack ? postForm(context, 'back', html`<button type="submit" class="secondary">${context.t('page.back')}</button>`) : html``;
+}
+
 function languageSwitch(context: PageContext): SafeHtml {
   return html`<nav aria-label="${context.t('page.language')}"><ul class="langs">${SUPPORTED_LOCALES.map(
     (locale) =>
-      html`<li><a href="/pay/${context.payment.flowToken}?lang=${locale}" lang="${locale}" hreflang="${locale}"${locale === context.locale ? html` aria-current="true"` : ''}>${LANGUAGE_NAMES[locale]}</a></li>`,
+      html`<li><a href="${context.flowUrl}?lang=${locale}" lang="${locale}" hreflang="${locale}"${locale === context.locale ? html` aria-current="true"` : ''}>${LANGUAGE_NAMES[locale]}</a></li>`,
   )}</ul></nav>`;
 }
 
@@ -114,16 +120,16 @@ ${options.body}</body></html>`.value;
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
   const body = html`<main id="main"><h1>${options.heading}</h1>${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
-    options.refreshSeconds === undefined
+    options.waiting !== true
       ? ''
-      : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="/pay/${context.payment.flowToken}">${context.t('page.checkNow')}</a></p>`
-  }${options.cancel === false ? '' : cancelForm(context)}</main>
+      : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`
+  }${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelForm(context)}</main>
 <footer>${languageSwitch(context)}</footer>`;
   return document({
     locale: context.locale,
     title: options.heading,
     body,
-    sandbox: context.payment.environment === 'sandbox',
+    sandbox: context.sandbox,
   });
 }
 

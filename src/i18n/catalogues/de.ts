@@ -68,4 +68,5 @@ export const de: Catalogue = {
   'errors.attemptsLeft': 'Verbleibende Versuche: {count}.',
   'notice.bankUnavailable': 'Ihre Bank ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
   'notice.codeNotProcessed': 'Ihre Bank konnte den Code nicht verarbeiten. Bitte geben Sie ihn noch einmal ein.',
+  'page.back': 'Andere Bank wählen',
 };

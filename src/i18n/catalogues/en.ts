@@ -67,6 +67,7 @@ export const en = {
   'errors.attemptsLeft': 'Attempts left: {count}.',
   'notice.bankUnavailable': 'Your bank could not be reached. Please try again in a moment.',
   'notice.codeNotProcessed': 'Your bank could not process the code. Please enter it again.',
+  'page.back': 'Choose another bank',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -68,4 +68,5 @@ export const es: Catalogue = {
   'errors.attemptsLeft': 'Intentos restantes: {count}.',
   'notice.bankUnavailable': 'No se ha podido contactar con su banco. Inténtelo de nuevo en un momento.',
   'notice.codeNotProcessed': 'Su banco no ha podido procesar el código. Introdúzcalo de nuevo.',
+  'page.back': 'Elegir otro banco',
 };

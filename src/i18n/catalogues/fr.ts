@@ -68,4 +68,5 @@ export const fr: Catalogue = {
   'errors.attemptsLeft': 'Tentatives restantes : {count}.',
   'notice.bankUnavailable': 'Votre banque est injoignable pour le moment. Veuillez réessayer dans un instant.',
   'notice.codeNotProcessed': 'Votre banque n’a pas pu traiter le code. Veuillez le saisir à nouveau.',
+  'page.back': 'Choisir une autre banque',
 };

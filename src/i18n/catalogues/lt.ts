@@ -68,4 +68,5 @@ export const lt: Catalogue = {
   'errors.attemptsLeft': 'Liko bandymų: {count}.',
   'notice.bankUnavailable': 'Nepavyko susisiekti su jūsų banku. Bandykite dar kartą po akimirkos.',
   'notice.codeNotProcessed': 'Jūsų bankas negalėjo apdoroti kodo. Įveskite jį dar kartą.',
+  'page.back': 'Pasirinkti kitą banką',
 };
