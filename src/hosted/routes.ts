@@ -16,8 +16,12 @@ import { isSupportedLocale, localeFromAcceptLanguage, type Locale } from '../i18
 import { translator } from '../i18n/messages.js';
 import type { Payment } from '../domain/payment.js';
 import { browserLocale, errorPage, expiredFormPage, invalidLinkPage } from './errors/page.js';
-import { HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
-import type { PageContext, PaymentSummaryView } from './layout/page-context.js';
+import { brandColourOfPath, brandStylesheet, brandStylesheetPath, HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
+import { BANK_FILTER_SCRIPT, BANK_FILTER_SCRIPT_PATH } from './bank-selection/filter-script.js';
+import { clientLogoPath, type ClientBrandingStore } from '../branding/client-branding.js';
+import { buttonColours } from '../branding/colour.js';
+import type { OperatorIdentity } from '../config/config.js';
+import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
 import { actionHandler, currentStep } from './payer-steps.js';
 import { FRAGMENT_RETURN_CSP, fragmentReturnPage } from './return/page.js';
 import { csrfToken, csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
@@ -29,6 +33,10 @@ export const WAITING_REFRESH_SECONDS = 2;
 export interface HostedRoutesOptions {
   readonly engine: FlowEngine;
   readonly baseUrl: string;
+  /** Clients' branding: the merchant on every page, and the logos we serve. */
+  readonly branding: ClientBrandingStore;
+  /** The operator of this service, as payers see it (config `OPERATOR_*`). */
+  readonly operator: OperatorIdentity;
 }
 
 const FLOW_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -74,7 +82,7 @@ function flowIsOverForPayer(payment: Payment): boolean {
 }
 
 export function registerHostedRoutes(app: App, options: HostedRoutesOptions): void {
-  const { engine, baseUrl } = options;
+  const { engine, baseUrl, branding, operator } = options;
   const hidden = { schema: { hide: true } };
 
   const sendPage = (reply: FastifyReply, status: number, body: string): FastifyReply =>
@@ -88,17 +96,28 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
   };
 
   /** The payment as every page summarises it (the typed view the layout renders). */
-  const summaryOf = (payment: Payment): PaymentSummaryView => {
+  const summaryOf = (payment: Payment, merchant: MerchantView): PaymentSummaryView => {
     const bank = engine.bankOf(payment);
     return {
       amount: payment.amount,
       currency: payment.currency,
-      merchant: payment.recipient.name,
+      merchant: merchant.name,
       recipientName: payment.recipient.name,
       recipientIban: payment.recipient.account.number.value,
       reference: bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value,
       bankName: bank?.name,
       fromIban: payment.sender?.account?.number.value,
+    };
+  };
+
+  /** The client as its payers see it: its branding, falling back to the payment's recipient name. */
+  const merchantOf = async (payment: Payment): Promise<MerchantView> => {
+    const brand = await branding.get(payment.clientId);
+    return {
+      name: brand?.displayName ?? payment.recipient.name,
+      logo: brand?.logo === undefined ? undefined : { path: clientLogoPath(brand.logo.sha256), width: brand.logo.width, height: brand.logo.height },
+      supportUrl: brand?.supportUrl,
+      stylesheetPath: brand?.brandColour === undefined ? undefined : brandStylesheetPath(brand.brandColour),
     };
   };
 
@@ -126,6 +145,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     const input = stepInput(request, payment);
     const step = currentStep(input);
     const locale = localeOf(request, payment);
+    const merchant = await merchantOf(payment);
     const pageKey = input.state.pageKey ?? '';
     // A refusal of the bank (a wrong login or code) stays in the flow state: every view of the form says so, with the
     // attempts left; input errors of this very post come first. So does a notice the step keeps standing.
@@ -135,7 +155,9 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       t: translator(locale),
       flowUrl: `/pay/${payment.flowToken}`,
       csrf: (action) => csrfToken(pageKey, action),
-      summary: summaryOf(payment),
+      summary: summaryOf(payment, merchant),
+      merchant,
+      operator,
       sandbox: payment.environment === 'sandbox',
       canGoBack: false,
       errors,
@@ -170,9 +192,37 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
         return await handler(request, reply);
       } catch (error) {
         request.log.error({ err: error }, 'hosted page failed');
-        return sendPage(reply, 500, errorPage(browserLocale(request.headers['accept-language'])));
+        return sendPage(reply, 500, errorPage(browserLocale(request.headers['accept-language']), operator));
       }
     };
+
+  /** Our assets: their address changes with their content, so browsers keep them for a year. */
+  const asset = (reply: FastifyReply, type: string, body: string | Buffer): FastifyReply =>
+    reply
+      .type(type)
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', "default-src 'none'")
+      .send(body);
+
+  app.get(BANK_FILTER_SCRIPT_PATH, hidden, async (_request, reply) => asset(reply, 'text/javascript; charset=utf-8', BANK_FILTER_SCRIPT));
+
+  // A brand colour's stylesheet: the colour is in the address, so any colour is answered alike (no client is named).
+  app.get('/pay/assets/:file', hidden, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const colour = brandColourOfPath(`/pay/assets/${file}`);
+    if (colour === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
+    return asset(reply, 'text/css; charset=utf-8', brandStylesheet(buttonColours(colour)));
+  });
+
+  // A client's logo, as we re-encoded it, by its SHA-256.
+  app.get('/pay/assets/logos/:file', hidden, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const sha256 = /^([0-9a-f]{64})\.png$/.exec(file)?.[1];
+    const png = sha256 === undefined ? undefined : await branding.logoPng(sha256);
+    if (png === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
+    return asset(reply, 'image/png', png);
+  });
 
   app.get(HOSTED_CSS_PATH, hidden, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').header('X-Content-Type-Options', 'nosniff').send(HOSTED_CSS),
@@ -184,7 +234,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     guarded(async (request, reply) => {
       const { flowToken } = request.params as { flowToken: string };
       const payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
-      if (payment === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language'])));
+      if (payment === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
       const lang = queryText(request, 'lang');
       if (lang !== undefined && isSupportedLocale(lang) && lang !== payment.locale && !flowIsOverForPayer(payment)) {
         // The payer's choice is remembered for the payment (and so for every later page).
@@ -201,14 +251,14 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       const { flowToken, action } = request.params as { flowToken: string; action: string };
       const locale = browserLocale(request.headers['accept-language']);
       const payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
-      if (payment === undefined || !ACTION_NAME.test(action)) return sendPage(reply, 404, invalidLinkPage(locale));
+      if (payment === undefined || !ACTION_NAME.test(action)) return sendPage(reply, 404, invalidLinkPage(locale, operator));
       const form: Form = typeof request.body === 'object' && request.body !== null ? (request.body as Form) : {};
       if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf'])) {
         request.log.warn({ paymentId: payment.id, action }, 'hosted form refused: missing or wrong CSRF token, or cross-site post');
-        return sendPage(reply, 403, expiredFormPage(payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : locale));
+        return sendPage(reply, 403, expiredFormPage(payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : locale, operator));
       }
       const handler = actionHandler(stepInput(request, payment), action);
-      if (handler === undefined) return sendPage(reply, 404, invalidLinkPage(locale));
+      if (handler === undefined) return sendPage(reply, 404, invalidLinkPage(locale, operator));
       const outcome = await handler({ ...stepInput(request, payment), form: (name) => text(form, name), actor: actorOf(request) });
       return answer(request, reply, outcome);
     }),
@@ -226,7 +276,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
 
   const refusedReturn = (request: FastifyRequest, reply: FastifyReply, paymentId: string | undefined): FastifyReply => {
     request.log.warn({ paymentId }, 'bank callback refused: unknown, forged or already used');
-    return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language'])));
+    return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
   };
 
   // The bank sends the payer's browser here; some banks post their answer as a form (`response_mode=form_post`),

@@ -5,6 +5,7 @@
 import type { Locale } from '../../i18n/locale.js';
 import type { Translate } from '../../i18n/messages.js';
 import type { InputError, Notice } from '../../flow/engine.js';
+import type { OperatorIdentity } from '../../config/config.js';
 
 /** The payment as every page summarises it. */
 export interface PaymentSummaryView {
@@ -21,6 +22,17 @@ export interface PaymentSummaryView {
   readonly fromIban: string | undefined;
 }
 
+/** The client as its payers see it in the header and the footer (its branding, src/branding/). */
+export interface MerchantView {
+  /** The branding's display name, else the payment's recipient name. */
+  readonly name: string;
+  /** Our URL of the logo we re-encoded, with its size (the image is named by its hash, so it is cached for long). */
+  readonly logo: { readonly path: string; readonly width: number; readonly height: number } | undefined;
+  readonly supportUrl: string | undefined;
+  /** Our stylesheet painting the primary buttons in the brand colour (its text colour chosen for contrast). */
+  readonly stylesheetPath: string | undefined;
+}
+
 export interface PageContext {
   readonly locale: Locale;
   readonly t: Translate;
@@ -29,6 +41,9 @@ export interface PageContext {
   /** The CSRF token of a form posting to `action`. */
   readonly csrf: (action: string) => string;
   readonly summary: PaymentSummaryView;
+  readonly merchant: MerchantView;
+  /** The operator of this service: named in the payment sentence, its statement and links in the footer. */
+  readonly operator: OperatorIdentity;
   readonly sandbox: boolean;
   /** Whether the payer may still go back to the bank list (hosted mode, before the bank holds the payment). */
   readonly canGoBack: boolean;
