@@ -143,12 +143,18 @@ function languageSwitch(context: PageContext): SafeHtml {
   )}</ul></nav>`;
 }
 
+/** A logo this much wider than high is taken for a wordmark (the name written out), shown instead of the name. */
+const WORDMARK_ASPECT = 2;
+
 /** The header: who is paid (the merchant's logo and name), or our title on pages without a payment. */
 function header(t: Translate, merchant: MerchantView | undefined, sandbox: boolean): SafeHtml {
   const who =
     merchant === undefined
       ? html`<span class="brand">${t('page.title')}</span>`
-      : html`<div class="merchant">${merchant.logo === undefined ? '' : html`<img src="${merchant.logo.path}" alt="" width="${String(merchant.logo.width)}" height="${String(merchant.logo.height)}">`}<span>${merchant.name}</span></div>`;
+      : merchant.logo !== undefined && merchant.logo.width >= WORDMARK_ASPECT * merchant.logo.height
+        ? // A wide logo is a wordmark: it says the name itself (its text alternative too).
+          html`<div class="merchant"><img src="${merchant.logo.path}" alt="${merchant.name}" width="${String(merchant.logo.width)}" height="${String(merchant.logo.height)}"></div>`
+        : html`<div class="merchant">${merchant.logo === undefined ? '' : html`<img src="${merchant.logo.path}" alt="" width="${String(merchant.logo.width)}" height="${String(merchant.logo.height)}">`}<span>${merchant.name}</span></div>`;
   const aside = sandbox ? html`<span class="sandbox">${t('page.sandbox')}</span>` : merchant === undefined ? '' : html`<span class="secure">${t('page.title')}</span>`;
   return html`<header class="top">${who}${aside}</header>`;
 }

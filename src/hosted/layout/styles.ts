@@ -7,6 +7,7 @@ import type { ButtonColours } from '../../branding/colour.js';
 
 export const HOSTED_CSS = `
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 html{font-size:100%}
 body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;background:#f3f4f6;color:#111827}
 a{color:#1d4ed8}
