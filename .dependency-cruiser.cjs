@@ -20,6 +20,8 @@ const LAYERS = {
   providers: ['connectors', 'domain', 'http', 'auth'],
   webhooks: ['storage', 'jobs', 'config', 'crypto', 'domain', 'http'],
   auth: ['storage', 'webhooks', 'config', 'crypto', 'domain', 'http'],
+  // A client's branding on the payer's pages (name, logo, colour, support link), stored with the client.
+  branding: ['storage', 'config', 'crypto', 'domain'],
   observability: ['connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
   // The sandbox banks stand beside the service: they share only reference data and HTTP helpers.
   'sandbox-bank': ['providers', 'connectors', 'domain', 'crypto', 'http'],
@@ -27,9 +29,9 @@ const LAYERS = {
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
   // HTTP routes, pages, background workers and the command line on top.
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
-  hosted: ['flow', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
+  hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   workers: ['flow', 'observability', 'webhooks', 'storage', 'jobs', 'config', 'crypto', 'domain'],
-  cli: ['sandbox-bank', 'flow', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  cli: ['sandbox-bank', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
 };
 
 const folders = Object.keys(LAYERS);

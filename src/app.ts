@@ -40,6 +40,7 @@ import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
+import { ClientBrandingStore } from './branding/client-branding.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import { openBankingSigningKeys, registerWithExternalSandbox, ukSandboxClients } from './open-banking-keys.js';
@@ -249,7 +250,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       flow,
       allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
     });
-    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl });
+    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl, branding: new ClientBrandingStore(database.db, now), operator: config.operator });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });

@@ -12,7 +12,7 @@
  *    records nothing (the payer may try again) or, once the bank holds the payment, hands it to reconciliation.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { BankReturn, Connectors, ScaMethod } from '../connectors/index.js';
+import type { BankReturn, Connectors } from '../connectors/index.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Job } from '../jobs/job-queue.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
@@ -20,24 +20,22 @@ import type { Payment } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
-import { toStoredFlowState, flowStateOf, withUnleasedFields, type OfferedAccount } from './flow-state.js';
+import { toStoredFlowState, flowStateOf, withUnleasedFields } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
-import { checkFollowupData, credentialErrors, missingData, needsPassword, submitFollowupData, type FollowupForm, type FollowupNeeds } from './steps/followup-data.js';
+import { checkFollowupData, missingData, needsPassword, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
 import {
   afterUnansweredCode,
   cancelHeldPayment,
   checkPaymentConsent,
-  chooseScaMethod,
   processPaymentReturn,
-  submitCode,
 } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
-import { banksFor, processSelection, selectBank } from './steps/provider-selection.js';
+import { banksFor, processSelection } from './steps/provider-selection.js';
 import { reconcile, startReconciling } from './steps/reconciliation.js';
 import {
   checkAccountSelection,
@@ -45,14 +43,14 @@ import {
   processConsent,
   requestConsent,
   retrieveAccounts,
-  selectAccount,
 } from './steps/sender-account.js';
-import { checkSenderAuthorization, submitSenderLogin } from './steps/sender-authorization.js';
+import { checkSenderAuthorization } from './steps/sender-authorization.js';
 import { STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
 import { failureStatusFrom } from '../domain/transitions.js';
 import { failureReason } from '../domain/detailed-status.js';
 
-export type { InputError, Notice } from './steps/step-result.js';
+export type { InputError, Notice, StepResult } from './steps/step-result.js';
+export type { FlowRun } from './run.js';
 
 export interface FlowEngineOptions {
   readonly store: PaymentStateStore;
@@ -202,75 +200,21 @@ export class FlowEngine {
   }
 
   // ---- the payer's actions -----------------------------------------------------------------------------------
-
-  selectBank(payment: Payment, providerId: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['PROVIDER_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const bank = this.banksFor(run.payment).find((candidate) => candidate.id === providerId);
-      if (bank === undefined) return { kind: 'invalid', errors: [{ field: 'providerId', message: 'chooseOne' }] };
-      selectBank(run, bank);
-      return this.advance(run);
-    });
-  }
+  // Each payer step's actions live with its page (src/hosted/<step>/step.ts) and run through `perform`; the engine
+  // keeps the actions every step shares (continue, cancel, going back) and the bank's returns.
 
   /**
-   * The follow-up form (phase 2), the bank login page (phase 3), or the login asked again in phase 6 after the
-   * password was lost (`awaitsLogin`).
+   * Runs a payer's action: `work` under the payment's lease, committed as one transaction. `waitsIn` lists the
+   * statuses the action's step waits in; a payment elsewhere (a stale form, a double submit that lost) is left as it
+   * is and the payer sees its current page.
    */
-  submitCredentials(payment: Payment, form: FollowupForm, actor: Actor): Promise<ActionOutcome> {
-    const statuses: DetailedStatus[] = ['FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING', 'SENDER_AUTHORIZATION_REDIRECT_PENDING'];
-    if (this.awaitsLogin(payment)) statuses.push('PAYMENT_CONSENT_REQUIRED_CHECK_PENDING');
-    return this.act(payment, statuses, actor, {}, async (run) => {
-      if (run.status === 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING') {
-        const result = submitFollowupData(run, form);
-        return result.kind === 'continue' ? this.advance(run) : result;
-      }
-      const missing = missingData(run);
-      const errors = credentialErrors(form, missing);
-      if (errors.length > 0) return { kind: 'invalid', errors };
-      run.secrets = {
-        ...(missing.loginId ? { loginId: (form.loginId ?? '').trim() } : {}),
-        ...(missing.password ? { password: form.password ?? '' } : {}),
-      };
-      if (run.status === 'SENDER_AUTHORIZATION_REDIRECT_PENDING') {
-        const result = await submitSenderLogin(run);
-        return result.kind === 'continue' ? this.advance(run) : result;
-      }
-      return this.advance(run);
-    });
+  perform(payment: Payment, waitsIn: readonly DetailedStatus[], actor: Actor, work: (run: FlowRun) => Promise<StepResult>): Promise<ActionOutcome> {
+    return this.act(payment, waitsIn, actor, {}, work);
   }
 
   /** "Continue" on a page of a status the engine goes on from by itself (the review page, a retry). */
   continueFlow(payment: Payment, actor: Actor): Promise<ActionOutcome> {
     return this.act(payment, AUTOMATIC, actor, {}, (run) => this.advance(run));
-  }
-
-  selectAccount(payment: Payment, iban: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const account: OfferedAccount | undefined = (run.state.accounts ?? []).find((candidate) => candidate.iban === iban);
-      if (account === undefined) return { kind: 'invalid', errors: [{ field: 'accountIban', message: 'chooseOne' }] };
-      selectAccount(run, account);
-      return this.advance(run);
-    });
-  }
-
-  chooseScaMethod(payment: Payment, methodId: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const method: ScaMethod | undefined = (run.state.scaMethods ?? []).find((candidate) => candidate.id === methodId);
-      if (method === undefined) return { kind: 'invalid', errors: [{ field: 'methodId', message: 'chooseOne' }] };
-      return chooseScaMethod(run, method);
-    });
-  }
-
-  submitCode(payment: Payment, code: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['PAYMENT_CONSENT_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const trimmed = code.trim();
-      const maxLength = Math.min(run.state.challenge?.otpMaxLength ?? 64, 64);
-      const format = run.state.challenge?.otpFormat === 'integer' ? /^[0-9]+$/ : /^[\x21-\x7e]+$/;
-      if (trimmed === '') return { kind: 'invalid', errors: [{ field: 'otp', message: 'required' }] };
-      if (trimmed.length > maxLength || !format.test(trimmed)) return { kind: 'invalid', errors: [{ field: 'otp', message: 'otpFormat' }] };
-      if (run.state.scaApproach === 'DECOUPLED' || run.state.bankRedirectUrl !== undefined) return STOP;
-      return submitCode(run, trimmed);
-    });
   }
 
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
@@ -471,7 +415,7 @@ export class FlowEngine {
   // ---- running steps ---------------------------------------------------------------------------------------------
 
   /** Runs the steps that need neither the payer nor a bank answer still outstanding. */
-  private async advance(run: FlowRun): Promise<StepResult> {
+  async advance(run: FlowRun): Promise<StepResult> {
     for (let guard = 0; guard < 50; guard += 1) {
       let result: StepResult;
       switch (run.status) {
@@ -646,6 +590,9 @@ const AUTOMATIC: readonly DetailedStatus[] = [
   'PAYMENT_REGISTRATION_PENDING',
   'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
 ];
+
+/** Statuses the engine continues from by itself: the review page's "Continue" goes on from them. */
+export const AUTOMATIC_STATUSES = AUTOMATIC;
 
 export function isAutomatic(status: DetailedStatus): boolean {
   return AUTOMATIC.includes(status);

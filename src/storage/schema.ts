@@ -24,6 +24,18 @@ export interface ClientsTable {
   /** During a webhook secret rotation: the old secret (sealed), which signs beside the new one until it expires. */
   previous_webhook_secret: string | null;
   previous_webhook_secret_expires_at: string | null;
+  /** Branding (src/branding/): the name payers see; null: the client's name. */
+  display_name: string | null;
+  /** `#rrggbb`: the primary buttons of the client's payer pages. */
+  brand_colour: string | null;
+  /** A link payers may follow for help (https). */
+  support_url: string | null;
+  /** SHA-256 (hex) of `logo_png`: the logo's URL carries it, so the URL changes with the logo. */
+  logo_sha256: string | null;
+  /** The logo as we re-encoded it (PNG, base64), never the operator's upload itself. */
+  logo_png: string | null;
+  logo_width: number | null;
+  logo_height: number | null;
 }
 
 export interface AccessTokensTable {

@@ -27,10 +27,18 @@ describe('hosted page guards and languages', { timeout: 60_000 }, () => {
     const csp = page.headers.get('content-security-policy') ?? '';
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /style-src 'self'/);
-    assert.doesNotMatch(csp, /unsafe-inline|script-src/);
+    // Scripts only from our own files: never inline, never another origin.
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|unsafe-hashes|script-src [^;]*(https?:|\*|data:|blob:)/);
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.equal(page.headers.get('cache-control'), 'no-store');
-    assert.doesNotMatch(page.html, /<script|style=/);
+    const scripts = [...page.html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    assert.ok(scripts.length > 0, 'the bank list loads its filter script');
+    for (const [, attributes = '', content = ''] of scripts) {
+      assert.match(attributes, /^ src="\/pay\/assets\/bank-filter-[A-Za-z0-9_-]{12}\.js" defer$/);
+      assert.equal(content, '');
+    }
+    assert.doesNotMatch(page.html, /style=|\son[a-z]+=/);
   });
 
   it('refuses a form without its CSRF token (403), with another payment\'s token (403), and a cross-site post (403)', async () => {

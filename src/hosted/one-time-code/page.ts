@@ -4,7 +4,12 @@ import { html } from '../html.js';
 import { field, layout, postForm } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
-export function oneTimeCodePage(context: PageContext, method: ScaMethod | undefined, challenge: ScaChallenge | undefined): string {
+export interface OneTimeCodeView {
+  readonly method: ScaMethod | undefined;
+  readonly challenge: ScaChallenge | undefined;
+}
+
+export function oneTimeCodePage(context: PageContext, { method, challenge }: OneTimeCodeView): string {
   const { t } = context;
   const numeric = challenge?.otpFormat === 'integer';
   const inner = html`<p>${method?.name === undefined ? t('otp.sent') : t('otp.sentVia', { method: method.name })}</p>

@@ -4,9 +4,13 @@ import { html } from '../html.js';
 import { layout, postForm } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
-export function scaMethodPage(context: PageContext, methods: readonly ScaMethod[]): string {
+export interface ScaMethodView {
+  readonly methods: readonly ScaMethod[];
+}
+
+export function scaMethodPage(context: PageContext, { methods }: ScaMethodView): string {
   const { t } = context;
-  const inner = html`<fieldset><legend>${t('method.legend', { bank: context.bank?.name ?? '' })}</legend>${methods.map(
+  const inner = html`<fieldset><legend>${t('method.legend', { bank: context.summary.bankName ?? '' })}</legend>${methods.map(
     (method, index) =>
       html`<label class="choice"><input type="radio" name="methodId" value="${method.id}"${index === 0 ? html` checked` : ''}><span>${method.name ?? method.type}</span></label>`,
   )}</fieldset><button type="submit" class="primary">${t('page.continue')}</button>`;

@@ -68,4 +68,17 @@ export const de: Catalogue = {
   'errors.attemptsLeft': 'Verbleibende Versuche: {count}.',
   'notice.bankUnavailable': 'Ihre Bank ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
   'notice.codeNotProcessed': 'Ihre Bank konnte den Code nicht verarbeiten. Bitte geben Sie ihn noch einmal ein.',
+  'page.back': 'Andere Bank wählen',
+  // Who is paid and by whom; the bank list's filter.
+  'summary.sentence': 'Sie zahlen {amount} an {merchant}.',
+  'summary.sentenceBank': 'Sie zahlen {amount} an {merchant} von Ihrem Konto bei {bank}.',
+  'summary.sentenceOperator': 'Sie zahlen {amount} an {merchant}, ausgelöst durch {operator}.',
+  'summary.sentenceBankOperator': 'Sie zahlen {amount} an {merchant} von Ihrem Konto bei {bank}, ausgelöst durch {operator}.',
+  'page.operator': 'Zahlungsauslösung durch {operator}.',
+  'page.support': 'Hilfe von {merchant}',
+  'page.terms': 'AGB',
+  'page.privacy': 'Datenschutz',
+  'selection.oneFound': '1 Bank gefunden.',
+  'selection.manyFound': '{count} Banken gefunden.',
+  'selection.searchAllCountries': 'In allen Ländern suchen',
 };

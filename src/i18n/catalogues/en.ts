@@ -67,6 +67,19 @@ export const en = {
   'errors.attemptsLeft': 'Attempts left: {count}.',
   'notice.bankUnavailable': 'Your bank could not be reached. Please try again in a moment.',
   'notice.codeNotProcessed': 'Your bank could not process the code. Please enter it again.',
+  'page.back': 'Choose another bank',
+  // Who is paid and by whom; the bank list's filter.
+  'summary.sentence': 'You are paying {amount} to {merchant}.',
+  'summary.sentenceBank': 'You are paying {amount} to {merchant} from your account at {bank}.',
+  'summary.sentenceOperator': 'You are paying {amount} to {merchant}, initiated by {operator}.',
+  'summary.sentenceBankOperator': 'You are paying {amount} to {merchant} from your account at {bank}, initiated by {operator}.',
+  'page.operator': 'Payment initiation by {operator}.',
+  'page.support': 'Help from {merchant}',
+  'page.terms': 'Terms',
+  'page.privacy': 'Privacy',
+  'selection.oneFound': '1 bank found.',
+  'selection.manyFound': '{count} banks found.',
+  'selection.searchAllCountries': 'Search in all countries',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -68,4 +68,17 @@ export const es: Catalogue = {
   'errors.attemptsLeft': 'Intentos restantes: {count}.',
   'notice.bankUnavailable': 'No se ha podido contactar con su banco. Inténtelo de nuevo en un momento.',
   'notice.codeNotProcessed': 'Su banco no ha podido procesar el código. Introdúzcalo de nuevo.',
+  'page.back': 'Elegir otro banco',
+  // Who is paid and by whom; the bank list's filter.
+  'summary.sentence': 'Va a pagar {amount} a {merchant}.',
+  'summary.sentenceBank': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}.',
+  'summary.sentenceOperator': 'Va a pagar {amount} a {merchant}, pago iniciado por {operator}.',
+  'summary.sentenceBankOperator': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}, pago iniciado por {operator}.',
+  'page.operator': 'Iniciación de pagos por {operator}.',
+  'page.support': 'Ayuda de {merchant}',
+  'page.terms': 'Condiciones',
+  'page.privacy': 'Privacidad',
+  'selection.oneFound': '1 banco encontrado.',
+  'selection.manyFound': '{count} bancos encontrados.',
+  'selection.searchAllCountries': 'Buscar en todos los países',
 };

@@ -68,4 +68,17 @@ export const fr: Catalogue = {
   'errors.attemptsLeft': 'Tentatives restantes : {count}.',
   'notice.bankUnavailable': 'Votre banque est injoignable pour le moment. Veuillez réessayer dans un instant.',
   'notice.codeNotProcessed': 'Votre banque n’a pas pu traiter le code. Veuillez le saisir à nouveau.',
+  'page.back': 'Choisir une autre banque',
+  // Who is paid and by whom; the bank list's filter.
+  'summary.sentence': 'Vous payez {amount} à {merchant}.',
+  'summary.sentenceBank': 'Vous payez {amount} à {merchant} depuis votre compte chez {bank}.',
+  'summary.sentenceOperator': 'Vous payez {amount} à {merchant}, paiement initié par {operator}.',
+  'summary.sentenceBankOperator': 'Vous payez {amount} à {merchant} depuis votre compte chez {bank}, paiement initié par {operator}.',
+  'page.operator': 'Initiation de paiement par {operator}.',
+  'page.support': 'Aide de {merchant}',
+  'page.terms': 'Conditions',
+  'page.privacy': 'Confidentialité',
+  'selection.oneFound': '1 banque trouvée.',
+  'selection.manyFound': '{count} banques trouvées.',
+  'selection.searchAllCountries': 'Rechercher dans tous les pays',
 };

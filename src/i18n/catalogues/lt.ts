@@ -68,4 +68,17 @@ export const lt: Catalogue = {
   'errors.attemptsLeft': 'Liko bandymų: {count}.',
   'notice.bankUnavailable': 'Nepavyko susisiekti su jūsų banku. Bandykite dar kartą po akimirkos.',
   'notice.codeNotProcessed': 'Jūsų bankas negalėjo apdoroti kodo. Įveskite jį dar kartą.',
+  'page.back': 'Pasirinkti kitą banką',
+  // Who is paid and by whom; the bank list's filter.
+  'summary.sentence': 'Jūs mokate {amount} gavėjui {merchant}.',
+  'summary.sentenceBank': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}.',
+  'summary.sentenceOperator': 'Jūs mokate {amount} gavėjui {merchant}; mokėjimą inicijuoja {operator}.',
+  'summary.sentenceBankOperator': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}; mokėjimą inicijuoja {operator}.',
+  'page.operator': 'Mokėjimo inicijavimo paslauga: {operator}.',
+  'page.support': 'Pagalba: {merchant}',
+  'page.terms': 'Sąlygos',
+  'page.privacy': 'Privatumas',
+  'selection.oneFound': 'Rastas 1 bankas.',
+  'selection.manyFound': 'Rasta bankų: {count}.',
+  'selection.searchAllCountries': 'Ieškoti visose šalyse',
 };
