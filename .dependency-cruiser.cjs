@@ -22,6 +22,8 @@ const LAYERS = {
   auth: ['storage', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   // A client's branding on the payer's pages (name, logo, colour, support link), stored with the client.
   branding: ['storage', 'config', 'crypto', 'domain'],
+  // The console's people: accounts, sessions, second factor, the audit log.
+  people: ['storage', 'config', 'crypto', 'domain'],
   observability: ['connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
   // The sandbox banks stand beside the service: they share only reference data and HTTP helpers.
   'sandbox-bank': ['providers', 'connectors', 'domain', 'crypto', 'http'],
@@ -31,7 +33,9 @@ const LAYERS = {
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   workers: ['flow', 'observability', 'webhooks', 'storage', 'jobs', 'config', 'crypto', 'domain'],
-  cli: ['sandbox-bank', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
+  console: ['hosted', 'people', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  cli: ['people', 'sandbox-bank', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
 };
 
 const folders = Object.keys(LAYERS);

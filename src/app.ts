@@ -43,6 +43,7 @@ import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
+import { registerConsoleRoutes } from './console/routes.js';
 import { ClientBrandingStore } from './branding/client-branding.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
@@ -258,6 +259,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     });
     registerEventFeedRoutes(app, { auth, events: new EventFeed(database.db), cursors });
     registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl, branding: new ClientBrandingStore(database.db, now), operator: config.operator });
+    registerConsoleRoutes(app, { db: database.db, databaseKind: database.kind, config, secrets, catalogue, now });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });

@@ -100,6 +100,11 @@ export interface Config {
    * (src/runtime.ts, docs/adr/0005-secrets-at-rest.md).
    */
   readonly secretKeys: readonly SecretKey[];
+  /** The console (docs/console.md): session lifetimes and the lock-out after failed sign-ins. */
+  readonly console: {
+    readonly session: { readonly idleSeconds: number; readonly absoluteSeconds: number };
+    readonly lockout: { readonly attempts: number; readonly seconds: number };
+  };
   readonly webhooks: {
     /** A delivery attempt's time limit (decisions §4: 15 s). */
     readonly timeoutMs: number;
@@ -246,6 +251,16 @@ export function loadConfig(env: Environment = process.env): Config {
     },
     metrics: parseMetricsListener(read('METRICS_HOST'), read('METRICS_PORT'), secretToken('METRICS_TOKEN'), problems),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    console: {
+      session: {
+        idleSeconds: integer('CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60,
+        absoluteSeconds: integer('CONSOLE_SESSION_MAX_HOURS', 12, 1, 7 * 24) * 60 * 60,
+      },
+      lockout: {
+        attempts: integer('CONSOLE_LOCKOUT_ATTEMPTS', 5, 1, 100),
+        seconds: integer('CONSOLE_LOCKOUT_MINUTES', 15, 1, 24 * 60) * 60,
+      },
+    },
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
       allowPrivateTargets: boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),

@@ -5,7 +5,7 @@
  * - structured values are JSON text, parsed at the repository boundary.
  * See docs/adr/0002-storage.md.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface ClientsTable {
   id: string;
@@ -169,13 +169,85 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/**
+ * Columns of `payments` that only the lists read (migration 0008), apart from `PaymentsTable` so that the flow's
+ * row type stays the payment itself. `amount_scaled`: the amount in ten-thousandths of the currency unit
+ * (src/domain/money.ts); PostgreSQL answers a bigint as a string.
+ */
+export interface PaymentListColumns {
+  amount_scaled: ColumnType<number | string | null, number | null | undefined, number | null>;
+}
+
+export type ConsoleRole = 'operator' | 'member';
+
+export interface ConsoleUsersTable {
+  id: string;
+  /** Lower-case; the sign-in name. */
+  email: string;
+  name: string;
+  role: ConsoleRole;
+  /** The one client a member belongs to; null for operators (every client). */
+  client_id: string | null;
+  /** argon2id (PHC string); the password itself is never stored. */
+  password_hash: string;
+  /** An operator's TOTP secret, sealed with the operator key ring (we must read it to check codes). */
+  totp_secret_sealed: string | null;
+  /** When the operator proved the authenticator works; until then the secret is only offered. */
+  totp_confirmed_at: string | null;
+  /** The TOTP time step last accepted: a code is good once. */
+  totp_last_step: number | null;
+  failed_attempts: number;
+  locked_until: string | null;
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ConsoleSessionStage = 'second-factor' | 'enrol-second-factor' | 'signed-in';
+
+export interface ConsoleSessionsTable {
+  /** SHA-256 (hex) of the cookie's value: the value itself is only in the browser. */
+  id_hash: string;
+  user_id: string;
+  /** How far the sign-in got: an operator's password opens only the second-factor step. */
+  stage: ConsoleSessionStage;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end, whatever the activity. */
+  expires_at: string;
+  ip: string;
+  user_agent: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** The console user, or null for the command line. */
+  actor_id: string | null;
+  /** The actor as people read it (an email, or `cli:<os user>`), kept even if the user is later renamed. */
+  actor: string;
+  actor_role: string;
+  /** The client the action concerned (members see only their client's entries). */
+  client_id: string | null;
+  action: string;
+  target: string | null;
+  /** JSON; never a secret or a password. */
+  details: string | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
 export interface Database {
   clients: ClientsTable;
   access_tokens: AccessTokensTable;
-  payments: PaymentsTable;
+  payments: PaymentsTable & PaymentListColumns;
   payment_status_history: PaymentStatusHistoryTable;
   events: EventsTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   jobs: JobsTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  audit_log: AuditLogTable;
 }
