@@ -20,6 +20,8 @@ import { resealStoredSecrets } from '../storage/stored-secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { loadCatalogue } from '../providers/catalogue.js';
 import { startSandboxBank } from '../sandbox-bank/index.js';
+import { usersCommand } from './users.js';
+import { ConsoleUserError, ConsoleUserNotFoundError } from '../people/accounts.js';
 
 function scopesOption(value: string): Scope[] {
   const { scopes, unknown } = parseScopes(value);
@@ -241,6 +243,8 @@ export function buildCli(): Command {
       );
     });
 
+  program.addCommand(usersCommand());
+
   const secretsCommand = program.command('secrets').description('the operator key ring that seals secrets at rest (SECRET_KEYS)');
   secretsCommand
     .command('reencrypt')
@@ -429,7 +433,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     await buildCli().parseAsync([...argv]);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError || error instanceof SecretBoxError ||
-      error instanceof BrandingError || error instanceof BrandingClientNotFoundError || error instanceof LogoError) {
+      error instanceof BrandingError || error instanceof BrandingClientNotFoundError || error instanceof LogoError ||
+      error instanceof ConsoleUserError || error instanceof ConsoleUserNotFoundError || error instanceof InvalidArgumentError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
       return;
