@@ -34,6 +34,7 @@ import { JobQueue } from './jobs/job-queue.js';
 import type { JobHandler } from './jobs/worker.js';
 import { Metrics } from './observability/metrics.js';
 import { meterConnectors } from './observability/metered-connector.js';
+import { BankCallRecorder } from './observability/bank-call-records.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
@@ -115,6 +116,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The job handlers of this app's flow engine, for `createBackgroundWorkers`. */
     jobHandlers: Partial<Record<JobKind, JobHandler>>;
+    /** The records of bank calls; closed (written out) after the workers stop, before the database closes. */
+    bankCallRecorder: BankCallRecorder;
   }
 }
 
@@ -199,9 +202,21 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // Our UK Open Banking identity: the operator's signing key, or one made now that only the sandbox banks are told.
   const openBankingKeys = await openBankingSigningKeys(config);
   const sandboxClients = await ukSandboxClients(openBankingKeys, catalogue, config);
-  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics);
+  // Every bank call is recorded for the console (bank health, a payment's bank calls), batched off the payer's path.
+  const bankCallRecorder = new BankCallRecorder(database.db, {
+    onDropped: (count, reason) => {
+      metrics.bankCallRecordsDropped.inc(count);
+      app.log.warn({ count, reason }, 'records of bank calls dropped');
+    },
+    onWriteFailed: (error) => app.log.warn({ err: error }, 'records of bank calls not written yet; retrying'),
+  });
+  app.decorate('bankCallRecorder', bankCallRecorder);
+  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics, bankCallRecorder);
   const connectors = dependencies.wrapConnectors === undefined ? metered : dependencies.wrapConnectors(metered);
-  app.addHook('onClose', async () => connectors.close());
+  app.addHook('onClose', async () => {
+    await connectors.close();
+    await bankCallRecorder.close();
+  });
   const flow = new FlowEngine({
     store: new PaymentStateStore(database.db, secrets, now, (records) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });

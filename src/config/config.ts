@@ -105,6 +105,8 @@ export interface Config {
     readonly session: { readonly idleSeconds: number; readonly absoluteSeconds: number };
     readonly lockout: { readonly attempts: number; readonly seconds: number };
   };
+  /** How long the records of bank calls are kept (the console's bank health and a payment's bank calls). */
+  readonly bankCallRetentionDays: number;
   readonly webhooks: {
     /** A delivery attempt's time limit (decisions §4: 15 s). */
     readonly timeoutMs: number;
@@ -261,6 +263,7 @@ export function loadConfig(env: Environment = process.env): Config {
         seconds: integer('CONSOLE_LOCKOUT_MINUTES', 15, 1, 24 * 60) * 60,
       },
     },
+    bankCallRetentionDays: integer('BANK_CALL_RETENTION_DAYS', 30, 1, 3650),
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
       allowPrivateTargets: boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),

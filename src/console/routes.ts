@@ -16,7 +16,9 @@ import type { ProviderCatalogue } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { registerAuditPages } from './audit/pages.js';
+import { registerBankPages } from './banks/pages.js';
 import { registerClientPages } from './clients/pages.js';
+import { registerInsightPages } from './insight/pages.js';
 import { ConsoleNavigation } from './navigation.js';
 import { registerPaymentPages } from './payments/pages.js';
 import { registerPeoplePages } from './people/pages.js';
@@ -39,7 +41,14 @@ export interface ConsoleOptions {
 export type ConsolePageModule = (router: ConsoleRouter, services: ConsoleServices) => void;
 
 /** The console's pages; a new page module is added here (docs/console.md, "Adding a page"). */
-export const CONSOLE_PAGES: readonly ConsolePageModule[] = [registerPaymentPages, registerClientPages, registerPeoplePages, registerAuditPages];
+export const CONSOLE_PAGES: readonly ConsolePageModule[] = [
+  registerPaymentPages,
+  registerBankPages,
+  registerInsightPages,
+  registerClientPages,
+  registerPeoplePages,
+  registerAuditPages,
+];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {
   const { db, config, secrets, now } = options;

@@ -119,6 +119,30 @@ ol.timeline .gap{color:#4b5563;font-size:.8125rem;font-style:italic}
 .qr{display:block;width:12rem;height:12rem;margin:.5rem 0}
 .qr svg{width:100%;height:100%}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+figure.chart{margin:0 0 1rem;min-width:0}
+figure.chart figcaption h2{margin:0 0 .25rem}
+figure.chart figcaption p{margin:0 0 .75rem}
+svg.plot{display:block;width:100%;height:auto;font:12px system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif}
+svg.plot text{fill:#374151}
+svg.plot text.bar-label{fill:#111827;font-weight:600;font-size:13px}
+svg.plot text.bar-note,svg.plot text.value{fill:#111827;font-size:12px}
+svg.plot line.grid{stroke:#e5e7eb;stroke-width:1}
+svg.plot line.baseline{stroke:#6b7280;stroke-width:1}
+svg.plot .completed{fill:#15803d}
+svg.plot .failed{fill:#b91c1c}
+svg.plot .pending{fill:#d97706}
+svg.plot .primary{fill:#1d4ed8}
+svg.plot .muted{fill:#9ca3af}
+svg.plot .track{fill:#f3f4f6}
+ul.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0 0 .5rem;padding:0;font-size:.8125rem;color:#374151}
+ul.legend li{display:flex;align-items:center;gap:.375rem}
+.swatch{display:inline-block;width:.75rem;height:.75rem;border-radius:2px}
+.swatch.completed{background:#15803d}
+.swatch.failed{background:#b91c1c}
+.swatch.pending{background:#d97706}
+.swatch.primary{background:#1d4ed8}
+figure.chart details.more{margin-top:.5rem}
+figure.chart details.more table{margin-top:.5rem}
 `;
 
 const CONSOLE_CSS_VERSION = createHash('sha256').update(CONSOLE_CSS).digest('base64url').slice(0, 12);

@@ -115,7 +115,8 @@ export class FlowRun {
   }
 
   connector(): BankConnector {
-    return this.context.connectors.for(this.bank().connector);
+    const bank = this.bank();
+    return this.context.connectors.for(bank.connector, { bankId: bank.id, clientId: this.payment.clientId, paymentId: this.payment.id });
   }
 
   /** What the bank asks of the payer and the flow (its connector's profile). */

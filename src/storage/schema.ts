@@ -238,6 +238,32 @@ export interface AuditLogTable {
   user_agent: string | null;
 }
 
+/**
+ * How a bank call ended: answered (`ok`), refused by the bank (a definite no, e.g. wrong credentials or no funds),
+ * no usable answer (`unavailable`: timeout, connection, 5xx, 408, 429), an answer against the standard
+ * (`protocol`), or an error of ours (`error`). Only `unavailable`, `protocol` and `error` count against a bank's health.
+ */
+export const BANK_CALL_OUTCOMES = ['ok', 'refused', 'unavailable', 'protocol', 'error'] as const;
+export type BankCallOutcome = (typeof BANK_CALL_OUTCOMES)[number];
+
+/** One call to a bank (migration 0010). Never a credential, token, body or URL. */
+export interface BankCallsTable {
+  id: string;
+  /** When the call started (UTC ISO 8601). */
+  at: string;
+  /** The catalogue's bank id. */
+  bank_id: string;
+  /** The client and payment the call was made for; null where a call serves no payment. */
+  client_id: string | null;
+  payment_id: string | null;
+  /** The connector operation, e.g. `initiatePayment`. */
+  operation: string;
+  outcome: BankCallOutcome;
+  /** The bank's HTTP status where a failure carries it; null on success (the connector does not hand it on). */
+  http_status: number | null;
+  latency_ms: number;
+}
+
 export interface Database {
   clients: ClientsTable;
   access_tokens: AccessTokensTable;
@@ -250,4 +276,5 @@ export interface Database {
   console_users: ConsoleUsersTable;
   console_sessions: ConsoleSessionsTable;
   audit_log: AuditLogTable;
+  bank_calls: BankCallsTable;
 }

@@ -1,0 +1,88 @@
+/**
+ * Banks: the catalogue with each bank's health over the last hour and day, from the records of bank calls
+ * (src/console/banks/bank-health.ts): the banks failing now first, then the degraded ones, then the rest by traffic.
+ * Operators see every bank of the catalogue; members the banks their client's payments called in the last day, with
+ * their client's calls only.
+ */
+import { html, type SafeHtml } from '../../hosted/html.js';
+import type { Bank } from '../../providers/catalogue.js';
+import { duration, timeTag } from '../format.js';
+import { consolePage, emptyState } from '../layout.js';
+import { page, type ConsoleRouter } from '../router.js';
+import type { ConsoleServices } from '../services.js';
+import { bankHealth, DEGRADED_BELOW, FAILING_MIN_CALLS, FAILING_SHARE, quietBank, type BankHealth, type HealthState, type HealthWindow } from './bank-health.js';
+
+const STATE_ORDER: Record<HealthState, number> = { failing: 0, degraded: 1, healthy: 2, quiet: 3 };
+const STATE_BADGE: Record<HealthState, { word: string; tone: string }> = {
+  failing: { word: 'Failing now', tone: 'failed' },
+  degraded: { word: 'Degraded', tone: 'pending' },
+  healthy: { word: 'Healthy', tone: 'completed' },
+  quiet: { word: 'No calls', tone: 'neutral' },
+};
+
+const rate = (window: HealthWindow): string => (window.successRate === undefined ? '—' : `${(100 * window.successRate).toFixed(window.successRate === 1 ? 0 : 1)} %`);
+const latency = (window: HealthWindow): string => (window.p95Ms === undefined ? '—' : duration(window.p95Ms));
+
+function windowCell(label: string, window: HealthWindow): SafeHtml {
+  return html`<td data-label="${label}" class="amount">${rate(window)}<span class="detail">${window.calls === 0 ? 'no calls' : `${window.failed} of ${window.calls} failed`}</span></td>`;
+}
+
+export function registerBankPages(router: ConsoleRouter, services: ConsoleServices): void {
+  services.navigation.register({ id: 'banks', label: 'Banks', path: '/console/banks', operatorsOnly: false });
+
+  router.get('/banks', { section: 'banks' }, async ({ viewer }) => {
+    const health = await bankHealth(services.db, services.now(), viewer.clientScope);
+    const catalogue: Bank[] = [...services.catalogue.banks('production'), ...services.catalogue.banks('sandbox')];
+    const listed = catalogue
+      .filter((bank) => viewer.clientScope === undefined || health.has(bank.id))
+      .map((bank) => ({ bank, health: health.get(bank.id) ?? quietBank(bank.id) }))
+      .sort((a, b) => STATE_ORDER[a.health.state] - STATE_ORDER[b.health.state] || b.health.lastHour.calls - a.health.lastHour.calls || b.health.lastDay.calls - a.health.lastDay.calls || a.bank.name.localeCompare(b.bank.name));
+    const failing = listed.filter((entry) => entry.health.state === 'failing');
+
+    const summary =
+      failing.length === 0
+        ? html`<div class="notice success" role="status"><strong>No bank is failing now.</strong> ${listed.filter((entry) => entry.health.state === 'degraded').length} degraded in the last hour.</div>`
+        : html`<div class="errors" role="status"><h2>${failing.length === 1 ? '1 bank is failing now' : `${failing.length} banks are failing now`}</h2><ul>${failing.map(
+            (entry) => html`<li><strong>${entry.bank.name}</strong>: ${entry.health.lastQuarterHour.failed} of ${entry.health.lastQuarterHour.calls} calls failed in the last 15 minutes${entry.health.lastFailureAt === undefined ? '' : html`, last at ${timeTag(entry.health.lastFailureAt)}`}.</li>`,
+          )}</ul></div>`;
+
+    const table =
+      listed.length === 0
+        ? emptyState('No bank calls yet', html`<p>Banks appear here once your payments reach them.</p>`)
+        : html`<div class="table-wrap"><table class="cards">
+<caption class="visually-hidden">Banks, failing first, with the share of calls answered and the 95th percentile of latency</caption>
+<thead><tr><th scope="col">Bank</th><th scope="col">Health</th><th scope="col" class="amount">Answered, last hour</th><th scope="col" class="amount">p95, last hour</th><th scope="col" class="amount">Answered, last day</th><th scope="col" class="amount">p95, last day</th><th scope="col">Last call</th></tr></thead>
+<tbody>${listed.map((entry) => bankRow(entry.bank, entry.health))}</tbody></table></div>`;
+
+    return page(
+      consolePage({
+        title: 'Banks',
+        section: 'banks',
+        viewer,
+        navigation: services.navigation,
+        lead:
+          viewer.clientScope === undefined
+            ? 'Every bank of the catalogue and how its calls went, failing ones first.'
+            : `The banks ${viewer.clientName ?? 'your client'}’s payments called in the last day, from those calls only.`,
+        body: html`${summary}${table}
+<details class="more card"><summary>How health is worked out</summary>
+<p>A call is <strong>answered</strong> when the bank gave a proper answer, a refusal included (wrong credentials or no funds: the bank works, the payer’s case failed). It <strong>failed</strong> when there was no usable answer (timeout, connection error, 5xx, 408, 429), an answer against the standard, or an error on our side.</p>
+<p><strong>Failing now</strong>: in the last 15 minutes at least ${FAILING_MIN_CALLS} calls and at least ${FAILING_SHARE * 100} % of them failed. <strong>Degraded</strong>: under ${DEGRADED_BELOW * 100} % of the last hour’s calls answered. p95: 95 % of calls took at most this long.</p>
+</details>`,
+      }),
+    );
+  });
+}
+
+function bankRow(bank: Bank, health: BankHealth): SafeHtml {
+  const badge = STATE_BADGE[health.state];
+  return html`<tr>
+<td data-label="Bank"><strong>${bank.name}</strong><span class="detail">${bank.id} · ${bank.countryCode} · ${bank.environment} · ${bank.connector.standard}</span></td>
+<td data-label="Health"><span class="badge ${badge.tone}">${badge.word}</span>${health.state === 'failing' ? html`<span class="detail">${health.lastQuarterHour.failed}/${health.lastQuarterHour.calls} failed in 15 min</span>` : ''}</td>
+${windowCell('Answered, last hour', health.lastHour)}
+<td data-label="p95, last hour" class="amount">${latency(health.lastHour)}</td>
+${windowCell('Answered, last day', health.lastDay)}
+<td data-label="p95, last day" class="amount">${latency(health.lastDay)}</td>
+<td data-label="Last call">${health.lastCallAt === undefined ? html`<span class="muted">—</span>` : timeTag(health.lastCallAt)}</td>
+</tr>`;
+}
