@@ -129,6 +129,19 @@ export class ClientService {
     return { clientId, webhookSecret, previousSecretExpiresAt };
   }
 
+  /** Sets the scopes a client may be granted; its tokens end at once (they may carry a scope it lost). */
+  async setScopes(clientId: string, scopes: readonly Scope[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('clients')
+        .set({ scopes: formatScopes(scopes), updated_at: this.now().toISOString() })
+        .where('id', '=', clientId)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
+      await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    });
+  }
+
   /** Disables a client: its tokens stop working and it can get no new ones. */
   async disable(clientId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
