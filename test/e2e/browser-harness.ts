@@ -67,15 +67,15 @@ export interface AxeFinding {
 const selfRefreshing = new WeakMap<Page, boolean>();
 
 /**
- * Runs axe-core on the current page; returns the serious and critical violations. A waiting page reloads itself
+ * Runs axe-core on the current page; returns the serious and critical violations (`impacts: 'all'`: every one). A waiting page reloads itself
  * (the `Refresh` header) and could be pulled from under a slow check, so it is checked as a still copy: the same
  * document at the same address, served to a second page without the header. A navigation that still cuts a check
  * short (the page moved on by itself) runs the check again on the page as it is then.
  */
-export async function axeViolations(page: Page): Promise<AxeFinding[]> {
+export async function axeViolations(page: Page, impacts: 'serious' | 'all' = 'serious'): Promise<AxeFinding[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return selfRefreshing.get(page) === true ? await axeOnStillCopy(page) : await axeRun(page);
+      return selfRefreshing.get(page) === true ? await axeOnStillCopy(page, impacts) : await axeRun(page, impacts);
     } catch (error) {
       const navigated = error instanceof Error && /Execution context was destroyed|navigation|axe is not defined/i.test(error.message);
       if (!navigated || attempt >= 5) throw error;
@@ -84,27 +84,29 @@ export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   }
 }
 
-async function axeOnStillCopy(page: Page): Promise<AxeFinding[]> {
+async function axeOnStillCopy(page: Page, impacts: 'serious' | 'all'): Promise<AxeFinding[]> {
   const url = page.url();
   const html = await page.content();
   const copy = await page.context().newPage();
   try {
     await copy.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
     await copy.goto(url);
-    return await axeRun(copy);
+    return await axeRun(copy, impacts);
   } finally {
     await copy.close();
   }
 }
 
-async function axeRun(page: Page): Promise<AxeFinding[]> {
+async function axeRun(page: Page, impacts: 'serious' | 'all'): Promise<AxeFinding[]> {
   // Evaluated through the DevTools protocol, so our CSP (no script at all) does not stop the checker.
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(
     'axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help })))',
   )) as Array<{ id: string; impact: string | null; help: string }>;
   const url = new URL(page.url()).pathname.replace(/\/pay\/[^/]+/, '/pay/<token>');
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => ({ page: url, ...violation }));
+  return violations
+    .filter((violation) => impacts === 'all' || violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ page: url, ...violation }));
 }
 
 interface Closable {
