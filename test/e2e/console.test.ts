@@ -28,6 +28,8 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
   let acmePayment: string;
   let globexPayment: string;
   let operatorKey = '';
+  /** When the enrolment's code was typed: a code of that 30-second step is spent. */
+  let enrolledAt = 0;
   const findings: AxeFinding[] = [];
   const contexts: BrowserContext[] = [];
 
@@ -94,7 +96,8 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     await page.getByRole('button', { name: 'Continue' }).click();
     assert.match(await page.getByRole('alert').innerText(), /That code is not right/);
     await checkAccessibility(page);
-    await page.getByLabel(/Code/).fill(totpCode(operatorKey, new Date()));
+    enrolledAt = Date.now();
+    await page.getByLabel(/Code/).fill(totpCode(operatorKey, new Date(enrolledAt)));
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/\/console\/payments$/);
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Payments');
@@ -105,12 +108,10 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     await signIn(page, 'olga@operator.example');
     await page.waitForURL(/\/console\/sign-in\/code/);
     await checkAccessibility(page);
-    // A fresh code: the enrolment's was used (wait for the next step when the same one would come up).
-    let code = totpCode(operatorKey, new Date());
-    const used = totpCode(operatorKey, new Date(Date.now() - 1000));
-    if (code === used) await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 200);
-    code = totpCode(operatorKey, new Date());
-    await page.getByLabel(/Code/).fill(code);
+    // A code works once: while the enrolment's 30-second step lasts, wait for the next one.
+    const step = (at: number): number => Math.floor(at / 30_000);
+    if (step(Date.now()) === step(enrolledAt)) await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 200);
+    await page.getByLabel(/Code/).fill(totpCode(operatorKey, new Date()));
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/\/console\/payments$/);
     const paths = [
