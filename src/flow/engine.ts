@@ -34,7 +34,7 @@ import {
 } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
-import { banksFor, processSelection } from './steps/provider-selection.js';
+import { banksFor, processSelection, returnToBankSelection } from './steps/provider-selection.js';
 import { reconcile, startReconciling } from './steps/reconciliation.js';
 import {
   checkAccountSelection,
@@ -45,7 +45,7 @@ import {
 } from './steps/sender-account.js';
 import { checkSenderAuthorization } from './steps/sender-authorization.js';
 import { STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
-import { failureStatusFrom } from '../domain/transitions.js';
+import { failureStatusFrom, mayGoBackFrom } from '../domain/transitions.js';
 import { failureReason } from '../domain/detailed-status.js';
 
 export type { InputError, Notice, StepResult } from './steps/step-result.js';
@@ -212,6 +212,21 @@ export class FlowEngine {
   /** "Continue" on a page of a status the engine goes on from by itself (the review page, a retry). */
   continueFlow(payment: Payment, actor: Actor): Promise<ActionOutcome> {
     return this.act(payment, AUTOMATIC, actor, {}, (run) => this.advance(run));
+  }
+
+  /**
+   * Whether the payer may go back to the bank list now: hosted mode, phases 1 to 4 (the transition table's way back),
+   * and no bank holds the payment or owes an answer about it.
+   */
+  canGoBack(payment: Payment): boolean {
+    const state = flowStateOf(payment);
+    return payment.mode === 'hosted' && mayGoBackFrom(payment.detailedStatus) && state.bankPayment === undefined && state.reconciling !== true;
+  }
+
+  /** "Choose another bank": back to the bank list, recorded as a status change like any other (see canGoBack). */
+  goBack(payment: Payment, actor: Actor): Promise<ActionOutcome> {
+    if (!this.canGoBack(payment)) return Promise.resolve({ kind: 'next', payment });
+    return this.act(payment, [payment.detailedStatus], actor, {}, async (run) => (this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP));
   }
 
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */

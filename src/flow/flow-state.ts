@@ -52,6 +52,8 @@ export interface FlowState {
   readonly failedLogins?: number;
   /** One-time codes the bank refused, counted against the bank profile's `oneTimeCodeAttempts`. */
   readonly failedCodes?: number;
+  /** The sender account was typed by the payer or chosen from the bank's list (not sent by the client): a new bank forgets it. */
+  readonly senderAccountFromPayer?: boolean;
   /** The bank's SCA status showed that a one-time code lost in a bank error was not taken: the payer types it again. */
   readonly codeNotProcessed?: boolean;
 }

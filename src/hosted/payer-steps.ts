@@ -33,6 +33,7 @@ export const PAYER_STEPS: readonly PayerStep<unknown>[] = [
 /** Actions of every page, whatever the step. */
 export const COMMON_ACTIONS: Readonly<Record<string, ActionHandler>> = {
   cancel: ({ engine, payment, actor }) => engine.cancel(payment, actor),
+  back: ({ engine, payment, actor }) => engine.goBack(payment, actor),
 };
 
 /** The step whose page the payer sees now (an open payment always has one: the registry ends with a catch-all). */

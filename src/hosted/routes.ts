@@ -137,7 +137,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       csrf: (action) => csrfToken(pageKey, action),
       summary: summaryOf(payment),
       sandbox: payment.environment === 'sandbox',
-      canGoBack: false,
+      canGoBack: engine.canGoBack(payment),
       errors,
       notice: extras.notice ?? step.standingNotice?.(input),
     };

@@ -121,6 +121,7 @@ function useAccount(run: FlowRun, account: OfferedAccount): void {
     ...run.changes,
     sender: { ...(run.sender() ?? {}), account: { number: { type: 'IBAN', value: account.iban }, currency: account.currency } },
   };
+  run.setState({ senderAccountFromPayer: true });
 }
 
 export function checkAccountSelection(run: FlowRun): StepResult {
