@@ -255,6 +255,11 @@ export class FlowEngine {
         : state.callback?.purpose === 'consent'
           ? 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING'
           : undefined;
+    const over = isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
+    // Our callback used once already (the payer reloads it, or comes back through the browser's history) of a
+    // payment whose flow is over: the payer is led to the outcome page. A spent callback of a payment still under
+    // way, and any other secret, is refused.
+    if (over && state.spentCallbackHash !== undefined && callbackMatches({ hash: state.spentCallbackHash }, secret)) return { kind: 'next', payment };
     if (expected === undefined || !callbackMatches(state.callback, secret)) return undefined;
     // The flow ended while the payer was at the bank (expiry, cancel): an unused callback just leads them on.
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
@@ -262,7 +267,7 @@ export class FlowEngine {
     const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
       run.returnedNok = returned.nok;
       run.bankReturn = { data: returned, expectedState: returnState(paymentId, secret) };
-      run.setState({ callback: undefined, bankRedirectUrl: undefined });
+      run.setState({ callback: undefined, spentCallbackHash: state.callback?.hash, bankRedirectUrl: undefined });
       if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {
         run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
         const result = await processConsent(run);

@@ -23,6 +23,8 @@ export interface FlowState {
    * what the callback is for. The secret itself lives only in the memory of the run that made it.
    */
   readonly callback?: { readonly hash: string; readonly purpose: 'payment' | 'consent' };
+  /** The hash of the callback secret last used: its replay after the flow ended leads to the outcome page. */
+  readonly spentCallbackHash?: string;
   /** The end-to-end id sent to the bank, when it differs from the client's (decisions §2). */
   readonly bankEndToEndId?: string;
   readonly bankPayment?: BankReference;

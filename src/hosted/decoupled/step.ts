@@ -10,5 +10,4 @@ export const decoupledStep = payerStep<DecoupledView>({
   view: ({ payment, state }) => ({ sandboxAppUrl: state.decoupledAppUrl, deadline: payment.flowExpiresAt }),
   page: decoupledPage,
   actions: {},
-  waiting: true,
 });

@@ -9,13 +9,17 @@ import { LANGUAGE_NAMES, translator, type MessageKey } from '../../i18n/messages
 import type { InputError } from '../../flow/engine.js';
 import { html, type SafeHtml } from '../html.js';
 import { formAction, type PageContext } from './page-context.js';
+import { HOSTED_JS_PATH } from './script.js';
 import { HOSTED_CSS_PATH } from './styles.js';
+import { FAVICON_PATH } from './favicon.js';
 
 export interface LayoutOptions {
   readonly heading: string;
   readonly body: SafeHtml;
   /** Waiting pages: reloaded while the payer waits (the routes set it up); the page says so and links to itself. */
   readonly waiting?: boolean;
+  /** See `DocumentOptions.noScriptRefresh` (waiting pages get a reload of their own). */
+  readonly noScriptRefresh?: DocumentOptions['noScriptRefresh'];
   readonly summary?: boolean;
   readonly cancel?: boolean;
   /** The "choose another bank" button where the payer may go back (default: shown when allowed). */
@@ -50,6 +54,12 @@ function summary(context: PageContext): SafeHtml {
 ${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
 ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
 </dl></section>`;
+}
+
+/** A translated text with one placeholder left in it (`{name}`) replaced by markup; the rest escaped. */
+export function textWith(text: string, name: string, markup: SafeHtml): SafeHtml {
+  const [before, ...rest] = text.split(`{${name}}`);
+  return html`${before ?? ''}${markup}${rest.join(`{${name}}`)}`;
 }
 
 export function errorMessageKey(error: InputError): MessageKey {
@@ -108,18 +118,38 @@ function languageSwitch(context: PageContext): SafeHtml {
   )}</ul></nav>`;
 }
 
-export function document(options: { locale: Locale; title: string; body: SafeHtml; sandbox: boolean }): string {
+/** How often a waiting page is reloaded without script (seconds); with script it asks the status endpoint as often. */
+export const WAITING_REFRESH_SECONDS = 2;
+
+export interface DocumentOptions {
+  readonly locale: Locale;
+  readonly title: string;
+  readonly body: SafeHtml;
+  readonly sandbox: boolean;
+  /**
+   * Without script only (inside `<noscript>`, so a browser running our script never sees it, and neither does
+   * axe-core): reload after `seconds`, or go on to `url`. With script, the page's script does the same gently.
+   */
+  readonly noScriptRefresh?: { readonly seconds: number; readonly url?: string };
+}
+
+export function document(options: DocumentOptions): string {
   const t = translator(options.locale);
+  const refresh = options.noScriptRefresh;
   return html`<!doctype html>
 <html lang="${options.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${options.title} – ${t('page.title')}</title><link rel="stylesheet" href="${HOSTED_CSS_PATH}"></head>
+<meta name="robots" content="noindex"><title>${options.title} – ${t('page.title')}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${HOSTED_CSS_PATH}"><script src="${HOSTED_JS_PATH}" defer></script>${
+    refresh === undefined ? '' : html`<noscript><meta http-equiv="refresh" content="${String(refresh.seconds)}${refresh.url === undefined ? '' : html`;url=${refresh.url}`}"></noscript>`
+  }</head>
 <body><header class="top"><span class="brand">${t('page.title')}</span>${options.sandbox ? html`<span class="sandbox">${t('page.sandbox')}</span>` : ''}</header>
 ${options.body}</body></html>`.value;
 }
 
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
-  const body = html`<main id="main"><h1>${options.heading}</h1>${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
+  const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
+  const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
+  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`
@@ -130,6 +160,11 @@ export function layout(context: PageContext, options: LayoutOptions): string {
     title: options.heading,
     body,
     sandbox: context.sandbox,
+    ...(options.noScriptRefresh !== undefined
+      ? { noScriptRefresh: options.noScriptRefresh }
+      : options.waiting === true
+        ? { noScriptRefresh: { seconds: WAITING_REFRESH_SECONDS } }
+        : {}),
   });
 }
 

@@ -34,6 +34,8 @@ export interface PageContext {
   readonly canGoBack: boolean;
   readonly errors: readonly InputError[];
   readonly notice: Notice | undefined;
+  /** What the payer sees now (step and status): a waiting page's script reloads when the status endpoint differs. */
+  readonly liveView: string;
 }
 
 export function formAction(context: Pick<PageContext, 'flowUrl'>, action: string): string {
