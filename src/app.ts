@@ -248,7 +248,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       flow,
       allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
     });
-    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl });
+    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl, sandboxBankUrl: `${config.sandboxBank.url}/` });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });

@@ -39,6 +39,7 @@ import { reconcile, startReconciling } from './steps/reconciliation.js';
 import {
   checkAccountSelection,
   checkSenderAccount,
+  needsAccountConsent,
   processConsent,
   requestConsent,
   retrieveAccounts,
@@ -164,6 +165,19 @@ export class FlowEngine {
       bank !== undefined &&
       needsPassword(bank)
     );
+  }
+
+  /**
+   * Whether the payer will log in at the bank twice and has not logged in yet: the bank needs an account-information
+   * consent before the payment (its profile), and the payment has not gone past the consent's redirect. The pages
+   * say so before the first login.
+   */
+  twoLoginsAhead(payment: Payment): boolean {
+    if (payment.providerId === null || this.bankOf(payment) === undefined) return false;
+    const status = payment.detailedStatus;
+    const beforeConsentLogin = phaseOf(status) <= 3 || SENDER_ACCOUNT_BEFORE_LOGIN.includes(status);
+    if (isFinal(status) || !beforeConsentLogin) return false;
+    return needsAccountConsent(new FlowRun(this.context, payment, this.logger, 'page'));
   }
 
   /** Refusals of the bank so far, with the attempts left, for the login and code pages (none: undefined). */
@@ -568,6 +582,13 @@ export class FlowEngine {
     return true;
   }
 }
+
+/** Phase 4 statuses before the payer logs in at the bank for the consent. */
+const SENDER_ACCOUNT_BEFORE_LOGIN: readonly DetailedStatus[] = [
+  'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING',
+];
 
 /** How soon a job that found the payment busy looks again (ms). */
 const BUSY_RETRY_MS = 200;

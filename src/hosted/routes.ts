@@ -16,6 +16,7 @@ import { translator } from '../i18n/messages.js';
 import type { Payment } from '../domain/payment.js';
 import { browserLocale, errorPage, expiredFormPage, invalidLinkPage } from './errors/page.js';
 import { HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
+import { frontDoorPage } from './front-door/page.js';
 import type { PageContext, PaymentSummaryView } from './layout/page-context.js';
 import { FAVICON_PATH, FAVICON_SVG } from './layout/favicon.js';
 import { HOSTED_JS, HOSTED_JS_PATH } from './layout/script.js';
@@ -28,6 +29,10 @@ import type { StepInput } from './step.js';
 export interface HostedRoutesOptions {
   readonly engine: FlowEngine;
   readonly baseUrl: string;
+  /** The sandbox banks' index, linked from the front door (undefined: none to show). */
+  readonly sandboxBankUrl?: string;
+  /** The operators' console, linked from the front door once there is one. */
+  readonly consoleUrl?: string;
 }
 
 const FLOW_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -132,6 +137,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       summary: summaryOf(payment),
       sandbox: payment.environment === 'sandbox',
       canGoBack: engine.canGoBack(payment),
+      twoLogins: engine.twoLoginsAhead(payment),
       errors,
       notice: extras.notice ?? step.standingNotice?.(input),
       liveView: liveViewOf(step.name, payment),
@@ -191,6 +197,12 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       return pageHeaders(reply).code(200).send({ view: liveViewOf(step.name, payment) });
     }),
   );
+
+  app.get('/', hidden, async (request, reply) => {
+    const asked = queryText(request, 'lang');
+    const locale = asked !== undefined && isSupportedLocale(asked) ? asked : browserLocale(request.headers['accept-language']);
+    return sendPage(reply, 200, frontDoorPage(locale, { apiReferenceUrl: '/docs', sandboxUrl: options.sandboxBankUrl, consoleUrl: options.consoleUrl }));
+  });
 
   app.get(
     '/pay/:flowToken',

@@ -148,8 +148,9 @@ ${options.body}</body></html>`.value;
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
   const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
+  const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
   const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
-  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
+  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`

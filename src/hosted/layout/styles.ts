@@ -41,6 +41,11 @@ fieldset{border:0;padding:0;margin:1rem 0}
 legend{font-weight:600;margin-bottom:.5rem}
 .choice{display:flex;gap:.75rem;align-items:flex-start;border:1px solid #9ca3af;border-radius:6px;padding:.75rem;margin:.5rem 0;font-weight:400}
 .choice input{margin-top:.3rem;width:1.25rem;height:1.25rem}
+.doors{list-style:none;margin:0 0 1rem;padding:0;display:grid;gap:.75rem}
+.door{display:block;border:1px solid #9ca3af;border-radius:8px;padding:.75rem 1rem;text-decoration:none;color:#111827}
+.door strong{display:block;color:#1d4ed8}
+.door:hover{border-color:#1d4ed8}
+.info{background:#eff6ff;border:1px solid #1d4ed8;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
 .notice{background:#fef3c7;border:1px solid #b45309;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
 .errors{background:#fee2e2;border:2px solid #b91c1c;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
 .errors h2{margin:0 0 .25rem;font-size:1rem}
@@ -61,7 +66,7 @@ footer{padding:1rem;text-align:center}
 .receipt{display:grid;grid-template-columns:minmax(7rem,auto) 1fr;gap:.25rem 1rem;margin:0 0 1.25rem;border-top:1px solid #d1d5db;padding-top:.75rem}
 .receipt dt{color:#4b5563}
 .receipt dd{margin:0;word-break:break-word}
-.bank-says{border-left:4px solid #9ca3af;padding:.25rem .75rem;margin:.5rem 0;color:#374151}
+.bank-says{display:block;border-left:4px solid #9ca3af;padding:.125rem .75rem;margin:.375rem 0;color:#374151;font-weight:400}
 .timer{font-weight:700}
 button.busy{position:relative;color:transparent}
 button.busy::after{content:"";position:absolute;left:50%;top:50%;width:1.25rem;height:1.25rem;margin:-.625rem 0 0 -.625rem;border:3px solid #fff;border-right-color:transparent;border-radius:50%;animation:spin .8s linear infinite}
