@@ -249,7 +249,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       flow,
       allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
     });
-    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl, branding: new ClientBrandingStore(database.db, now), operator: config.operator });
+    registerHostedRoutes(app, {
+      engine: flow,
+      baseUrl: config.baseUrl,
+      branding: new ClientBrandingStore(database.db, now),
+      operator: config.operator,
+      sandboxBankUrl: `${config.sandboxBank.url}/`,
+    });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });

@@ -1,0 +1,194 @@
+/**
+ * The payer pages `npm run screenshots` renders, each reached through a real flow against the in-process app (the
+ * same app and sandbox banks the browser tests use). To add a page, add an entry: a name (its folder under
+ * screenshots/), what it shows, and how a payer gets there. Steps use CSS selectors, never texts, so one entry
+ * works in every language.
+ */
+import type { Page } from 'playwright-core';
+import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';
+
+export interface ScreenshotContext {
+  readonly page: Page;
+  readonly baseUrl: string;
+  /** Creates a payment (hosted mode unless `provider.id` is given) in the language of this run; its flow link. */
+  create(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
+  /** Creates a payment for the client without branding. */
+  createUnbranded(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
+}
+
+export interface ScreenshotPage {
+  /** Folder name: letters, digits and dashes. */
+  readonly name: string;
+  readonly description: string;
+  /** Leaves `context.page` showing the page. */
+  open(context: ScreenshotContext): Promise<void>;
+}
+
+const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
+
+async function click(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForLoadState('load'), page.locator(selector).first().click()]);
+}
+
+/** The sandbox bank's own pages (Berlin Group redirect, always in English): log in and approve, to come back to us. */
+async function approveAtSandboxBank(page: Page, psuId: string): Promise<void> {
+  await page.locator('#psuId').fill(psuId);
+  await page.locator('#password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: /^(Approve|Share|Continue)$/ }).first().click();
+  const otp = page.getByLabel('One-time code');
+  if (!(await otp.isVisible())) await page.getByRole('button', { name: /^(Approve|Continue)$/ }).first().click();
+  await otp.fill('123456');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+}
+
+export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
+  {
+    name: 'bank-selection',
+    description: 'Bank selection (hosted mode): two countries offered, Germany preselected, popular banks first',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE', 'FR', 'LT', 'LV', 'EE'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'bank-selection-search',
+    description: 'Bank selection: "baltic" typed with all countries chosen (the group name finds its banks)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create();
+      await page.goto(`${redirectUrl}?country=ALL`);
+      await page.locator('#q').pressSequentially('baltic');
+    },
+  },
+  {
+    name: 'bank-selection-no-match',
+    description: 'Bank selection: a search that finds nothing',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE', 'FR'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+      await page.locator('#q').pressSequentially('zzz');
+    },
+  },
+  {
+    name: 'bank-selection-unbranded',
+    description: 'Bank selection for a client without branding: the recipient name stands in',
+    async open({ page, createUnbranded }) {
+      const { redirectUrl } = await createUnbranded({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'review',
+    description: 'Review before the bank is called (custom mode, Rheinland Sandbox Bank)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'at-bank',
+    description: "At the bank: the payer came back to our link while the bank's page waits",
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'followup-data',
+    description: 'Login details for an embedded bank (Hansa Direktbank Sandbox)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+    },
+  },
+  {
+    name: 'followup-data-refused',
+    description: 'Login details refused by the bank: the error and the attempts left',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await page.locator('#loginId').fill('alice');
+      await page.locator('#password').fill(`${TEST_PASSWORD}-wrong`);
+      await click(page, 'form button.primary');
+    },
+  },
+  {
+    name: 'sca-method',
+    description: 'Choice of the confirmation method (several offered by the bank)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'carla', password: TEST_PASSWORD } } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'one-time-code',
+    description: 'The one-time code',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await page.locator('#loginId').fill('alice');
+      await page.locator('#password').fill(TEST_PASSWORD);
+      await click(page, 'form button.primary');
+      await page.locator('#otp').waitFor();
+    },
+  },
+  {
+    name: 'one-time-code-wrong',
+    description: 'A wrong one-time code: the error and the attempts left',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await page.locator('#loginId').fill('alice');
+      await page.locator('#password').fill(TEST_PASSWORD);
+      await click(page, 'form button.primary');
+      await page.locator('#otp').fill('111111');
+      await click(page, 'form button.primary');
+    },
+  },
+  {
+    name: 'decoupled',
+    description: "Decoupled approval: waiting for the bank's app (Crédit Sandbox du Midi)",
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.midi } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await page.locator('#loginId').fill('alice');
+      await click(page, 'form button.primary');
+    },
+  },
+  {
+    name: 'account-selection',
+    description: 'The account to pay from, chosen on our page (Nemunas Sandbox Bank)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: NEMUNAS } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await approveAtSandboxBank(page, 'bob');
+      await page.locator('input[type=radio]').first().waitFor();
+    },
+  },
+  {
+    name: 'error-invalid-link',
+    description: 'An unknown or used-up link (404)',
+    async open({ page, baseUrl }) {
+      await page.goto(`${baseUrl}/pay/${'A'.repeat(43)}`);
+    },
+  },
+  {
+    name: 'error-expired-form',
+    description: 'A form without a valid token (403)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      // A stale or forged token, as an old tab or another site would send it.
+      await page.locator('input[name=csrf]').first().evaluate('(input) => { input.value = "forged"; }');
+      await click(page, 'button.primary');
+    },
+  },
+];
