@@ -12,6 +12,8 @@ export interface ScreenshotContext {
   readonly baseUrl: string;
   /** Creates a payment (hosted mode unless `provider.id` is given) in the language of this run; its flow link. */
   create(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
+  /** Waits until the payment's detailed status is `status` (the bank's answers arrive in the background). */
+  waitFor(paymentId: string, status: string): Promise<void>;
   /** Creates a payment for the client without branding. */
   createUnbranded(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
 }
@@ -171,6 +173,57 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
       await click(page, 'button.primary');
       await approveAtSandboxBank(page, 'bob');
       await page.locator('input[type=radio]').first().waitFor();
+    },
+  },
+  {
+    name: 'outcome-completed',
+    description: 'Outcome: the payment is complete (Continue, and the automatic continue the payer can stop)',
+    async open({ page, create, waitFor }) {
+      const { paymentId, redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await approveAtSandboxBank(page, 'alice');
+      await waitFor(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'outcome-processing',
+    description: 'Outcome: approved, the bank is still processing (its status answers fail: test payer julia)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await approveAtSandboxBank(page, 'julia');
+      await page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+    },
+  },
+  {
+    name: 'outcome-failed-funds',
+    description: 'Outcome: the bank declined for lack of funds (test payer erik, 100 EUR)',
+    async open({ page, create, waitFor }) {
+      const { paymentId, redirectUrl } = await create({ provider: { id: BANKS.rheinland }, amount: 100 });
+      await page.goto(redirectUrl);
+      await click(page, 'button.primary');
+      await approveAtSandboxBank(page, 'erik');
+      await waitFor(paymentId, 'PAYMENT_EXECUTION_FAILED');
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'outcome-cancelled',
+    description: 'Outcome: the payer cancelled on our page',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      await click(page, 'form[action$="/cancel"] button');
+    },
+  },
+  {
+    name: 'front-door',
+    description: 'The front door (/): what the service is',
+    async open({ page, baseUrl }) {
+      await page.goto(`${baseUrl}/`);
     },
   },
   {

@@ -71,6 +71,9 @@ async function main(): Promise<void> {
           page,
           baseUrl: flow.app.baseUrl,
           create: async (overrides = {}) => flow.create({ metadata: metadata(), ...overrides }, { 'accept-language': locale }),
+          waitFor: async (paymentId, status) => {
+            await flow.waitFor(paymentId, (current) => current === status);
+          },
           createUnbranded: async (overrides = {}) => {
             const response = await flow.app.request('/api/v1/ob/payments', {
               method: 'POST',

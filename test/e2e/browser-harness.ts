@@ -72,10 +72,10 @@ const selfRefreshing = new WeakMap<Page, boolean>();
  * document at the same address, served to a second page without the header. A navigation that still cuts a check
  * short (the page moved on by itself) runs the check again on the page as it is then.
  */
-export async function axeViolations(page: Page): Promise<AxeFinding[]> {
+export async function axeViolations(page: Page, options: { readonly allImpacts?: boolean } = {}): Promise<AxeFinding[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return selfRefreshing.get(page) === true ? await axeOnStillCopy(page) : await axeRun(page);
+      return selfRefreshing.get(page) === true ? await axeOnStillCopy(page, options.allImpacts === true) : await axeRun(page, options.allImpacts === true);
     } catch (error) {
       const navigated = error instanceof Error && /Execution context was destroyed|navigation|axe is not defined/i.test(error.message);
       if (!navigated || attempt >= 5) throw error;
@@ -84,27 +84,30 @@ export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   }
 }
 
-async function axeOnStillCopy(page: Page): Promise<AxeFinding[]> {
+async function axeOnStillCopy(page: Page, allImpacts: boolean): Promise<AxeFinding[]> {
   const url = page.url();
   const html = await page.content();
   const copy = await page.context().newPage();
   try {
     await copy.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
     await copy.goto(url);
-    return await axeRun(copy);
+    return await axeRun(copy, allImpacts);
   } finally {
     await copy.close();
   }
 }
 
-async function axeRun(page: Page): Promise<AxeFinding[]> {
+/** Serious and critical violations; with `allImpacts`, every violation (minor and moderate too). */
+async function axeRun(page: Page, allImpacts: boolean): Promise<AxeFinding[]> {
   // Evaluated through the DevTools protocol, so our CSP (no script at all) does not stop the checker.
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(
     'axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help })))',
   )) as Array<{ id: string; impact: string | null; help: string }>;
   const url = new URL(page.url()).pathname.replace(/\/pay\/[^/]+/, '/pay/<token>');
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => ({ page: url, ...violation }));
+  return violations
+    .filter((violation) => allImpacts || violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ page: url, ...violation }));
 }
 
 interface Closable {

@@ -98,9 +98,9 @@ for (const kind of kinds) {
       assert.deepEqual(options.slice(1).sort(), ['France', 'Germany']);
       assert.ok(await page.getByRole('button', { name: 'Pay with Banque Lumière Sandbox' }).isVisible());
       assert.equal(await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).count(), 0);
-      await page.getByLabel('Country').selectOption('DE');
+      // A new country applies at once; typing filters the list in the page (test/e2e/branding-and-bank-selection.test.ts).
+      await Promise.all([page.waitForURL(/country=DE/), page.getByLabel('Country').selectOption('DE')]);
       await page.getByLabel('Search for your bank').fill('rhein');
-      await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).waitFor();
       assert.equal(await page.getByRole('button', { name: /^Pay with / }).count(), 1);
       await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).click();
