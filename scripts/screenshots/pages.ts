@@ -44,6 +44,34 @@ async function approveAtSandboxBank(page: Page, psuId: string): Promise<void> {
   await page.getByRole('button', { name: 'Confirm' }).click();
 }
 
+/** A custom-mode payment at `bank`: its review page, and past it with Continue (to the bank, or our next form). */
+async function pastReview(context: ScreenshotContext, bank: string, overrides: Record<string, unknown> = {}): Promise<{ paymentId: string; redirectUrl: string }> {
+  const created = await context.create({ provider: { id: bank }, ...overrides });
+  await context.page.goto(created.redirectUrl);
+  await click(context.page, 'button.primary');
+  return created;
+}
+
+/** At Hansa (embedded): past the review, the login form filled in and sent. */
+async function hansaLogin(context: ScreenshotContext, password: string): Promise<void> {
+  await pastReview(context, BANKS.hansa);
+  await context.page.locator('#loginId').fill('alice');
+  await context.page.locator('#password').fill(password);
+  await click(context.page, 'form button.primary');
+}
+
+/** At Rheinland (redirect): approved at the sandbox bank by `psuId`, then, once the bank says so, our outcome page. */
+async function approvedAtRheinland(context: ScreenshotContext, psuId: string, final: string | undefined, overrides: Record<string, unknown> = {}): Promise<void> {
+  const { paymentId, redirectUrl } = await pastReview(context, BANKS.rheinland, overrides);
+  await approveAtSandboxBank(context.page, psuId);
+  if (final === undefined) {
+    await context.page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+    return;
+  }
+  await context.waitFor(paymentId, final);
+  await context.page.goto(redirectUrl);
+}
+
 export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
   {
     name: 'bank-selection',
@@ -90,32 +118,23 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
   {
     name: 'at-bank',
     description: "At the bank: the payer came back to our link while the bank's page waits",
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await page.goto(redirectUrl);
+    async open(context) {
+      const { redirectUrl } = await pastReview(context, BANKS.rheinland);
+      await context.page.goto(redirectUrl);
     },
   },
   {
     name: 'followup-data',
     description: 'Login details for an embedded bank (Hansa Direktbank Sandbox)',
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
+    async open(context) {
+      await pastReview(context, BANKS.hansa);
     },
   },
   {
     name: 'followup-data-refused',
     description: 'Login details refused by the bank: the error and the attempts left',
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await page.locator('#loginId').fill('alice');
-      await page.locator('#password').fill(`${TEST_PASSWORD}-wrong`);
-      await click(page, 'form button.primary');
+    async open(context) {
+      await hansaLogin(context, `${TEST_PASSWORD}-wrong`);
     },
   },
   {
@@ -129,85 +148,57 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
   {
     name: 'one-time-code',
     description: 'The one-time code',
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await page.locator('#loginId').fill('alice');
-      await page.locator('#password').fill(TEST_PASSWORD);
-      await click(page, 'form button.primary');
-      await page.locator('#otp').waitFor();
+    async open(context) {
+      await hansaLogin(context, TEST_PASSWORD);
+      await context.page.locator('#otp').waitFor();
     },
   },
   {
     name: 'one-time-code-wrong',
     description: 'A wrong one-time code: the error and the attempts left',
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: BANKS.hansa } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await page.locator('#loginId').fill('alice');
-      await page.locator('#password').fill(TEST_PASSWORD);
-      await click(page, 'form button.primary');
-      await page.locator('#otp').fill('111111');
-      await click(page, 'form button.primary');
+    async open(context) {
+      await hansaLogin(context, TEST_PASSWORD);
+      await context.page.locator('#otp').fill('111111');
+      await click(context.page, 'form button.primary');
     },
   },
   {
     name: 'decoupled',
     description: "Decoupled approval: waiting for the bank's app (Crédit Sandbox du Midi)",
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: BANKS.midi } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await page.locator('#loginId').fill('alice');
-      await click(page, 'form button.primary');
+    async open(context) {
+      await pastReview(context, BANKS.midi);
+      await context.page.locator('#loginId').fill('alice');
+      await click(context.page, 'form button.primary');
     },
   },
   {
     name: 'account-selection',
     description: 'The account to pay from, chosen on our page (Nemunas Sandbox Bank)',
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: NEMUNAS } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await approveAtSandboxBank(page, 'bob');
-      await page.locator('input[type=radio]').first().waitFor();
+    async open(context) {
+      await pastReview(context, NEMUNAS);
+      await approveAtSandboxBank(context.page, 'bob');
+      await context.page.locator('input[type=radio]').first().waitFor();
     },
   },
   {
     name: 'outcome-completed',
     description: 'Outcome: the payment is complete (Continue, and the automatic continue the payer can stop)',
-    async open({ page, create, waitFor }) {
-      const { paymentId, redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await approveAtSandboxBank(page, 'alice');
-      await waitFor(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
-      await page.goto(redirectUrl);
+    async open(context) {
+      await approvedAtRheinland(context, 'alice', 'PAYMENT_EXECUTION_COMPLETED');
     },
   },
   {
     name: 'outcome-processing',
     description: 'Outcome: approved, the bank is still processing (its status answers fail: test payer julia)',
-    async open({ page, create }) {
-      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await approveAtSandboxBank(page, 'julia');
-      await page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+    async open(context) {
+      await approvedAtRheinland(context, 'julia', undefined);
     },
   },
   {
     name: 'outcome-failed-funds',
     description: 'Outcome: the bank declined for lack of funds (test payer erik, 100 EUR)',
-    async open({ page, create, waitFor }) {
-      const { paymentId, redirectUrl } = await create({ provider: { id: BANKS.rheinland }, amount: 100 });
-      await page.goto(redirectUrl);
-      await click(page, 'button.primary');
-      await approveAtSandboxBank(page, 'erik');
-      await waitFor(paymentId, 'PAYMENT_EXECUTION_FAILED');
-      await page.goto(redirectUrl);
+    async open(context) {
+      await approvedAtRheinland(context, 'erik', 'PAYMENT_EXECUTION_FAILED', { amount: 100 });
     },
   },
   {
