@@ -1,8 +1,9 @@
 /**
  * The shared layout of the hosted pages: language, header, the payment summary (amount, recipient, IBAN,
  * reference: shown on every page, so the payer sees what they approve before leaving for the bank), the error
- * summary, the cancel button and the language switch. No script anywhere; a waiting page is reloaded by the
- * browser through the `Refresh` response header (set by the routes), says so, and offers a link to check at once.
+ * summary, "choose another bank" while allowed, the cancel button and the language switch. Every page works without
+ * script; our one script file (script.ts) makes buttons show they are working and waiting pages follow the status.
+ * A waiting page without script reloads through a `<noscript>` meta refresh, says so, and links to itself.
  */
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/locale.js';
 import { LANGUAGE_NAMES, translator, type MessageKey } from '../../i18n/messages.js';
