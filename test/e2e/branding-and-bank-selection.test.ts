@@ -109,7 +109,7 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
   }
 
   async function a11y(page: Page, label: string): Promise<void> {
-    findings.push(...(await axeViolations(page, { allImpacts: true })).map((finding) => ({ ...finding, page: `${finding.page} (${label})` })));
+    findings.push(...(await axeViolations(page)).map((finding) => ({ ...finding, page: `${finding.page} (${label})` })));
   }
 
   for (const language of ['en', 'de'] as const) {

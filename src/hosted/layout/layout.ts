@@ -1,10 +1,11 @@
 /**
  * The shared layout of the hosted pages: language, header, the payment summary (amount, recipient, IBAN,
  * reference: shown on every page, so the payer sees what they approve before leaving for the bank), the error
- * summary, the cancel button and the language switch; the merchant's name and logo in the header, its brand colour
- * on the primary buttons (a stylesheet of ours), the operator's statement and links in the footer. Script only where
- * a page names one of ours (the bank list's filter); a waiting page is reloaded by the browser through the
- * `Refresh` response header (set by the routes), says so, and offers a link to check at once.
+ * summary, "choose another bank" while allowed, the cancel button and the language switch; the merchant's name and
+ * logo in the header, its brand colour on the primary buttons (a stylesheet of ours), the operator's statement and
+ * links in the footer. Every page works without script; our one script file (script.ts) makes buttons show they are
+ * working and waiting pages follow the status (the bank list adds its filter, bank-selection/filter-script.ts).
+ * A waiting page without script reloads through a `<noscript>` meta refresh, says so, and links to itself.
  */
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/locale.js';
 import { LANGUAGE_NAMES, translator, type MessageKey, type Translate } from '../../i18n/messages.js';
