@@ -71,7 +71,12 @@ export class ClientService {
   }
 
   async list(): Promise<ClientSummary[]> {
-    const rows = await this.db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('clients')
+      .select(['id', 'name', 'environment', 'scopes', 'created_at', 'disabled_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map((row) => ({
       clientId: row.id,
       name: row.name,

@@ -51,7 +51,7 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
   const checkAccessibility = async (page: Page): Promise<void> => {
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
-      for (const finding of await axeViolations(page, 'all')) findings.push({ ...finding, page: `${finding.page} @${viewport.width}` });
+      for (const finding of await axeViolations(page)) findings.push({ ...finding, page: `${finding.page} @${viewport.width}` });
     }
     await page.setViewportSize(VIEWPORTS[0]);
   };
