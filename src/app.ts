@@ -273,7 +273,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       cursors,
     });
     registerEventFeedRoutes(app, { auth, events: new EventFeed(database.db), cursors });
-    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl, branding: new ClientBrandingStore(database.db, now), operator: config.operator });
+    registerHostedRoutes(app, {
+      engine: flow,
+      baseUrl: config.baseUrl,
+      branding: new ClientBrandingStore(database.db, now),
+      operator: config.operator,
+      sandboxBankUrl: `${config.sandboxBank.url}/`,
+    });
     registerConsoleRoutes(app, { db: database.db, databaseKind: database.kind, config, secrets, catalogue, now });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }

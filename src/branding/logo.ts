@@ -64,7 +64,9 @@ export async function processLogo(input: Uint8Array): Promise<ProcessedLogo> {
   try {
     metadata = await sharp(input, options).metadata();
   } catch (error) {
-    throw new LogoError(`the logo could not be read as ${sniffed.toUpperCase()}: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = error instanceof Error ? error.message : String(error);
+    if (/pixel limit/i.test(reason)) throw new LogoError(`the logo has more than ${MAX_LOGO_INPUT_PIXELS} pixels: scale it down first`);
+    throw new LogoError(`the logo could not be read as ${sniffed.toUpperCase()}: ${reason}`);
   }
   if (metadata.format !== sniffed) throw new LogoError(`the logo's content is not the ${sniffed.toUpperCase()} its first bytes announce`);
   const { width = 0, height = 0 } = metadata;

@@ -12,13 +12,13 @@ import { sameOriginPost } from '../hosted/security.js';
 import type { ConsoleSession } from '../people/sessions.js';
 import { authPage, consolePage } from './layout.js';
 import type { ConsoleSectionId } from './navigation.js';
-import { consoleCsrfToken, consoleCsrfValid, consoleHeaders, cookieValue, CSRF_FIELD, SESSION_COOKIE } from './security.js';
+import { clearConsoleCookie, consoleCsrfToken, consoleCsrfValid, consoleHeaders, cookieValue, CSRF_FIELD, SESSION_COOKIE, type CookieSettings } from './security.js';
 import type { ConsoleServices } from './services.js';
 import { actorOf, type Viewer } from './viewer.js';
 
 export type ConsoleAnswer =
   | { readonly kind: 'page'; readonly html: string; readonly status: number }
-  | { readonly kind: 'redirect'; readonly location: string }
+  | { readonly kind: 'redirect'; readonly location: string; readonly endSession?: boolean }
   | { readonly kind: 'not-found' };
 
 export const page = (body: string, status = 200): ConsoleAnswer => ({ kind: 'page', html: body, status });
@@ -58,6 +58,7 @@ export class ConsoleRouter {
   constructor(
     private readonly app: App,
     private readonly services: ConsoleServices,
+    private readonly cookies: CookieSettings,
   ) {}
 
   get(path: string, access: Access, handler: Handler): void {
@@ -112,6 +113,7 @@ export class ConsoleRouter {
         case 'page':
           return reply.code(answer.status).type('text/html; charset=utf-8').send(answer.html);
         case 'redirect':
+          if (answer.endSession === true) clearConsoleCookie(reply, this.cookies, SESSION_COOKIE);
           return reply.code(303).header('Location', answer.location).send();
         case 'not-found':
           return this.notFoundPage(reply, viewer, access.section);

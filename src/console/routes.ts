@@ -72,8 +72,8 @@ export function consoleServices(options: ConsoleOptions): ConsoleServices {
 
 export function registerConsoleRoutes(app: App, options: ConsoleOptions): void {
   const services = consoleServices(options);
-  const router = new ConsoleRouter(app, services);
   const cookies = { secure: new URL(options.config.baseUrl).protocol === 'https:' };
+  const router = new ConsoleRouter(app, services, cookies);
 
   app.get(CONSOLE_CSS_PATH, { schema: { hide: true } }, async (_request, reply) =>
     consoleHeaders(reply).header('Cache-Control', 'public, max-age=31536000, immutable').type('text/css; charset=utf-8').send(CONSOLE_CSS),

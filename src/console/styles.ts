@@ -116,6 +116,7 @@ ol.timeline .gap{color:#4b5563;font-size:.8125rem;font-style:italic}
 .auth .product{display:flex;align-items:center;gap:.5rem;font-weight:700;font-size:1.125rem;margin-bottom:1rem}
 .auth .product b{display:inline-grid;place-items:center;width:2rem;height:2rem;border-radius:6px;background:#2563eb;color:#fff}
 .auth button.primary{width:100%;margin-top:.5rem}
+.logo{display:block;max-height:3rem;max-width:10rem;width:auto;height:auto}
 .qr{display:block;width:12rem;height:12rem;margin:.5rem 0}
 .qr svg{width:100%;height:100%}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

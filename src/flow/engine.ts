@@ -35,18 +35,19 @@ import {
 } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
-import { banksFor, processSelection } from './steps/provider-selection.js';
+import { banksFor, processSelection, returnToBankSelection } from './steps/provider-selection.js';
 import { reconcile, startReconciling } from './steps/reconciliation.js';
 import {
   checkAccountSelection,
   checkSenderAccount,
+  needsAccountConsent,
   processConsent,
   requestConsent,
   retrieveAccounts,
 } from './steps/sender-account.js';
 import { checkSenderAuthorization } from './steps/sender-authorization.js';
 import { STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
-import { failureStatusFrom } from '../domain/transitions.js';
+import { failureStatusFrom, mayGoBackFrom } from '../domain/transitions.js';
 import { failureReason } from '../domain/detailed-status.js';
 
 export type { InputError, Notice, StepResult } from './steps/step-result.js';
@@ -169,6 +170,19 @@ export class FlowEngine {
     );
   }
 
+  /**
+   * Whether the payer will log in at the bank twice and has not logged in yet: the bank needs an account-information
+   * consent before the payment (its profile), and the payment has not gone past the consent's redirect. The pages
+   * say so before the first login.
+   */
+  twoLoginsAhead(payment: Payment): boolean {
+    if (payment.providerId === null || this.bankOf(payment) === undefined) return false;
+    const status = payment.detailedStatus;
+    const beforeConsentLogin = phaseOf(status) <= 3 || SENDER_ACCOUNT_BEFORE_LOGIN.includes(status);
+    if (isFinal(status) || !beforeConsentLogin) return false;
+    return needsAccountConsent(new FlowRun(this.context, payment, this.logger, 'page'));
+  }
+
   /** Refusals of the bank so far, with the attempts left, for the login and code pages (none: undefined). */
   refusals(payment: Payment): { login?: number; code?: number } {
     const state = flowStateOf(payment);
@@ -217,6 +231,21 @@ export class FlowEngine {
     return this.act(payment, AUTOMATIC, actor, {}, (run) => this.advance(run));
   }
 
+  /**
+   * Whether the payer may go back to the bank list now: hosted mode, phases 1 to 4 (the transition table's way back),
+   * and no bank holds the payment or owes an answer about it.
+   */
+  canGoBack(payment: Payment): boolean {
+    const state = flowStateOf(payment);
+    return payment.mode === 'hosted' && mayGoBackFrom(payment.detailedStatus) && state.bankPayment === undefined && state.reconciling !== true;
+  }
+
+  /** "Choose another bank": back to the bank list, recorded as a status change like any other (see canGoBack). */
+  goBack(payment: Payment, actor: Actor): Promise<ActionOutcome> {
+    if (!this.canGoBack(payment)) return Promise.resolve({ kind: 'next', payment });
+    return this.act(payment, [payment.detailedStatus], actor, {}, async (run) => (this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP));
+  }
+
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
   cancel(payment: Payment, actor: Actor): Promise<ActionOutcome> {
     return this.act(payment, 'any-open', actor, {}, async (run) => {
@@ -243,6 +272,11 @@ export class FlowEngine {
         : state.callback?.purpose === 'consent'
           ? 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING'
           : undefined;
+    const over = isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
+    // Our callback used once already (the payer reloads it, or comes back through the browser's history) of a
+    // payment whose flow is over: the payer is led to the outcome page. A spent callback of a payment still under
+    // way, and any other secret, is refused.
+    if (over && state.spentCallbackHash !== undefined && callbackMatches({ hash: state.spentCallbackHash }, secret)) return { kind: 'next', payment };
     if (expected === undefined || !callbackMatches(state.callback, secret)) return undefined;
     // The flow ended while the payer was at the bank (expiry, cancel): an unused callback just leads them on.
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
@@ -250,7 +284,7 @@ export class FlowEngine {
     const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
       run.returnedNok = returned.nok;
       run.bankReturn = { data: returned, expectedState: returnState(paymentId, secret) };
-      run.setState({ callback: undefined, bankRedirectUrl: undefined });
+      run.setState({ callback: undefined, spentCallbackHash: state.callback?.hash, bankRedirectUrl: undefined });
       if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {
         run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
         const result = await processConsent(run);
@@ -575,6 +609,13 @@ export class FlowEngine {
     }
   }
 }
+
+/** Phase 4 statuses before the payer logs in at the bank for the consent. */
+const SENDER_ACCOUNT_BEFORE_LOGIN: readonly DetailedStatus[] = [
+  'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING',
+];
 
 /** How soon a job that found the payment busy looks again (ms). */
 const BUSY_RETRY_MS = 200;

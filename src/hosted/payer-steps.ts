@@ -9,6 +9,7 @@ import { bankSelectionStep } from './bank-selection/step.js';
 import { decoupledStep } from './decoupled/step.js';
 import { followupDataStep } from './followup-data/step.js';
 import { oneTimeCodeStep } from './one-time-code/step.js';
+import { clientReturnUrl, flowIsOverForPayer, outcomeStep } from './outcome/step.js';
 import { betweenStepsStep, processingStep } from './processing/step.js';
 import { reviewStep } from './review/step.js';
 import { scaMethodStep } from './sca-method/step.js';
@@ -16,7 +17,9 @@ import { senderLoginStep } from './sender-login/step.js';
 import { stepShows, type ActionHandler, type PayerStep, type StepInput } from './step.js';
 
 export const PAYER_STEPS: readonly PayerStep<unknown>[] = [
-  // Waiting first: while a bank answer is open or another request holds the payment, whatever the status.
+  // The outcome first: once the payer's part is over nothing else is shown.
+  outcomeStep,
+  // Then waiting: while a bank answer is open or another request holds the payment, whatever the status.
   decoupledStep,
   processingStep,
   bankSelectionStep,
@@ -32,7 +35,12 @@ export const PAYER_STEPS: readonly PayerStep<unknown>[] = [
 
 /** Actions of every page, whatever the step. */
 export const COMMON_ACTIONS: Readonly<Record<string, ActionHandler>> = {
-  cancel: ({ engine, payment, actor }) => engine.cancel(payment, actor),
+  // Cancelling is the payer's own wish to leave: they go straight back to the shop (the flow link shows the outcome).
+  cancel: async ({ engine, payment, actor }) => {
+    const outcome = await engine.cancel(payment, actor);
+    return outcome.kind === 'next' && flowIsOverForPayer(outcome.payment) ? { kind: 'redirect', url: clientReturnUrl(outcome.payment), payment: outcome.payment } : outcome;
+  },
+  back: ({ engine, payment, actor }) => engine.goBack(payment, actor),
 };
 
 /** The step whose page the payer sees now (an open payment always has one: the registry ends with a catch-all). */

@@ -7,7 +7,6 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BankReturn } from '../connectors/index.js';
-import { isFinal, phaseOf } from '../domain/detailed-status.js';
 import { isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
 import { REGISTERED_RETURN_PATH } from '../flow/steps/callback.js';
@@ -21,14 +20,15 @@ import { BANK_FILTER_SCRIPT, BANK_FILTER_SCRIPT_PATH } from './bank-selection/fi
 import { clientLogoPath, type ClientBrandingStore } from '../branding/client-branding.js';
 import { buttonColours } from '../branding/colour.js';
 import type { OperatorIdentity } from '../config/config.js';
+import { frontDoorPage } from './front-door/page.js';
 import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
+import { FAVICON_PATH, FAVICON_SVG } from './layout/favicon.js';
+import { HOSTED_JS, HOSTED_JS_PATH } from './layout/script.js';
+import { clientReturnUrl, flowIsOverForPayer } from './outcome/step.js';
 import { actionHandler, currentStep } from './payer-steps.js';
 import { FRAGMENT_RETURN_CSP, fragmentReturnPage } from './return/page.js';
 import { csrfToken, csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
 import type { StepInput } from './step.js';
-
-/** How often a waiting page is reloaded (seconds). */
-export const WAITING_REFRESH_SECONDS = 2;
 
 export interface HostedRoutesOptions {
   readonly engine: FlowEngine;
@@ -37,6 +37,10 @@ export interface HostedRoutesOptions {
   readonly branding: ClientBrandingStore;
   /** The operator of this service, as payers see it (config `OPERATOR_*`). */
   readonly operator: OperatorIdentity;
+  /** The sandbox banks' index, linked from the front door (undefined: none to show). */
+  readonly sandboxBankUrl?: string;
+  /** The operators' console, linked from the front door once there is one. */
+  readonly consoleUrl?: string;
 }
 
 const FLOW_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -70,15 +74,11 @@ function stringParameters(source: unknown, ours: readonly string[] = []): Record
   return result;
 }
 
-/** Where the payer goes when the flow is over for them: the shop's URI with our payment id added to its query. */
-export function clientReturnUrl(payment: Pick<Payment, 'redirectUri' | 'id'>): string {
-  const url = new URL(payment.redirectUri);
-  url.searchParams.set('paymentId', payment.id);
-  return url.toString();
-}
+export { clientReturnUrl };
 
-function flowIsOverForPayer(payment: Payment): boolean {
-  return isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
+/** The payer's view now: a waiting page's script reloads when it changes. */
+function liveViewOf(stepName: string, payment: Payment): string {
+  return `${stepName}:${payment.detailedStatus}`;
 }
 
 export function registerHostedRoutes(app: App, options: HostedRoutesOptions): void {
@@ -91,6 +91,9 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
   const actorOf = (request: FastifyRequest): Actor => ({ log: request.log, requestId: request.id });
 
   const localeOf = (request: FastifyRequest, payment: Payment): Locale => {
+    // A finished payment's language is not stored any more: the switch applies to the page asked for.
+    const asked = queryText(request, 'lang');
+    if (asked !== undefined && isSupportedLocale(asked)) return asked;
     const stored = payment.locale;
     return stored !== null && isSupportedLocale(stored) ? stored : browserLocale(request.headers['accept-language']);
   };
@@ -136,12 +139,8 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     extras: { errors?: readonly InputError[]; notice?: Notice; status?: number; refused?: boolean } = {},
   ): Promise<FastifyReply> => {
     let payment = loaded;
-    if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
-    if (flowStateOf(payment).pageKey === undefined) payment = await engine.updatePage(payment, { pageKey: newPageKey() });
-    if (isWaiting(payment) && extras.errors === undefined) {
-      payment = await engine.refresh(payment, actorOf(request));
-      if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
-    }
+    if (flowStateOf(payment).pageKey === undefined && !flowIsOverForPayer(payment)) payment = await engine.updatePage(payment, { pageKey: newPageKey() });
+    if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = stepInput(request, payment);
     const step = currentStep(input);
     const locale = localeOf(request, payment);
@@ -159,13 +158,13 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       merchant,
       operator,
       sandbox: payment.environment === 'sandbox',
-      canGoBack: false,
+      canGoBack: engine.canGoBack(payment),
+      twoLogins: engine.twoLoginsAhead(payment),
       errors,
       notice: extras.notice ?? step.standingNotice?.(input),
+      liveView: liveViewOf(step.name, payment),
     };
     const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
-    // Waiting pages are reloaded by the browser (no script): the Refresh header, announced on the page itself.
-    if (step.waiting === true) void reply.header('Refresh', String(WAITING_REFRESH_SECONDS));
     return sendPage(reply, status, step.page(context, step.view(input)));
   };
 
@@ -197,22 +196,18 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     };
 
   /** Our assets: their address changes with their content, so browsers keep them for a year. */
-  const asset = (reply: FastifyReply, type: string, body: string | Buffer): FastifyReply =>
-    reply
-      .type(type)
-      .header('Cache-Control', 'public, max-age=31536000, immutable')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', "default-src 'none'")
-      .send(body);
-
-  app.get(BANK_FILTER_SCRIPT_PATH, hidden, async (_request, reply) => asset(reply, 'text/javascript; charset=utf-8', BANK_FILTER_SCRIPT));
+  const longCache = (reply: FastifyReply, type: string): FastifyReply =>
+    reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').header('X-Content-Type-Options', 'nosniff');
+  app.get(HOSTED_CSS_PATH, hidden, async (_request, reply) => longCache(reply, 'text/css; charset=utf-8').send(HOSTED_CSS));
+  app.get(HOSTED_JS_PATH, hidden, async (_request, reply) => longCache(reply, 'text/javascript; charset=utf-8').send(HOSTED_JS));
+  app.get(BANK_FILTER_SCRIPT_PATH, hidden, async (_request, reply) => longCache(reply, 'text/javascript; charset=utf-8').send(BANK_FILTER_SCRIPT));
 
   // A brand colour's stylesheet: the colour is in the address, so any colour is answered alike (no client is named).
   app.get('/pay/assets/:file', hidden, async (request, reply) => {
     const { file } = request.params as { file: string };
     const colour = brandColourOfPath(`/pay/assets/${file}`);
     if (colour === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
-    return asset(reply, 'text/css; charset=utf-8', brandStylesheet(buttonColours(colour)));
+    return longCache(reply, 'text/css; charset=utf-8').send(brandStylesheet(buttonColours(colour)));
   });
 
   // A client's logo, as we re-encoded it, by its SHA-256.
@@ -221,12 +216,34 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     const sha256 = /^([0-9a-f]{64})\.png$/.exec(file)?.[1];
     const png = sha256 === undefined ? undefined : await branding.logoPng(sha256);
     if (png === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
-    return asset(reply, 'image/png', png);
+    return longCache(reply, 'image/png').header('Content-Security-Policy', "default-src 'none'").send(png);
   });
-
-  app.get(HOSTED_CSS_PATH, hidden, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').header('X-Content-Type-Options', 'nosniff').send(HOSTED_CSS),
+  app.get(FAVICON_PATH, hidden, async (_request, reply) =>
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff').send(FAVICON_SVG),
   );
+  // Browsers ask for /favicon.ico by themselves on pages that name no icon (the API's JSON, the documents).
+  app.get('/favicon.ico', hidden, async (_request, reply) => reply.code(301).header('Location', FAVICON_PATH).send());
+
+  // What a waiting page's script asks every two seconds: the payer's view now (step and status), nothing else. A
+  // waiting payment is looked at the bank first, as a page load does.
+  app.get(
+    '/pay/:flowToken/status',
+    hidden,
+    guarded(async (request, reply) => {
+      const { flowToken } = request.params as { flowToken: string };
+      let payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
+      if (payment === undefined) return pageHeaders(reply).code(404).send({ error: 'unknown' });
+      if (isWaiting(payment)) payment = await engine.refresh(payment, actorOf(request));
+      const step = currentStep(stepInput(request, payment));
+      return pageHeaders(reply).code(200).send({ view: liveViewOf(step.name, payment) });
+    }),
+  );
+
+  app.get('/', hidden, async (request, reply) => {
+    const asked = queryText(request, 'lang');
+    const locale = asked !== undefined && isSupportedLocale(asked) ? asked : browserLocale(request.headers['accept-language']);
+    return sendPage(reply, 200, frontDoorPage(locale, { apiReferenceUrl: '/docs', sandboxUrl: options.sandboxBankUrl, consoleUrl: options.consoleUrl }));
+  });
 
   app.get(
     '/pay/:flowToken',

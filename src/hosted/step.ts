@@ -40,8 +40,6 @@ export interface PayerStep<View> {
   readonly page: (context: PageContext, view: View) => string;
   /** The actions its forms post (`POST /pay/:flowToken/<action>`) and their handlers. */
   readonly actions: Readonly<Record<string, ActionHandler>>;
-  /** Waiting pages: reloaded while the payer waits (see docs/hosted-pages.md, "Waiting pages"). */
-  readonly waiting?: boolean;
 }
 
 /** Declares a step with its view type checked against its page (the registry holds steps of many view types). */

@@ -71,3 +71,21 @@ export function consoleUsers(app: TestApp, now?: () => Date): ConsoleUsers {
 export function enrolmentKey(html: string): string {
   return (/Key:<\/span> <code class="mono">([A-Z2-7 ]+)<\/code>/.exec(html)?.[1] ?? '').replace(/ /g, '');
 }
+
+/** Signs an operator in over HTTP, enrolling their authenticator the first time; returns the enrolment key. */
+export async function signInOperator(browser: ConsoleBrowser, email: string, at: () => Date, key?: string): Promise<string> {
+  const { totpCode } = await import('../../src/people/second-factor.js');
+  const first = await browser.signIn(email, PASSWORD);
+  if (first.location === '/console/sign-in/enrol') {
+    const enrolPage = await browser.get('/console/sign-in/enrol');
+    const enrolled = enrolmentKey(enrolPage.html);
+    const answer = await browser.post('/console/sign-in/enrol', { code: totpCode(enrolled, at()) });
+    if (answer.status !== 303) throw new Error(`enrolment failed: ${answer.status}`);
+    return enrolled;
+  }
+  if (key === undefined) throw new Error('the operator is enrolled: give the key');
+  await browser.get('/console/sign-in/code');
+  const answer = await browser.post('/console/sign-in/code', { code: totpCode(key, at()) });
+  if (answer.status !== 303) throw new Error(`second factor failed: ${answer.status}`);
+  return key;
+}

@@ -224,6 +224,6 @@ ${csrfField(csrf)}
   router.post('/sign-out', {}, async ({ request, viewer }) => {
     await sessions.end(cookieValue(request, SESSION_COOKIE));
     await audit.record(viewer.actor, { action: 'sign-out', clientId: viewer.user.clientId });
-    return { kind: 'redirect', location: '/console/sign-in' };
+    return { kind: 'redirect', location: '/console/sign-in', endSession: true };
   });
 }

@@ -62,6 +62,10 @@ export const bankSelectionStep = payerStep<BankSelectionView>({
         if (bank === undefined) return { kind: 'invalid', errors: [{ field: 'providerId', message: 'chooseOne' }] };
         selectBank(run, bank);
         return engine.advance(run);
-      }),
+      }).then((outcome) =>
+        // A bank that asks for an account-information consent first: our page says "you will log in twice" before
+        // the payer leaves for the bank's first login.
+        outcome.kind === 'redirect' && engine.twoLoginsAhead(outcome.payment) ? { kind: 'next', payment: outcome.payment } : outcome,
+      ),
   },
 });

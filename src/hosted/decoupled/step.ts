@@ -7,8 +7,11 @@ export const decoupledStep = payerStep<DecoupledView>({
   name: 'decoupled',
   waitsIn: ['PAYMENT_CONSENT_REDIRECT_PENDING'],
   shows: ({ payment, state }) => isWaiting(payment) && state.scaApproach === 'DECOUPLED' && state.reconciling !== true,
-  view: ({ payment, state }) => ({ sandboxAppUrl: state.decoupledAppUrl, deadline: payment.flowExpiresAt }),
+  view: ({ payment, state }) => ({
+    sandboxAppUrl: state.decoupledAppUrl,
+    deadline: payment.flowExpiresAt,
+    minutesLeft: Math.max(0, Math.ceil((Date.parse(payment.flowExpiresAt) - Date.now()) / 60_000)),
+  }),
   page: decoupledPage,
   actions: {},
-  waiting: true,
 });

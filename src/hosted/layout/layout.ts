@@ -1,10 +1,11 @@
 /**
  * The shared layout of the hosted pages: language, header, the payment summary (amount, recipient, IBAN,
  * reference: shown on every page, so the payer sees what they approve before leaving for the bank), the error
- * summary, the cancel button and the language switch; the merchant's name and logo in the header, its brand colour
- * on the primary buttons (a stylesheet of ours), the operator's statement and links in the footer. Script only where
- * a page names one of ours (the bank list's filter); a waiting page is reloaded by the browser through the
- * `Refresh` response header (set by the routes), says so, and offers a link to check at once.
+ * summary, "choose another bank" while allowed, the cancel button and the language switch; the merchant's name and
+ * logo in the header, its brand colour on the primary buttons (a stylesheet of ours), the operator's statement and
+ * links in the footer. Every page works without script; our one script file (script.ts) makes buttons show they are
+ * working and waiting pages follow the status (the bank list adds its filter, bank-selection/filter-script.ts).
+ * A waiting page without script reloads through a `<noscript>` meta refresh, says so, and links to itself.
  */
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/locale.js';
 import { LANGUAGE_NAMES, translator, type MessageKey, type Translate } from '../../i18n/messages.js';
@@ -12,13 +13,17 @@ import type { OperatorIdentity } from '../../config/config.js';
 import type { InputError } from '../../flow/engine.js';
 import { html, type SafeHtml } from '../html.js';
 import { formAction, type MerchantView, type PageContext } from './page-context.js';
+import { HOSTED_JS_PATH } from './script.js';
 import { HOSTED_CSS_PATH } from './styles.js';
+import { FAVICON_PATH } from './favicon.js';
 
 export interface LayoutOptions {
   readonly heading: string;
   readonly body: SafeHtml;
   /** Waiting pages: reloaded while the payer waits (the routes set it up); the page says so and links to itself. */
   readonly waiting?: boolean;
+  /** See `DocumentOptions.noScriptRefresh` (waiting pages get a reload of their own). */
+  readonly noScriptRefresh?: DocumentOptions['noScriptRefresh'];
   readonly summary?: boolean;
   readonly cancel?: boolean;
   /** The "choose another bank" button where the payer may go back (default: shown when allowed). */
@@ -85,6 +90,12 @@ function summary(context: PageContext, compact: boolean): SafeHtml {
 ${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
 ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
 </dl></section>`;
+}
+
+/** A translated text with one placeholder left in it (`{name}`) replaced by markup; the rest escaped. */
+export function textWith(text: string, name: string, markup: SafeHtml): SafeHtml {
+  const [before, ...rest] = text.split(`{${name}}`);
+  return html`${before ?? ''}${markup}${rest.join(`{${name}}`)}`;
 }
 
 export function errorMessageKey(error: InputError): MessageKey {
@@ -160,13 +171,13 @@ function header(t: Translate, merchant: MerchantView | undefined, sandbox: boole
 }
 
 /** The footer's legal part: who initiates the payment (the operator), its statement and links, the merchant's help. */
-function legal(t: Translate, operator: OperatorIdentity, merchant: MerchantView | undefined): SafeHtml {
+function legal(t: Translate, operator: OperatorIdentity | undefined, merchant: MerchantView | undefined): SafeHtml {
   const links = [
     merchant?.supportUrl === undefined ? undefined : { href: merchant.supportUrl, text: t('page.support', { merchant: merchant.name }) },
-    operator.termsUrl === undefined ? undefined : { href: operator.termsUrl, text: t('page.terms') },
-    operator.privacyUrl === undefined ? undefined : { href: operator.privacyUrl, text: t('page.privacy') },
+    operator?.termsUrl === undefined ? undefined : { href: operator.termsUrl, text: t('page.terms') },
+    operator?.privacyUrl === undefined ? undefined : { href: operator.privacyUrl, text: t('page.privacy') },
   ].filter((link) => link !== undefined);
-  const statement = [operator.name === undefined ? undefined : t('page.operator', { operator: operator.name }), operator.regulatoryStatement]
+  const statement = [operator?.name === undefined ? undefined : t('page.operator', { operator: operator.name }), operator?.regulatoryStatement]
     .filter((part) => part !== undefined)
     .join(' ');
   return html`${statement === '' ? '' : html`<p class="regulatory">${statement}</p>`}${
@@ -176,25 +187,40 @@ function legal(t: Translate, operator: OperatorIdentity, merchant: MerchantView 
   }`;
 }
 
-export function document(options: {
-  locale: Locale;
-  title: string;
-  body: SafeHtml;
-  sandbox: boolean;
-  operator: OperatorIdentity;
-  merchant?: MerchantView;
+/** How often a waiting page is reloaded without script (seconds); with script it asks the status endpoint as often. */
+export const WAITING_REFRESH_SECONDS = 2;
+
+export interface DocumentOptions {
+  readonly locale: Locale;
+  readonly title: string;
+  readonly body: SafeHtml;
+  readonly sandbox: boolean;
+  /**
+   * Without script only (inside `<noscript>`, so a browser running our script never sees it, and neither does
+   * axe-core): reload after `seconds`, or go on to `url`. With script, the page's script does the same gently.
+   */
+  readonly noScriptRefresh?: { readonly seconds: number; readonly url?: string };
+  /** The operator (its statement and links in the footer); absent on pages that are not the payer's. */
+  readonly operator?: OperatorIdentity;
+  /** Who is paid: the header, the title, the brand colour's stylesheet; absent on pages without a payment. */
+  readonly merchant?: MerchantView;
   /** Inside the footer, before the operator's part (the language switch). */
-  footer?: SafeHtml;
-  /** Our script for this page (a path under /pay/assets), loaded deferred. */
-  script?: string;
-}): string {
+  readonly footer?: SafeHtml;
+  /** A script of this page besides the one of every page (a path under /pay/assets), loaded deferred. */
+  readonly script?: string;
+}
+
+export function document(options: DocumentOptions): string {
   const t = translator(options.locale);
+  const refresh = options.noScriptRefresh;
   const { merchant } = options;
   return html`<!doctype html>
 <html lang="${options.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${options.title} – ${merchant === undefined ? t('page.title') : merchant.name}</title><link rel="stylesheet" href="${HOSTED_CSS_PATH}">${
+<meta name="robots" content="noindex"><title>${options.title} – ${merchant === undefined ? t('page.title') : merchant.name}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${HOSTED_CSS_PATH}">${
     merchant?.stylesheetPath === undefined ? '' : html`<link rel="stylesheet" href="${merchant.stylesheetPath}">`
-  }${options.script === undefined ? '' : html`<script src="${options.script}" defer></script>`}</head>
+  }<script src="${HOSTED_JS_PATH}" defer></script>${options.script === undefined ? '' : html`<script src="${options.script}" defer></script>`}${
+    refresh === undefined ? '' : html`<noscript><meta http-equiv="refresh" content="${String(refresh.seconds)}${refresh.url === undefined ? '' : html`;url=${refresh.url}`}"></noscript>`
+  }</head>
 <body>${header(t, merchant, options.sandbox)}
 ${options.body}
 <footer>${options.footer ?? ''}${legal(t, options.operator, merchant)}</footer></body></html>`.value;
@@ -202,7 +228,10 @@ ${options.body}
 
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
-  const body = html`<main id="main"><h1>${options.heading}</h1>${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context, options.compactSummary === true)}${options.body}${
+  const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
+  const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
+  const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
+  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context, options.compactSummary === true)}${options.body}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`
@@ -216,6 +245,11 @@ export function layout(context: PageContext, options: LayoutOptions): string {
     merchant: context.merchant,
     footer: languageSwitch(context),
     ...(options.script === undefined ? {} : { script: options.script }),
+    ...(options.noScriptRefresh !== undefined
+      ? { noScriptRefresh: options.noScriptRefresh }
+      : options.waiting === true
+        ? { noScriptRefresh: { seconds: WAITING_REFRESH_SECONDS } }
+        : {}),
   });
 }
 

@@ -47,8 +47,12 @@ export interface PageContext {
   readonly sandbox: boolean;
   /** Whether the payer may still go back to the bank list (hosted mode, before the bank holds the payment). */
   readonly canGoBack: boolean;
+  /** The bank will ask the payer to log in twice (a consent first), and the first login is still ahead. */
+  readonly twoLogins: boolean;
   readonly errors: readonly InputError[];
   readonly notice: Notice | undefined;
+  /** What the payer sees now (step and status): a waiting page's script reloads when the status endpoint differs. */
+  readonly liveView: string;
 }
 
 export function formAction(context: Pick<PageContext, 'flowUrl'>, action: string): string {

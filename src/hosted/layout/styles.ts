@@ -48,6 +48,11 @@ fieldset{border:0;padding:0;margin:1rem 0}
 legend{font-weight:600;margin-bottom:.5rem}
 .choice{display:flex;gap:.75rem;align-items:flex-start;border:1px solid #9ca3af;border-radius:6px;padding:.75rem;margin:.5rem 0;font-weight:400}
 .choice input{margin-top:.3rem;width:1.25rem;height:1.25rem}
+.doors{list-style:none;margin:0 0 1rem;padding:0;display:grid;gap:.75rem}
+.door{display:block;border:1px solid #9ca3af;border-radius:8px;padding:.75rem 1rem;text-decoration:none;color:#111827}
+.door strong{display:block;color:#1d4ed8}
+.door:hover{border-color:#1d4ed8}
+.info{background:#eff6ff;border:1px solid #1d4ed8;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
 .notice{background:#fef3c7;border:1px solid #b45309;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
 .errors{background:#fee2e2;border:2px solid #b91c1c;border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
 .errors h2{margin:0 0 .25rem;font-size:1rem}
@@ -60,6 +65,25 @@ footer p{margin:.5rem auto;max-width:36rem}
 .langs{font-size:1rem}
 .langs a{display:inline-block;padding:.5rem .25rem}
 .langs a[aria-current]{font-weight:700;color:#111827}
+[hidden]{display:none!important}
+.progress{display:block;width:100%;height:.5rem;margin:0 0 1rem;accent-color:#1d4ed8}
+.lead{font-size:1.125rem;font-weight:600;margin:0 0 1rem}
+.outcome-mark{width:3.5rem;height:3.5rem;border-radius:50%;margin:0 0 1rem;position:relative}
+.outcome-done{background:#15803d}
+.outcome-done::after{content:"";position:absolute;left:1.3rem;top:.8rem;width:.8rem;height:1.5rem;border:solid #fff;border-width:0 .3rem .3rem 0;transform:rotate(45deg)}
+.outcome-failed{background:#b91c1c}
+.outcome-failed::before,.outcome-failed::after{content:"";position:absolute;left:1.6rem;top:.9rem;width:.3rem;height:1.7rem;background:#fff;transform:rotate(45deg)}
+.outcome-failed::after{transform:rotate(-45deg)}
+.receipt{display:grid;grid-template-columns:minmax(7rem,auto) 1fr;gap:.25rem 1rem;margin:0 0 1.25rem;border-top:1px solid #d1d5db;padding-top:.75rem}
+.receipt dt{color:#4b5563}
+.receipt dd{margin:0;word-break:break-word}
+.bank-says{display:block;border-left:4px solid #9ca3af;padding:.125rem .75rem;margin:.375rem 0;color:#374151;font-weight:400}
+.timer{font-weight:700}
+button.busy{position:relative;color:transparent}
+button.busy::after{content:"";position:absolute;left:50%;top:50%;width:1.25rem;height:1.25rem;margin:-.625rem 0 0 -.625rem;border:3px solid #fff;border-right-color:transparent;border-radius:50%;animation:spin .8s linear infinite}
+button.secondary.busy::after,.bank.busy::after{border-color:#1d4ed8;border-right-color:transparent}
+@keyframes spin{to{transform:rotate(360deg)}}
+@media (prefers-reduced-motion:reduce){button.busy::after{animation:none}}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 

@@ -2,6 +2,7 @@
 import { submitCode } from '../../flow/steps/payment-consent.js';
 import { STOP } from '../../flow/steps/step-result.js';
 import { payerStep } from '../step.js';
+import { scaMethodChoice } from '../sca-method/step.js';
 import { oneTimeCodePage, type OneTimeCodeView } from './page.js';
 
 const step = {
@@ -11,7 +12,17 @@ const step = {
 
 export const oneTimeCodeStep = payerStep<OneTimeCodeView>({
   ...step,
-  view: ({ state }) => ({ method: state.chosenScaMethod, challenge: state.challenge }),
+  view: ({ state }) => {
+    const method = state.chosenScaMethod === undefined ? undefined : scaMethodChoice(state.chosenScaMethod);
+    const additional = state.challenge?.additionalInformation;
+    return {
+      methodType: method?.type,
+      methodText: method?.bankText,
+      challengeText: additional === undefined || additional.trim() === '' ? undefined : additional,
+      numeric: state.challenge?.otpFormat === 'integer',
+      maxLength: state.challenge?.otpMaxLength ?? 64,
+    };
+  },
   standingErrors: ({ engine, payment }) => {
     const left = engine.refusals(payment).code;
     return left === undefined ? [] : [{ field: 'otp', message: 'wrongCode', attemptsLeft: left }];

@@ -10,6 +10,6 @@ export function processingPage(context: PageContext): string {
     waiting: true,
     cancel: false,
     back: false,
-    body: html`<p>${t('processing.intro')}</p>`,
+    body: html`<p>${t('processing.intro')}</p><p class="hint">${t('processing.hint')}</p>`,
   });
 }

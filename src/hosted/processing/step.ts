@@ -13,7 +13,6 @@ export const processingStep = payerStep<null>({
   view: () => null,
   page: (context) => processingPage(context),
   actions: {},
-  waiting: true,
 });
 
 /** The last resort of the registry: an open status no step waits in. */
