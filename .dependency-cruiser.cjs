@@ -34,7 +34,8 @@ const LAYERS = {
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   workers: ['flow', 'observability', 'webhooks', 'storage', 'jobs', 'config', 'crypto', 'domain'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
-  console: ['hosted', 'people', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  // The Sandbox page names the sandbox banks' fault operations (src/sandbox-bank/shared/faults.ts).
+  console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
   cli: ['people', 'sandbox-bank', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
 };
 

@@ -42,3 +42,10 @@ export function duration(milliseconds: number): string {
   if (hours < 48) return `${hours} h ${minutes % 60} min`;
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
+
+/** A share for people: `50 %`, `14.3 %`, `0 %`; a dash when there is nothing to divide by. */
+export function percent(part: number, whole: number): string {
+  if (whole === 0) return '—';
+  const value = Math.round((1000 * part) / whole) / 10;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} %`;
+}

@@ -22,6 +22,7 @@ import { registerInsightPages } from './insight/pages.js';
 import { ConsoleNavigation } from './navigation.js';
 import { registerPaymentPages } from './payments/pages.js';
 import { registerPeoplePages } from './people/pages.js';
+import { registerSandboxPages } from './sandbox/pages.js';
 import { ConsoleRouter, notFound } from './router.js';
 import { consoleHeaders } from './security.js';
 import type { ConsoleServices } from './services.js';
@@ -45,6 +46,7 @@ export const CONSOLE_PAGES: readonly ConsolePageModule[] = [
   registerPaymentPages,
   registerBankPages,
   registerInsightPages,
+  registerSandboxPages,
   registerClientPages,
   registerPeoplePages,
   registerAuditPages,

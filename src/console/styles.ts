@@ -120,6 +120,7 @@ ol.timeline .gap{color:#4b5563;font-size:.8125rem;font-style:italic}
 .qr{display:block;width:12rem;height:12rem;margin:.5rem 0}
 .qr svg{width:100%;height:100%}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+ul.plain{margin:0;padding-left:1.1rem}
 figure.chart{margin:0 0 1rem;min-width:0}
 figure.chart figcaption h2{margin:0 0 .25rem}
 figure.chart figcaption p{margin:0 0 .75rem}

@@ -6,7 +6,7 @@
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
 import type { Bank } from '../../providers/catalogue.js';
-import { duration, timeTag } from '../format.js';
+import { duration, percent, timeTag } from '../format.js';
 import { consolePage, emptyState } from '../layout.js';
 import { page, type ConsoleRouter } from '../router.js';
 import type { ConsoleServices } from '../services.js';
@@ -20,7 +20,7 @@ const STATE_BADGE: Record<HealthState, { word: string; tone: string }> = {
   quiet: { word: 'No calls', tone: 'neutral' },
 };
 
-const rate = (window: HealthWindow): string => (window.successRate === undefined ? '—' : `${(100 * window.successRate).toFixed(window.successRate === 1 ? 0 : 1)} %`);
+const rate = (window: HealthWindow): string => percent(window.calls - window.failed, window.calls);
 const latency = (window: HealthWindow): string => (window.p95Ms === undefined ? '—' : duration(window.p95Ms));
 
 function windowCell(label: string, window: HealthWindow): SafeHtml {

@@ -76,13 +76,13 @@ export const FUNNEL_STEPS = [
   { id: 'completed', label: 'Completed', hint: 'The bank executed the payment' },
 ] as const;
 
-/** How far a status shows a payment got (0-based index into FUNNEL_STEPS), written as SQL over `detailed_status`. */
+/** How far a payment's status records show it got (0-based index into FUNNEL_STEPS), over `h`, its status history. */
 const REACHED = sql<number>`MAX(CASE
-  WHEN detailed_status LIKE '%\\_FAILED' ESCAPE '\\' THEN 0
-  WHEN detailed_status = 'PAYMENT_EXECUTION_COMPLETED' THEN 4
-  WHEN detailed_status LIKE 'PAYMENT\\_EXECUTION\\_%' ESCAPE '\\' THEN 3
-  WHEN detailed_status LIKE 'PAYMENT\\_CONSENT\\_%' ESCAPE '\\' THEN 2
-  WHEN detailed_status LIKE 'PROVIDER\\_SELECTION\\_%' ESCAPE '\\' THEN 0
+  WHEN h.detailed_status LIKE '%\\_FAILED' ESCAPE '\\' THEN 0
+  WHEN h.detailed_status = 'PAYMENT_EXECUTION_COMPLETED' THEN 4
+  WHEN h.detailed_status LIKE 'PAYMENT\\_EXECUTION\\_%' ESCAPE '\\' THEN 3
+  WHEN h.detailed_status LIKE 'PAYMENT\\_CONSENT\\_%' ESCAPE '\\' THEN 2
+  WHEN h.detailed_status LIKE 'PROVIDER\\_SELECTION\\_%' ESCAPE '\\' THEN 0
   ELSE 1 END)`;
 
 export interface FunnelRow {

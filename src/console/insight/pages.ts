@@ -4,7 +4,7 @@
  * from creation to completion. Members see their client's payments only; operators every client's, or one client's.
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
-import { duration } from '../format.js';
+import { duration, percent } from '../format.js';
 import { consolePage, emptyState } from '../layout.js';
 import { page, type ConsoleRouter } from '../router.js';
 import type { ConsoleServices } from '../services.js';
@@ -30,8 +30,6 @@ const OUTCOMES: readonly Series[] = [
 ];
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-const percent = (part: number, whole: number): string => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(part === whole || part === 0 ? 0 : 1)} %`);
 
 function bucketLabel(start: string, bucket: 'hour' | 'day'): string {
   return bucket === 'hour' ? `${start.slice(11, 13)}:00` : `${Number(start.slice(8, 10))} ${MONTHS[Number(start.slice(5, 7)) - 1] ?? ''}`;
