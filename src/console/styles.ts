@@ -121,13 +121,20 @@ ol.timeline .gap{color:#4b5563;font-size:.8125rem;font-style:italic}
 .qr svg{width:100%;height:100%}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 ul.plain{margin:0;padding-left:1.1rem}
+.small{display:block;font-size:.8125rem}
+ul.quiet-banks{columns:16rem;margin:.5rem 0 0;padding-left:1.1rem}
+ul.quiet-banks li{break-inside:avoid;margin-bottom:.25rem}
 figure.chart{margin:0 0 1rem;min-width:0}
 figure.chart figcaption h2{margin:0 0 .25rem}
 figure.chart figcaption p{margin:0 0 .75rem}
-svg.plot{display:block;width:100%;height:auto;font:12px system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif}
+svg.plot{display:block;width:100%;height:auto;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif}
+svg.plot.font-12{font-size:12px}
+svg.plot.font-13{font-size:13px}
+.plot-narrow{display:none}
+@media (max-width:40rem){.plot-wide{display:none}.plot-narrow{display:block}}
 svg.plot text{fill:#374151}
-svg.plot text.bar-label{fill:#111827;font-weight:600;font-size:13px}
-svg.plot text.bar-note,svg.plot text.value{fill:#111827;font-size:12px}
+svg.plot text.bar-label{fill:#111827;font-weight:600}
+svg.plot text.bar-note,svg.plot text.value{fill:#111827}
 svg.plot line.grid{stroke:#e5e7eb;stroke-width:1}
 svg.plot line.baseline{stroke:#6b7280;stroke-width:1}
 svg.plot .completed{fill:#15803d}

@@ -10,7 +10,6 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { html, type SafeHtml } from '../../hosted/html.js';
 
-const WIDTH = 720;
 const MARGIN = { top: 12, right: 16, bottom: 36, left: 48 } as const;
 
 export interface Series {
@@ -30,11 +29,21 @@ export interface ChartFrame {
   readonly table: SafeHtml;
 }
 
-function figure(frame: ChartFrame, svg: SafeHtml, legend: SafeHtml | ''): SafeHtml {
+/**
+ * A chart is drawn twice, for a wide and a narrow column (the stylesheet shows one by the screen's width): an SVG
+ * scales as a whole, so one drawing for both would leave a phone with unreadable 5-pixel text.
+ */
+const LAYOUTS = [
+  { className: 'plot-wide', width: 720, font: 12 },
+  { className: 'plot-narrow', width: 360, font: 13 },
+] as const;
+type Layout = (typeof LAYOUTS)[number];
+
+function figure(frame: ChartFrame, draw: (layout: Layout) => SafeHtml, legend: SafeHtml | ''): SafeHtml {
   return html`<figure class="chart card" aria-labelledby="${frame.id}-title">
 <figcaption><h2 id="${frame.id}-title">${frame.title}</h2><p class="muted">${frame.summary}</p></figcaption>
 ${legend}
-${svg}
+${LAYOUTS.map((layout) => html`<div class="${layout.className}">${draw(layout)}</div>`)}
 <details class="more"><summary>Show the figures as a table<span class="visually-hidden">: ${frame.title}</span></summary>${frame.table}</details>
 </figure>`;
 }
@@ -43,14 +52,14 @@ function legendOf(series: readonly Series[]): SafeHtml {
   return html`<ul class="legend" aria-hidden="true">${series.map((item) => html`<li><span class="swatch ${item.tone}"></span>${item.label}</li>`)}</ul>`;
 }
 
-function svgOpen(frame: ChartFrame, height: number): SafeHtml {
-  return html`<svg class="plot" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${frame.summary}" preserveAspectRatio="xMidYMid meet" focusable="false">`;
+function svgOpen(frame: ChartFrame, layout: Layout, height: number): SafeHtml {
+  return html`<svg class="plot font-${layout.font}" viewBox="0 0 ${layout.width} ${height}" role="img" aria-label="${frame.summary}" preserveAspectRatio="xMidYMid meet" focusable="false">`;
 }
 
 /** Horizontal grid lines with their values on the left. */
-function valueAxis(y: (value: number) => number, ticks: readonly number[], format: (value: number) => string): SafeHtml {
+function valueAxis(layout: Layout, y: (value: number) => number, ticks: readonly number[], format: (value: number) => string): SafeHtml {
   return html`<g class="axis">${ticks.map(
-    (tick) => html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(tick)}" y2="${y(tick)}"></line><text x="${MARGIN.left - 6}" y="${y(tick) + 4}" text-anchor="end">${format(tick)}</text>`,
+    (tick) => html`<line class="grid" x1="${MARGIN.left}" x2="${layout.width - MARGIN.right}" y1="${y(tick)}" y2="${y(tick)}"></line><text x="${MARGIN.left - 6}" y="${y(tick) + 4}" text-anchor="end">${format(tick)}</text>`,
   )}</g>`;
 }
 
@@ -68,33 +77,34 @@ export interface StackedBarsInput {
 export function stackedBars(input: StackedBarsInput): SafeHtml {
   const height = 260;
   const totals = input.bars.map((bar) => input.series.reduce((sum, item) => sum + (bar.values[item.key] ?? 0), 0));
-  const x = scaleBand<string>()
-    .domain(input.bars.map((bar) => bar.key))
-    .range([MARGIN.left, WIDTH - MARGIN.right])
-    .padding(0.2);
-  const y = scaleLinear()
-    .domain([0, Math.max(1, ...totals)])
-    .nice(4)
-    .range([height - MARGIN.bottom, MARGIN.top]);
-  const ticks = y.ticks(4).filter(Number.isInteger);
-  const bars = input.bars.map((bar, index) => {
-    let base = 0;
-    const left = x(bar.key) ?? 0;
-    const segments = input.series.map((item) => {
-      const value = bar.values[item.key] ?? 0;
-      const top = y(base + value);
-      const bottom = y(base);
-      base += value;
-      return value === 0 ? '' : html`<rect class="${item.tone}" x="${left}" y="${top}" width="${x.bandwidth()}" height="${Math.max(0, bottom - top)}"></rect>`;
+  const draw = (layout: Layout): SafeHtml => {
+    const x = scaleBand<string>()
+      .domain(input.bars.map((bar) => bar.key))
+      .range([MARGIN.left, layout.width - MARGIN.right])
+      .padding(0.2);
+    const y = scaleLinear()
+      .domain([0, Math.max(1, ...totals)])
+      .nice(4)
+      .range([height - MARGIN.bottom, MARGIN.top]);
+    const ticks = y.ticks(4).filter(Number.isInteger);
+    // A narrow column labels half as many bars.
+    const labelEvery = layout.width < 720 ? input.labelEvery * 2 : input.labelEvery;
+    const bars = input.bars.map((bar, index) => {
+      let base = 0;
+      const left = x(bar.key) ?? 0;
+      const segments = input.series.map((item) => {
+        const value = bar.values[item.key] ?? 0;
+        const top = y(base + value);
+        const bottom = y(base);
+        base += value;
+        return value === 0 ? '' : html`<rect class="${item.tone}" x="${left}" y="${top}" width="${x.bandwidth()}" height="${Math.max(0, bottom - top)}"></rect>`;
+      });
+      const label = index % labelEvery === 0 ? html`<text class="tick" x="${left + x.bandwidth() / 2}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${bar.label}</text>` : '';
+      return html`<g>${segments}${label}</g>`;
     });
-    const label = index % input.labelEvery === 0 ? html`<text class="tick" x="${left + x.bandwidth() / 2}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${bar.label}</text>` : '';
-    return html`<g>${segments}${label}</g>`;
-  });
-  return figure(
-    input.frame,
-    html`${svgOpen(input.frame, height)}${valueAxis(y, ticks, count)}${bars}<line class="baseline" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(0)}" y2="${y(0)}"></line></svg>`,
-    legendOf(input.series),
-  );
+    return html`${svgOpen(input.frame, layout, height)}${valueAxis(layout, y, ticks, count)}${bars}<line class="baseline" x1="${MARGIN.left}" x2="${layout.width - MARGIN.right}" y1="${y(0)}" y2="${y(0)}"></line></svg>`;
+  };
+  return figure(input.frame, draw, legendOf(input.series));
 }
 
 export interface HorizontalBarsInput {
@@ -104,23 +114,24 @@ export interface HorizontalBarsInput {
   readonly full: number;
 }
 
-/** Horizontal bars with the label above and a note at the end: a funnel, or a share per bank. */
+/** Horizontal bars, each under a line with its label (left) and its figures (right): a funnel, or a share per bank. */
 export function horizontalBars(input: HorizontalBarsInput): SafeHtml {
-  const row = 44;
-  const height = Math.max(row, input.bars.length * row) + 8;
-  const left = 8;
-  const x = scaleLinear()
-    .domain([0, Math.max(input.full, 1e-9)])
-    .range([0, WIDTH - left - 16 - 200]);
-  const bars = input.bars.map((bar, index) => {
-    const top = index * row + 4;
-    const length = Math.max(bar.value > 0 ? 2 : 0, x(Math.min(bar.value, input.full)));
-    return html`<g><text class="bar-label" x="${left}" y="${top + 13}">${bar.label}</text>
-<rect class="track" x="${left}" y="${top + 19}" width="${x(input.full)}" height="18"></rect>
-<rect class="${bar.tone}" x="${left}" y="${top + 19}" width="${length}" height="18"></rect>
-<text class="bar-note" x="${left + x(input.full) + 10}" y="${top + 33}">${bar.note}</text></g>`;
-  });
-  return figure(input.frame, html`${svgOpen(input.frame, height)}${bars}</svg>`, '');
+  const row = 46;
+  const height = Math.max(row, input.bars.length * row) + 4;
+  const draw = (layout: Layout): SafeHtml => {
+    const x = scaleLinear()
+      .domain([0, Math.max(input.full, 1e-9)])
+      .range([0, layout.width - 2]);
+    const bars = input.bars.map((bar, index) => {
+      const top = index * row + 4;
+      const length = Math.max(bar.value > 0 ? 2 : 0, x(Math.min(bar.value, input.full)));
+      return html`<g><text class="bar-label" x="1" y="${top + 14}">${bar.label}</text><text class="bar-note" x="${layout.width - 1}" y="${top + 14}" text-anchor="end">${bar.note}</text>
+<rect class="track" x="1" y="${top + 21}" width="${x(input.full)}" height="16" rx="3"></rect>
+<rect class="${bar.tone}" x="1" y="${top + 21}" width="${length}" height="16" rx="3"></rect></g>`;
+    });
+    return html`${svgOpen(input.frame, layout, height)}${bars}</svg>`;
+  };
+  return figure(input.frame, draw, '');
 }
 
 export interface ColumnsInput {
@@ -132,23 +143,24 @@ export interface ColumnsInput {
 /** Vertical columns over labelled buckets: a histogram. */
 export function columns(input: ColumnsInput): SafeHtml {
   const height = 240;
-  const x = scaleBand<string>()
-    .domain(input.columns.map((column) => column.label))
-    .range([MARGIN.left, WIDTH - MARGIN.right])
-    .padding(0.25);
-  const y = scaleLinear()
-    .domain([0, Math.max(1, ...input.columns.map((column) => column.value))])
-    .nice(4)
-    .range([height - MARGIN.bottom, MARGIN.top]);
-  const ticks = y.ticks(4).filter(Number.isInteger);
-  const bars = input.columns.map((column) => {
-    const left = x(column.label) ?? 0;
-    return html`<g>${column.value === 0 ? '' : html`<rect class="${input.tone}" x="${left}" y="${y(column.value)}" width="${x.bandwidth()}" height="${y(0) - y(column.value)}"></rect><text class="value" x="${left + x.bandwidth() / 2}" y="${y(column.value) - 4}" text-anchor="middle">${count(column.value)}</text>`}
-<text class="tick" x="${left + x.bandwidth() / 2}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${column.label}</text></g>`;
-  });
-  return figure(
-    input.frame,
-    html`${svgOpen(input.frame, height)}${valueAxis(y, ticks, count)}${bars}<line class="baseline" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(0)}" y2="${y(0)}"></line></svg>`,
-    '',
-  );
+  const draw = (layout: Layout): SafeHtml => {
+    const x = scaleBand<string>()
+      .domain(input.columns.map((column) => column.label))
+      .range([MARGIN.left, layout.width - MARGIN.right])
+      .padding(0.25);
+    const y = scaleLinear()
+      .domain([0, Math.max(1, ...input.columns.map((column) => column.value))])
+      .nice(4)
+      .range([height - MARGIN.bottom, MARGIN.top + 8]);
+    const ticks = y.ticks(4).filter(Number.isInteger);
+    // A narrow column has no room for every bucket's words: every other one is labelled.
+    const labelEvery = layout.width < 720 ? 2 : 1;
+    const bars = input.columns.map((column, index) => {
+      const left = x(column.label) ?? 0;
+      return html`<g>${column.value === 0 ? '' : html`<rect class="${input.tone}" x="${left}" y="${y(column.value)}" width="${x.bandwidth()}" height="${y(0) - y(column.value)}"></rect><text class="value" x="${left + x.bandwidth() / 2}" y="${y(column.value) - 4}" text-anchor="middle">${count(column.value)}</text>`}
+${index % labelEvery === 0 ? html`<text class="tick" x="${left + x.bandwidth() / 2}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${column.label}</text>` : ''}</g>`;
+    });
+    return html`${svgOpen(input.frame, layout, height)}${valueAxis(layout, y, ticks, count)}${bars}<line class="baseline" x1="${MARGIN.left}" x2="${layout.width - MARGIN.right}" y1="${y(0)}" y2="${y(0)}"></line></svg>`;
+  };
+  return figure(input.frame, draw, '');
 }

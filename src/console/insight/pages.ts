@@ -176,7 +176,8 @@ ${viewer.clientScope === undefined ? html`<div class="field"><label for="client"
 
     const charts = anything
       ? html`${outcomesChart(buckets, range.bucket, range.label)}
-<div class="grid two">${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}${bankConversionChart(funnelRows, names)}</div>
+${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}
+${bankConversionChart(funnelRows, names)}
 ${completionChart(times)}`
       : emptyState('No payments in this period', html`<p>Charts appear once payments are created. Try a longer period${viewer.clientScope === undefined ? ', or every client' : ''}.</p>`);
 
