@@ -121,6 +121,8 @@ ol.timeline .gap{color:#4b5563;font-size:.8125rem;font-style:italic}
 .qr svg{width:100%;height:100%}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 ul.plain{margin:0;padding-left:1.1rem}
+.card > h2:first-child{margin-top:0}
+table.cards td > .badge{justify-self:start}
 .small{display:block;font-size:.8125rem}
 ul.quiet-banks{columns:16rem;margin:.5rem 0 0;padding-left:1.1rem}
 ul.quiet-banks li{break-inside:avoid;margin-bottom:.25rem}
