@@ -4,7 +4,11 @@
  * screenshots/), what it shows, and how a payer gets there. Steps use CSS selectors, never texts, so one entry
  * works in every language.
  */
+import type { Kysely } from 'kysely';
 import type { Page } from 'playwright-core';
+import type { Locale } from '../../src/i18n/locale.js';
+import type { Database } from '../../src/storage/schema.js';
+import type { ConsoleScene } from './console-pages.js';
 import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';
 
 export interface ScreenshotContext {
@@ -16,12 +20,18 @@ export interface ScreenshotContext {
   waitFor(paymentId: string, status: string): Promise<void>;
   /** Creates a payment for the client without branding. */
   createUnbranded(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
+  /** The app's database (the console pages read what they need to open). */
+  readonly database: Kysely<Database>;
+  /** The console's operator and member (console pages only). */
+  readonly console?: ConsoleScene;
 }
 
 export interface ScreenshotPage {
   /** Folder name: letters, digits and dashes. */
   readonly name: string;
   readonly description: string;
+  /** The languages to take it in (default: all five). */
+  readonly locales?: readonly Locale[];
   /** Leaves `context.page` showing the page. */
   open(context: ScreenshotContext): Promise<void>;
 }
@@ -61,7 +71,7 @@ async function hansaLogin(context: ScreenshotContext, password: string): Promise
 }
 
 /** At Rheinland (redirect): approved at the sandbox bank by `psuId`, then, once the bank says so, our outcome page. */
-async function approvedAtRheinland(context: ScreenshotContext, psuId: string, final: string | undefined, overrides: Record<string, unknown> = {}): Promise<void> {
+export async function approvedAtRheinland(context: ScreenshotContext, psuId: string, final: string | undefined, overrides: Record<string, unknown> = {}): Promise<void> {
   const { paymentId, redirectUrl } = await pastReview(context, BANKS.rheinland, overrides);
   await approveAtSandboxBank(context.page, psuId);
   if (final === undefined) {

@@ -9,10 +9,15 @@ export function statusClass(detailed: DetailedStatus): 'completed' | 'failed' | 
 
 const STATUS_WORD = { completed: 'Completed', failed: 'Failed', pending: 'Pending' } as const;
 
+/** A detailed status with a line-break opportunity after each underscore (they are long words). */
+export function breakableStatus(detailed: string): SafeHtml {
+  return html`${detailed.split('_').map((part, index, parts) => html`${part}${index < parts.length - 1 ? html`_<wbr>` : ''}`)}`;
+}
+
 /** The top-level status as a badge (its word, not colour alone), the detailed status under it. */
 export function statusBadge(detailed: DetailedStatus, withDetail = true): SafeHtml {
   const kind = statusClass(detailed);
-  return html`<span class="badge ${kind}">${STATUS_WORD[kind]}</span>${withDetail ? html`<span class="detail">${detailed}</span>` : ''}`;
+  return html`<span class="badge ${kind}">${STATUS_WORD[kind]}</span>${withDetail ? html`<span class="detail">${breakableStatus(detailed)}</span>` : ''}`;
 }
 
 /** `10.50 EUR` with digit grouping, from the exact decimal (never through a float's rounding). */

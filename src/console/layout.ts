@@ -60,7 +60,7 @@ ${sections.map(
 </nav>
 <div class="who">
 <strong>${viewer.user.name}</strong>
-<span>${viewer.user.email}</span><br>
+<span class="email">${viewer.user.email}</span>
 <span>${viewer.user.role === 'operator' ? 'Operator (every client)' : html`Member of ${viewer.clientName ?? viewer.user.clientId ?? ''}`}</span>
 <form method="post" action="/console/sign-out">${csrfField(viewer.csrfToken)}<button type="submit">Sign out</button></form>
 </div>

@@ -16,7 +16,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:10}
 .skip:focus{left:.5rem}
 .shell{display:grid;grid-template-columns:1fr;min-height:100vh}
-@media (min-width:64rem){.shell{grid-template-columns:15rem 1fr}}
+@media (min-width:64rem){.shell{grid-template-columns:15rem 1fr;background:linear-gradient(to right,#111827 15rem,transparent 15rem)}}
 .side{background:#111827;color:#e5e7eb;padding:1rem}
 .side .product{display:flex;align-items:center;gap:.5rem;color:#fff;font-weight:700;font-size:1.0625rem;text-decoration:none;margin:0 0 1rem}
 .side .product b{display:inline-grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:6px;background:#2563eb;color:#fff;font-size:.875rem}
@@ -25,15 +25,18 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 .side nav a{display:block;color:#e5e7eb;text-decoration:none;padding:.5rem .75rem;border-radius:6px;min-height:2.75rem;line-height:1.75rem}
 .side nav a:hover{background:#1f2937}
 .side nav a[aria-current=page]{background:#2563eb;color:#fff;font-weight:600}
-.side .who{border-top:1px solid #374151;margin-top:1rem;padding-top:1rem;font-size:.875rem;color:#d1d5db}
-.side .who strong{display:block;color:#fff;overflow-wrap:anywhere}
-.side .who form{margin-top:.5rem}
+.side .who{border-top:1px solid #374151;margin-top:.75rem;padding-top:.75rem;font-size:.875rem;color:#d1d5db;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .75rem}
+.side .who strong{color:#fff;overflow-wrap:anywhere}
+.side .who .email{display:none}
+.side .who form{margin:0 0 0 auto}
+@media (min-width:64rem){.side .who{display:block;margin-top:1rem;padding-top:1rem}.side .who strong,.side .who span{display:block}.side .who .email{display:block}.side .who form{margin-top:.5rem}}
 .side .who button{background:transparent;color:#e5e7eb;border:1px solid #6b7280;min-height:2.5rem;padding:.375rem .75rem;width:auto;margin:0}
 .content{padding:1rem;min-width:0}
 @media (min-width:64rem){.content{padding:2rem 2.5rem}}
 .page-head{display:flex;flex-wrap:wrap;align-items:flex-end;justify-content:space-between;gap:.5rem 1rem;margin-bottom:1.25rem}
 h1{font-size:1.5rem;line-height:1.25;margin:0}
 h2{font-size:1.125rem;margin:2rem 0 .75rem}
+.card>h2:first-child,.card>h3:first-child{margin-top:0}
 h3{font-size:1rem;margin:1.25rem 0 .5rem}
 .lead{color:#4b5563;margin:.25rem 0 0}
 .card{background:#fff;border:1px solid #e5e7eb;border-radius:10px;padding:1rem;margin:0 0 1rem}
@@ -45,6 +48,7 @@ dl.facts dt{color:#4b5563}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8125rem}
 .muted{color:#4b5563}
+@media (min-width:64rem){td time{white-space:nowrap}}
 .amount{font-variant-numeric:tabular-nums;white-space:nowrap;text-align:right}
 label{display:block;font-weight:600;margin:0 0 .25rem;font-size:.875rem}
 .hint{display:block;color:#4b5563;font-size:.8125rem;font-weight:400}
@@ -62,14 +66,24 @@ button,.button{display:inline-flex;align-items:center;justify-content:center;min
 .danger{background:#fff;color:#b91c1c;border-color:#b91c1c}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .actions form{margin:0}
-.filters{display:grid;gap:.75rem;grid-template-columns:1fr}
-@media (min-width:40rem){.filters{grid-template-columns:repeat(2,1fr)}}
-@media (min-width:80rem){.filters{grid-template-columns:repeat(4,1fr)}}
+.action-list{display:grid;gap:.75rem}
+.action-list form{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem;margin:0}
+.attempts{list-style:none;margin:0;padding:0;font-size:.8125rem}
+.attempts li{padding:.125rem 0}
+.attempts .error{color:#7f1d1d;overflow-wrap:anywhere}
+.timeline .status-name{font-weight:600;overflow-wrap:anywhere}
+.total{margin:.5rem 0 0;color:#374151}
+.filters{display:grid;gap:.75rem 1rem;grid-template-columns:1fr;align-items:end}
+@media (min-width:40rem){.filters{grid-template-columns:repeat(auto-fill,minmax(13rem,1fr))}}
+.filters .checks{margin:0;align-self:end}
+.filters .checks label{min-height:2.75rem}
 .filters .field{margin:0}
 .filters .wide{grid-column:1/-1}
 .filters .actions{grid-column:1/-1}
 details.more{margin:0}
-details.more summary{cursor:pointer;font-weight:600;min-height:2.75rem;display:flex;align-items:center}
+details.more summary{cursor:pointer;font-weight:600;min-height:2.75rem;display:flex;align-items:center;gap:.375rem;color:#1d4ed8}
+details.more summary::before{content:"▸"}
+details.more[open] summary::before{content:"▾"}
 table{width:100%;border-collapse:collapse;background:#fff}
 caption{text-align:left;font-weight:600;padding:0 0 .5rem}
 th,td{padding:.625rem .75rem;text-align:left;vertical-align:top;border-bottom:1px solid #e5e7eb}
@@ -81,8 +95,8 @@ td.amount,th.amount{text-align:right}
   table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
   table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
   table.cards tr{border-bottom:1px solid #e5e7eb;padding:.5rem 0}
-  table.cards td{border:0;padding:.25rem .75rem;display:grid;grid-template-columns:7.5rem 1fr;gap:.5rem;text-align:left}
-  table.cards td::before{content:attr(data-label);color:#4b5563;font-size:.8125rem}
+  table.cards td{border:0;padding:.25rem .75rem .25rem 8.5rem;position:relative;text-align:left;min-height:1.75rem}
+  table.cards td::before{content:attr(data-label);color:#4b5563;font-size:.8125rem;position:absolute;left:.75rem;top:.375rem;width:7.25rem}
   table.cards td.amount{text-align:left}
 }
 .badge{display:inline-block;border-radius:999px;padding:.125rem .625rem;font-size:.8125rem;font-weight:600;white-space:nowrap;border:1px solid}

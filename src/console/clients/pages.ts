@@ -146,7 +146,7 @@ ${createForm}`,
 </div>
 ${!operator
   ? ''
-  : html`<section aria-labelledby="credentials"><h2 id="credentials">Credentials</h2><div class="card actions">
+  : html`<section aria-labelledby="credentials"><h2 id="credentials">Credentials</h2><div class="card action-list">
 ${action('rotate-secret', 'Rotate client secret', 'secondary', 'The old secret and its tokens stop working at once.')}
 ${action('rotate-webhook-secret', 'Rotate webhook secret', 'secondary', `The old one keeps signing beside the new one for ${Math.round(services.config.webhooks.secretGraceSeconds / 3600)} h.`)}
 ${client.disabledAt === null ? action('disable', 'Disable client', 'danger', 'Its tokens stop working and it gets no new ones.') : ''}

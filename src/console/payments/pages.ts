@@ -4,14 +4,14 @@
  * every attempt and a one-click redeliver). A member sees only their client's payments: another client's payment
  * is not found (404), by address and by search alike.
  */
-import { DETAILED_STATUSES, isDetailedStatus, topLevelStatus, type DetailedStatus, type FailureReason } from '../../domain/detailed-status.js';
+import { DETAILED_STATUSES, isDetailedStatus, isFinal, topLevelStatus, type DetailedStatus, type FailureReason } from '../../domain/detailed-status.js';
 import { scaledAmount } from '../../domain/money.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { csrfField, consolePage, emptyState, errorSummary, notice } from '../layout.js';
 import type { ConsoleRequest, ConsoleRouter } from '../router.js';
 import { notFound, page, redirect } from '../router.js';
 import type { ConsoleServices } from '../services.js';
-import { duration, money, statusBadge, statusClass, timeTag } from '../format.js';
+import { breakableStatus, duration, money, statusBadge, statusClass, timeTag } from '../format.js';
 import { bankCallsSection } from './bank-calls-slot.js';
 import { decodePosition, encodePosition, listPayments, type PaymentListFilters } from './payment-query.js';
 
@@ -186,6 +186,7 @@ ${viewer.clientScope === undefined ? html`<td data-label="Client">${clientNames.
     const done = context.query('done');
     const started = history[0] === undefined ? undefined : Date.parse(history[0].created_at);
 
+    const last = history.at(-1);
     const timeline = html`<ol class="timeline">
 ${history.map((record, index) => {
   const status = record.detailed_status as DetailedStatus;
@@ -193,31 +194,40 @@ ${history.map((record, index) => {
   const recordReasons = record.failure_reasons === null ? [] : (JSON.parse(record.failure_reasons) as FailureReason[]);
   const gap = previous === undefined ? undefined : Date.parse(record.created_at) - Date.parse(previous.created_at);
   return html`<li class="${statusClass(status)}">
-<div>${statusBadge(status)}</div>
-<div class="when">#${Number(record.sequence)} · ${timeTag(record.created_at)}${gap === undefined ? ' · created' : html` · <span class="gap">${duration(gap)} after the previous record</span>`}${started === undefined || index === 0 ? '' : html` · ${duration(Date.parse(record.created_at) - started)} in`}</div>
+<div class="status-name">${breakableStatus(status)}${topLevelStatus(status) === 'PENDING' ? '' : html` ${statusBadge(status, false)}`}</div>
+<div class="when">#${Number(record.sequence)} · ${timeTag(record.created_at)} · ${gap === undefined ? 'created' : html`<span class="gap">+${duration(gap)}</span>`}</div>
 ${recordReasons.length === 0 ? '' : html`<ul class="reasons">${recordReasons.map((reason) => html`<li><strong>${reason.code}</strong>: ${reason.message}</li>`)}</ul>`}
 </li>`;
 })}
-</ol>`;
+</ol>
+${started === undefined || last === undefined || history.length < 2 ? '' : html`<p class="total">${isFinal(last.detailed_status as DetailedStatus) ? 'From creation to the final status' : 'So far'}: <strong>${duration(Date.parse(last.created_at) - started)}</strong> over ${history.length} records.</p>`}`;
 
+    /** The detailed status an event reports (its body's), for people to tell the events apart. */
+    const reported = (body: string): string => {
+      try {
+        return (JSON.parse(body) as { data?: { detailedStatus?: string } }).data?.detailedStatus ?? '';
+      } catch {
+        return '';
+      }
+    };
+    const stateKind = (state: string): string => (state === 'delivered' ? 'completed' : state === 'pending' ? 'pending' : 'failed');
     const webhooks =
       events.length === 0
         ? emptyState('No webhook deliveries', row.webhook_url === null ? html`<p>This payment was created without a webhook URL.</p>` : html`<p>None has been due yet.</p>`)
-        : html`${events.map(
-            (event) => html`<div class="card">
-<div class="page-head"><div><h3>Event #${event.sequence} <span class="badge ${event.state === 'delivered' ? 'completed' : event.state === 'pending' ? 'pending' : 'failed'}">${event.state}</span></h3>
-<p class="muted mono">${event.eventId}</p></div>
-<form method="post" action="/console/payments/${row.id}/webhooks/${event.eventId}/redeliver">${csrfField(viewer.csrfToken)}<button class="secondary" type="submit">Redeliver<span class="visually-hidden"> event #${event.sequence}</span></button></form></div>
-${event.attemptLog.length === 0
-  ? html`<p class="muted">No attempt yet${event.nextAttemptAt === null ? '' : html`; the first is due ${timeTag(event.nextAttemptAt)}`}.</p>`
-  : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Attempts of event #${event.sequence}</caption>
-<thead><tr><th scope="col">Attempt</th><th scope="col">At</th><th scope="col">Outcome</th><th scope="col">HTTP</th><th scope="col" class="amount">Latency</th><th scope="col">Error</th></tr></thead>
-<tbody>${event.attemptLog.map(
-      (attempt) => html`<tr><td data-label="Attempt">${attempt.attempt}</td><td data-label="At">${timeTag(attempt.attemptedAt)}</td><td data-label="Outcome">${attempt.outcome}</td><td data-label="HTTP">${attempt.statusCode ?? '—'}</td><td data-label="Latency" class="amount">${duration(attempt.latencyMs)}</td><td data-label="Error">${attempt.error ?? '—'}</td></tr>`,
-    )}</tbody></table></div>`}
-${event.nextAttemptAt === null || event.attemptLog.length === 0 ? '' : html`<p class="muted">Next attempt ${timeTag(event.nextAttemptAt)}.</p>`}
-</div>`,
-          )}`;
+        : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Webhook events and their delivery attempts</caption>
+<thead><tr><th scope="col">Event</th><th scope="col">State</th><th scope="col">Attempts (response, latency, error)</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>${events.map(
+            (event) => html`<tr>
+<td data-label="Event">#${event.sequence} <span class="detail">${breakableStatus(reported(event.body))}</span><span class="detail">${event.eventId}</span></td>
+<td data-label="State"><span class="badge ${stateKind(event.state)}">${event.state}</span>${event.nextAttemptAt === null ? '' : html`<span class="detail">next ${timeTag(event.nextAttemptAt)}</span>`}</td>
+<td data-label="Attempts">${event.attemptLog.length === 0
+              ? html`<span class="muted">None yet</span>`
+              : html`<ul class="attempts">${event.attemptLog.map(
+                  (attempt) => html`<li>${attempt.attempt}. ${timeTag(attempt.attemptedAt)} · ${attempt.outcome} · ${attempt.statusCode === null ? 'no response' : html`HTTP ${attempt.statusCode}`} · ${duration(attempt.latencyMs)}${attempt.error === null ? '' : html` · <span class="error">${attempt.error}</span>`}</li>`,
+                )}</ul>`}</td>
+<td data-label="Action"><form method="post" action="/console/payments/${row.id}/webhooks/${event.eventId}/redeliver">${csrfField(viewer.csrfToken)}<button class="secondary" type="submit">Redeliver<span class="visually-hidden"> event #${event.sequence}</span></button></form></td>
+</tr>`,
+          )}</tbody></table></div>`;
 
     return page(
       consolePage({
@@ -230,7 +240,7 @@ ${event.nextAttemptAt === null || event.attemptLog.length === 0 ? '' : html`<p c
         body: html`${done === 'redelivered' ? notice('The event is queued: it is sent again within seconds, with the same webhook-id.', 'success') : ''}
 <div class="grid two">
 <section class="card" aria-labelledby="facts"><h2 id="facts" class="visually-hidden">Payment</h2><dl class="facts">
-<dt>Status</dt><dd>${topLevelStatus(detailed)} <span class="detail">${detailed}</span></dd>
+<dt>Status</dt><dd>${statusBadge(detailed)}</dd>
 <dt>Amount</dt><dd>${money(row.amount, row.currency)}</dd>
 <dt>Recipient</dt><dd>${recipient.name ?? ''}<span class="detail">${recipient.account?.number?.value ?? ''}</span></dd>
 <dt>End-to-end id</dt><dd class="mono">${row.end_to_end_id}</dd>
