@@ -95,7 +95,7 @@ export const CONSOLE_SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     await console.signIn(page, 'member');
     await page.goto(`${baseUrl}/console/payments?q=no-such-order`);
   }),
-  consolePage('console-payment', "Console: a completed payment's page (timeline, bank calls slot, webhook deliveries)", async (context) => {
+  consolePage('console-payment', "Console: a completed payment's page (timeline, bank calls, webhook deliveries)", async (context) => {
     const { page, baseUrl, console } = context;
     // Paid for real at the sandbox bank, with a webhook URL that does not resolve here: real failed attempts.
     await approvedAtRheinland(context, 'alice', 'PAYMENT_EXECUTION_COMPLETED', {
@@ -104,6 +104,30 @@ export const CONSOLE_SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     const latest = await context.database.selectFrom('payments').select('id').where('client_id', '=', console.clientId).orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow();
     await console.signIn(page, 'member');
     await page.goto(`${baseUrl}/console/payments/${latest.id}`);
+  }),
+  consolePage('console-banks', "Console: banks with their health over the last hour and day, failing first (operator)", async ({ page, baseUrl, console }) => {
+    await console.signIn(page, 'operator');
+    await page.goto(`${baseUrl}/console/banks`);
+  }),
+  consolePage('console-banks-member', 'Console: the banks a member’s client called, from its calls only', async ({ page, baseUrl, console }) => {
+    await console.signIn(page, 'member');
+    await page.goto(`${baseUrl}/console/banks`);
+  }),
+  consolePage('console-insight', 'Console: Insight charts (outcomes over time, where payers drop off, completion rate by bank, time to completion), operator', async ({ page, baseUrl, console }) => {
+    await console.signIn(page, 'operator');
+    await page.goto(`${baseUrl}/console/insight?range=24h`);
+  }),
+  consolePage('console-insight-table', 'Console: Insight for a member, with the funnel’s figures opened as a table', async ({ page, baseUrl, console }) => {
+    await console.signIn(page, 'member');
+    await page.goto(`${baseUrl}/console/insight`);
+    await page.locator('figure[aria-labelledby="funnel-title"] details summary').click();
+  }),
+  consolePage('console-sandbox', 'Console: sandbox fault rules, one just added (operator)', async ({ page, baseUrl, console }) => {
+    await console.signIn(page, 'operator');
+    await page.goto(`${baseUrl}/console/sandbox`);
+    await page.locator('#bank').selectOption('hansa');
+    await page.locator('#operation').selectOption('getPaymentStatus');
+    await Promise.all([page.waitForURL(/done=added/), page.locator('form.card button.primary').click()]);
   }),
   consolePage('console-clients', 'Console: clients (operator)', async ({ page, baseUrl, console }) => {
     await console.signIn(page, 'operator');

@@ -114,7 +114,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.match(chartLabel(all.html, 'outcomes'), /^Last 24 hours: 4 payments created, 1 completed \(25 %\), 1 failed, 2 still pending/);
       assert.match(chartLabel(all.html, 'funnel'), /^Every bank: of 4 payments, 1 completed \(25 %\)/);
       assert.match(chartLabel(all.html, 'banks-conversion'), /Lowest: Hansa Direktbank Sandbox, 50 % of 2/);
-      assert.match(chartLabel(all.html, 'completion-time'), /^1 completed payments: half within/);
+      assert.match(chartLabel(all.html, 'completion-time'), /^1 completed payment: half within/);
       const hansa = await operator.get(`/console/insight?range=7d&bank=${BANKS.hansa}`);
       assert.match(chartLabel(hansa.html, 'funnel'), /^Hansa Direktbank Sandbox: of 2 payments, 1 completed \(50 %\)/);
       const funnelTable = /aria-labelledby="funnel-title">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(hansa.html)?.[1] ?? '';

@@ -159,7 +159,7 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
     assert.match(funnelRows[0] ?? '', /Created[\s\S]*7/);
     assert.match(funnelRows.at(-1) ?? '', /Completed[\s\S]*1/);
     const completion = page.locator('figure[aria-labelledby="completion-time-title"]');
-    assert.match((await completion.locator('.plot-wide svg').getAttribute('aria-label')) ?? '', /^1 completed payments: half within/);
+    assert.match((await completion.locator('.plot-wide svg').getAttribute('aria-label')) ?? '', /^1 completed payment: half within/);
     await checkAccessibility(page);
 
     // One client's figures, and the funnel of one bank.

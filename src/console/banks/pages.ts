@@ -23,6 +23,10 @@ const STATE_BADGE: Record<HealthState, { word: string; tone: string }> = {
 const rate = (window: HealthWindow): string => percent(window.calls - window.failed, window.calls);
 const latency = (window: HealthWindow): string => (window.p95Ms === undefined ? '—' : duration(window.p95Ms));
 
+function degradedNote(degraded: number): string {
+  return degraded === 0 ? 'None answered under 95 % of its calls in the last hour.' : degraded === 1 ? '1 bank answered under 95 % of its calls in the last hour.' : `${degraded} banks answered under 95 % of their calls in the last hour.`;
+}
+
 function windowCell(label: string, window: HealthWindow): SafeHtml {
   return html`<td data-label="${label}" class="amount">${rate(window)}<span class="detail">${window.calls === 0 ? 'no calls' : `${window.failed} of ${window.calls} failed`}</span></td>`;
 }
@@ -41,7 +45,7 @@ export function registerBankPages(router: ConsoleRouter, services: ConsoleServic
 
     const summary =
       failing.length === 0
-        ? html`<div class="notice success" role="status"><strong>No bank is failing now.</strong> ${listed.filter((entry) => entry.health.state === 'degraded').length} degraded in the last hour.</div>`
+        ? html`<div class="notice success" role="status"><strong>No bank is failing now.</strong> ${degradedNote(listed.filter((entry) => entry.health.state === 'degraded').length)}</div>`
         : html`<div class="errors" role="status"><h2>${failing.length === 1 ? '1 bank is failing now' : `${failing.length} banks are failing now`}</h2><ul>${failing.map(
             (entry) => html`<li><strong>${entry.bank.name}</strong>: ${entry.health.lastQuarterHour.failed} of ${entry.health.lastQuarterHour.calls} calls failed in the last 15 minutes${entry.health.lastFailureAt === undefined ? '' : html`, last at ${timeTag(entry.health.lastFailureAt)}`}.</li>`,
           )}</ul></div>`;
@@ -97,10 +101,10 @@ function bankRow(bank: Bank, health: BankHealth, now: Date): SafeHtml {
   return html`<tr>
 <td data-label="Bank"><strong>${bank.name}</strong><span class="muted small">${bank.countryCode} · ${STANDARD_NAME[bank.connector.standard]}${bank.environment === 'sandbox' ? ' · sandbox' : ''}</span></td>
 <td data-label="Health"><span class="badge ${badge.tone}">${badge.word}</span>${health.state === 'failing' ? html`<span class="detail">${health.lastQuarterHour.failed}/${health.lastQuarterHour.calls} failed in 15 min</span>` : ''}</td>
-${windowCell('Answered, last hour', health.lastHour)}
-<td data-label="p95, last hour" class="amount">${latency(health.lastHour)}</td>
-${windowCell('Answered, last day', health.lastDay)}
-<td data-label="p95, last day" class="amount">${latency(health.lastDay)}</td>
+${windowCell('Answered (1 h)', health.lastHour)}
+<td data-label="p95 (1 h)" class="amount">${latency(health.lastHour)}</td>
+${windowCell('Answered (24 h)', health.lastDay)}
+<td data-label="p95 (24 h)" class="amount">${latency(health.lastDay)}</td>
 <td data-label="Last call">${health.lastCallAt === undefined ? html`<span class="muted">—</span>` : ago(health.lastCallAt, now)}${health.lastFailureAt === undefined ? '' : html`<span class="detail">failed ${ago(health.lastFailureAt, now)}</span>`}</td>
 </tr>`;
 }

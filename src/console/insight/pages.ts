@@ -132,7 +132,7 @@ function completionChart(times: Awaited<ReturnType<typeof completionTimes>>): Sa
       summary:
         times.total === 0
           ? 'No payment completed in this range.'
-          : `${times.total} completed payments${times.sampled ? ` (the newest ${COMPLETION_SAMPLE_LIMIT})` : ''}: half within ${duration(times.medianMs ?? 0)}, 95 % within ${duration(times.p95Ms ?? 0)}.`,
+          : `${times.total === 1 ? '1 completed payment' : `${times.total} completed payments`}${times.sampled ? ` (the newest ${COMPLETION_SAMPLE_LIMIT})` : ''}: half within ${duration(times.medianMs ?? 0)}, 95 % within ${duration(times.p95Ms ?? 0)}.`,
       table: html`<div class="table-wrap"><table><caption class="visually-hidden">Completed payments by time to completion</caption>
 <thead><tr><th scope="col">Time to completion</th><th scope="col" class="amount">Payments</th><th scope="col" class="amount">Share</th></tr></thead>
 <tbody>${COMPLETION_BUCKETS.map((bucket, index) => html`<tr><th scope="row">${bucket.label}</th><td class="amount">${times.counts[index] ?? 0}</td><td class="amount">${percent(times.counts[index] ?? 0, times.total)}</td></tr>`)}</tbody></table></div>`,
