@@ -10,7 +10,7 @@ import { BANKS, fixturesWithPassword, TEST_PASSWORD } from '../e2e/flow-harness.
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { waitFor } from '../helpers/wait.js';
+import { paidAtHansa } from '../helpers/sandbox-payments.js';
 import { ConsoleBrowser, consoleUsers, PASSWORD, signInOperator } from './console-http.js';
 
 /** The text alternative of a chart (its SVG's aria-label), by the figure's id. */
@@ -33,20 +33,6 @@ for (const kind of await testDatabaseKinds()) {
     let member: ConsoleBrowser;
     let operator: ConsoleBrowser;
 
-    const paidAtHansa = async (client: TestClient, amount: number, until: string): Promise<void> => {
-      const response = await app.request('/api/v1/ob/payments', {
-        method: 'POST',
-        token: await client.token(),
-        json: paymentRequest({ amount, provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } }),
-      });
-      assert.equal(response.status, 201);
-      const { paymentId } = (await response.json()) as { paymentId: string };
-      await waitFor(until, async () => {
-        const row = await app.database.db.selectFrom('payments').select('detailed_status').where('id', '=', paymentId).executeTakeFirstOrThrow();
-        return row.detailed_status === until ? true : undefined;
-      }, 20_000);
-    };
-
     before(async () => {
       app = await startTestApp(kind, {
         workers: true,
@@ -55,8 +41,8 @@ for (const kind of await testDatabaseKinds()) {
       });
       acme = await app.createClient({ name: 'Acme Shop' });
       globex = await app.createClient({ name: 'Globex' });
-      await paidAtHansa(acme, 12.5, 'PAYMENT_EXECUTION_COMPLETED');
-      await paidAtHansa(acme, 5000, 'PAYMENT_EXECUTION_FAILED');
+      await paidAtHansa(app, acme, 12.5, 'PAYMENT_EXECUTION_COMPLETED');
+      await paidAtHansa(app, acme, 5000, 'PAYMENT_EXECUTION_FAILED');
       for (let index = 0; index < 2; index += 1) {
         assert.equal((await app.request('/api/v1/ob/payments', { method: 'POST', token: await globex.token(), json: paymentRequest() })).status, 201);
       }

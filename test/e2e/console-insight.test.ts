@@ -13,7 +13,7 @@ import { consoleUsers, PASSWORD } from '../console/console-http.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { waitFor } from '../helpers/wait.js';
+import { paidAtHansa } from '../helpers/sandbox-payments.js';
 import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll } from './browser-harness.js';
 import { BANKS, fixturesWithPassword, TEST_PASSWORD } from './flow-harness.js';
 
@@ -33,21 +33,6 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
   const contexts: BrowserContext[] = [];
 
   /** A payment at Hansa (embedded: the payer's credentials travel in the request), run by the service to its end. */
-  const paidAtHansa = async (client: TestClient, amount: number, until: string): Promise<string> => {
-    const response = await app.request('/api/v1/ob/payments', {
-      method: 'POST',
-      token: await client.token(),
-      json: paymentRequest({ amount, provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } }),
-    });
-    assert.equal(response.status, 201);
-    const { paymentId } = (await response.json()) as { paymentId: string };
-    await waitFor(until, async () => {
-      const row = await app.database.db.selectFrom('payments').select('detailed_status').where('id', '=', paymentId).executeTakeFirstOrThrow();
-      return row.detailed_status === until ? true : undefined;
-    }, 20_000);
-    return paymentId;
-  };
-
   const hosted = async (client: TestClient): Promise<void> => {
     const response = await app.request('/api/v1/ob/payments', { method: 'POST', token: await client.token(), json: paymentRequest() });
     assert.equal(response.status, 201);
@@ -101,8 +86,8 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
     acme = await app.createClient({ name: 'Acme Shop' });
     globex = await app.createClient({ name: 'Globex' });
     // Acme: one completed, one failed at the bank (dave holds 1000.00 EUR), one waiting for its payer.
-    acmeCompleted = await paidAtHansa(acme, 12.5, 'PAYMENT_EXECUTION_COMPLETED');
-    await paidAtHansa(acme, 5000, 'PAYMENT_EXECUTION_FAILED');
+    acmeCompleted = await paidAtHansa(app, acme, 12.5, 'PAYMENT_EXECUTION_COMPLETED');
+    await paidAtHansa(app, acme, 5000, 'PAYMENT_EXECUTION_FAILED');
     await hosted(acme);
     // Globex: four payments waiting for their payers, and calls to Lumière that found the bank down just now.
     for (let index = 0; index < 4; index += 1) await hosted(globex);
