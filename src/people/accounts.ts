@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { ConsoleRole, ConsoleUsersTable, Database } from '../storage/schema.js';
+import { totpSecretContext } from '../storage/stored-secrets.js';
 import { decoyPasswordHash, hashPassword, passwordMatches, passwordProblem } from './passwords.js';
 import { acceptedTotpStep, newTotpSecret, totpUri } from './second-factor.js';
 
@@ -81,7 +82,7 @@ function userFromRow(row: Selectable<ConsoleUsersTable>): ConsoleUser {
 
 type UserChanges = Omit<Updateable<ConsoleUsersTable>, 'id' | 'created_at'>;
 
-const totpContext = (userId: string): string => `console_users.totp_secret_sealed:${userId}`;
+const totpContext = totpSecretContext;
 
 export interface NewConsoleUser {
   readonly email: string;
