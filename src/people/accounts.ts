@@ -258,20 +258,34 @@ export class ConsoleUsers {
 
   /** The second step: the code of the operator's authenticator (counts toward the same lock-out). */
   async checkSecondFactor(userId: string, code: string): Promise<CredentialCheck> {
+    return this.checkCode(userId, code, 'sign-in');
+  }
+
+  /**
+   * A code of the operator's authenticator, at sign-in (enrolled: a code newer than the last one used) or to confirm
+   * enrolment (the offered secret); a wrong code counts toward the lock-out like a wrong password.
+   */
+  private async checkCode(userId: string, code: string, purpose: 'sign-in' | 'enrolment'): Promise<CredentialCheck> {
     const row = await this.db.selectFrom('console_users').selectAll().where('id', '=', userId).executeTakeFirst();
     if (row === undefined) throw new ConsoleUserNotFoundError(userId);
     const user = userFromRow(row);
     if (row.disabled_at !== null) return { outcome: 'disabled', user };
     if (this.lockedNow(row)) return { outcome: 'locked', user };
+    const usable = row.totp_secret_sealed !== null && (purpose === 'enrolment' || row.totp_confirmed_at !== null);
+    const lastStep = purpose === 'sign-in' && row.totp_last_step !== null ? Number(row.totp_last_step) : null;
     const step =
-      row.totp_secret_sealed === null || row.totp_confirmed_at === null
+      !usable || row.totp_secret_sealed === null
         ? undefined
-        : acceptedTotpStep(this.secrets.open(row.totp_secret_sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), row.totp_last_step === null ? null : Number(row.totp_last_step));
+        : acceptedTotpStep(this.secrets.open(row.totp_secret_sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), lastStep);
     if (step === undefined) {
       const nowLocked = await this.countFailure(userId);
       return { outcome: 'refused', user: (await this.get(userId)) ?? user, nowLocked };
     }
-    return { outcome: 'accepted', user: await this.countSuccess(userId, { totp_last_step: step, last_sign_in_at: this.now().toISOString() }) };
+    const at = this.now().toISOString();
+    return {
+      outcome: 'accepted',
+      user: await this.countSuccess(userId, { totp_last_step: step, last_sign_in_at: at, ...(purpose === 'enrolment' ? { totp_confirmed_at: at } : {}) }),
+    };
   }
 
   /**
@@ -294,18 +308,6 @@ export class ConsoleUsers {
 
   /** Confirms enrolment with a code from the new authenticator; a wrong code counts toward the lock-out. */
   async confirmSecondFactor(userId: string, code: string): Promise<CredentialCheck> {
-    const row = await this.db.selectFrom('console_users').selectAll().where('id', '=', userId).executeTakeFirst();
-    if (row === undefined) throw new ConsoleUserNotFoundError(userId);
-    const user = userFromRow(row);
-    if (row.disabled_at !== null) return { outcome: 'disabled', user };
-    if (this.lockedNow(row)) return { outcome: 'locked', user };
-    const step =
-      row.totp_secret_sealed === null ? undefined : acceptedTotpStep(this.secrets.open(row.totp_secret_sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), null);
-    if (step === undefined) {
-      const nowLocked = await this.countFailure(userId);
-      return { outcome: 'refused', user: (await this.get(userId)) ?? user, nowLocked };
-    }
-    const at = this.now().toISOString();
-    return { outcome: 'accepted', user: await this.countSuccess(userId, { totp_confirmed_at: at, totp_last_step: step, last_sign_in_at: at }) };
+    return this.checkCode(userId, code, 'enrolment');
   }
 }
