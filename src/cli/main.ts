@@ -256,7 +256,7 @@ export function buildCli(): Command {
         ...(await resealStoredSecrets(database.db, secrets)),
       }));
       print(result, options.json === true, () =>
-        `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
+        `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s), ${result.totpSecrets} console second-factor secret(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
       );
     });
   secretsCommand

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { ConsoleRole, ConsoleUsersTable, Database } from '../storage/schema.js';
+import { totpSecretContext } from '../storage/stored-secrets.js';
 import { decoyPasswordHash, hashPassword, passwordMatches, passwordProblem } from './passwords.js';
 import { acceptedTotpStep, newTotpSecret, totpUri } from './second-factor.js';
 
@@ -81,7 +82,7 @@ function userFromRow(row: Selectable<ConsoleUsersTable>): ConsoleUser {
 
 type UserChanges = Omit<Updateable<ConsoleUsersTable>, 'id' | 'created_at'>;
 
-const totpContext = (userId: string): string => `console_users.totp_secret_sealed:${userId}`;
+const totpContext = totpSecretContext;
 
 export interface NewConsoleUser {
   readonly email: string;
@@ -257,20 +258,34 @@ export class ConsoleUsers {
 
   /** The second step: the code of the operator's authenticator (counts toward the same lock-out). */
   async checkSecondFactor(userId: string, code: string): Promise<CredentialCheck> {
+    return this.checkCode(userId, code, 'sign-in');
+  }
+
+  /**
+   * A code of the operator's authenticator, at sign-in (enrolled: a code newer than the last one used) or to confirm
+   * enrolment (the offered secret); a wrong code counts toward the lock-out like a wrong password.
+   */
+  private async checkCode(userId: string, code: string, purpose: 'sign-in' | 'enrolment'): Promise<CredentialCheck> {
     const row = await this.db.selectFrom('console_users').selectAll().where('id', '=', userId).executeTakeFirst();
     if (row === undefined) throw new ConsoleUserNotFoundError(userId);
     const user = userFromRow(row);
     if (row.disabled_at !== null) return { outcome: 'disabled', user };
     if (this.lockedNow(row)) return { outcome: 'locked', user };
+    const usable = row.totp_secret_sealed !== null && (purpose === 'enrolment' || row.totp_confirmed_at !== null);
+    const lastStep = purpose === 'sign-in' && row.totp_last_step !== null ? Number(row.totp_last_step) : null;
     const step =
-      row.totp_secret_sealed === null || row.totp_confirmed_at === null
+      !usable || row.totp_secret_sealed === null
         ? undefined
-        : acceptedTotpStep(this.secrets.open(row.totp_secret_sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), row.totp_last_step === null ? null : Number(row.totp_last_step));
+        : acceptedTotpStep(this.secrets.open(row.totp_secret_sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), lastStep);
     if (step === undefined) {
       const nowLocked = await this.countFailure(userId);
       return { outcome: 'refused', user: (await this.get(userId)) ?? user, nowLocked };
     }
-    return { outcome: 'accepted', user: await this.countSuccess(userId, { totp_last_step: step, last_sign_in_at: this.now().toISOString() }) };
+    const at = this.now().toISOString();
+    return {
+      outcome: 'accepted',
+      user: await this.countSuccess(userId, { totp_last_step: step, last_sign_in_at: at, ...(purpose === 'enrolment' ? { totp_confirmed_at: at } : {}) }),
+    };
   }
 
   /**
@@ -293,18 +308,6 @@ export class ConsoleUsers {
 
   /** Confirms enrolment with a code from the new authenticator; a wrong code counts toward the lock-out. */
   async confirmSecondFactor(userId: string, code: string): Promise<CredentialCheck> {
-    const row = await this.db.selectFrom('console_users').selectAll().where('id', '=', userId).executeTakeFirst();
-    if (row === undefined) throw new ConsoleUserNotFoundError(userId);
-    const user = userFromRow(row);
-    if (row.disabled_at !== null) return { outcome: 'disabled', user };
-    if (this.lockedNow(row)) return { outcome: 'locked', user };
-    const step =
-      row.totp_secret_sealed === null ? undefined : acceptedTotpStep(this.secrets.open(row.totp_secret_sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), null);
-    if (step === undefined) {
-      const nowLocked = await this.countFailure(userId);
-      return { outcome: 'refused', user: (await this.get(userId)) ?? user, nowLocked };
-    }
-    const at = this.now().toISOString();
-    return { outcome: 'accepted', user: await this.countSuccess(userId, { totp_confirmed_at: at, totp_last_step: step, last_sign_in_at: at }) };
+    return this.checkCode(userId, code, 'enrolment');
   }
 }
