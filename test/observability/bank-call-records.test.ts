@@ -16,6 +16,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { injectSandboxFault, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
+import { createBackgroundWorkers } from '../../src/workers/background.js';
 
 function call(overrides: Partial<BankCallRecord> = {}): BankCallRecord {
   return { at: '2026-11-24T10:00:00.000Z', bankId: BANKS.hansa, clientId: null, paymentId: null, operation: 'getPaymentStatus', outcome: 'ok', httpStatus: null, latencyMs: 12, ...overrides };
@@ -77,6 +78,25 @@ for (const kind of await testDatabaseKinds()) {
       await recorder.close();
       const after = await db.selectFrom('bank_calls').select('id').where('operation', 'like', 'closeTest%').execute();
       assert.equal(after.length, 25);
+    });
+
+    it('is pruned by the background workers as they start (BANK_CALL_RETENTION_DAYS)', async () => {
+      const db = t.database.db;
+      const recorder = new BankCallRecorder(db);
+      const daysAgo = (days: number): string => new Date(Date.now() - days * 86_400_000).toISOString();
+      recorder.record(call({ operation: 'workersPruneOld', at: daysAgo(t.config.bankCallRetentionDays + 1) }));
+      recorder.record(call({ operation: 'workersPruneKept', at: daysAgo(t.config.bankCallRetentionDays - 1) }));
+      await recorder.close();
+      const workers = createBackgroundWorkers({ config: t.config, database: t.database, logger: t.app.log, jobHandlers: {} });
+      workers.start();
+      try {
+        await waitFor('the old record pruned', async () => {
+          const rows = await db.selectFrom('bank_calls').select('operation').where('operation', 'like', 'workersPrune%').execute();
+          return rows.length === 1 ? rows : undefined;
+        }).then((rows) => assert.deepEqual(rows.map((row) => row.operation), ['workersPruneKept']));
+      } finally {
+        await workers.stop();
+      }
     });
 
     it('deletes the records older than the retention, keeps the newer ones', async () => {
