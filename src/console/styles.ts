@@ -167,7 +167,12 @@ ul.legend li{display:flex;align-items:center;gap:.375rem}
 .swatch.pending{background:#d97706}
 .swatch.primary{background:#1d4ed8}
 figure.chart details.more{margin-top:.5rem}
-figure.chart details.more table{margin-top:.5rem}
+figure.chart details.more table{margin-top:.5rem;font-size:.875rem}
+figure.chart th{white-space:normal}
+figure.chart th,figure.chart td{padding:.5rem .5rem}
+@media (max-width:40rem){figure.chart th,figure.chart td{padding:.5rem .3125rem}}
+figure.chart tbody th{color:#111827;background:#fff;font-size:.875rem}
+figure.chart th .hint{font-weight:400}
 `;
 
 const CONSOLE_CSS_VERSION = createHash('sha256').update(CONSOLE_CSS).digest('base64url').slice(0, 12);

@@ -84,9 +84,9 @@ function funnelChart(reached: readonly number[], scopeLabel: string): SafeHtml {
       title: 'Where payers drop off',
       summary,
       table: html`<div class="table-wrap"><table><caption class="visually-hidden">Payments that reached each step</caption>
-<thead><tr><th scope="col">Step</th><th scope="col" class="amount">Payments</th><th scope="col" class="amount">Of created</th><th scope="col" class="amount">Lost before this step</th></tr></thead>
+<thead><tr><th scope="col">Step</th><th scope="col" class="amount">Payments</th><th scope="col" class="amount">Share<span class="visually-hidden"> of created</span></th><th scope="col" class="amount">Lost<span class="visually-hidden"> before this step</span></th></tr></thead>
 <tbody>${FUNNEL_STEPS.map(
-        (step, index) => html`<tr><th scope="row">${step.label}<span class="detail">${step.hint}</span></th><td class="amount">${reached[index] ?? 0}</td><td class="amount">${percent(reached[index] ?? 0, created)}</td><td class="amount">${index === 0 ? '—' : (reached[index - 1] ?? 0) - (reached[index] ?? 0)}</td></tr>`,
+        (step, index) => html`<tr><th scope="row">${step.label}<span class="hint">${step.hint}</span></th><td class="amount">${reached[index] ?? 0}</td><td class="amount">${percent(reached[index] ?? 0, created)}</td><td class="amount">${index === 0 ? '—' : (reached[index - 1] ?? 0) - (reached[index] ?? 0)}</td></tr>`,
       )}</tbody></table></div>`,
     },
     full: created,
