@@ -20,6 +20,10 @@ const LAYERS = {
   providers: ['connectors', 'domain', 'http', 'auth'],
   webhooks: ['storage', 'jobs', 'config', 'crypto', 'domain', 'http'],
   auth: ['storage', 'webhooks', 'config', 'crypto', 'domain', 'http'],
+  // A client's branding on the payer's pages (name, logo, colour, support link), stored with the client.
+  branding: ['storage', 'config', 'crypto', 'domain'],
+  // The console's people: accounts, sessions, second factor, the audit log.
+  people: ['storage', 'config', 'crypto', 'domain'],
   observability: ['connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
   // The sandbox banks stand beside the service: they share only reference data and HTTP helpers.
   'sandbox-bank': ['providers', 'connectors', 'domain', 'crypto', 'http'],
@@ -27,9 +31,12 @@ const LAYERS = {
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
   // HTTP routes, pages, background workers and the command line on top.
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
-  hosted: ['flow', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
+  hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   workers: ['flow', 'observability', 'webhooks', 'storage', 'jobs', 'config', 'crypto', 'domain'],
-  cli: ['sandbox-bank', 'flow', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
+  // The Sandbox page names the sandbox banks' fault operations (src/sandbox-bank/shared/faults.ts).
+  console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  cli: ['people', 'sandbox-bank', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
 };
 
 const folders = Object.keys(LAYERS);

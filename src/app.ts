@@ -34,6 +34,7 @@ import { JobQueue } from './jobs/job-queue.js';
 import type { JobHandler } from './jobs/worker.js';
 import { Metrics } from './observability/metrics.js';
 import { meterConnectors } from './observability/metered-connector.js';
+import { BankCallRecorder } from './observability/bank-call-records.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
@@ -43,6 +44,8 @@ import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
+import { registerConsoleRoutes } from './console/routes.js';
+import { ClientBrandingStore } from './branding/client-branding.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import { openBankingSigningKeys, registerWithExternalSandbox, ukSandboxClients } from './open-banking-keys.js';
@@ -113,6 +116,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The job handlers of this app's flow engine, for `createBackgroundWorkers`. */
     jobHandlers: Partial<Record<JobKind, JobHandler>>;
+    /** The records of bank calls; closed (written out) after the workers stop, before the database closes. */
+    bankCallRecorder: BankCallRecorder;
   }
 }
 
@@ -197,9 +202,21 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // Our UK Open Banking identity: the operator's signing key, or one made now that only the sandbox banks are told.
   const openBankingKeys = await openBankingSigningKeys(config);
   const sandboxClients = await ukSandboxClients(openBankingKeys, catalogue, config);
-  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics);
+  // Every bank call is recorded for the console (bank health, a payment's bank calls), batched off the payer's path.
+  const bankCallRecorder = new BankCallRecorder(database.db, {
+    onDropped: (count, reason) => {
+      metrics.bankCallRecordsDropped.inc(count);
+      app.log.warn({ count, reason }, 'records of bank calls dropped');
+    },
+    onWriteFailed: (error) => app.log.warn({ err: error }, 'records of bank calls not written yet; retrying'),
+  });
+  app.decorate('bankCallRecorder', bankCallRecorder);
+  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics, bankCallRecorder);
   const connectors = dependencies.wrapConnectors === undefined ? metered : dependencies.wrapConnectors(metered);
-  app.addHook('onClose', async () => connectors.close());
+  app.addHook('onClose', async () => {
+    await connectors.close();
+    await bankCallRecorder.close();
+  });
   const flow = new FlowEngine({
     store: new PaymentStateStore(database.db, secrets, now, (records) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
@@ -256,7 +273,14 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       cursors,
     });
     registerEventFeedRoutes(app, { auth, events: new EventFeed(database.db), cursors });
-    registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl });
+    registerHostedRoutes(app, {
+      engine: flow,
+      baseUrl: config.baseUrl,
+      branding: new ClientBrandingStore(database.db, now),
+      operator: config.operator,
+      sandboxBankUrl: `${config.sandboxBank.url}/`,
+    });
+    registerConsoleRoutes(app, { db: database.db, databaseKind: database.kind, config, secrets, catalogue, now });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });

@@ -90,6 +90,8 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     // Stop taking requests and claiming work; let what is in flight finish; then close the database.
     Promise.all([app.close(), metricsServer?.close(), workers?.stop()])
+      // A job that finished after the app closed may have recorded a bank call since: written before the database closes.
+      .then(() => app.bankCallRecorder.close())
       .then(() => database.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {

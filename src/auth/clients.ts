@@ -71,7 +71,12 @@ export class ClientService {
   }
 
   async list(): Promise<ClientSummary[]> {
-    const rows = await this.db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('clients')
+      .select(['id', 'name', 'environment', 'scopes', 'created_at', 'disabled_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map((row) => ({
       clientId: row.id,
       name: row.name,
@@ -127,6 +132,19 @@ export class ClientService {
         .execute();
     });
     return { clientId, webhookSecret, previousSecretExpiresAt };
+  }
+
+  /** Sets the scopes a client may be granted; its tokens end at once (they may carry a scope it lost). */
+  async setScopes(clientId: string, scopes: readonly Scope[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('clients')
+        .set({ scopes: formatScopes(scopes), updated_at: this.now().toISOString() })
+        .where('id', '=', clientId)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
+      await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    });
   }
 
   /** Disables a client: its tokens stop working and it can get no new ones. */

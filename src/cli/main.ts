@@ -3,11 +3,15 @@
  * DATABASE_URL above all). Secrets are printed once, when they are made; the database keeps only their hashes
  * (client secrets) or sealed copies (webhook secrets), and no command shows them again.
  */
+import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Kysely } from 'kysely';
 import { ClientNotFoundError, ClientService } from '../auth/clients.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
-import { ConfigError, httpsRequiredProblem, loadConfig } from '../config/config.js';
+import { ConfigError, httpsRequiredProblem, loadConfig, payerLinkProblem } from '../config/config.js';
+import { BrandingClientNotFoundError, BrandingError, ClientBrandingStore, clientLogoPath, type BrandingChanges, type ClientBranding } from '../branding/client-branding.js';
+import { buttonColours, describeButtonColours } from '../branding/colour.js';
+import { LogoError, MAX_LOGO_FILE_BYTES, processLogo } from '../branding/logo.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { openDatabase } from '../storage/database.js';
@@ -16,6 +20,8 @@ import { resealStoredSecrets } from '../storage/stored-secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { loadCatalogue } from '../providers/catalogue.js';
 import { startSandboxBank } from '../sandbox-bank/index.js';
+import { usersCommand } from './users.js';
+import { ConsoleUserError, ConsoleUserNotFoundError } from '../people/accounts.js';
 
 function scopesOption(value: string): Scope[] {
   const { scopes, unknown } = parseScopes(value);
@@ -123,15 +129,82 @@ export function buildCli(): Command {
     .description('list clients (never their secrets)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const list = await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).list());
+      const list = await withRuntime(async ({ database, secrets }) => {
+        const brandings = new Map((await new ClientBrandingStore(database.db).list()).map((branding) => [branding.clientId, branding]));
+        return (await new ClientService(database.db, secrets).list()).map((client) => ({ ...client, branding: brandingView(brandings.get(client.clientId)) }));
+      });
       print(list, options.json === true, () =>
         list.length === 0
           ? 'No clients.'
           : list
-              .map((client) => `${client.clientId}  ${client.environment.padEnd(10)} ${client.disabledAt === null ? 'active  ' : 'disabled'}  ${client.name}  [${client.scopes.join(' ')}]`)
+              .map(
+                (client) =>
+                  `${client.clientId}  ${client.environment.padEnd(10)} ${client.disabledAt === null ? 'active  ' : 'disabled'}  ${client.name}  [${client.scopes.join(' ')}]` +
+                  (client.branding.displayName === null ? '' : `  shown as "${client.branding.displayName}"`),
+              )
               .join('\n'),
       );
     });
+
+  clients
+    .command('show')
+    .description('one client with its branding (never its secrets)')
+    .argument('<clientId>')
+    .option('--json', 'print JSON')
+    .action(async (clientId: string, options: { json?: boolean }) => {
+      const shown = await withRuntime(async ({ database, secrets }) => {
+        const client = (await new ClientService(database.db, secrets).list()).find((candidate) => candidate.clientId === clientId);
+        if (client === undefined) throw new ClientNotFoundError(clientId);
+        return { ...client, branding: brandingView(await new ClientBrandingStore(database.db).get(clientId)) };
+      });
+      print(shown, options.json === true, () =>
+        [
+          `${shown.clientId}  ${shown.environment}  ${shown.disabledAt === null ? 'active' : `disabled ${shown.disabledAt}`}`,
+          `  name:          ${shown.name}`,
+          `  scopes:        ${shown.scopes.join(' ')}`,
+          ...brandingLines(shown.branding),
+        ].join('\n'),
+      );
+    });
+
+  clients
+    .command('branding')
+    .description("set how the client's payers see it on the payment pages: display name, logo, brand colour, support link")
+    .argument('<clientId>')
+    .option('--display-name <name>', `the name payers see (default: the payment's recipient name)`)
+    .option('--logo <file>', `a PNG, JPEG or WebP file (at most ${MAX_LOGO_FILE_BYTES / 1024 / 1024} MiB); re-encoded to a PNG of at most 480×160`)
+    .option('--logo-url <url>', 'fetch the logo once, now, from this https address (checked like --logo)')
+    .option('--brand-colour <hex>', 'colour of the main buttons, e.g. #0a5; the text colour is chosen for contrast')
+    .option('--support-url <url>', 'a help page for payers (https)')
+    .addOption(
+      new Option('--clear <part...>', 'remove parts of the branding').choices(['display-name', 'logo', 'brand-colour', 'support-url']),
+    )
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        clientId: string,
+        options: { displayName?: string; logo?: string; logoUrl?: string; brandColour?: string; supportUrl?: string; clear?: string[]; json?: boolean },
+      ) => {
+        const cleared = new Set(options.clear ?? []);
+        const conflicting = (['display-name', 'logo', 'brand-colour', 'support-url'] as const).filter(
+          (part) => cleared.has(part) && options[camelCase(part)] !== undefined,
+        );
+        if (options.logo !== undefined && options.logoUrl !== undefined) throw new BrandingError(['give --logo or --logo-url, not both']);
+        if (cleared.has('logo') && options.logoUrl !== undefined) conflicting.push('logo');
+        if (conflicting.length > 0) throw new BrandingError(conflicting.map((part) => `--${part} and --clear ${part} contradict each other`));
+        const logoBytes = options.logo !== undefined ? await readLogoFile(options.logo) : options.logoUrl !== undefined ? await fetchLogo(options.logoUrl) : undefined;
+        const changes: BrandingChanges = {
+          ...(options.displayName !== undefined ? { displayName: options.displayName } : cleared.has('display-name') ? { displayName: null } : {}),
+          ...(options.brandColour !== undefined ? { brandColour: options.brandColour } : cleared.has('brand-colour') ? { brandColour: null } : {}),
+          ...(options.supportUrl !== undefined ? { supportUrl: options.supportUrl } : cleared.has('support-url') ? { supportUrl: null } : {}),
+          ...(logoBytes !== undefined ? { logo: await processLogo(logoBytes) } : cleared.has('logo') ? { logo: null } : {}),
+        };
+        if (Object.keys(changes).length === 0) throw new BrandingError(['nothing to change: give --display-name, --logo, --logo-url, --brand-colour, --support-url or --clear']);
+        const stored = await withRuntime(({ database }) => new ClientBrandingStore(database.db).update(clientId, changes));
+        const view = brandingView(stored);
+        print(view, options.json === true, () => [`Branding of ${clientId}:`, ...brandingLines(view)].join('\n'));
+      },
+    );
 
   clients
     .command('rotate-secret')
@@ -170,6 +243,8 @@ export function buildCli(): Command {
       );
     });
 
+  program.addCommand(usersCommand());
+
   const secretsCommand = program.command('secrets').description('the operator key ring that seals secrets at rest (SECRET_KEYS)');
   secretsCommand
     .command('reencrypt')
@@ -181,7 +256,7 @@ export function buildCli(): Command {
         ...(await resealStoredSecrets(database.db, secrets)),
       }));
       print(result, options.json === true, () =>
-        `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
+        `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s), ${result.totpSecrets} console second-factor secret(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
       );
     });
   secretsCommand
@@ -275,6 +350,66 @@ export function buildCli(): Command {
   return program;
 }
 
+type BrandingPart = 'displayName' | 'logo' | 'brandColour' | 'supportUrl';
+
+function camelCase(part: 'display-name' | 'logo' | 'brand-colour' | 'support-url'): BrandingPart {
+  return part.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase()) as BrandingPart;
+}
+
+/** Branding as the CLI shows it: every part present (null when unset), the logo's URL path and the button colours. */
+function brandingView(branding: ClientBranding | undefined) {
+  const colours = branding?.brandColour === undefined ? undefined : buttonColours(branding.brandColour);
+  return {
+    displayName: branding?.displayName ?? null,
+    brandColour: branding?.brandColour ?? null,
+    buttonText: colours?.text ?? null,
+    supportUrl: branding?.supportUrl ?? null,
+    logo: branding?.logo === undefined ? null : { path: clientLogoPath(branding.logo.sha256), width: branding.logo.width, height: branding.logo.height },
+    colourNote: colours === undefined ? null : describeButtonColours(colours),
+  };
+}
+
+function brandingLines(view: ReturnType<typeof brandingView>): string[] {
+  return [
+    `  display name:  ${view.displayName ?? "(not set: payers see the payment's recipient name)"}`,
+    `  logo:          ${view.logo === null ? '(not set)' : `${view.logo.width}×${view.logo.height} at ${view.logo.path}`}`,
+    `  brand colour:  ${view.colourNote ?? '(not set: the standard colours)'}`,
+    `  support URL:   ${view.supportUrl ?? '(not set)'}`,
+  ];
+}
+
+async function readLogoFile(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new LogoError(`the logo file ${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Fetches a referenced logo once, at configuration time (payer pages never reach out): bounded in time and size. */
+async function fetchLogo(url: string): Promise<Buffer> {
+  const problem = payerLinkProblem(url);
+  if (problem !== undefined) throw new LogoError(`--logo-url ${problem}`);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(15_000), redirect: 'follow' });
+  } catch (error) {
+    throw new LogoError(`the logo could not be fetched from ${url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!response.ok) throw new LogoError(`the logo could not be fetched from ${url}: HTTP ${response.status}`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += (chunk as Uint8Array).byteLength;
+    if (size > MAX_LOGO_FILE_BYTES) {
+      await response.body?.cancel();
+      throw new LogoError(`the logo at ${url} is larger than ${MAX_LOGO_FILE_BYTES} bytes`);
+    }
+    chunks.push(Buffer.from(chunk as Uint8Array));
+  }
+  return Buffer.concat(chunks);
+}
+
 /** A refusal of the sandbox bank's fault control, shown to the operator as it came. */
 class SandboxFaultError extends Error {}
 
@@ -297,7 +432,9 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     await buildCli().parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError || error instanceof SecretBoxError) {
+    if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError || error instanceof SecretBoxError ||
+      error instanceof BrandingError || error instanceof BrandingClientNotFoundError || error instanceof LogoError ||
+      error instanceof ConsoleUserError || error instanceof ConsoleUserNotFoundError || error instanceof InvalidArgumentError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
       return;

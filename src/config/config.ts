@@ -11,6 +11,14 @@ export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   | { readonly kind: 'postgres'; readonly url: string };
 
+export interface OperatorIdentity {
+  readonly name: string | undefined;
+  /** E.g. "Example Pay Ltd is authorised by the Financial Conduct Authority (FRN 123456)". */
+  readonly regulatoryStatement: string | undefined;
+  readonly termsUrl: string | undefined;
+  readonly privacyUrl: string | undefined;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -47,6 +55,12 @@ export interface Config {
    * `openpis sandbox faults`); unset: fault injection over HTTP is closed.
    */
   readonly sandboxOperatorToken: string | undefined;
+  /**
+   * The operator (the licensed payment initiation provider running this service) as payers see it: named in the
+   * review sentence ("… initiated by <name>"), its regulatory statement and links in every page's footer. Each part
+   * is optional; a page leaves out what is not set.
+   */
+  readonly operator: OperatorIdentity;
   /**
    * The operator's UK Open Banking signing key (a PKCS#8 PEM file, RSA for PS256, and the `kid` the banks know it by):
    * client assertions, request objects and message signatures. Unset: a throw-away key made at start, which only the
@@ -86,6 +100,13 @@ export interface Config {
    * (src/runtime.ts, docs/adr/0005-secrets-at-rest.md).
    */
   readonly secretKeys: readonly SecretKey[];
+  /** The console (docs/console.md): session lifetimes and the lock-out after failed sign-ins. */
+  readonly console: {
+    readonly session: { readonly idleSeconds: number; readonly absoluteSeconds: number };
+    readonly lockout: { readonly attempts: number; readonly seconds: number };
+  };
+  /** How long the records of bank calls are kept (the console's bank health and a payment's bank calls). */
+  readonly bankCallRetentionDays: number;
   readonly webhooks: {
     /** A delivery attempt's time limit (decisions §4: 15 s). */
     readonly timeoutMs: number;
@@ -164,6 +185,23 @@ export function loadConfig(env: Environment = process.env): Config {
     return found ?? fallback;
   };
 
+  /** Text shown to payers: one line, no control characters, bounded. */
+  const displayText = (name: string, maxLength: number): string | undefined => {
+    const raw = read(name);
+    if (raw === undefined) return undefined;
+    const problem = displayTextProblem(raw, maxLength);
+    if (problem !== undefined) problems.push(`${name} ${problem}`);
+    return raw;
+  };
+  /** A link shown to payers. */
+  const link = (name: string): string | undefined => {
+    const raw = read(name);
+    if (raw === undefined) return undefined;
+    const problem = payerLinkProblem(raw);
+    if (problem !== undefined) problems.push(`${name} ${problem}`);
+    return raw;
+  };
+
   const port = integer('PORT', 8080, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
 
@@ -194,6 +232,12 @@ export function loadConfig(env: Environment = process.env): Config {
     providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
     sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
     sandboxOperatorToken: secretToken('SANDBOX_OPERATOR_TOKEN'),
+    operator: {
+      name: displayText('OPERATOR_NAME', 80),
+      regulatoryStatement: displayText('OPERATOR_REGULATORY_STATEMENT', 500),
+      termsUrl: link('OPERATOR_TERMS_URL'),
+      privacyUrl: link('OPERATOR_PRIVACY_URL'),
+    },
     openBankingSigningKey: parseSigningKey(read('OB_SIGNING_KEY_FILE'), read('OB_SIGNING_KEY_ID'), problems),
     bankStatusPolling: {
       baseMs: integer('BANK_STATUS_POLL_BASE_MS', 2000, 10, 600_000),
@@ -209,6 +253,17 @@ export function loadConfig(env: Environment = process.env): Config {
     },
     metrics: parseMetricsListener(read('METRICS_HOST'), read('METRICS_PORT'), secretToken('METRICS_TOKEN'), problems),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    console: {
+      session: {
+        idleSeconds: integer('CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60,
+        absoluteSeconds: integer('CONSOLE_SESSION_MAX_HOURS', 12, 1, 7 * 24) * 60 * 60,
+      },
+      lockout: {
+        attempts: integer('CONSOLE_LOCKOUT_ATTEMPTS', 5, 1, 100),
+        seconds: integer('CONSOLE_LOCKOUT_MINUTES', 15, 1, 24 * 60) * 60,
+      },
+    },
+    bankCallRetentionDays: integer('BANK_CALL_RETENTION_DAYS', 30, 1, 3650),
     webhooks: {
       timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
       allowPrivateTargets: boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
@@ -272,6 +327,36 @@ function parseMetricsListener(host: string | undefined, port: string | undefined
     problems.push(`METRICS_HOST=${bindHost} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
   }
   return { host: bindHost, port: portNumber, token };
+}
+
+/**
+ * Why a text cannot be shown to payers as a name or statement (undefined when it can): one line of at most
+ * `maxLength` characters, without control characters. Shared by the operator's settings and clients' branding.
+ */
+export function displayTextProblem(text: string, maxLength: number): string | undefined {
+  if (text.trim() === '') return 'must not be empty';
+  if (/\p{Cc}/u.test(text)) return 'must be one line without control characters';
+  if ([...text].length > maxLength) return `must be at most ${maxLength} characters (got ${[...text].length})`;
+  return undefined;
+}
+
+/**
+ * Why a URL cannot be a link on the payer's pages (undefined when it can): an absolute https URL (http only to
+ * this machine, for trials), without user or password in it. Shared by the operator's links and clients' support links.
+ */
+export function payerLinkProblem(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `must be an absolute https URL (got "${raw}")`;
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return `must be an https URL (http only to this machine) (got "${raw}")`;
+  }
+  if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
+  if (raw.length > 2000) return 'must be at most 2000 characters';
+  return undefined;
 }
 
 /** Loopback names and addresses: what only this machine can reach. */

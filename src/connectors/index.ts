@@ -47,10 +47,24 @@ export interface ConnectorOptions {
   readonly dispatcher?: Dispatcher;
 }
 
+/**
+ * Whom a connector's calls serve: kept with the records of bank calls (src/observability/bank-call-records.ts),
+ * never sent to the bank.
+ */
+export interface BankCallCaller {
+  /** The catalogue's bank id. */
+  readonly bankId: string;
+  readonly clientId: string;
+  readonly paymentId: string;
+}
+
 /** The connectors of one process: one connection pool and one signer shared by every bank. */
 export interface Connectors {
-  /** The connector for a bank's settings. Cheap: call it per use rather than keeping connectors around. */
-  for(settings: ConnectorSettings): BankConnector;
+  /**
+   * The connector for a bank's settings. Cheap: call it per use rather than keeping connectors around. `caller`
+   * says whom its calls serve (for the records of bank calls; the connectors themselves ignore it).
+   */
+  for(settings: ConnectorSettings, caller?: BankCallCaller): BankConnector;
   /** Closes the connection pool created for mutual TLS (if any). */
   close(): Promise<void>;
 }

@@ -44,3 +44,20 @@ export function toDecimalString(amount: number, currency: string): string {
 export function toJsonNumber(decimal: string): number {
   return Number(decimal);
 }
+
+/**
+ * Amounts as whole numbers of ten-thousandths of the currency unit (`"10.50"` → 105000): every ISO 4217 currency
+ * has at most 4 minor digits, so the value is exact; stored beside the decimal (`payments.amount_scaled`) so that
+ * an amount range is an indexable integer comparison whatever the currency.
+ */
+export const AMOUNT_SCALE_DIGITS = 4;
+
+const DECIMAL_AMOUNT = /^(\d{1,12})(?:\.(\d{1,4}))?$/;
+
+/** `"10.50"` → 105000; undefined for text that is not a plain non-negative decimal with at most 4 decimals. */
+export function scaledAmount(decimal: string): number | undefined {
+  const match = DECIMAL_AMOUNT.exec(decimal.trim());
+  if (match === null) return undefined;
+  const [, whole = '0', fraction = ''] = match;
+  return Number(whole) * 10 ** AMOUNT_SCALE_DIGITS + Number(fraction.padEnd(AMOUNT_SCALE_DIGITS, '0'));
+}

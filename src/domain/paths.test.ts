@@ -36,3 +36,9 @@ it('a bank failure seen while the payer was at the bank is processed first, then
   assert.deepEqual(bankFailurePath('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING'), ['PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
   assert.deepEqual(bankFailurePath('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING'), ['SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED']);
 });
+
+it('pathTo never walks the way back to the bank list: a bank answer only moves a payment forward', () => {
+  // Reachable from a phase 2 status only through the way back (then forward again).
+  assert.equal(pathTo('FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING', 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'), undefined);
+  assert.equal(pathTo('SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'), undefined);
+});

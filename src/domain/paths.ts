@@ -5,7 +5,7 @@
  * the way, instead of jumping.
  */
 import type { DetailedStatus } from './detailed-status.js';
-import { TRANSITIONS, failureStatusFrom } from './transitions.js';
+import { BACK_TO_BANK_SELECTION, TRANSITIONS, failureStatusFrom } from './transitions.js';
 
 /** The shortest path of non-failure statuses from `from` (exclusive) to `to` (inclusive), or undefined. */
 export function pathTo(from: DetailedStatus, to: DetailedStatus): DetailedStatus[] | undefined {
@@ -15,7 +15,8 @@ export function pathTo(from: DetailedStatus, to: DetailedStatus): DetailedStatus
   while (queue.length > 0) {
     const current = queue.shift() as DetailedStatus;
     for (const next of TRANSITIONS[current]) {
-      if (previous.has(next) || next === from || (next.endsWith('_FAILED') && next !== to)) continue;
+      // A bank's answer moves a payment forward: never through the payer's way back to the bank list.
+      if (previous.has(next) || next === from || (next.endsWith('_FAILED') && next !== to) || (next === BACK_TO_BANK_SELECTION && next !== to)) continue;
       previous.set(next, current);
       if (next === to) {
         const path: DetailedStatus[] = [to];

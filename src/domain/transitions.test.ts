@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DETAILED_STATUSES, isFinal, phaseOf, type DetailedStatus } from './detailed-status.js';
-import { assertTransition, canTransition, failureStatusFrom, IllegalTransitionError, initialStatus, TRANSITIONS } from './transitions.js';
+import { assertTransition, BACK_TO_BANK_SELECTION, canTransition, failureStatusFrom, IllegalTransitionError, initialStatus, TRANSITIONS } from './transitions.js';
 
 const order = (status: DetailedStatus) => DETAILED_STATUSES.indexOf(status);
 
@@ -28,10 +28,31 @@ describe('transition table', () => {
     assert.ok(allowed > 40);
   });
 
-  it('only moves forward: never to an earlier status, never to the same one', () => {
+  it('only moves forward (never to the same status), but for the way back to the bank list', () => {
     for (const from of DETAILED_STATUSES) {
-      for (const to of TRANSITIONS[from]) assert.ok(order(to) > order(from), `${from} → ${to} goes backwards`);
+      for (const to of TRANSITIONS[from]) {
+        if (to === BACK_TO_BANK_SELECTION) continue;
+        assert.ok(order(to) > order(from), `${from} → ${to} goes backwards`);
+      }
     }
+  });
+
+  it('goes back to the bank list from every open status of phases 1 to 4 and the pending registration, and from nowhere else', () => {
+    const from = DETAILED_STATUSES.filter((status) => canTransition(status, BACK_TO_BANK_SELECTION));
+    assert.deepEqual(
+      from,
+      DETAILED_STATUSES.filter(
+        (status) => !isFinal(status) && (phaseOf(status) <= 4 || status === 'PAYMENT_REGISTRATION_PENDING') && status !== 'PROVIDER_SELECTION_REDIRECT_PENDING',
+      ),
+    );
+    assert.ok(from.includes('PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'));
+    assert.ok(from.includes('FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING'));
+    assert.ok(from.includes('SENDER_AUTHORIZATION_REDIRECT_PENDING'));
+    assert.ok(from.includes('SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING'));
+    for (const later of ['PAYMENT_CONSENT_REQUIRED_CHECK_PENDING', 'PAYMENT_CONSENT_REDIRECT_PENDING', 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_REGISTRATION_FAILED'] as const) {
+      assert.equal(canTransition(later, BACK_TO_BANK_SELECTION), false, later);
+    }
+    assert.equal(canTransition('PROVIDER_SELECTION_REDIRECT_PENDING', 'PROVIDER_SELECTION_REDIRECT_PENDING'), false);
   });
 
   it('never leaves a final status, and every pending status has a way forward and a way to fail', () => {

@@ -4,15 +4,16 @@
  * and the reasoning behind every edge are in docs/state-machine.md.
  *
  * Rules the table encodes:
- * - forward only: phase by phase, and inside a phase CHECK → REDIRECT → CALLBACK_PROCESSING;
+ * - forward only: phase by phase, and inside a phase CHECK → REDIRECT → CALLBACK_PROCESSING; the one exception is
+ *   going back to bank selection before the bank holds the payment (`BACK_TO_BANK_SELECTION`);
  * - a `*_REQUIRED_CHECK_PENDING` may skip its phase (to the next phase's check) when the phase is not needed;
  * - a step that waits for the payer fails at its own `_FAILED` state (expiry, cancel); steps without one fail at
  *   `PAYMENT_REGISTRATION_FAILED` before the bank holds the payment, and at the phase's nearest `_FAILED` after;
  * - final statuses (top-level FAILED or COMPLETED) have no way out.
  */
-import type { DetailedStatus } from './detailed-status.js';
+import { DETAILED_STATUSES, isFinal, phaseOf, type DetailedStatus } from './detailed-status.js';
 
-export const TRANSITIONS: Readonly<Record<DetailedStatus, readonly DetailedStatus[]>> = {
+const FORWARD: Readonly<Record<DetailedStatus, readonly DetailedStatus[]>> = {
   // Phase 1: provider selection (hosted mode)
   PROVIDER_SELECTION_REDIRECT_PENDING: ['PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING', 'PAYMENT_REGISTRATION_FAILED'],
   PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING: ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING', 'PAYMENT_REGISTRATION_FAILED'],
@@ -121,6 +122,23 @@ export const TRANSITIONS: Readonly<Record<DetailedStatus, readonly DetailedStatu
   PAYMENT_EXECUTION_FAILED: [],
   PAYMENT_EXECUTION_COMPLETED: [],
 };
+
+/**
+ * The one way back: a hosted-mode payer who changes their mind returns to the bank list. Allowed by the table from
+ * every open status of phases 1 to 4 and from PAYMENT_REGISTRATION_PENDING (the registration not yet done: where a
+ * bank that could not be reached leaves the payment); the engine allows it only while no bank holds the payment
+ * (docs/state-machine.md, "Going back").
+ */
+export const BACK_TO_BANK_SELECTION: DetailedStatus = 'PROVIDER_SELECTION_REDIRECT_PENDING';
+
+/** Whether the table lets a payment go back to the bank list from `from`. */
+export function mayGoBackFrom(from: DetailedStatus): boolean {
+  return !isFinal(from) && (phaseOf(from) <= 4 || from === 'PAYMENT_REGISTRATION_PENDING') && from !== BACK_TO_BANK_SELECTION;
+}
+
+export const TRANSITIONS: Readonly<Record<DetailedStatus, readonly DetailedStatus[]>> = Object.fromEntries(
+  DETAILED_STATUSES.map((from) => [from, mayGoBackFrom(from) ? [...FORWARD[from], BACK_TO_BANK_SELECTION] : FORWARD[from]]),
+) as Record<DetailedStatus, readonly DetailedStatus[]>;
 
 export function canTransition(from: DetailedStatus, to: DetailedStatus): boolean {
   return TRANSITIONS[from].includes(to);

@@ -12,7 +12,7 @@
  *    records nothing (the payer may try again) or, once the bank holds the payment, hands it to reconciliation.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { BankReturn, Connectors, ScaMethod } from '../connectors/index.js';
+import type { BankReturn, Connectors } from '../connectors/index.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Job } from '../jobs/job-queue.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
@@ -20,39 +20,38 @@ import type { Payment } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
-import { toStoredFlowState, flowStateOf, withUnleasedFields, type OfferedAccount } from './flow-state.js';
+import { toStoredFlowState, flowStateOf, withUnleasedFields } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
-import { checkFollowupData, credentialErrors, missingData, needsPassword, submitFollowupData, type FollowupForm, type FollowupNeeds } from './steps/followup-data.js';
+import { checkFollowupData, missingData, needsPassword, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
 import {
   afterUnansweredCode,
   cancelHeldPayment,
   checkPaymentConsent,
-  chooseScaMethod,
   processPaymentReturn,
-  submitCode,
 } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
-import { banksFor, processSelection, selectBank } from './steps/provider-selection.js';
+import { banksFor, processSelection, returnToBankSelection } from './steps/provider-selection.js';
 import { reconcile, startReconciling } from './steps/reconciliation.js';
 import {
   checkAccountSelection,
   checkSenderAccount,
+  needsAccountConsent,
   processConsent,
   requestConsent,
   retrieveAccounts,
-  selectAccount,
 } from './steps/sender-account.js';
-import { checkSenderAuthorization, submitSenderLogin } from './steps/sender-authorization.js';
+import { checkSenderAuthorization } from './steps/sender-authorization.js';
 import { STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
-import { failureStatusFrom } from '../domain/transitions.js';
+import { failureStatusFrom, mayGoBackFrom } from '../domain/transitions.js';
 import { failureReason } from '../domain/detailed-status.js';
 
-export type { InputError, Notice } from './steps/step-result.js';
+export type { InputError, Notice, StepResult } from './steps/step-result.js';
+export type { FlowRun } from './run.js';
 
 export interface FlowEngineOptions {
   readonly store: PaymentStateStore;
@@ -171,6 +170,19 @@ export class FlowEngine {
     );
   }
 
+  /**
+   * Whether the payer will log in at the bank twice and has not logged in yet: the bank needs an account-information
+   * consent before the payment (its profile), and the payment has not gone past the consent's redirect. The pages
+   * say so before the first login.
+   */
+  twoLoginsAhead(payment: Payment): boolean {
+    if (payment.providerId === null || this.bankOf(payment) === undefined) return false;
+    const status = payment.detailedStatus;
+    const beforeConsentLogin = phaseOf(status) <= 3 || SENDER_ACCOUNT_BEFORE_LOGIN.includes(status);
+    if (isFinal(status) || !beforeConsentLogin) return false;
+    return needsAccountConsent(new FlowRun(this.context, payment, this.logger, 'page'));
+  }
+
   /** Refusals of the bank so far, with the attempts left, for the login and code pages (none: undefined). */
   refusals(payment: Payment): { login?: number; code?: number } {
     const state = flowStateOf(payment);
@@ -202,41 +214,16 @@ export class FlowEngine {
   }
 
   // ---- the payer's actions -----------------------------------------------------------------------------------
-
-  selectBank(payment: Payment, providerId: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['PROVIDER_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const bank = this.banksFor(run.payment).find((candidate) => candidate.id === providerId);
-      if (bank === undefined) return { kind: 'invalid', errors: [{ field: 'providerId', message: 'chooseOne' }] };
-      selectBank(run, bank);
-      return this.advance(run);
-    });
-  }
+  // Each payer step's actions live with its page (src/hosted/<step>/step.ts) and run through `perform`; the engine
+  // keeps the actions every step shares (continue, cancel, going back) and the bank's returns.
 
   /**
-   * The follow-up form (phase 2), the bank login page (phase 3), or the login asked again in phase 6 after the
-   * password was lost (`awaitsLogin`).
+   * Runs a payer's action: `work` under the payment's lease, committed as one transaction. `waitsIn` lists the
+   * statuses the action's step waits in; a payment elsewhere (a stale form, a double submit that lost) is left as it
+   * is and the payer sees its current page.
    */
-  submitCredentials(payment: Payment, form: FollowupForm, actor: Actor): Promise<ActionOutcome> {
-    const statuses: DetailedStatus[] = ['FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING', 'SENDER_AUTHORIZATION_REDIRECT_PENDING'];
-    if (this.awaitsLogin(payment)) statuses.push('PAYMENT_CONSENT_REQUIRED_CHECK_PENDING');
-    return this.act(payment, statuses, actor, {}, async (run) => {
-      if (run.status === 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING') {
-        const result = submitFollowupData(run, form);
-        return result.kind === 'continue' ? this.advance(run) : result;
-      }
-      const missing = missingData(run);
-      const errors = credentialErrors(form, missing);
-      if (errors.length > 0) return { kind: 'invalid', errors };
-      run.secrets = {
-        ...(missing.loginId ? { loginId: (form.loginId ?? '').trim() } : {}),
-        ...(missing.password ? { password: form.password ?? '' } : {}),
-      };
-      if (run.status === 'SENDER_AUTHORIZATION_REDIRECT_PENDING') {
-        const result = await submitSenderLogin(run);
-        return result.kind === 'continue' ? this.advance(run) : result;
-      }
-      return this.advance(run);
-    });
+  perform(payment: Payment, waitsIn: readonly DetailedStatus[], actor: Actor, work: (run: FlowRun) => Promise<StepResult>): Promise<ActionOutcome> {
+    return this.act(payment, waitsIn, actor, {}, work);
   }
 
   /** "Continue" on a page of a status the engine goes on from by itself (the review page, a retry). */
@@ -244,33 +231,19 @@ export class FlowEngine {
     return this.act(payment, AUTOMATIC, actor, {}, (run) => this.advance(run));
   }
 
-  selectAccount(payment: Payment, iban: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const account: OfferedAccount | undefined = (run.state.accounts ?? []).find((candidate) => candidate.iban === iban);
-      if (account === undefined) return { kind: 'invalid', errors: [{ field: 'accountIban', message: 'chooseOne' }] };
-      selectAccount(run, account);
-      return this.advance(run);
-    });
+  /**
+   * Whether the payer may go back to the bank list now: hosted mode, phases 1 to 4 (the transition table's way back),
+   * and no bank holds the payment or owes an answer about it.
+   */
+  canGoBack(payment: Payment): boolean {
+    const state = flowStateOf(payment);
+    return payment.mode === 'hosted' && mayGoBackFrom(payment.detailedStatus) && state.bankPayment === undefined && state.reconciling !== true;
   }
 
-  chooseScaMethod(payment: Payment, methodId: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const method: ScaMethod | undefined = (run.state.scaMethods ?? []).find((candidate) => candidate.id === methodId);
-      if (method === undefined) return { kind: 'invalid', errors: [{ field: 'methodId', message: 'chooseOne' }] };
-      return chooseScaMethod(run, method);
-    });
-  }
-
-  submitCode(payment: Payment, code: string, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, ['PAYMENT_CONSENT_REDIRECT_PENDING'], actor, {}, async (run) => {
-      const trimmed = code.trim();
-      const maxLength = Math.min(run.state.challenge?.otpMaxLength ?? 64, 64);
-      const format = run.state.challenge?.otpFormat === 'integer' ? /^[0-9]+$/ : /^[\x21-\x7e]+$/;
-      if (trimmed === '') return { kind: 'invalid', errors: [{ field: 'otp', message: 'required' }] };
-      if (trimmed.length > maxLength || !format.test(trimmed)) return { kind: 'invalid', errors: [{ field: 'otp', message: 'otpFormat' }] };
-      if (run.state.scaApproach === 'DECOUPLED' || run.state.bankRedirectUrl !== undefined) return STOP;
-      return submitCode(run, trimmed);
-    });
+  /** "Choose another bank": back to the bank list, recorded as a status change like any other (see canGoBack). */
+  goBack(payment: Payment, actor: Actor): Promise<ActionOutcome> {
+    if (!this.canGoBack(payment)) return Promise.resolve({ kind: 'next', payment });
+    return this.act(payment, [payment.detailedStatus], actor, {}, async (run) => (this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP));
   }
 
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
@@ -299,6 +272,11 @@ export class FlowEngine {
         : state.callback?.purpose === 'consent'
           ? 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING'
           : undefined;
+    const over = isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
+    // Our callback used once already (the payer reloads it, or comes back through the browser's history) of a
+    // payment whose flow is over: the payer is led to the outcome page. A spent callback of a payment still under
+    // way, and any other secret, is refused.
+    if (over && state.spentCallbackHash !== undefined && callbackMatches({ hash: state.spentCallbackHash }, secret)) return { kind: 'next', payment };
     if (expected === undefined || !callbackMatches(state.callback, secret)) return undefined;
     // The flow ended while the payer was at the bank (expiry, cancel): an unused callback just leads them on.
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
@@ -306,7 +284,7 @@ export class FlowEngine {
     const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
       run.returnedNok = returned.nok;
       run.bankReturn = { data: returned, expectedState: returnState(paymentId, secret) };
-      run.setState({ callback: undefined, bankRedirectUrl: undefined });
+      run.setState({ callback: undefined, spentCallbackHash: state.callback?.hash, bankRedirectUrl: undefined });
       if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {
         run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
         const result = await processConsent(run);
@@ -471,7 +449,7 @@ export class FlowEngine {
   // ---- running steps ---------------------------------------------------------------------------------------------
 
   /** Runs the steps that need neither the payer nor a bank answer still outstanding. */
-  private async advance(run: FlowRun): Promise<StepResult> {
+  async advance(run: FlowRun): Promise<StepResult> {
     for (let guard = 0; guard < 50; guard += 1) {
       let result: StepResult;
       switch (run.status) {
@@ -632,6 +610,13 @@ export class FlowEngine {
   }
 }
 
+/** Phase 4 statuses before the payer logs in at the bank for the consent. */
+const SENDER_ACCOUNT_BEFORE_LOGIN: readonly DetailedStatus[] = [
+  'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING',
+  'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING',
+];
+
 /** How soon a job that found the payment busy looks again (ms). */
 const BUSY_RETRY_MS = 200;
 
@@ -646,6 +631,9 @@ const AUTOMATIC: readonly DetailedStatus[] = [
   'PAYMENT_REGISTRATION_PENDING',
   'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
 ];
+
+/** Statuses the engine continues from by itself: the review page's "Continue" goes on from them. */
+export const AUTOMATIC_STATUSES = AUTOMATIC;
 
 export function isAutomatic(status: DetailedStatus): boolean {
   return AUTOMATIC.includes(status);

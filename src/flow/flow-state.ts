@@ -23,6 +23,8 @@ export interface FlowState {
    * what the callback is for. The secret itself lives only in the memory of the run that made it.
    */
   readonly callback?: { readonly hash: string; readonly purpose: 'payment' | 'consent' };
+  /** The hash of the callback secret last used: its replay after the flow ended leads to the outcome page. */
+  readonly spentCallbackHash?: string;
   /** The end-to-end id sent to the bank, when it differs from the client's (decisions §2). */
   readonly bankEndToEndId?: string;
   readonly bankPayment?: BankReference;
@@ -57,6 +59,8 @@ export interface FlowState {
   readonly failedLogins?: number;
   /** One-time codes the bank refused, counted against the bank profile's `oneTimeCodeAttempts`. */
   readonly failedCodes?: number;
+  /** The sender account was typed by the payer or chosen from the bank's list (not sent by the client): a new bank forgets it. */
+  readonly senderAccountFromPayer?: boolean;
   /** The bank's SCA status showed that a one-time code lost in a bank error was not taken: the payer types it again. */
   readonly codeNotProcessed?: boolean;
 }

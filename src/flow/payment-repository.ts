@@ -8,6 +8,7 @@ import { appendStatusRecords } from './status-writer.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs } from '../jobs/job-queue.js';
 import { sha256Hex } from '../crypto/hashes.js';
+import { scaledAmount } from '../domain/money.js';
 import { isUniqueViolation } from '../storage/database.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { flowTokenContext } from '../storage/stored-secrets.js';
@@ -139,7 +140,8 @@ export class PaymentRepository {
   ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
     try {
       const firstStatus = await this.db.transaction().execute(async (trx) => {
-        await trx.insertInto('payments').values(paymentToRow(payment, this.secrets)).execute();
+        // The scaled amount serves the console's amount filter (migration 0008).
+        await trx.insertInto('payments').values({ ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null }).execute();
         const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
         await scheduleJobs(trx, payment.id, jobs, payment.createdAt);
         return record;

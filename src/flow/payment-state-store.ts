@@ -18,9 +18,10 @@ import { assertTransition } from '../domain/transitions.js';
 
 /** Columns a step may change together with the status. */
 export interface PaymentChanges {
-  readonly providerId?: string;
+  /** null: the payer went back to the bank list. */
+  readonly providerId?: string | null;
   readonly providerPaymentId?: string;
-  readonly sender?: SenderDetails;
+  readonly sender?: SenderDetails | null;
   readonly locale?: string;
   readonly flowState?: Readonly<Record<string, unknown>> | null;
 }

@@ -44,7 +44,7 @@ export class FlowRun {
   readonly path: StatusEntry[] = [];
   readonly schedule: JobSchedule[] = [];
   readonly cancel: JobKind[] = [];
-  changes: { providerId?: string; providerPaymentId?: string; sender?: SenderDetails } = {};
+  changes: { providerId?: string | null; providerPaymentId?: string; sender?: SenderDetails | null } = {};
   state: FlowState;
   secrets: Secrets;
   /** The latest SCA step the bank asked for in this run (from initiation or an authorisation call). */
@@ -99,11 +99,11 @@ export class FlowRun {
   }
 
   providerId(): string | null {
-    return this.changes.providerId ?? this.payment.providerId;
+    return this.changes.providerId !== undefined ? this.changes.providerId : this.payment.providerId;
   }
 
   sender(): SenderDetails | null {
-    return this.changes.sender ?? this.payment.sender;
+    return this.changes.sender !== undefined ? this.changes.sender : this.payment.sender;
   }
 
   /** The payment's bank (a stand-alone bank or a subsidiary) in the payment's environment. */
@@ -115,7 +115,8 @@ export class FlowRun {
   }
 
   connector(): BankConnector {
-    return this.context.connectors.for(this.bank().connector);
+    const bank = this.bank();
+    return this.context.connectors.for(bank.connector, { bankId: bank.id, clientId: this.payment.clientId, paymentId: this.payment.id });
   }
 
   /** What the bank asks of the payer and the flow (its connector's profile). */

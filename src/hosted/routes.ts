@@ -7,39 +7,46 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BankReturn } from '../connectors/index.js';
-import { isFinal, phaseOf } from '../domain/detailed-status.js';
-import { isAutomatic, isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
+import { isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
 import { REGISTERED_RETURN_PATH } from '../flow/steps/callback.js';
 import type { App } from '../http/fastify-types.js';
 import { isSupportedLocale, localeFromAcceptLanguage, type Locale } from '../i18n/locale.js';
 import { translator } from '../i18n/messages.js';
 import type { Payment } from '../domain/payment.js';
-import { accountSelectionPage } from './account-selection/page.js';
-import { atBankPage } from './at-bank/page.js';
-import { bankSelectionPage } from './bank-selection/page.js';
-import { decoupledPage, WAITING_REFRESH_SECONDS } from './decoupled/page.js';
 import { browserLocale, errorPage, expiredFormPage, invalidLinkPage } from './errors/page.js';
-import { followupDataPage } from './followup-data/page.js';
-import { HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
-import type { PageContext } from './layout/page-context.js';
-import { oneTimeCodePage } from './one-time-code/page.js';
-import { processingPage } from './processing/page.js';
+import { brandColourOfPath, brandStylesheet, brandStylesheetPath, HOSTED_CSS, HOSTED_CSS_PATH } from './layout/styles.js';
+import { BANK_FILTER_SCRIPT, BANK_FILTER_SCRIPT_PATH } from './bank-selection/filter-script.js';
+import { clientLogoPath, type ClientBrandingStore } from '../branding/client-branding.js';
+import { buttonColours } from '../branding/colour.js';
+import type { OperatorIdentity } from '../config/config.js';
+import { frontDoorPage } from './front-door/page.js';
+import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
+import { FAVICON_PATH, FAVICON_SVG } from './layout/favicon.js';
+import { HOSTED_JS, HOSTED_JS_PATH } from './layout/script.js';
+import { clientReturnUrl, flowIsOverForPayer } from './outcome/step.js';
+import { actionHandler, currentStep } from './payer-steps.js';
 import { FRAGMENT_RETURN_CSP, fragmentReturnPage } from './return/page.js';
-import { reviewPage } from './review/page.js';
-import { scaMethodPage } from './sca-method/page.js';
-import { csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
-import { senderLoginPage } from './sender-login/page.js';
+import { csrfToken, csrfValid, newPageKey, pageHeaders, sameOriginPost } from './security.js';
+import type { StepInput } from './step.js';
 
 export interface HostedRoutesOptions {
   readonly engine: FlowEngine;
   readonly baseUrl: string;
+  /** Clients' branding: the merchant on every page, and the logos we serve. */
+  readonly branding: ClientBrandingStore;
+  /** The operator of this service, as payers see it (config `OPERATOR_*`). */
+  readonly operator: OperatorIdentity;
+  /** The sandbox banks' index, linked from the front door (undefined: none to show). */
+  readonly sandboxBankUrl?: string;
+  /** The operators' console, linked from the front door once there is one. */
+  readonly consoleUrl?: string;
 }
 
 const FLOW_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ACTIONS = ['select-bank', 'details', 'continue', 'account', 'method', 'code', 'cancel'] as const;
-type Action = (typeof ACTIONS)[number];
+/** A step's action name (the registry decides which exist). */
+const ACTION_NAME = /^[a-z][a-z-]{0,31}$/;
 
 type Form = Readonly<Record<string, unknown>>;
 
@@ -67,19 +74,15 @@ function stringParameters(source: unknown, ours: readonly string[] = []): Record
   return result;
 }
 
-/** Where the payer goes when the flow is over for them: the shop's URI with our payment id added to its query. */
-export function clientReturnUrl(payment: Pick<Payment, 'redirectUri' | 'id'>): string {
-  const url = new URL(payment.redirectUri);
-  url.searchParams.set('paymentId', payment.id);
-  return url.toString();
-}
+export { clientReturnUrl };
 
-function flowIsOverForPayer(payment: Payment): boolean {
-  return isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
+/** The payer's view now: a waiting page's script reloads when it changes. */
+function liveViewOf(stepName: string, payment: Payment): string {
+  return `${stepName}:${payment.detailedStatus}`;
 }
 
 export function registerHostedRoutes(app: App, options: HostedRoutesOptions): void {
-  const { engine, baseUrl } = options;
+  const { engine, baseUrl, branding, operator } = options;
   const hidden = { schema: { hide: true } };
 
   const sendPage = (reply: FastifyReply, status: number, body: string): FastifyReply =>
@@ -88,9 +91,45 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
   const actorOf = (request: FastifyRequest): Actor => ({ log: request.log, requestId: request.id });
 
   const localeOf = (request: FastifyRequest, payment: Payment): Locale => {
+    // A finished payment's language is not stored any more: the switch applies to the page asked for.
+    const asked = queryText(request, 'lang');
+    if (asked !== undefined && isSupportedLocale(asked)) return asked;
     const stored = payment.locale;
     return stored !== null && isSupportedLocale(stored) ? stored : browserLocale(request.headers['accept-language']);
   };
+
+  /** The payment as every page summarises it (the typed view the layout renders). */
+  const summaryOf = (payment: Payment, merchant: MerchantView): PaymentSummaryView => {
+    const bank = engine.bankOf(payment);
+    return {
+      amount: payment.amount,
+      currency: payment.currency,
+      merchant: merchant.name,
+      recipientName: payment.recipient.name,
+      recipientIban: payment.recipient.account.number.value,
+      reference: bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value,
+      bankName: bank?.name,
+      fromIban: payment.sender?.account?.number.value,
+    };
+  };
+
+  /** The client as its payers see it: its branding, falling back to the payment's recipient name. */
+  const merchantOf = async (payment: Payment): Promise<MerchantView> => {
+    const brand = await branding.get(payment.clientId);
+    return {
+      name: brand?.displayName ?? payment.recipient.name,
+      logo: brand?.logo === undefined ? undefined : { path: clientLogoPath(brand.logo.sha256), width: brand.logo.width, height: brand.logo.height },
+      supportUrl: brand?.supportUrl,
+      stylesheetPath: brand?.brandColour === undefined ? undefined : brandStylesheetPath(brand.brandColour),
+    };
+  };
+
+  const stepInput = (request: FastifyRequest, payment: Payment): StepInput => ({
+    payment,
+    state: flowStateOf(payment),
+    engine,
+    query: (name) => queryText(request, name),
+  });
 
   /** Renders the page of the payment's current step (or sends the payer on). */
   const show = async (
@@ -100,65 +139,33 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     extras: { errors?: readonly InputError[]; notice?: Notice; status?: number; refused?: boolean } = {},
   ): Promise<FastifyReply> => {
     let payment = loaded;
-    if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
-    if (flowStateOf(payment).pageKey === undefined) payment = await engine.updatePage(payment, { pageKey: newPageKey() });
-    if (isWaiting(payment) && extras.errors === undefined) {
-      payment = await engine.refresh(payment, actorOf(request));
-      if (flowIsOverForPayer(payment)) return pageHeaders(reply).code(303).header('Location', clientReturnUrl(payment)).send();
-    }
-    const state = flowStateOf(payment);
+    if (flowStateOf(payment).pageKey === undefined && !flowIsOverForPayer(payment)) payment = await engine.updatePage(payment, { pageKey: newPageKey() });
+    if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
+    const input = stepInput(request, payment);
+    const step = currentStep(input);
     const locale = localeOf(request, payment);
+    const merchant = await merchantOf(payment);
+    const pageKey = input.state.pageKey ?? '';
+    // A refusal of the bank (a wrong login or code) stays in the flow state: every view of the form says so, with the
+    // attempts left; input errors of this very post come first. So does a notice the step keeps standing.
+    const errors = extras.errors !== undefined && extras.errors.length > 0 ? extras.errors : (step.standingErrors?.(input) ?? []);
     const context: PageContext = {
       locale,
       t: translator(locale),
-      payment,
-      bank: engine.bankOf(payment),
-      pageKey: state.pageKey ?? '',
-      errors: extras.errors ?? [],
-      notice: extras.notice,
+      flowUrl: `/pay/${payment.flowToken}`,
+      csrf: (action) => csrfToken(pageKey, action),
+      summary: summaryOf(payment, merchant),
+      merchant,
+      operator,
+      sandbox: payment.environment === 'sandbox',
+      canGoBack: engine.canGoBack(payment),
+      twoLogins: engine.twoLoginsAhead(payment),
+      errors,
+      notice: extras.notice ?? step.standingNotice?.(input),
+      liveView: liveViewOf(step.name, payment),
     };
-    // A refusal of the bank is in the flow state: every view of the login or code form says so, with the attempts
-    // left (input errors of this very post come first). So does a code the bank did not take (found in the background).
-    const refusals = engine.refusals(payment);
-    const refused = (error: InputError | undefined): PageContext =>
-      error === undefined || context.errors.length > 0 ? context : { ...context, errors: [error] };
-    const loginContext = refused(refusals.login === undefined ? undefined : { field: 'form', message: 'wrongLogin', attemptsLeft: refusals.login });
-    const codeRefused = refused(refusals.code === undefined ? undefined : { field: 'otp', message: 'wrongCode', attemptsLeft: refusals.code });
-    const codeContext: PageContext =
-      state.codeNotProcessed === true && codeRefused.notice === undefined ? { ...codeRefused, notice: 'codeNotProcessed' } : codeRefused;
-    // The login page while the bank holds the payment: the login's answer was lost (a refusal says so itself).
-    const loginAgain = state.bankPayment !== undefined && refusals.login === undefined;
     const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
-    const render = (): string => {
-      if (isWaiting(payment)) {
-        return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED' && state.reconciling !== true
-          ? decoupledPage(context, state.decoupledAppUrl)
-          : processingPage(context);
-      }
-      switch (payment.detailedStatus) {
-        case 'PROVIDER_SELECTION_REDIRECT_PENDING':
-          return bankSelectionPage(context, engine.banksFor(payment), { country: queryText(request, 'country'), q: queryText(request, 'q') });
-        case 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING':
-          return followupDataPage(loginContext, engine.credentialFields(payment));
-        case 'SENDER_AUTHORIZATION_REDIRECT_PENDING':
-          return senderLoginPage(loginContext, engine.credentialFields(payment), { again: loginAgain });
-        case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
-          return engine.awaitsLogin(payment) ? senderLoginPage(loginContext, engine.credentialFields(payment), { again: loginAgain }) : reviewPage(context);
-        case 'SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING':
-          return accountSelectionPage(context, state.accounts ?? []);
-        case 'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING':
-          return scaMethodPage(context, state.scaMethods ?? []);
-        case 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING':
-        case 'PAYMENT_CONSENT_REDIRECT_PENDING':
-          if (state.bankRedirectUrl !== undefined) return atBankPage(context, state.bankRedirectUrl);
-          return oneTimeCodePage(codeContext, state.chosenScaMethod, state.challenge);
-        default:
-          return isAutomatic(payment.detailedStatus) ? reviewPage(context) : processingPage(context);
-      }
-    };
-    // Waiting pages are reloaded by the browser (no script): the Refresh header, announced on the page itself.
-    if (isWaiting(payment)) void reply.header('Refresh', String(WAITING_REFRESH_SECONDS));
-    return sendPage(reply, status, render());
+    return sendPage(reply, status, step.page(context, step.view(input)));
   };
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, outcome: ActionOutcome): Promise<FastifyReply> => {
@@ -184,13 +191,59 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
         return await handler(request, reply);
       } catch (error) {
         request.log.error({ err: error }, 'hosted page failed');
-        return sendPage(reply, 500, errorPage(browserLocale(request.headers['accept-language'])));
+        return sendPage(reply, 500, errorPage(browserLocale(request.headers['accept-language']), operator));
       }
     };
 
-  app.get(HOSTED_CSS_PATH, hidden, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').header('X-Content-Type-Options', 'nosniff').send(HOSTED_CSS),
+  /** Our assets: their address changes with their content, so browsers keep them for a year. */
+  const longCache = (reply: FastifyReply, type: string): FastifyReply =>
+    reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').header('X-Content-Type-Options', 'nosniff');
+  app.get(HOSTED_CSS_PATH, hidden, async (_request, reply) => longCache(reply, 'text/css; charset=utf-8').send(HOSTED_CSS));
+  app.get(HOSTED_JS_PATH, hidden, async (_request, reply) => longCache(reply, 'text/javascript; charset=utf-8').send(HOSTED_JS));
+  app.get(BANK_FILTER_SCRIPT_PATH, hidden, async (_request, reply) => longCache(reply, 'text/javascript; charset=utf-8').send(BANK_FILTER_SCRIPT));
+
+  // A brand colour's stylesheet: the colour is in the address, so any colour is answered alike (no client is named).
+  app.get('/pay/assets/:file', hidden, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const colour = brandColourOfPath(`/pay/assets/${file}`);
+    if (colour === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
+    return longCache(reply, 'text/css; charset=utf-8').send(brandStylesheet(buttonColours(colour)));
+  });
+
+  // A client's logo, as we re-encoded it, by its SHA-256.
+  app.get('/pay/assets/logos/:file', hidden, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const sha256 = /^([0-9a-f]{64})\.png$/.exec(file)?.[1];
+    const png = sha256 === undefined ? undefined : await branding.logoPng(sha256);
+    if (png === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
+    return longCache(reply, 'image/png').header('Content-Security-Policy', "default-src 'none'").send(png);
+  });
+  app.get(FAVICON_PATH, hidden, async (_request, reply) =>
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff').send(FAVICON_SVG),
   );
+  // Browsers ask for /favicon.ico by themselves on pages that name no icon (the API's JSON, the documents).
+  app.get('/favicon.ico', hidden, async (_request, reply) => reply.code(301).header('Location', FAVICON_PATH).send());
+
+  // What a waiting page's script asks every two seconds: the payer's view now (step and status), nothing else. A
+  // waiting payment is looked at the bank first, as a page load does.
+  app.get(
+    '/pay/:flowToken/status',
+    hidden,
+    guarded(async (request, reply) => {
+      const { flowToken } = request.params as { flowToken: string };
+      let payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
+      if (payment === undefined) return pageHeaders(reply).code(404).send({ error: 'unknown' });
+      if (isWaiting(payment)) payment = await engine.refresh(payment, actorOf(request));
+      const step = currentStep(stepInput(request, payment));
+      return pageHeaders(reply).code(200).send({ view: liveViewOf(step.name, payment) });
+    }),
+  );
+
+  app.get('/', hidden, async (request, reply) => {
+    const asked = queryText(request, 'lang');
+    const locale = asked !== undefined && isSupportedLocale(asked) ? asked : browserLocale(request.headers['accept-language']);
+    return sendPage(reply, 200, frontDoorPage(locale, { apiReferenceUrl: '/docs', sandboxUrl: options.sandboxBankUrl, consoleUrl: options.consoleUrl }));
+  });
 
   app.get(
     '/pay/:flowToken',
@@ -198,7 +251,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     guarded(async (request, reply) => {
       const { flowToken } = request.params as { flowToken: string };
       const payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
-      if (payment === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language'])));
+      if (payment === undefined) return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
       const lang = queryText(request, 'lang');
       if (lang !== undefined && isSupportedLocale(lang) && lang !== payment.locale && !flowIsOverForPayer(payment)) {
         // The payer's choice is remembered for the payment (and so for every later page).
@@ -215,41 +268,15 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       const { flowToken, action } = request.params as { flowToken: string; action: string };
       const locale = browserLocale(request.headers['accept-language']);
       const payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
-      if (payment === undefined || !(ACTIONS as readonly string[]).includes(action)) return sendPage(reply, 404, invalidLinkPage(locale));
+      if (payment === undefined || !ACTION_NAME.test(action)) return sendPage(reply, 404, invalidLinkPage(locale, operator));
       const form: Form = typeof request.body === 'object' && request.body !== null ? (request.body as Form) : {};
       if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf'])) {
         request.log.warn({ paymentId: payment.id, action }, 'hosted form refused: missing or wrong CSRF token, or cross-site post');
-        return sendPage(reply, 403, expiredFormPage(payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : locale));
+        return sendPage(reply, 403, expiredFormPage(payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : locale, operator));
       }
-      const actor = actorOf(request);
-      let outcome: ActionOutcome;
-      switch (action as Action) {
-        case 'select-bank':
-          outcome = await engine.selectBank(payment, text(form, 'providerId') ?? '', actor);
-          break;
-        case 'details':
-          outcome = await engine.submitCredentials(
-            payment,
-            { loginId: text(form, 'loginId'), password: text(form, 'password'), iban: text(form, 'iban') },
-            actor,
-          );
-          break;
-        case 'continue':
-          outcome = await engine.continueFlow(payment, actor);
-          break;
-        case 'account':
-          outcome = await engine.selectAccount(payment, text(form, 'iban') ?? '', actor);
-          break;
-        case 'method':
-          outcome = await engine.chooseScaMethod(payment, text(form, 'methodId') ?? '', actor);
-          break;
-        case 'code':
-          outcome = await engine.submitCode(payment, text(form, 'otp') ?? '', actor);
-          break;
-        case 'cancel':
-          outcome = await engine.cancel(payment, actor);
-          break;
-      }
+      const handler = actionHandler(stepInput(request, payment), action);
+      if (handler === undefined) return sendPage(reply, 404, invalidLinkPage(locale, operator));
+      const outcome = await handler({ ...stepInput(request, payment), form: (name) => text(form, name), actor: actorOf(request) });
       return answer(request, reply, outcome);
     }),
   );
@@ -266,7 +293,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
 
   const refusedReturn = (request: FastifyRequest, reply: FastifyReply, paymentId: string | undefined): FastifyReply => {
     request.log.warn({ paymentId }, 'bank callback refused: unknown, forged or already used');
-    return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language'])));
+    return sendPage(reply, 404, invalidLinkPage(browserLocale(request.headers['accept-language']), operator));
   };
 
   // The bank sends the payer's browser here; some banks post their answer as a form (`response_mode=form_post`),

@@ -1,7 +1,7 @@
 /**
  * What protects the hosted pages:
- * - headers on every page: a strict Content-Security-Policy (no script at all; styles only from our stylesheet;
- *   images only ours; no framing), `Referrer-Policy: no-referrer` (the flow link never leaks to the bank or the
+ * - headers on every page: a strict Content-Security-Policy (scripts, styles and images only our own files, no
+ *   inline script or style; the script may ask only us; no framing), `Referrer-Policy: no-referrer` (the flow link never leaks to the bank or the
  *   shop), `Cache-Control: no-store`;
  * - a CSRF token in every form: HMAC-SHA256 of the form's action under a random key of the payment (kept in its
  *   flow state, so every process of a deployment checks it alike), compared in constant time; and cross-site
@@ -13,7 +13,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export function pageHeaders(reply: FastifyReply): FastifyReply {
   return reply

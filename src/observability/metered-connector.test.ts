@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { BankUnavailableError, type BankConnector } from '../connectors/index.js';
+import { BankRejectedError, BankUnavailableError, type BankConnector } from '../connectors/index.js';
+import type { BankCallRecord } from './bank-call-records.js';
 import { Metrics } from './metrics.js';
 import { meterConnector } from './metered-connector.js';
 
@@ -31,4 +32,30 @@ it('counts and times every bank call by provider, operation and result', async (
   assert.match(text, /openpis_bank_call_duration_seconds_count\{provider="Rheinland Sandbox Bank",operation="registerPayment"\} 1/);
   // Capabilities' operations are bank calls too.
   assert.match(text, /openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="authoriseTransaction",result="ok"\} 1/);
+});
+
+it('records every call for whom it was made, how it ended and how long it took, and nothing of its arguments', async () => {
+  const recorded: BankCallRecord[] = [];
+  const fake = {
+    standard: 'berlin-group',
+    async getPaymentStatus() {
+      return { outcome: 'pending' };
+    },
+    async registerPayment() {
+      throw new BankRejectedError('initiatePayment', 400, 'BANK_REJECTED', []);
+    },
+  } as unknown as BankConnector;
+  const caller = { bankId: 'bank-1', clientId: 'client-1', paymentId: 'payment-1' };
+  const metered = meterConnector(fake, 'Rheinland Sandbox Bank', new Metrics(), { sink: { record: (call) => recorded.push(call) }, bankId: 'bank-from-settings', caller });
+  await metered.getPaymentStatus({ credentials: { password: 'secret-password' } } as never);
+  await assert.rejects(metered.registerPayment({} as never), BankRejectedError);
+  assert.deepEqual(
+    recorded.map(({ at: _at, latencyMs: _latency, ...rest }) => rest),
+    [
+      { bankId: 'bank-1', clientId: 'client-1', paymentId: 'payment-1', operation: 'getPaymentStatus', outcome: 'ok', httpStatus: null },
+      { bankId: 'bank-1', clientId: 'client-1', paymentId: 'payment-1', operation: 'registerPayment', outcome: 'refused', httpStatus: 400 },
+    ],
+  );
+  assert.ok(recorded.every((call) => call.latencyMs >= 0 && !Number.isNaN(Date.parse(call.at))));
+  assert.ok(!JSON.stringify(recorded).includes('secret-password'));
 });

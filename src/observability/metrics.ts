@@ -70,6 +70,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly bankCallRecordsDropped = new Counter({
+    name: 'openpis_bank_call_records_dropped_total',
+    help: 'Records of bank calls dropped because the database could not take them (the buffer was full)',
+    registers: [this.registry],
+  });
+
   readonly jobsFinished = new Counter({
     name: 'openpis_jobs_finished_total',
     help: 'Background jobs run, by kind and result',

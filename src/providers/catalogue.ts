@@ -19,6 +19,7 @@ export type RequiredPaymentField = (typeof REQUIRED_PAYMENT_FIELDS)[number];
 import type { Environment, PaymentSchemeName } from '../domain/reference-data.js';
 import { ConnectorSettingsSchema, type ConnectorSettings } from '../connectors/settings.js';
 import { bankProfile, offersAccountInformation, withSandboxBankUrl } from '../connectors/index.js';
+import { assignMonograms } from './monograms.js';
 
 export type { ConnectorSettings } from '../connectors/settings.js';
 
@@ -31,6 +32,16 @@ const ProviderFields = {
   environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
   /** Colour of the logo drawn by the service (`#rrggbb`). */
   brandColor: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }),
+  /**
+   * The letters of the logo drawn by the service; optional: by default they come from the name, made unique within
+   * the catalogue ({@link assignMonograms}). Given ones must be unique too.
+   */
+  monogram: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{1,3}$' })),
+  /**
+   * A bank payers often choose: on the payer's bank list, banks with a rank come first in their country, lowest rank
+   * first; the others follow by name.
+   */
+  popularRank: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   paymentSchemes: Type.Array(Type.Union([Type.Literal('SEPA'), Type.Literal('DOMESTIC')]), { minItems: 1 }),
   /** Currencies the bank sends payments in. */
   currencies: Type.Array(Type.String({ pattern: '^[A-Z]{3}$' }), { minItems: 1 }),
@@ -95,6 +106,9 @@ interface ProviderFacts {
   readonly countryCode: string;
   readonly environment: Environment;
   readonly brandColor: string;
+  /** The logo's letters: unique within the catalogue. */
+  readonly monogram: string;
+  readonly popularRank: number | undefined;
   readonly paymentSchemes: readonly PaymentSchemeName[];
   readonly currencies: readonly string[];
   readonly instantPayments: boolean;
@@ -107,6 +121,8 @@ export interface Bank extends ProviderFacts {
   readonly connector: ConnectorSettings;
   /** Set on a subsidiary: its group's parent entry. */
   readonly parentId: string | undefined;
+  /** Set on a subsidiary: its group's name (a payer searching for the group finds its banks). */
+  readonly groupName: string | undefined;
 }
 
 /** A parent of a bank group: listed, but never a payment's provider. */
@@ -129,19 +145,24 @@ export class ProviderCatalogue {
 
   constructor(file: CatalogueFile, sandboxBankUrl: string) {
     const entries: CatalogueEntry[] = [];
+    const monograms = assignMonograms(file.providers.flatMap((entry) => [entry, ...(entry.subsidiaries ?? [])]));
+    const monogramOf = (id: string): string => monograms.get(id) ?? '';
     for (const entry of file.providers) {
-      const { subsidiaries, connector, requiredPaymentFields: _listed, ...fields } = entry;
+      const { subsidiaries, connector, requiredPaymentFields: _listed, monogram: _monogram, popularRank, ...fields } = entry;
       if (subsidiaries !== undefined) {
-        const banks = subsidiaries.map(({ connector: subConnector, requiredPaymentFields: listed, ...sub }): Bank => ({
+        const banks = subsidiaries.map(({ connector: subConnector, requiredPaymentFields: listed, monogram: _subMonogram, popularRank: subRank, ...sub }): Bank => ({
           ...sub,
+          monogram: monogramOf(sub.id),
+          popularRank: subRank,
           requiredPaymentFields: checkedRequiredFields(sub, subConnector, listed),
           connector: resolveConnector(subConnector, sandboxBankUrl),
           parentId: entry.id,
+          groupName: entry.name,
         }));
         // A group asks for what any of its banks may ask for (payments go to one of them).
         const union = REQUIRED_PAYMENT_FIELDS.filter((field) => banks.some((bank) => bank.requiredPaymentFields.includes(field)));
         checkListed(entry, entry.requiredPaymentFields, union);
-        const group: BankGroup = { ...fields, requiredPaymentFields: union, subsidiaries: banks };
+        const group: BankGroup = { ...fields, monogram: monogramOf(entry.id), popularRank, requiredPaymentFields: union, subsidiaries: banks };
         entries.push({ kind: 'group', ...group });
         this.add(entry.id, { kind: 'group', group });
         for (const bank of group.subsidiaries) this.add(bank.id, { kind: 'bank', bank });
@@ -149,9 +170,12 @@ export class ProviderCatalogue {
         if (connector === undefined) throw new Error(`Provider ${entry.id} (${entry.name}) has no connector settings`);
         const bank: Bank = {
           ...fields,
+          monogram: monogramOf(entry.id),
+          popularRank,
           requiredPaymentFields: checkedRequiredFields(entry, connector, entry.requiredPaymentFields),
           connector: resolveConnector(connector, sandboxBankUrl),
           parentId: undefined,
+          groupName: undefined,
         };
         entries.push({ kind: 'bank', ...bank });
         this.add(bank.id, { kind: 'bank', bank });

@@ -167,6 +167,21 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0005_client_branding': {
+    async up(db: Kysely<unknown>) {
+      // How a client's payers see it on the hosted pages (src/branding/): all optional, set by the operator.
+      // The logo is the PNG we re-encoded (never the upload), as base64 text so both databases store it alike,
+      // found by its SHA-256, which names it in its URL.
+      await db.schema.alterTable('clients').addColumn('display_name', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('brand_colour', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('support_url', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('logo_sha256', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('logo_png', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('logo_width', 'integer').execute();
+      await db.schema.alterTable('clients').addColumn('logo_height', 'integer').execute();
+      await db.schema.createIndex('clients_logo_sha256').on('clients').column('logo_sha256').execute();
+    },
+  },
   '0006_payment_list_indexes': {
     async up(db: Kysely<unknown>) {
       // GET /api/v1/ob/payments: one client's payments, newest first (created_at desc, id desc), optionally by
@@ -216,7 +231,129 @@ const migrations: Record<string, Migration> = {
         UPDATE clients SET event_position = (SELECT COUNT(*) FROM events WHERE events.client_id = clients.id)`.execute(db);
     },
   },
+  '0008_console_users_audit': {
+    async up(db: Kysely<unknown>) {
+      // The console's people (docs/console.md): operators (every client) and members (one client). Passwords are
+      // argon2id hashes; an operator's TOTP secret is sealed with the operator key ring (we must read it back).
+      await db.schema
+        .createTable('console_users')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('email', 'text', (col) => col.notNull().unique())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('role', 'text', (col) => col.notNull())
+        .addColumn('client_id', 'text', (col) => col.references('clients.id'))
+        .addColumn('password_hash', 'text', (col) => col.notNull())
+        .addColumn('totp_secret_sealed', 'text')
+        .addColumn('totp_confirmed_at', 'text')
+        .addColumn('totp_last_step', 'integer')
+        .addColumn('failed_attempts', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('locked_until', 'text')
+        .addColumn('disabled_at', 'text')
+        .addColumn('last_sign_in_at', 'text')
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      // Sessions are found by the SHA-256 of the cookie's value; the value itself is only in the browser.
+      await db.schema
+        .createTable('console_sessions')
+        .addColumn('id_hash', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('console_users.id'))
+        .addColumn('stage', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('last_seen_at', 'text', (col) => col.notNull())
+        .addColumn('expires_at', 'text', (col) => col.notNull())
+        .addColumn('ip', 'text', (col) => col.notNull())
+        .addColumn('user_agent', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('console_sessions_user').on('console_sessions').column('user_id').execute();
+      // The audit log: appended to, never changed (no code updates or deletes it; PostgreSQL refuses it too).
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('at', 'text', (col) => col.notNull())
+        .addColumn('actor_id', 'text')
+        .addColumn('actor', 'text', (col) => col.notNull())
+        .addColumn('actor_role', 'text', (col) => col.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('action', 'text', (col) => col.notNull())
+        .addColumn('target', 'text')
+        .addColumn('details', 'text')
+        .addColumn('ip', 'text')
+        .addColumn('user_agent', 'text')
+        .execute();
+      await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
+      await db.schema.createIndex('audit_log_client_at').on('audit_log').columns(['client_id', 'at', 'id']).execute();
+      if (await isPostgres(db)) {
+        await sql`
+          CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$`.execute(db);
+        await sql`
+          CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+          FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()`.execute(db);
+      } else {
+        await sql`
+          CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+          BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END`.execute(db);
+        await sql`
+          CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+          BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END`.execute(db);
+      }
+
+      // The console's payment list: the amount as a whole number of ten-thousandths of the currency unit, so an
+      // amount range is an indexable integer comparison (amounts are decimal strings; ISO 4217 currencies have at
+      // most 4 minor digits, so the value is exact). Filled here for existing payments, then at creation.
+      await db.schema.alterTable('payments').addColumn('amount_scaled', 'bigint').execute();
+      await fillScaledAmounts(db);
+      // Operators list every client's payments newest first; members and the API one client's (0006).
+      await db.schema.createIndex('payments_created').on('payments').columns(['created_at', 'id']).execute();
+      await db.schema.createIndex('payments_client_amount').on('payments').columns(['client_id', 'amount_scaled']).execute();
+      await db.schema.createIndex('payments_amount').on('payments').column('amount_scaled').execute();
+      await db.schema.createIndex('payments_end_to_end_id').on('payments').column('end_to_end_id').execute();
+      // Support finds a payment by the bank's id for it too.
+      await db.schema.createIndex('payments_provider_payment_id').on('payments').column('provider_payment_id').execute();
+    },
+  },
+  '0010_bank_calls': {
+    async up(db: Kysely<unknown>) {
+      // One row per call to a bank (docs/console.md, "Bank calls"): who it was for, which operation, how it ended
+      // and how long it took. Never a credential, token, body or URL. Written in batches by the metered connector
+      // (src/observability/bank-call-records.ts); kept for BANK_CALL_RETENTION_DAYS, then pruned. The health of a
+      // bank (Banks page) reads by bank and time, a member's by client, bank and time; a payment's page by payment.
+      await db.schema
+        .createTable('bank_calls')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('at', 'text', (col) => col.notNull())
+        .addColumn('bank_id', 'text', (col) => col.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('payment_id', 'text')
+        .addColumn('operation', 'text', (col) => col.notNull())
+        .addColumn('outcome', 'text', (col) => col.notNull())
+        .addColumn('http_status', 'integer')
+        .addColumn('latency_ms', 'integer', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('bank_calls_bank_at').on('bank_calls').columns(['bank_id', 'at']).execute();
+      await db.schema.createIndex('bank_calls_client_bank_at').on('bank_calls').columns(['client_id', 'bank_id', 'at']).execute();
+      await db.schema.createIndex('bank_calls_payment').on('bank_calls').columns(['payment_id', 'at']).execute();
+      // Pruning deletes by age.
+      await db.schema.createIndex('bank_calls_at').on('bank_calls').column('at').execute();
+    },
+  },
 };
+
+async function isPostgres(db: Kysely<unknown>): Promise<boolean> {
+  const { rows } = await sql<{ version: string }>`SELECT version() AS version`.execute(db).catch(() => ({ rows: [] as { version: string }[] }));
+  return rows[0]?.version.startsWith('PostgreSQL') === true;
+}
+
+/**
+ * Sets `amount_scaled` of every payment from its decimal `amount` in one statement. Exact on both databases:
+ * PostgreSQL's NUMERIC is decimal; SQLite reads the text as a double, and every amount we accept (at most
+ * 999999999.99, at most 4 decimals, so at most 13 significant digits once scaled) is a double whose product
+ * with 10000 rounds to the exact integer.
+ */
+async function fillScaledAmounts(db: Kysely<unknown>): Promise<void> {
+  await sql`UPDATE payments SET amount_scaled = CAST(ROUND(CAST(amount AS NUMERIC) * 10000) AS BIGINT)`.execute(db);
+}
 
 class InCodeMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {

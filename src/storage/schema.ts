@@ -5,7 +5,7 @@
  * - structured values are JSON text, parsed at the repository boundary.
  * See docs/adr/0002-storage.md.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface ClientsTable {
   id: string;
@@ -26,6 +26,18 @@ export interface ClientsTable {
   /** During a webhook secret rotation: the old secret (sealed), which signs beside the new one until it expires. */
   previous_webhook_secret: string | null;
   previous_webhook_secret_expires_at: string | null;
+  /** Branding (src/branding/): the name payers see; null: the client's name. */
+  display_name: string | null;
+  /** `#rrggbb`: the primary buttons of the client's payer pages. */
+  brand_colour: string | null;
+  /** A link payers may follow for help (https). */
+  support_url: string | null;
+  /** SHA-256 (hex) of `logo_png`: the logo's URL carries it, so the URL changes with the logo. */
+  logo_sha256: string | null;
+  /** The logo as we re-encoded it (PNG, base64), never the operator's upload itself. */
+  logo_png: string | null;
+  logo_width: number | null;
+  logo_height: number | null;
   /** Position of the client's latest event in its feed (0: none yet); bumped by each status change's transaction. */
   event_position: Generated<number>;
 }
@@ -157,13 +169,112 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/**
+ * Columns of `payments` that only the lists read (migration 0008), apart from `PaymentsTable` so that the flow's
+ * row type stays the payment itself. `amount_scaled`: the amount in ten-thousandths of the currency unit
+ * (src/domain/money.ts); PostgreSQL answers a bigint as a string.
+ */
+export interface PaymentListColumns {
+  amount_scaled: ColumnType<number | string | null, number | null | undefined, number | null>;
+}
+
+export type ConsoleRole = 'operator' | 'member';
+
+export interface ConsoleUsersTable {
+  id: string;
+  /** Lower-case; the sign-in name. */
+  email: string;
+  name: string;
+  role: ConsoleRole;
+  /** The one client a member belongs to; null for operators (every client). */
+  client_id: string | null;
+  /** argon2id (PHC string); the password itself is never stored. */
+  password_hash: string;
+  /** An operator's TOTP secret, sealed with the operator key ring (we must read it to check codes). */
+  totp_secret_sealed: string | null;
+  /** When the operator proved the authenticator works; until then the secret is only offered. */
+  totp_confirmed_at: string | null;
+  /** The TOTP time step last accepted: a code is good once. */
+  totp_last_step: number | null;
+  failed_attempts: number;
+  locked_until: string | null;
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ConsoleSessionStage = 'second-factor' | 'enrol-second-factor' | 'signed-in';
+
+export interface ConsoleSessionsTable {
+  /** SHA-256 (hex) of the cookie's value: the value itself is only in the browser. */
+  id_hash: string;
+  user_id: string;
+  /** How far the sign-in got: an operator's password opens only the second-factor step. */
+  stage: ConsoleSessionStage;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end, whatever the activity. */
+  expires_at: string;
+  ip: string;
+  user_agent: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** The console user, or null for the command line. */
+  actor_id: string | null;
+  /** The actor as people read it (an email, or `cli:<os user>`), kept even if the user is later renamed. */
+  actor: string;
+  actor_role: string;
+  /** The client the action concerned (members see only their client's entries). */
+  client_id: string | null;
+  action: string;
+  target: string | null;
+  /** JSON; never a secret or a password. */
+  details: string | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/**
+ * How a bank call ended: answered (`ok`), refused by the bank (a definite no, e.g. wrong credentials or no funds),
+ * no usable answer (`unavailable`: timeout, connection, 5xx, 408, 429), an answer against the standard
+ * (`protocol`), or an error of ours (`error`). Only `unavailable`, `protocol` and `error` count against a bank's health.
+ */
+export const BANK_CALL_OUTCOMES = ['ok', 'refused', 'unavailable', 'protocol', 'error'] as const;
+export type BankCallOutcome = (typeof BANK_CALL_OUTCOMES)[number];
+
+/** One call to a bank (migration 0010). Never a credential, token, body or URL. */
+export interface BankCallsTable {
+  id: string;
+  /** When the call started (UTC ISO 8601). */
+  at: string;
+  /** The catalogue's bank id. */
+  bank_id: string;
+  /** The client and payment the call was made for; null where a call serves no payment. */
+  client_id: string | null;
+  payment_id: string | null;
+  /** The connector operation, e.g. `initiatePayment`. */
+  operation: string;
+  outcome: BankCallOutcome;
+  /** The bank's HTTP status where a failure carries it; null on success (the connector does not hand it on). */
+  http_status: number | null;
+  latency_ms: number;
+}
+
 export interface Database {
   clients: ClientsTable;
   access_tokens: AccessTokensTable;
-  payments: PaymentsTable;
+  payments: PaymentsTable & PaymentListColumns;
   payment_status_history: PaymentStatusHistoryTable;
   events: EventsTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   jobs: JobsTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  audit_log: AuditLogTable;
+  bank_calls: BankCallsTable;
 }

@@ -10,10 +10,13 @@ import { isSealed, type SecretBox } from '../crypto/secret-box.js';
 export const webhookSecretContext = (clientId: string): string => `clients.webhook_secret:${clientId}`;
 export const previousWebhookSecretContext = (clientId: string): string => `clients.previous_webhook_secret:${clientId}`;
 export const flowTokenContext = (paymentId: string): string => `payments.flow_token_sealed:${paymentId}`;
+export const totpSecretContext = (userId: string): string => `console_users.totp_secret_sealed:${userId}`;
 
 export interface ResealCounts {
   readonly webhookSecrets: number;
   readonly flowTokens: number;
+  /** Console operators' TOTP secrets (docs/console.md). */
+  readonly totpSecrets: number;
 }
 
 /**
@@ -60,5 +63,17 @@ export async function resealStoredSecrets(
       .execute();
     flowTokens += 1;
   }
-  return { webhookSecrets, flowTokens };
+  let totpSecrets = 0;
+  const users = await db.selectFrom('console_users').select(['id', 'totp_secret_sealed']).where('totp_secret_sealed', 'is not', null).execute();
+  for (const user of users) {
+    if (user.totp_secret_sealed === null || !needsReseal(user.totp_secret_sealed)) continue;
+    await db
+      .updateTable('console_users')
+      .set({ totp_secret_sealed: reseal(user.totp_secret_sealed, totpSecretContext(user.id)) })
+      .where('id', '=', user.id)
+      .where('totp_secret_sealed', '=', user.totp_secret_sealed)
+      .execute();
+    totpSecrets += 1;
+  }
+  return { webhookSecrets, flowTokens, totpSecrets };
 }

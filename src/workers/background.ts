@@ -1,6 +1,7 @@
 /**
- * The background work of one process: the job worker (bank status reconciliation, flow expiry) and the webhook
- * delivery worker. `npm start` runs them beside the API unless PROCESS_ROLE says otherwise.
+ * The background work of one process: the job worker (bank status reconciliation, flow expiry), the webhook
+ * delivery worker, and the hourly pruning of old records of bank calls. `npm start` runs them beside the API
+ * unless PROCESS_ROLE says otherwise.
  */
 import { SecretBox } from '../crypto/secret-box.js';
 import { readFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import type { Config } from '../config/config.js';
 import type { JobKind } from '../jobs/job-kinds.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { JobWorker, type JobHandler } from '../jobs/worker.js';
+import { pruneBankCalls } from '../observability/bank-call-records.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { createWebhookDeliveryWorker } from '../webhooks/delivery-worker.js';
@@ -65,17 +67,32 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
   if (config.webhooks.allowPrivateTargets) {
     logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may be sent to private and loopback addresses (local development only)');
   }
+  // Records of bank calls older than BANK_CALL_RETENTION_DAYS: deleted at start and every hour after. Several
+  // worker processes may prune at once; deleting what another already deleted is harmless.
+  let pruning: NodeJS.Timeout | undefined;
+  let pruned: Promise<void> = Promise.resolve();
+  const prune = (): void => {
+    pruned = pruneBankCalls(database.db, config.bankCallRetentionDays, now())
+      .then((count) => {
+        if (count > 0) logger.info({ count, retentionDays: config.bankCallRetentionDays }, 'old records of bank calls pruned');
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'pruning the records of bank calls failed; tried again in an hour'));
+  };
   return {
     start() {
       jobs.start();
       webhooks.start();
+      prune();
+      pruning = setInterval(prune, 60 * 60 * 1000);
+      pruning.unref();
     },
     poke() {
       jobs.poke();
       webhooks.poke();
     },
     async stop() {
-      await Promise.all([jobs.stop(), webhooks.stop()]);
+      clearInterval(pruning);
+      await Promise.all([jobs.stop(), webhooks.stop(), pruned]);
       await dispatcher.close();
     },
   };

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { statSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import sharp from 'sharp';
 import { dirname, join } from 'node:path';
 import { openDatabase } from '../../src/storage/database.js';
 import { generateSecretKeysSetting } from '../../src/crypto/secret-box.js';
@@ -115,6 +117,62 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(statSync(keyFile).mode & 0o777, 0o600);
       // The same file is used again on the next start.
       await run(process.execPath, [BIN, 'clients', 'rotate-webhook-secret', (JSON.parse((await run(process.execPath, [BIN, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout) as Array<{ clientId: string }>)[0]?.clientId ?? ''], { env: { ...env, DATABASE_URL: other } });
+    });
+
+    it('clients branding sets the display name, a logo file (re-encoded), the colour and the support link; show and list print them', async () => {
+      const { clientId } = JSON.parse(await cli('clients', 'create', '--name', 'acme-shop', '--json')) as { clientId: string };
+      const dir = mkdtempSync(join(tmpdir(), 'openpis-logo-'));
+      const logoFile = join(dir, 'logo.jpg');
+      writeFileSync(logoFile, await sharp({ create: { width: 900, height: 300, channels: 3, background: '#0a5' } }).jpeg().toBuffer());
+      const set = await cli('clients', 'branding', clientId, '--display-name', 'Acme Outdoor', '--logo', logoFile, '--brand-colour', '#ff0', '--support-url', 'https://acme.example/help');
+      assert.match(set, /display name: {2}Acme Outdoor/);
+      assert.match(set, /logo: {10}480×160 at \/pay\/assets\/logos\/[0-9a-f]{64}\.png/);
+      // A pale colour: black text for contrast, and an outline, said plainly.
+      assert.match(set, /buttons in #ffff00 with black text \(contrast 19\.6:1\); the colour is pale/);
+      const shown = JSON.parse(await cli('clients', 'show', clientId, '--json')) as { name: string; branding: Record<string, unknown> };
+      assert.equal(shown.name, 'acme-shop');
+      assert.deepEqual({ ...shown.branding, logo: undefined, colourNote: undefined }, {
+        displayName: 'Acme Outdoor',
+        brandColour: '#ffff00',
+        buttonText: '#000000',
+        supportUrl: 'https://acme.example/help',
+        logo: undefined,
+        colourNote: undefined,
+      });
+      const listed = JSON.parse(await cli('clients', 'list', '--json')) as Array<{ clientId: string; branding: { displayName: string | null } }>;
+      assert.equal(listed.find((client) => client.clientId === clientId)?.branding.displayName, 'Acme Outdoor');
+      assert.match(await cli('clients', 'list'), /shown as "Acme Outdoor"/);
+      // The stored logo is our PNG, not the uploaded JPEG.
+      const handle = openDatabase(database.config);
+      try {
+        const row = await handle.db.selectFrom('clients').select(['logo_png']).where('id', '=', clientId).executeTakeFirstOrThrow();
+        assert.equal(Buffer.from(row.logo_png ?? '', 'base64').subarray(1, 4).toString('latin1'), 'PNG');
+      } finally {
+        await handle.close();
+      }
+      const cleared = JSON.parse(await cli('clients', 'branding', clientId, '--clear', 'logo', 'support-url', '--json')) as Record<string, unknown>;
+      assert.deepEqual([cleared.logo, cleared.supportUrl, cleared.displayName], [null, null, 'Acme Outdoor']);
+    });
+
+    it('clients branding refuses an SVG logo, a bad colour, a plain-http link and an unknown client, saying why', async () => {
+      const { clientId } = JSON.parse(await cli('clients', 'create', '--name', 'strict-shop', '--json')) as { clientId: string };
+      const dir = mkdtempSync(join(tmpdir(), 'openpis-logo-'));
+      const svg = join(dir, 'logo.svg');
+      writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+      const refused = async (args: string[], message: RegExp) =>
+        assert.rejects(cli('clients', 'branding', ...args), (error: { stderr: string; code: number }) => {
+          assert.equal(error.code, 1);
+          assert.match(error.stderr, message);
+          return true;
+        });
+      await refused([clientId, '--logo', svg], /SVG logos are not taken/);
+      await refused([clientId, '--brand-colour', 'teal', '--support-url', 'http://acme.example'], /hex colour[\s\S]*support URL must be an https URL/);
+      await refused([clientId, '--logo', join(dir, 'missing.png')], /cannot be read/);
+      await refused([clientId], /nothing to change/);
+      await refused([clientId, '--display-name', 'A', '--clear', 'display-name'], /contradict/);
+      await refused(['00000000-0000-4000-8000-000000000000', '--display-name', 'Nobody'], /No client with id/);
+      const shown = JSON.parse(await cli('clients', 'show', clientId, '--json')) as { branding: Record<string, unknown> };
+      assert.deepEqual(Object.values(shown.branding), [null, null, null, null, null, null]);
     });
 
     it('fails clearly for an unknown client and an unknown scope', async () => {

@@ -2,7 +2,7 @@
  * The payer's journey in a real browser: payments created through the API, the payer driven through our hosted
  * pages and the sandbox bank's pages, back to the shop. Each journey asserts the whole status history in order,
  * the final status and failureReasons; at the end, the test password is shown to be in no table, no log line and
- * no response. Every hosted page met is checked with axe-core (no serious or critical violations).
+ * no response. Every hosted page met is checked with axe-core (no violation of any impact).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -54,7 +54,13 @@ for (const kind of kinds) {
       findings.push(...(await axeViolations(page)));
     }
 
+    /** Our outcome page (checked with axe), then Continue to the shop. */
     async function atShop(page: Page, paymentId: string): Promise<void> {
+      await page.getByRole('heading', { name: /^(Payment complete|Your bank is processing the payment|Payment not completed)$/ }).waitFor({ timeout: 15_000 });
+      await a11y(page);
+      const onward = page.getByRole('link', { name: /^Continue to / });
+      // The completed page may continue by itself meanwhile.
+      if (new URL(page.url()).origin !== shop.url) await onward.click({ timeout: 10_000 }).catch(() => undefined);
       await page.waitForURL((url) => url.origin === shop.url, { timeout: 10_000 });
       const landed = new URL(page.url());
       assert.equal(landed.pathname, '/return');
@@ -98,9 +104,9 @@ for (const kind of kinds) {
       assert.deepEqual(options.slice(1).sort(), ['France', 'Germany']);
       assert.ok(await page.getByRole('button', { name: 'Pay with Banque Lumière Sandbox' }).isVisible());
       assert.equal(await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).count(), 0);
-      await page.getByLabel('Country').selectOption('DE');
+      // A new country applies at once; typing filters the list in the page (test/e2e/branding-and-bank-selection.test.ts).
+      await Promise.all([page.waitForURL(/country=DE/), page.getByLabel('Country').selectOption('DE')]);
       await page.getByLabel('Search for your bank').fill('rhein');
-      await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).waitFor();
       assert.equal(await page.getByRole('button', { name: /^Pay with / }).count(), 1);
       await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).click();
@@ -399,7 +405,7 @@ for (const kind of kinds) {
       await page.context().close();
     });
 
-    it('every hosted page met has no serious or critical accessibility violation (axe-core)', () => {
+    it('every hosted page met has no accessibility violation of any impact (axe-core)', () => {
       assert.ok(checkedPages.size >= (full ? 13 : 9), `pages checked: ${[...checkedPages].join(', ')}`);
       assert.deepEqual(findings, []);
     });

@@ -65,6 +65,8 @@ for (const kind of sqlite) {
     }
 
     async function atShop(page: Page, paymentId: string): Promise<void> {
+      // Our outcome page first (the payer sees what happened), then Continue to the shop.
+      await page.getByRole('link', { name: /^Continue to / }).click({ timeout: 45_000 });
       await page.waitForURL((url) => url.origin === shop.url, { timeout: 45_000 });
       const landed = new URL(page.url());
       assert.equal(landed.pathname, '/return');
@@ -174,7 +176,7 @@ for (const kind of sqlite) {
       assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['INSUFFICIENT_FUNDS']);
     });
 
-    it('our pages met on the way have no serious or critical accessibility violation (axe-core)', () => {
+    it('our pages met on the way have no accessibility violation of any impact (axe-core)', () => {
       assert.deepEqual(findings, []);
     });
 

@@ -11,7 +11,7 @@ import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } fr
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { loadCatalogue } from '../../src/providers/catalogue.js';
-import { fieldsAsked, headingOf, openFlow, submit, submitAndFollow } from '../hosted/http-payer.js';
+import { fieldsAsked, headingOf, openFlow, submit, submitAndFollow, continueLinkOf } from '../hosted/http-payer.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -145,7 +145,7 @@ describe('requiredPaymentFields matches what the flow asks for, bank by bank', {
       const codePage = await submitAndFollow(created.redirectUrl, refused.html, 'details', { password: TEST_PASSWORD }, flow.seen);
       assert.equal(headingOf(codePage.html), 'Enter your one-time code');
       const paid = await submitAndFollow(created.redirectUrl, codePage.html, 'code', { otp: '123456' }, flow.seen);
-      assert.equal(paid.location, `https://merchant.example/return?paymentId=${created.paymentId}`);
+      assert.equal(continueLinkOf(paid), `https://merchant.example/return?paymentId=${created.paymentId}`);
       await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
       const history = statuses(await flow.history(created.paymentId));
       assert.deepEqual(history.slice(0, 3), [

@@ -89,7 +89,7 @@ describe('the bank return, handed to the connector', { timeout: 90_000 }, () => 
     assert.deepEqual(completed?.returned?.data.form, {});
   });
 
-  it('/pay/return finds the payment by state; a wrong, malformed or reused state is refused', async () => {
+  it('/pay/return finds the payment by state; a wrong or malformed state is refused, a used one reaches the connector never again', async () => {
     const { paymentId, callback, secret } = await approvedAtTheBank();
     const fixed = `${flow.app.baseUrl}/pay/return`;
     const state = `${paymentId}.${secret}`;
@@ -105,9 +105,13 @@ describe('the bank return, handed to the connector', { timeout: 90_000 }, () => 
     assert.deepEqual(completed?.returned?.data.query, { state, code: 'code-789' });
     assert.equal(completed?.returned?.data.nok, false);
 
-    // Single use: the state, posted this time, and the per-payment callback of the same secret.
-    assert.equal((await post(fixed, { state, code: 'code-789' }, {}, flow.seen)).status, 404);
-    assert.equal((await get(callback.href, {}, flow.seen)).status, 404);
+    // Single use: the state, posted this time, and the per-payment callback of the same secret. The payment's flow
+    // is over (the bank executes it): the payer is led to its outcome page, and the connector hears nothing more.
+    const reused = await post(fixed, { state, code: 'code-789' }, {}, flow.seen);
+    assert.equal(reused.status, 303);
+    assert.equal(reused.location, answer.location);
+    assert.equal((await get(callback.href, {}, flow.seen)).location, answer.location);
+    assert.equal(completions.filter((input) => input.returned?.expectedState === state).length, 1);
     await flow.waitFor(paymentId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
   });
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { completeBankPages } from '../connectors/helpers/psu-browser.js';
 import { BANKS, PLAIN_TO_REGISTRATION, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { get, post, submit } from './http-payer.js';
+import { continueLinkOf, get, headingOf, post, submit } from './http-payer.js';
 
 const kinds = await testDatabaseKinds();
 
@@ -33,7 +33,7 @@ for (const kind of kinds) {
       return { ...created, bankUrl: new URL(continued.location ?? '', created.redirectUrl).href };
     }
 
-    it('a redirect bank: review, the bank, our callback, execution polled to COMPLETED; a replayed callback is refused', async () => {
+    it('a redirect bank: review, the bank, our callback, the outcome page, execution polled to COMPLETED; a used callback leads to the outcome, a forged one is refused', async () => {
       const { paymentId, redirectUrl, bankUrl } = await toTheBank();
       const atBank = await completeBankPages(bankUrl, { psuId: 'alice', password: TEST_PASSWORD, otp: '123456' });
       assert.ok(atBank.redirectedTo?.includes(`/pay/return/${paymentId}/`), atBank.redirectedTo);
@@ -42,16 +42,23 @@ for (const kind of kinds) {
       assert.equal(returned.status, 303);
       assert.equal(returned.location, `/pay/${new URL(redirectUrl).pathname.split('/')[2]}`);
       const back = await get(new URL(returned.location ?? '', redirectUrl).href, {}, flow.seen);
-      assert.equal(back.status, 303);
-      assert.equal(back.location, `https://merchant.example/return?paymentId=${paymentId}`);
+      assert.equal(continueLinkOf(back), `https://merchant.example/return?paymentId=${paymentId}`);
+      assert.match(headingOf(back.html), /^(Your bank is processing the payment|Payment complete)$/);
 
+      // The payer reloads the used callback (or comes back to it through the history): the outcome again, nothing more.
       const replay = await get(callback, {}, flow.seen);
-      assert.equal(replay.status, 404);
+      assert.equal(replay.status, 303);
+      assert.equal(replay.location, returned.location);
       const forged = await get(callback.replace(/\/[^/?]+(\?|$)/, `/${'A'.repeat(43)}$1`), {}, flow.seen);
       assert.equal(forged.status, 404);
       assert.ok(flow.app.logs.some((line) => line.includes('bank callback refused')));
 
       await flow.waitFor(paymentId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
+      const done = await get(redirectUrl, {}, flow.seen);
+      assert.equal(headingOf(done.html), 'Payment complete');
+      assert.match(done.html, /data-auto-continue="\d+"/);
+      assert.match(done.html, /<noscript><meta http-equiv="refresh" content="\d+;url=https:\/\/merchant\.example\/return\?paymentId=/);
+      assert.match(done.html, /Invoice 2026-001/);
       assert.deepEqual(statuses(await flow.history(paymentId)), [
         ...PLAIN_TO_REGISTRATION,
         'PAYMENT_CONSENT_REDIRECT_PENDING',

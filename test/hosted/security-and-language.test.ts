@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { csrfOf, get, post, submit } from './http-payer.js';
+import { csrfOf, get, headingOf, post, submit } from './http-payer.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -27,10 +27,18 @@ describe('hosted page guards and languages', { timeout: 60_000 }, () => {
     const csp = page.headers.get('content-security-policy') ?? '';
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /style-src 'self'/);
-    assert.doesNotMatch(csp, /unsafe-inline|script-src/);
+    // Scripts only from our own files: never inline, never another origin.
+    assert.match(csp, /script-src 'self';/);
+    assert.match(csp, /connect-src 'self';/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|unsafe-hashes|script-src [^;]*(https?:|\*|data:|blob:)/);
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.equal(page.headers.get('cache-control'), 'no-store');
-    assert.doesNotMatch(page.html, /<script|style=/);
+    // Our own files only, nothing inline: the script of every page, and the bank list's filter.
+    const scripts = [...page.html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    assert.deepEqual(scripts.map((match) => match[2]), ['', '']);
+    assert.match(scripts[0]?.[1] ?? '', /^ src="\/pay\/assets\/hosted-[\w-]+\.js" defer$/);
+    assert.match(scripts[1]?.[1] ?? '', /^ src="\/pay\/assets\/bank-filter-[\w-]{12}\.js" defer$/);
+    assert.doesNotMatch(page.html, /style=|\son[a-z]+=/);
   });
 
   it('refuses a form without its CSRF token (403), with another payment\'s token (403), and a cross-site post (403)', async () => {
@@ -79,8 +87,11 @@ describe('hosted page guards and languages', { timeout: 60_000 }, () => {
     const page = await get(redirectUrl);
     const cancelled = await submit(redirectUrl, page.html, 'cancel');
     assert.equal(cancelled.status, 303);
-    const end = await get(new URL(cancelled.location ?? '', redirectUrl).href);
-    assert.equal(end.location, `https://merchant.example/return?paymentId=${paymentId}`);
+    assert.equal(cancelled.location, `https://merchant.example/return?paymentId=${paymentId}`);
+    // The flow link shows what happened.
+    const end = await get(redirectUrl);
+    assert.equal(headingOf(end.html), 'Payment not completed');
+    assert.match(end.html, /You cancelled the payment\./);
     const history = await flow.history(paymentId);
     assert.deepEqual(statuses(history), ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PAYMENT_REGISTRATION_FAILED']);
     assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_CANCELLED']);

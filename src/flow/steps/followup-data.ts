@@ -103,6 +103,7 @@ export function submitFollowupData(run: FlowRun, form: FollowupForm): StepResult
       ...run.changes,
       sender: { ...(run.sender() ?? {}), account: { number: { type: 'IBAN', value: iban }, currency: run.payment.currency } },
     };
+    run.setState({ senderAccountFromPayer: true });
   }
   run.enter('SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING');
   return CONTINUE;

@@ -6,7 +6,8 @@ import type { Payment } from '../../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../../providers/catalogue.js';
 import { eligibleBanks } from '../../providers/eligibility.js';
 import type { FlowRun } from '../run.js';
-import { CONTINUE, type StepResult } from './step-result.js';
+import { BACK_TO_BANK_SELECTION } from '../../domain/transitions.js';
+import { CONTINUE, STOP, type StepResult } from './step-result.js';
 
 /** Banks (stand-alone and subsidiaries) the payer may choose for this payment. */
 export function banksFor(payment: Payment, catalogue: ProviderCatalogue): Bank[] {
@@ -29,4 +30,22 @@ export function selectBank(run: FlowRun, bank: Bank): StepResult {
 export function processSelection(run: FlowRun): StepResult {
   run.enter('FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING');
   return CONTINUE;
+}
+
+/**
+ * The payer goes back to the bank list (checked by the engine: hosted mode, no bank holds the payment). Whatever the
+ * earlier bank left is dropped so the next bank starts clean: its references, offered accounts and methods, refusal
+ * counts, the callback; an account-information consent granted there is simply abandoned (it expires at that bank).
+ * Only the page key stays. The bank and a sender account the payer gave for it are forgotten with it.
+ */
+export function returnToBankSelection(run: FlowRun): StepResult {
+  const sender = run.sender();
+  if (run.state.senderAccountFromPayer === true && sender !== null) {
+    const { account: _forgotten, ...rest } = sender;
+    run.changes = { ...run.changes, sender: Object.keys(rest).length === 0 ? null : rest };
+  }
+  run.changes = { ...run.changes, providerId: null };
+  run.state = run.state.pageKey === undefined ? {} : { pageKey: run.state.pageKey };
+  run.enter(BACK_TO_BANK_SELECTION);
+  return STOP;
 }

@@ -12,10 +12,15 @@ import { newCallback } from './callback.js';
 import { startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
 
-export function checkSenderAccount(run: FlowRun): StepResult {
+/** Whether the run's bank will ask for an account-information consent before the payment (the payer logs in twice). */
+export function needsAccountConsent(run: FlowRun): boolean {
   const connector = run.connector();
   const { needsSenderAccount, senderAccountChosenAtBank } = connector.profile;
-  if (needsSenderAccount && !senderAccountChosenAtBank && connector.accountInformation !== undefined && run.sender()?.account === undefined) {
+  return needsSenderAccount && !senderAccountChosenAtBank && connector.accountInformation !== undefined && run.sender()?.account === undefined;
+}
+
+export function checkSenderAccount(run: FlowRun): StepResult {
+  if (needsAccountConsent(run)) {
     run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING');
   } else {
     run.enter('PAYMENT_REGISTRATION_PENDING');
@@ -121,6 +126,7 @@ function useAccount(run: FlowRun, account: OfferedAccount): void {
     ...run.changes,
     sender: { ...(run.sender() ?? {}), account: { number: { type: 'IBAN', value: account.iban }, currency: account.currency } },
   };
+  run.setState({ senderAccountFromPayer: true });
 }
 
 export function checkAccountSelection(run: FlowRun): StepResult {

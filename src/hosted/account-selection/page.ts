@@ -4,9 +4,13 @@ import { html } from '../html.js';
 import { formatIban, layout, postForm } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
-export function accountSelectionPage(context: PageContext, accounts: readonly OfferedAccount[]): string {
+export interface AccountSelectionView {
+  readonly accounts: readonly OfferedAccount[];
+}
+
+export function accountSelectionPage(context: PageContext, { accounts }: AccountSelectionView): string {
   const { t } = context;
-  const inner = html`<fieldset><legend>${t('account.legend', { bank: context.bank?.name ?? '' })}</legend>${accounts.map(
+  const inner = html`<fieldset><legend>${t('account.legend', { bank: context.summary.bankName ?? '' })}</legend>${accounts.map(
     (account, index) =>
       html`<label class="choice"><input type="radio" name="iban" value="${account.iban}"${index === 0 ? html` checked` : ''}><span>${account.name ?? ''} ${formatIban(account.iban)} (${account.currency})</span></label>`,
   )}</fieldset><button type="submit" class="primary">${t('account.submit')}</button>`;

@@ -1,11 +1,16 @@
 /** Phase 2: what the bank needs and the request lacked (login id, password, sender IBAN). */
+import type { FollowupNeeds } from '../../flow/steps/followup-data.js';
 import { html } from '../html.js';
 import { field, layout, postForm } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
-export function followupDataPage(context: PageContext, needs: { loginId: boolean; password: boolean; senderIban: boolean }): string {
+export interface FollowupDataView {
+  readonly needs: FollowupNeeds;
+}
+
+export function followupDataPage(context: PageContext, { needs }: FollowupDataView): string {
   const { t } = context;
-  const bankName = context.bank?.name ?? '';
+  const bankName = context.summary.bankName ?? '';
   const credentials = needs.loginId || needs.password;
   const inner = html`${credentials ? html`<p>${t('followup.intro')}</p>` : ''}
 ${needs.loginId ? field(context, { name: 'loginId', label: t('field.loginId'), type: 'text', autocomplete: 'username', maxlength: 256 }) : ''}

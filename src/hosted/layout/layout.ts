@@ -1,23 +1,37 @@
 /**
  * The shared layout of the hosted pages: language, header, the payment summary (amount, recipient, IBAN,
  * reference: shown on every page, so the payer sees what they approve before leaving for the bank), the error
- * summary, the cancel button and the language switch. No script anywhere; a waiting page is reloaded by the
- * browser through the `Refresh` response header (set by the routes), says so, and offers a link to check at once.
+ * summary, "choose another bank" while allowed, the cancel button and the language switch; the merchant's name and
+ * logo in the header, its brand colour on the primary buttons (a stylesheet of ours), the operator's statement and
+ * links in the footer. Every page works without script; our one script file (script.ts) makes buttons show they are
+ * working and waiting pages follow the status (the bank list adds its filter, bank-selection/filter-script.ts).
+ * A waiting page without script reloads through a `<noscript>` meta refresh, says so, and links to itself.
  */
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/locale.js';
-import { LANGUAGE_NAMES, translator, type MessageKey } from '../../i18n/messages.js';
+import { LANGUAGE_NAMES, translator, type MessageKey, type Translate } from '../../i18n/messages.js';
+import type { OperatorIdentity } from '../../config/config.js';
 import type { InputError } from '../../flow/engine.js';
 import { html, type SafeHtml } from '../html.js';
-import { formAction, tokenFor, type PageContext } from './page-context.js';
+import { formAction, type MerchantView, type PageContext } from './page-context.js';
+import { HOSTED_JS_PATH } from './script.js';
 import { HOSTED_CSS_PATH } from './styles.js';
+import { FAVICON_PATH } from './favicon.js';
 
 export interface LayoutOptions {
   readonly heading: string;
   readonly body: SafeHtml;
-  /** Waiting pages: the routes send `Refresh: <seconds>`; the page tells the payer and links to itself. */
-  readonly refreshSeconds?: number;
+  /** Waiting pages: reloaded while the payer waits (the routes set it up); the page says so and links to itself. */
+  readonly waiting?: boolean;
+  /** See `DocumentOptions.noScriptRefresh` (waiting pages get a reload of their own). */
+  readonly noScriptRefresh?: DocumentOptions['noScriptRefresh'];
   readonly summary?: boolean;
   readonly cancel?: boolean;
+  /** The "choose another bank" button where the payer may go back (default: shown when allowed). */
+  readonly back?: boolean;
+  /** The summary as a sentence and the reference only (the bank list: the banks must fit the first screen). */
+  readonly compactSummary?: boolean;
+  /** Our script for this page (a path under /pay/assets; CSP `script-src 'self'`). */
+  readonly script?: string;
 }
 
 /** An amount as people read it in their language; Intl formats the decimal string exactly (no float maths). */
@@ -38,17 +52,50 @@ export function countryName(code: string, locale: Locale): string {
   }
 }
 
-function summary(context: PageContext): SafeHtml {
-  const { payment, t, locale, bank } = context;
-  const account = payment.sender?.account;
-  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2><dl>
-<dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
-<dt>${t('summary.recipient')}</dt><dd>${payment.recipient.name}</dd>
-<dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipient.account.number.value)}</dd>
-<dt>${t('summary.reference')}</dt><dd>${bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value}</dd>
-${bank === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${bank.name}</dd>`}
-${account === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(account.number.value)}</dd>`}
+/**
+ * The payment in one plain sentence: "You are paying €10.50 to Acme GmbH from your account at Rheinland Bank,
+ * initiated by <operator>"; the bank and the operator are left out while unknown or unset.
+ */
+export function paymentSentence(context: PageContext): string {
+  const { summary: payment, t, locale, operator } = context;
+  const params = {
+    amount: formatAmount(payment.amount, payment.currency, locale),
+    merchant: payment.merchant,
+    bank: payment.bankName ?? '',
+    operator: operator.name ?? '',
+  };
+  const key: MessageKey =
+    payment.bankName === undefined
+      ? operator.name === undefined ? 'summary.sentence' : 'summary.sentenceOperator'
+      : operator.name === undefined ? 'summary.sentenceBank' : 'summary.sentenceBankOperator';
+  return t(key, params);
+}
+
+/**
+ * The payment summary on every page: the sentence, then the details. Compact (the bank list, where the list must
+ * be in the first screen of a phone): the sentence and the reference only.
+ */
+function summary(context: PageContext, compact: boolean): SafeHtml {
+  const { summary: payment, t, locale } = context;
+  if (compact) {
+    return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2><p class="sentence">${paymentSentence(context)}</p><dl>
+<dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
 </dl></section>`;
+  }
+  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2><p class="sentence">${paymentSentence(context)}</p><dl>
+<dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
+<dt>${t('summary.recipient')}</dt><dd>${payment.recipientName}</dd>
+<dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipientIban)}</dd>
+<dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
+${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
+${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
+</dl></section>`;
+}
+
+/** A translated text with one placeholder left in it (`{name}`) replaced by markup; the rest escaped. */
+export function textWith(text: string, name: string, markup: SafeHtml): SafeHtml {
+  const [before, ...rest] = text.split(`{${name}}`);
+  return html`${before ?? ''}${markup}${rest.join(`{${name}}`)}`;
 }
 
 export function errorMessageKey(error: InputError): MessageKey {
@@ -84,7 +131,7 @@ ${error === undefined ? '' : html`<p class="field-error" id="${options.name}-err
 
 /** The hidden CSRF field of a form posting to `action`. */
 export function csrfField(context: PageContext, action: string): SafeHtml {
-  return html`<input type="hidden" name="csrf" value="${tokenFor(context, action)}">`;
+  return html`<input type="hidden" name="csrf" value="${context.csrf(action)}">`;
 }
 
 export function postForm(context: PageContext, action: string, inner: SafeHtml, options: { novalidate?: boolean } = {}): SafeHtml {
@@ -95,40 +142,119 @@ export function cancelForm(context: PageContext): SafeHtml {
   return postForm(context, 'cancel', html`<button type="submit" class="secondary">${context.t('page.cancel')}</button>`);
 }
 
+/** "Choose another bank": before the bank holds the payment, the payer may go back to the bank list. */
+export function backForm(context: PageContext): SafeHtml {
+  return context.canGoBack ? postForm(context, 'back', html`<button type="submit" class="secondary">${context.t('page.back')}</button>`) : html``;
+}
+
 function languageSwitch(context: PageContext): SafeHtml {
   return html`<nav aria-label="${context.t('page.language')}"><ul class="langs">${SUPPORTED_LOCALES.map(
     (locale) =>
-      html`<li><a href="/pay/${context.payment.flowToken}?lang=${locale}" lang="${locale}" hreflang="${locale}"${locale === context.locale ? html` aria-current="true"` : ''}>${LANGUAGE_NAMES[locale]}</a></li>`,
+      html`<li><a href="${context.flowUrl}?lang=${locale}" lang="${locale}" hreflang="${locale}"${locale === context.locale ? html` aria-current="true"` : ''}>${LANGUAGE_NAMES[locale]}</a></li>`,
   )}</ul></nav>`;
 }
 
-export function document(options: { locale: Locale; title: string; body: SafeHtml; sandbox: boolean }): string {
+/** A logo this much wider than high is taken for a wordmark (the name written out), shown instead of the name. */
+const WORDMARK_ASPECT = 2;
+
+/** The header: who is paid (the merchant's logo and name), or our title on pages without a payment. */
+function header(t: Translate, merchant: MerchantView | undefined, sandbox: boolean): SafeHtml {
+  const who =
+    merchant === undefined
+      ? html`<span class="brand">${t('page.title')}</span>`
+      : merchant.logo !== undefined && merchant.logo.width >= WORDMARK_ASPECT * merchant.logo.height
+        ? // A wide logo is a wordmark: it says the name itself (its text alternative too).
+          html`<div class="merchant"><img src="${merchant.logo.path}" alt="${merchant.name}" width="${String(merchant.logo.width)}" height="${String(merchant.logo.height)}"></div>`
+        : html`<div class="merchant">${merchant.logo === undefined ? '' : html`<img src="${merchant.logo.path}" alt="" width="${String(merchant.logo.width)}" height="${String(merchant.logo.height)}">`}<span>${merchant.name}</span></div>`;
+  const aside = sandbox ? html`<span class="sandbox">${t('page.sandbox')}</span>` : merchant === undefined ? '' : html`<span class="secure">${t('page.title')}</span>`;
+  return html`<header class="top">${who}${aside}</header>`;
+}
+
+/** The footer's legal part: who initiates the payment (the operator), its statement and links, the merchant's help. */
+function legal(t: Translate, operator: OperatorIdentity | undefined, merchant: MerchantView | undefined): SafeHtml {
+  const links = [
+    merchant?.supportUrl === undefined ? undefined : { href: merchant.supportUrl, text: t('page.support', { merchant: merchant.name }) },
+    operator?.termsUrl === undefined ? undefined : { href: operator.termsUrl, text: t('page.terms') },
+    operator?.privacyUrl === undefined ? undefined : { href: operator.privacyUrl, text: t('page.privacy') },
+  ].filter((link) => link !== undefined);
+  const statement = [operator?.name === undefined ? undefined : t('page.operator', { operator: operator.name }), operator?.regulatoryStatement]
+    .filter((part) => part !== undefined)
+    .join(' ');
+  return html`${statement === '' ? '' : html`<p class="regulatory">${statement}</p>`}${
+    links.length === 0
+      ? ''
+      : html`<ul class="legal">${links.map((link) => html`<li><a href="${link.href}" target="_blank" rel="noopener noreferrer">${link.text}</a></li>`)}</ul>`
+  }`;
+}
+
+/** How often a waiting page is reloaded without script (seconds); with script it asks the status endpoint as often. */
+export const WAITING_REFRESH_SECONDS = 2;
+
+export interface DocumentOptions {
+  readonly locale: Locale;
+  readonly title: string;
+  readonly body: SafeHtml;
+  readonly sandbox: boolean;
+  /**
+   * Without script only (inside `<noscript>`, so a browser running our script never sees it, and neither does
+   * axe-core): reload after `seconds`, or go on to `url`. With script, the page's script does the same gently.
+   */
+  readonly noScriptRefresh?: { readonly seconds: number; readonly url?: string };
+  /** The operator (its statement and links in the footer); absent on pages that are not the payer's. */
+  readonly operator?: OperatorIdentity;
+  /** Who is paid: the header, the title, the brand colour's stylesheet; absent on pages without a payment. */
+  readonly merchant?: MerchantView;
+  /** Inside the footer, before the operator's part (the language switch). */
+  readonly footer?: SafeHtml;
+  /** A script of this page besides the one of every page (a path under /pay/assets), loaded deferred. */
+  readonly script?: string;
+}
+
+export function document(options: DocumentOptions): string {
   const t = translator(options.locale);
+  const refresh = options.noScriptRefresh;
+  const { merchant } = options;
   return html`<!doctype html>
 <html lang="${options.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${options.title} – ${t('page.title')}</title><link rel="stylesheet" href="${HOSTED_CSS_PATH}"></head>
-<body><header class="top"><span class="brand">${t('page.title')}</span>${options.sandbox ? html`<span class="sandbox">${t('page.sandbox')}</span>` : ''}</header>
-${options.body}</body></html>`.value;
+<meta name="robots" content="noindex"><title>${options.title} – ${merchant === undefined ? t('page.title') : merchant.name}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${HOSTED_CSS_PATH}">${
+    merchant?.stylesheetPath === undefined ? '' : html`<link rel="stylesheet" href="${merchant.stylesheetPath}">`
+  }<script src="${HOSTED_JS_PATH}" defer></script>${options.script === undefined ? '' : html`<script src="${options.script}" defer></script>`}${
+    refresh === undefined ? '' : html`<noscript><meta http-equiv="refresh" content="${String(refresh.seconds)}${refresh.url === undefined ? '' : html`;url=${refresh.url}`}"></noscript>`
+  }</head>
+<body>${header(t, merchant, options.sandbox)}
+${options.body}
+<footer>${options.footer ?? ''}${legal(t, options.operator, merchant)}</footer></body></html>`.value;
 }
 
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
-  const body = html`<main id="main"><h1>${options.heading}</h1>${notice}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
-    options.refreshSeconds === undefined
+  const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
+  const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
+  const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
+  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context, options.compactSummary === true)}${options.body}${
+    options.waiting !== true
       ? ''
-      : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="/pay/${context.payment.flowToken}">${context.t('page.checkNow')}</a></p>`
-  }${options.cancel === false ? '' : cancelForm(context)}</main>
-<footer>${languageSwitch(context)}</footer>`;
+      : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`
+  }${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelForm(context)}</main>`;
   return document({
     locale: context.locale,
     title: options.heading,
     body,
-    sandbox: context.payment.environment === 'sandbox',
+    sandbox: context.sandbox,
+    operator: context.operator,
+    merchant: context.merchant,
+    footer: languageSwitch(context),
+    ...(options.script === undefined ? {} : { script: options.script }),
+    ...(options.noScriptRefresh !== undefined
+      ? { noScriptRefresh: options.noScriptRefresh }
+      : options.waiting === true
+        ? { noScriptRefresh: { seconds: WAITING_REFRESH_SECONDS } }
+        : {}),
   });
 }
 
 /** Pages without a payment (invalid link, expired form): in the language the browser asks for. */
-export function standalonePage(locale: Locale, heading: MessageKey, intro: MessageKey): string {
+export function standalonePage(locale: Locale, heading: MessageKey, intro: MessageKey, operator: OperatorIdentity): string {
   const t = translator(locale);
-  return document({ locale, title: t(heading), sandbox: false, body: html`<main id="main"><h1>${t(heading)}</h1><p>${t(intro)}</p></main>` });
+  return document({ locale, title: t(heading), sandbox: false, operator, body: html`<main id="main"><h1>${t(heading)}</h1><p>${t(intro)}</p></main>` });
 }

@@ -1,25 +1,60 @@
-/** What every hosted page is rendered with: the payer's language, the payment, and the form tokens. */
-import type { Payment } from '../../domain/payment.js';
-import type { Bank } from '../../providers/catalogue.js';
+/**
+ * What every hosted page is rendered with: the payer's language, the payment as the payer sees it (a view, never
+ * the stored payment or its flow state), the page's links and form tokens, and the messages of this view.
+ */
 import type { Locale } from '../../i18n/locale.js';
 import type { Translate } from '../../i18n/messages.js';
 import type { InputError, Notice } from '../../flow/engine.js';
-import { csrfToken } from '../security.js';
+import type { OperatorIdentity } from '../../config/config.js';
+
+/** The payment as every page summarises it. */
+export interface PaymentSummaryView {
+  /** Decimal string, formatted for the payer's locale by the layout. */
+  readonly amount: string;
+  readonly currency: string;
+  /** Who is paid, as the payer should recognise it (the shop). */
+  readonly merchant: string;
+  readonly recipientName: string;
+  readonly recipientIban: string;
+  /** The reference as it will reach the bank (cut to the bank's limit when the client allowed it). */
+  readonly reference: string;
+  readonly bankName: string | undefined;
+  readonly fromIban: string | undefined;
+}
+
+/** The client as its payers see it in the header and the footer (its branding, src/branding/). */
+export interface MerchantView {
+  /** The branding's display name, else the payment's recipient name. */
+  readonly name: string;
+  /** Our URL of the logo we re-encoded, with its size (the image is named by its hash, so it is cached for long). */
+  readonly logo: { readonly path: string; readonly width: number; readonly height: number } | undefined;
+  readonly supportUrl: string | undefined;
+  /** Our stylesheet painting the primary buttons in the brand colour (its text colour chosen for contrast). */
+  readonly stylesheetPath: string | undefined;
+}
 
 export interface PageContext {
   readonly locale: Locale;
   readonly t: Translate;
-  readonly payment: Payment;
-  readonly bank: Bank | undefined;
-  readonly pageKey: string;
+  /** The payment's flow link (`/pay/<token>`): the page's own address, base of its forms. */
+  readonly flowUrl: string;
+  /** The CSRF token of a form posting to `action`. */
+  readonly csrf: (action: string) => string;
+  readonly summary: PaymentSummaryView;
+  readonly merchant: MerchantView;
+  /** The operator of this service: named in the payment sentence, its statement and links in the footer. */
+  readonly operator: OperatorIdentity;
+  readonly sandbox: boolean;
+  /** Whether the payer may still go back to the bank list (hosted mode, before the bank holds the payment). */
+  readonly canGoBack: boolean;
+  /** The bank will ask the payer to log in twice (a consent first), and the first login is still ahead. */
+  readonly twoLogins: boolean;
   readonly errors: readonly InputError[];
   readonly notice: Notice | undefined;
+  /** What the payer sees now (step and status): a waiting page's script reloads when the status endpoint differs. */
+  readonly liveView: string;
 }
 
-export function formAction(context: PageContext, action: string): string {
-  return `/pay/${context.payment.flowToken}/${action}`;
-}
-
-export function tokenFor(context: PageContext, action: string): string {
-  return csrfToken(context.pageKey, action);
+export function formAction(context: Pick<PageContext, 'flowUrl'>, action: string): string {
+  return `${context.flowUrl}/${action}`;
 }

@@ -2,14 +2,14 @@
 import { html } from '../html.js';
 import { layout } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
-import { WAITING_REFRESH_SECONDS } from '../decoupled/page.js';
 
 export function processingPage(context: PageContext): string {
   const { t } = context;
   return layout(context, {
     heading: t('processing.heading'),
-    refreshSeconds: WAITING_REFRESH_SECONDS,
+    waiting: true,
     cancel: false,
-    body: html`<p>${t('processing.intro')}</p>`,
+    back: false,
+    body: html`<p>${t('processing.intro')}</p><p class="hint">${t('processing.hint')}</p>`,
   });
 }

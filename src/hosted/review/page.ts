@@ -8,6 +8,6 @@ export function reviewPage(context: PageContext): string {
   const inner = html`<button type="submit" class="primary">${t('page.continue')}</button>`;
   return layout(context, {
     heading: t('review.heading'),
-    body: html`<p>${t('review.intro', { bank: context.bank?.name ?? '' })}</p>${postForm(context, 'continue', inner)}`,
+    body: html`<p>${t('review.intro', { bank: context.summary.bankName ?? '' })}</p>${postForm(context, 'continue', inner)}`,
   });
 }

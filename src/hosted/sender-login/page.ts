@@ -7,11 +7,17 @@ import { html } from '../html.js';
 import { field, layout, postForm } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
-export function senderLoginPage(context: PageContext, needs: { loginId: boolean; password: boolean }, options: { again: boolean }): string {
+export interface SenderLoginView {
+  readonly needs: { readonly loginId: boolean; readonly password: boolean };
+  /** The connection was interrupted after the login: "please enter your password again". */
+  readonly again: boolean;
+}
+
+export function senderLoginPage(context: PageContext, { needs, again }: SenderLoginView): string {
   const { t } = context;
-  const inner = html`<p>${options.again && !needs.loginId ? t('login.again') : t('followup.intro')}</p>
+  const inner = html`<p>${again && !needs.loginId ? t('login.again') : t('followup.intro')}</p>
 ${needs.loginId ? field(context, { name: 'loginId', label: t('field.loginId'), type: 'text', autocomplete: 'username', maxlength: 256 }) : ''}
 ${needs.password ? field(context, { name: 'password', label: t('field.password'), type: 'password', autocomplete: 'current-password', maxlength: 256 }) : ''}
 <button type="submit" class="primary">${t('page.continue')}</button>`;
-  return layout(context, { heading: t('login.heading', { bank: context.bank?.name ?? '' }), body: postForm(context, 'details', inner, { novalidate: true }) });
+  return layout(context, { heading: t('login.heading', { bank: context.summary.bankName ?? '' }), body: postForm(context, 'details', inner, { novalidate: true }) });
 }

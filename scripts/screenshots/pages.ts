@@ -1,0 +1,248 @@
+/**
+ * The payer pages `npm run screenshots` renders, each reached through a real flow against the in-process app (the
+ * same app and sandbox banks the browser tests use). To add a page, add an entry: a name (its folder under
+ * screenshots/), what it shows, and how a payer gets there. Steps use CSS selectors, never texts, so one entry
+ * works in every language.
+ */
+import type { Kysely } from 'kysely';
+import type { Page } from 'playwright-core';
+import type { Locale } from '../../src/i18n/locale.js';
+import type { Database } from '../../src/storage/schema.js';
+import type { ConsoleScene } from './console-pages.js';
+import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';
+
+export interface ScreenshotContext {
+  readonly page: Page;
+  readonly baseUrl: string;
+  /** Creates a payment (hosted mode unless `provider.id` is given) in the language of this run; its flow link. */
+  create(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
+  /** Waits until the payment's detailed status is `status` (the bank's answers arrive in the background). */
+  waitFor(paymentId: string, status: string): Promise<void>;
+  /** Creates a payment for the client without branding. */
+  createUnbranded(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
+  /** The app's database (the console pages read what they need to open). */
+  readonly database: Kysely<Database>;
+  /** The console's operator and member (console pages only). */
+  readonly console?: ConsoleScene;
+}
+
+export interface ScreenshotPage {
+  /** Folder name: letters, digits and dashes. */
+  readonly name: string;
+  readonly description: string;
+  /** The languages to take it in (default: all five). */
+  readonly locales?: readonly Locale[];
+  /** Leaves `context.page` showing the page. */
+  open(context: ScreenshotContext): Promise<void>;
+}
+
+const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
+
+async function click(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForLoadState('load'), page.locator(selector).first().click()]);
+}
+
+/** The sandbox bank's own pages (Berlin Group redirect, always in English): log in and approve, to come back to us. */
+async function approveAtSandboxBank(page: Page, psuId: string): Promise<void> {
+  await page.locator('#psuId').fill(psuId);
+  await page.locator('#password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: /^(Approve|Share|Continue)$/ }).first().click();
+  const otp = page.getByLabel('One-time code');
+  if (!(await otp.isVisible())) await page.getByRole('button', { name: /^(Approve|Continue)$/ }).first().click();
+  await otp.fill('123456');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+}
+
+/** A custom-mode payment at `bank`: its review page, and past it with Continue (to the bank, or our next form). */
+async function pastReview(context: ScreenshotContext, bank: string, overrides: Record<string, unknown> = {}): Promise<{ paymentId: string; redirectUrl: string }> {
+  const created = await context.create({ provider: { id: bank }, ...overrides });
+  await context.page.goto(created.redirectUrl);
+  await click(context.page, 'button.primary');
+  return created;
+}
+
+/** At Hansa (embedded): past the review, the login form filled in and sent. */
+async function hansaLogin(context: ScreenshotContext, password: string): Promise<void> {
+  await pastReview(context, BANKS.hansa);
+  await context.page.locator('#loginId').fill('alice');
+  await context.page.locator('#password').fill(password);
+  await click(context.page, 'form button.primary');
+}
+
+/** At Rheinland (redirect): approved at the sandbox bank by `psuId`, then, once the bank says so, our outcome page. */
+export async function approvedAtRheinland(context: ScreenshotContext, psuId: string, final: string | undefined, overrides: Record<string, unknown> = {}): Promise<void> {
+  const { paymentId, redirectUrl } = await pastReview(context, BANKS.rheinland, overrides);
+  await approveAtSandboxBank(context.page, psuId);
+  if (final === undefined) {
+    await context.page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+    return;
+  }
+  await context.waitFor(paymentId, final);
+  await context.page.goto(redirectUrl);
+}
+
+export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
+  {
+    name: 'bank-selection',
+    description: 'Bank selection (hosted mode): two countries offered, Germany preselected, popular banks first',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE', 'FR', 'LT', 'LV', 'EE'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'bank-selection-search',
+    description: 'Bank selection: "baltic" typed with all countries chosen (the group name finds its banks)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create();
+      await page.goto(`${redirectUrl}?country=ALL`);
+      await page.locator('#q').pressSequentially('baltic');
+    },
+  },
+  {
+    name: 'bank-selection-no-match',
+    description: 'Bank selection: a search that finds nothing',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE', 'FR'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+      await page.locator('#q').pressSequentially('zzz');
+    },
+  },
+  {
+    name: 'bank-selection-unbranded',
+    description: 'Bank selection for a client without branding: the recipient name stands in',
+    async open({ page, createUnbranded }) {
+      const { redirectUrl } = await createUnbranded({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'review',
+    description: 'Review before the bank is called (custom mode, Rheinland Sandbox Bank)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'at-bank',
+    description: "At the bank: the payer came back to our link while the bank's page waits",
+    async open(context) {
+      const { redirectUrl } = await pastReview(context, BANKS.rheinland);
+      await context.page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'followup-data',
+    description: 'Login details for an embedded bank (Hansa Direktbank Sandbox)',
+    async open(context) {
+      await pastReview(context, BANKS.hansa);
+    },
+  },
+  {
+    name: 'followup-data-refused',
+    description: 'Login details refused by the bank: the error and the attempts left',
+    async open(context) {
+      await hansaLogin(context, `${TEST_PASSWORD}-wrong`);
+    },
+  },
+  {
+    name: 'sca-method',
+    description: 'Choice of the confirmation method (several offered by the bank)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'carla', password: TEST_PASSWORD } } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'one-time-code',
+    description: 'The one-time code',
+    async open(context) {
+      await hansaLogin(context, TEST_PASSWORD);
+      await context.page.locator('#otp').waitFor();
+    },
+  },
+  {
+    name: 'one-time-code-wrong',
+    description: 'A wrong one-time code: the error and the attempts left',
+    async open(context) {
+      await hansaLogin(context, TEST_PASSWORD);
+      await context.page.locator('#otp').fill('111111');
+      await click(context.page, 'form button.primary');
+    },
+  },
+  {
+    name: 'decoupled',
+    description: "Decoupled approval: waiting for the bank's app (Crédit Sandbox du Midi)",
+    async open(context) {
+      await pastReview(context, BANKS.midi);
+      await context.page.locator('#loginId').fill('alice');
+      await click(context.page, 'form button.primary');
+    },
+  },
+  {
+    name: 'account-selection',
+    description: 'The account to pay from, chosen on our page (Nemunas Sandbox Bank)',
+    async open(context) {
+      await pastReview(context, NEMUNAS);
+      await approveAtSandboxBank(context.page, 'bob');
+      await context.page.locator('input[type=radio]').first().waitFor();
+    },
+  },
+  {
+    name: 'outcome-completed',
+    description: 'Outcome: the payment is complete (Continue, and the automatic continue the payer can stop)',
+    async open(context) {
+      await approvedAtRheinland(context, 'alice', 'PAYMENT_EXECUTION_COMPLETED');
+    },
+  },
+  {
+    name: 'outcome-processing',
+    description: 'Outcome: approved, the bank is still processing (its status answers fail: test payer julia)',
+    async open(context) {
+      await approvedAtRheinland(context, 'julia', undefined);
+    },
+  },
+  {
+    name: 'outcome-failed-funds',
+    description: 'Outcome: the bank declined for lack of funds (test payer erik, 100 EUR)',
+    async open(context) {
+      await approvedAtRheinland(context, 'erik', 'PAYMENT_EXECUTION_FAILED', { amount: 100 });
+    },
+  },
+  {
+    name: 'outcome-cancelled',
+    description: 'Outcome: the payer cancelled on our page',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      await click(page, 'form[action$="/cancel"] button');
+    },
+  },
+  {
+    name: 'front-door',
+    description: 'The front door (/): what the service is',
+    async open({ page, baseUrl }) {
+      await page.goto(`${baseUrl}/`);
+    },
+  },
+  {
+    name: 'error-invalid-link',
+    description: 'An unknown or used-up link (404)',
+    async open({ page, baseUrl }) {
+      await page.goto(`${baseUrl}/pay/${'A'.repeat(43)}`);
+    },
+  },
+  {
+    name: 'error-expired-form',
+    description: 'A form without a valid token (403)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      // A stale or forged token, as an old tab or another site would send it.
+      await page.locator('input[name=csrf]').first().evaluate('(input) => { input.value = "forged"; }');
+      await click(page, 'button.primary');
+    },
+  },
+];

@@ -1,0 +1,136 @@
+/**
+ * `openpis users …`: the console's people from the command line (docs/console.md). A password never travels as an
+ * argument (other users of the machine see arguments): `--password-stdin` reads it from the first line of standard
+ * input; without it a strong one is made and printed once. Every command is written to the audit log as
+ * `cli:<os user>`.
+ */
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { createInterface } from 'node:readline';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConsoleUsers, type ConsoleUser } from '../people/accounts.js';
+import { AuditLog, type AuditActor } from '../people/audit-log.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+
+function cliActor(): AuditActor {
+  let name = 'unknown';
+  try {
+    name = userInfo().username;
+  } catch {
+    // No user name on this system: the entry still says it came from the command line.
+  }
+  return { id: null, label: `cli:${name}`, role: 'cli', ip: null, userAgent: null };
+}
+
+async function readPasswordLine(): Promise<string> {
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  throw new InvalidArgumentError('--password-stdin: standard input was empty');
+}
+
+/** The given password (`--password-stdin`) or a new one, and whether it was made here (then it is printed once). */
+async function passwordOf(options: { passwordStdin?: boolean }): Promise<{ password: string; generated: boolean }> {
+  if (options.passwordStdin === true) return { password: await readPasswordLine(), generated: false };
+  return { password: randomBytes(18).toString('base64url'), generated: true };
+}
+
+async function withUsers<T>(work: (users: ConsoleUsers, audit: AuditLog, runtime: Runtime) => Promise<T>): Promise<T> {
+  const runtime = await openRuntime();
+  try {
+    return await work(new ConsoleUsers(runtime.database.db, runtime.secrets, runtime.config.console.lockout), new AuditLog(runtime.database.db), runtime);
+  } finally {
+    await runtime.database.close();
+  }
+}
+
+function describeUser(user: ConsoleUser): string {
+  const state = user.disabledAt !== null ? 'disabled' : user.lockedUntil !== null && user.lockedUntil > new Date().toISOString() ? `locked until ${user.lockedUntil}` : 'active';
+  const factor = user.secondFactor === 'not-required' ? '' : user.secondFactor === 'enrolled' ? '  2FA enrolled' : '  2FA not enrolled yet';
+  return `${user.id}  ${user.role.padEnd(8)} ${state.padEnd(8)}  ${user.email}  "${user.name}"${user.clientId === null ? '' : `  client ${user.clientId}`}${factor}`;
+}
+
+function print(value: unknown, json: boolean, text: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+}
+
+export function usersCommand(): Command {
+  const users = new Command('users').description('console accounts: operators (every client) and members (one client)');
+
+  users
+    .command('create')
+    .description('create a console account; prints a generated password once unless --password-stdin')
+    .requiredOption('--email <email>', 'the sign-in email')
+    .requiredOption('--name <name>', 'the name shown in the console and the audit log')
+    .addOption(new Option('--role <role>', 'operator: every client, with a second factor; member: one client').choices(['operator', 'member']).makeOptionMandatory())
+    .option('--client <clientId>', "a member's client")
+    .option('--password-stdin', 'read the password from the first line of standard input')
+    .option('--json', 'print JSON')
+    .action(async (options: { email: string; name: string; role: 'operator' | 'member'; client?: string; passwordStdin?: boolean; json?: boolean }) => {
+      const { password, generated } = await passwordOf(options);
+      const user = await withUsers(async (accounts, audit) => {
+        const created = await accounts.create({ email: options.email, name: options.name, role: options.role, clientId: options.client, password });
+        await audit.record(cliActor(), { action: 'user.created', clientId: created.clientId, target: created.email, details: { role: created.role } });
+        return created;
+      });
+      print({ ...user, ...(generated ? { password } : {}) }, options.json === true, () =>
+        [
+          `Created ${describeUser(user)}`,
+          ...(generated ? [`Password (shown only now): ${password}`] : []),
+          ...(user.role === 'operator' ? ['At the first sign-in the console asks them to set up an authenticator app.'] : []),
+        ].join('\n'),
+      );
+    });
+
+  users
+    .command('list')
+    .description('list console accounts (never a password or a second-factor secret)')
+    .option('--client <clientId>', "only this client's members")
+    .option('--json', 'print JSON')
+    .action(async (options: { client?: string; json?: boolean }) => {
+      const list = await withUsers((accounts) => accounts.list(options.client === undefined ? {} : { clientId: options.client }));
+      print(list, options.json === true, () => (list.length === 0 ? 'No console accounts.' : list.map(describeUser).join('\n')));
+    });
+
+  const change = (name: string, description: string, action: string, work: (accounts: ConsoleUsers, user: ConsoleUser) => Promise<ConsoleUser>) =>
+    users
+      .command(name)
+      .description(description)
+      .argument('<user>', 'id or email')
+      .action(async (reference: string) => {
+        const changed = await withUsers(async (accounts, audit) => {
+          const user = await accounts.find(reference);
+          const result = await work(accounts, user);
+          await audit.record(cliActor(), { action, clientId: user.clientId, target: user.email });
+          return result;
+        });
+        process.stdout.write(`${describeUser(changed)}\n`);
+      });
+
+  change('disable', 'disable an account: its sessions end at once', 'user.disabled', (accounts, user) => accounts.disable(user.id));
+  change('enable', 'enable a disabled account', 'user.enabled', (accounts, user) => accounts.enable(user.id));
+  change('unlock', 'lift a lock-out now', 'user.unlocked', (accounts, user) => accounts.unlock(user.id));
+  change('reset-second-factor', "forget an operator's authenticator: they set up a new one at their next sign-in", 'user.second-factor-reset', (accounts, user) =>
+    accounts.resetSecondFactor(user.id),
+  );
+
+  users
+    .command('reset-password')
+    .description('set a new password (generated and printed once unless --password-stdin); ends the sessions and lifts a lock')
+    .argument('<user>', 'id or email')
+    .option('--password-stdin', 'read the password from the first line of standard input')
+    .action(async (reference: string, options: { passwordStdin?: boolean }) => {
+      const { password, generated } = await passwordOf(options);
+      const user = await withUsers(async (accounts, audit) => {
+        const found = await accounts.find(reference);
+        const changed = await accounts.resetPassword(found.id, password);
+        await audit.record(cliActor(), { action: 'user.password-reset', clientId: found.clientId, target: found.email });
+        return changed;
+      });
+      process.stdout.write(`${describeUser(user)}\n${generated ? `New password (shown only now): ${password}\n` : 'Password changed.\n'}`);
+    });
+
+  return users;
+}

@@ -1,0 +1,141 @@
+/**
+ * How a console page is served: `router.get` and `router.post` register a route under /console that runs only for
+ * a signed-in user (else: to the sign-in page), only for operators when the page says so (else: 404, as for
+ * anything a viewer may not see), and for a post only with the session's CSRF token from our own origin (else:
+ * 403). Handlers get the viewer and answer a page, a redirect or not-found; every answer carries the console's
+ * security headers. See docs/console.md, "Adding a page".
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../http/fastify-types.js';
+import { html } from '../hosted/html.js';
+import { sameOriginPost } from '../hosted/security.js';
+import type { ConsoleSession } from '../people/sessions.js';
+import { authPage, consolePage } from './layout.js';
+import type { ConsoleSectionId } from './navigation.js';
+import { clearConsoleCookie, consoleCsrfToken, consoleCsrfValid, consoleHeaders, cookieValue, CSRF_FIELD, SESSION_COOKIE, type CookieSettings } from './security.js';
+import type { ConsoleServices } from './services.js';
+import { actorOf, type Viewer } from './viewer.js';
+
+export type ConsoleAnswer =
+  | { readonly kind: 'page'; readonly html: string; readonly status: number }
+  | { readonly kind: 'redirect'; readonly location: string; readonly endSession?: boolean }
+  | { readonly kind: 'not-found' };
+
+export const page = (body: string, status = 200): ConsoleAnswer => ({ kind: 'page', html: body, status });
+export const redirect = (location: string): ConsoleAnswer => ({ kind: 'redirect', location });
+export const notFound: ConsoleAnswer = { kind: 'not-found' };
+
+export interface ConsoleRequest {
+  readonly request: FastifyRequest;
+  readonly viewer: Viewer;
+  /** A query parameter (one string of at most 200 characters), or undefined. */
+  query(name: string): string | undefined;
+  /** A form field (one string), or undefined. */
+  form(name: string): string | undefined;
+  /** Every value of a repeated form field or query parameter (checkboxes). */
+  all(name: string, from: 'query' | 'form'): string[];
+}
+
+export interface Access {
+  /** Operators only: members get 404. */
+  readonly operatorsOnly?: boolean;
+  /** The navigation entry this page belongs to (for the not-found page's navigation). */
+  readonly section?: ConsoleSectionId;
+}
+
+type Handler = (context: ConsoleRequest) => Promise<ConsoleAnswer>;
+
+const MAX_PARAMETER_LENGTH = 200;
+
+function valuesOf(source: unknown, name: string): string[] {
+  if (typeof source !== 'object' || source === null) return [];
+  const value = (source as Record<string, unknown>)[name];
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((item): item is string => typeof item === 'string' && item.length <= MAX_PARAMETER_LENGTH * 10);
+}
+
+export class ConsoleRouter {
+  constructor(
+    private readonly app: App,
+    private readonly services: ConsoleServices,
+    private readonly cookies: CookieSettings,
+  ) {}
+
+  get(path: string, access: Access, handler: Handler): void {
+    this.app.get(`/console${path}`, { schema: { hide: true } }, (request, reply) => this.serve(request, reply, access, handler, false));
+  }
+
+  post(path: string, access: Access, handler: Handler): void {
+    this.app.post(`/console${path}`, { schema: { hide: true } }, (request, reply) => this.serve(request, reply, access, handler, true));
+  }
+
+  /** The signed-in session of a request, or undefined (not signed in, or only half-way through signing in). */
+  async signedIn(request: FastifyRequest): Promise<{ session: ConsoleSession; token: string } | undefined> {
+    const token = cookieValue(request, SESSION_COOKIE);
+    const session = await this.services.sessions.find(token);
+    return session === undefined || token === undefined || session.stage !== 'signed-in' ? undefined : { session, token };
+  }
+
+  async viewerOf(request: FastifyRequest, session: ConsoleSession, token: string): Promise<Viewer> {
+    const { user } = session;
+    const client = user.clientId === null ? undefined : (await this.services.clients.list()).find((candidate) => candidate.clientId === user.clientId);
+    return {
+      user,
+      csrfToken: consoleCsrfToken(token),
+      clientScope: user.role === 'operator' ? undefined : (user.clientId ?? '-none-'),
+      clientName: client?.name,
+      actor: actorOf(request, user),
+    };
+  }
+
+  private async serve(request: FastifyRequest, reply: FastifyReply, access: Access, handler: Handler, isPost: boolean): Promise<FastifyReply> {
+    consoleHeaders(reply);
+    try {
+      const signed = await this.signedIn(request);
+      if (signed === undefined) {
+        const next = isPost ? '' : `?next=${encodeURIComponent(request.url)}`;
+        return reply.code(303).header('Location', `/console/sign-in${next}`).send();
+      }
+      const viewer = await this.viewerOf(request, signed.session, signed.token);
+      if (isPost && (!sameOriginPost(request, this.services.config.baseUrl) || !consoleCsrfValid(signed.token, valuesOf(request.body, CSRF_FIELD)[0]))) {
+        request.log.warn({ user: viewer.user.id }, 'console form refused: CSRF token or origin wrong');
+        return reply.code(403).type('text/html; charset=utf-8').send(authPage('This form has expired', html`<p>Please go back, reload the page and try again.</p><p><a href="/console">Back to the console</a></p>`));
+      }
+      if (access.operatorsOnly === true && viewer.user.role !== 'operator') return this.notFoundPage(reply, viewer, access.section);
+      const answer = await handler({
+        request,
+        viewer,
+        query: (name) => valuesOf(request.query, name).find((value) => value.length <= MAX_PARAMETER_LENGTH),
+        form: (name) => valuesOf(request.body, name)[0],
+        all: (name, from) => valuesOf(from === 'query' ? request.query : request.body, name),
+      });
+      switch (answer.kind) {
+        case 'page':
+          return reply.code(answer.status).type('text/html; charset=utf-8').send(answer.html);
+        case 'redirect':
+          if (answer.endSession === true) clearConsoleCookie(reply, this.cookies, SESSION_COOKIE);
+          return reply.code(303).header('Location', answer.location).send();
+        case 'not-found':
+          return this.notFoundPage(reply, viewer, access.section);
+      }
+    } catch (error) {
+      request.log.error({ err: error }, 'console page failed');
+      return reply.code(500).type('text/html; charset=utf-8').send(authPage('Something went wrong', html`<p>The page could not be shown. The error is in the service's log.</p><p><a href="/console">Back to the console</a></p>`));
+    }
+  }
+
+  notFoundPage(reply: FastifyReply, viewer: Viewer, section: ConsoleSectionId | undefined): FastifyReply {
+    return reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .send(
+        consolePage({
+          title: 'Not found',
+          section,
+          viewer,
+          navigation: this.services.navigation,
+          body: html`<div class="card empty"><strong>There is nothing here.</strong>The address may be mistyped, or what it named is not yours to see. <a href="${this.services.navigation.homeOf(viewer.user)}">Go to the start page</a>.</div>`,
+        }),
+      );
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Sandbox (operators only): the sandbox banks' fault rules, listed, added and cleared as `openpis sandbox faults`
+ * does, through the sandbox bank's fault routes with the operator token (SANDBOX_OPERATOR_TOKEN; docs/sandbox-bank.md).
+ * A rule makes a bank's calls fail for every client, which is why members never see this page. Every change is
+ * audited.
+ */
+import { html, type SafeHtml } from '../../hosted/html.js';
+import { OPERATIONS, type OperationName } from '../../sandbox-bank/shared/faults.js';
+import { consolePage, csrfField, emptyState, errorSummary, notice } from '../layout.js';
+import { page, redirect, type ConsoleRouter } from '../router.js';
+import type { ConsoleServices } from '../services.js';
+
+interface SandboxBank {
+  readonly slug: string;
+  readonly name: string;
+}
+
+interface FaultRuleView {
+  readonly id: string;
+  readonly operations?: readonly string[];
+  readonly psuId?: string;
+  readonly fault: { readonly kind: string; readonly status?: number; readonly delayMs?: number; readonly holdMs?: number };
+  readonly times?: number;
+}
+
+/** The Berlin Group sandbox banks of the catalogue, by the slug their fault routes are under. */
+function sandboxBanks(services: ConsoleServices): SandboxBank[] {
+  const root = `${services.config.sandboxBank.url.replace(/\/+$/, '')}/`;
+  return services.catalogue
+    .banks('sandbox')
+    .flatMap((bank) => (bank.connector.standard === 'berlin-group' && bank.connector.baseUrl.startsWith(root) ? [{ slug: bank.connector.baseUrl.slice(root.length).split('/')[0] ?? '', name: bank.name }] : []))
+    .filter((bank) => /^[a-z0-9-]{1,64}$/.test(bank.slug))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+class FaultControlError extends Error {}
+
+async function faultControl(services: ConsoleServices, slug: string, method: 'GET' | 'POST' | 'DELETE', suffix = '', body?: unknown): Promise<unknown> {
+  const token = services.config.sandboxOperatorToken;
+  if (token === undefined) throw new FaultControlError('Fault injection is closed: the service runs without SANDBOX_OPERATOR_TOKEN.');
+  const response = await fetch(`${services.config.sandboxBank.url.replace(/\/+$/, '')}/${encodeURIComponent(slug)}/sandbox/faults${suffix}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new FaultControlError(`The sandbox bank answered ${response.status}${text === '' ? '' : `: ${text.slice(0, 300)}`}`);
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+function describeFault(rule: FaultRuleView): string {
+  const fault = rule.fault.kind === 'error' ? `HTTP ${rule.fault.status ?? ''}` : rule.fault.kind === 'delay' ? `${rule.fault.delayMs ?? 0} ms delay` : 'no answer (timeout)';
+  const operations = rule.operations === undefined ? 'every operation' : rule.operations.join(', ');
+  return `${fault} on ${operations}${rule.psuId === undefined ? '' : ` for payer ${rule.psuId}`}, ${rule.times === undefined ? 'always' : `the next ${rule.times} calls`}`;
+}
+
+const FAULT_KINDS = {
+  'error-503': { label: 'HTTP 503 (unavailable)', fault: { kind: 'error', status: 503 } },
+  'error-500': { label: 'HTTP 500 (internal error)', fault: { kind: 'error', status: 500 } },
+  'delay-3000': { label: 'A 3 s delay', fault: { kind: 'delay', delayMs: 3000 } },
+  timeout: { label: 'No answer (held 30 s, then dropped)', fault: { kind: 'timeout', holdMs: 30_000 } },
+} as const;
+type FaultKindId = keyof typeof FAULT_KINDS;
+
+/** What a failed change says (by code in the address, so the page never echoes text from the address). */
+const ERRORS = {
+  invalid: 'Choose a sandbox bank, a fault and an operation of the lists; how many calls is a whole number from 1 to 1,000,000, or empty.',
+  refused: 'The sandbox bank refused the change; the reason is in the service’s log.',
+} as const;
+
+export function registerSandboxPages(router: ConsoleRouter, services: ConsoleServices): void {
+  services.navigation.register({ id: 'sandbox', label: 'Sandbox', path: '/console/sandbox', operatorsOnly: true });
+
+  router.get('/sandbox', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, query }) => {
+    const banks = sandboxBanks(services);
+    const problems: string[] = [];
+    const rules = new Map<string, FaultRuleView[]>();
+    for (const bank of banks) {
+      try {
+        const answer = (await faultControl(services, bank.slug, 'GET')) as { faults?: FaultRuleView[] } | undefined;
+        rules.set(bank.slug, answer?.faults ?? []);
+      } catch (error) {
+        problems.push(`${bank.name}: ${error instanceof Error ? error.message : String(error)}`);
+        break;
+      }
+    }
+    const done = query('done');
+    const failed = query('error');
+    const failure = failed === 'invalid' ? ERRORS.invalid : failed === 'refused' ? ERRORS.refused : undefined;
+    const option = (value: string, label: string): SafeHtml => html`<option value="${value}">${label}</option>`;
+    const body = html`${done === 'added' ? notice('The fault rule is in force.', 'success') : done === 'cleared' ? notice('The bank’s fault rules are cleared.', 'success') : ''}
+${errorSummary([...(failure === undefined ? [] : [failure]), ...problems])}
+<form class="card" method="post" action="/console/sandbox/faults" aria-labelledby="add-fault">
+<h2 id="add-fault">Make a sandbox bank fail</h2>
+<p class="muted">As <span class="mono">openpis sandbox faults add</span>: every client’s calls to that sandbox bank meet the fault. Production banks are never touched.</p>
+${csrfField(viewer.csrfToken)}
+<div class="filters">
+<div class="field"><label for="bank">Bank</label><select id="bank" name="bank">${banks.map((bank) => option(bank.slug, bank.name))}</select></div>
+<div class="field"><label for="fault">Fault</label><select id="fault" name="fault">${Object.entries(FAULT_KINDS).map(([id, kind]) => option(id, kind.label))}</select></div>
+<div class="field"><label for="operation">Operation <span class="hint">The bank’s API call</span></label><select id="operation" name="operation">${option('', 'Every operation')}${OPERATIONS.map((name) => option(name, name))}</select></div>
+<div class="field"><label for="times">How many calls <span class="hint">Empty: until cleared</span></label><input id="times" name="times" type="text" inputmode="numeric" value="3"></div>
+<div class="actions"><button class="primary" type="submit">Add the fault</button></div>
+</div>
+</form>
+<h2>Fault rules in force</h2>
+${banks.length === 0
+  ? emptyState('No sandbox bank', html`<p>The catalogue has no Berlin Group sandbox bank under SANDBOX_BANK_URL.</p>`)
+  : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Fault rules of each sandbox bank</caption>
+<thead><tr><th scope="col">Bank</th><th scope="col">Rules</th><th scope="col">Clear</th></tr></thead>
+<tbody>${banks.map((bank) => {
+      const bankRules = rules.get(bank.slug);
+      return html`<tr><td data-label="Bank"><strong>${bank.name}</strong><span class="detail">${bank.slug}</span></td>
+<td data-label="Rules">${bankRules === undefined ? html`<span class="muted">Unknown</span>` : bankRules.length === 0 ? html`<span class="muted">None: the bank behaves</span>` : html`<ul class="plain">${bankRules.map((rule) => html`<li>${describeFault(rule)}</li>`)}</ul>`}</td>
+<td data-label="Clear">${bankRules !== undefined && bankRules.length > 0 ? html`<form method="post" action="/console/sandbox/faults/clear">${csrfField(viewer.csrfToken)}<input type="hidden" name="bank" value="${bank.slug}"><button class="secondary" type="submit">Clear<span class="visually-hidden"> the fault rules of ${bank.name}</span></button></form>` : ''}</td></tr>`;
+    })}</tbody></table></div>`}`;
+    return page(consolePage({ title: 'Sandbox', section: 'sandbox', viewer, navigation: services.navigation, lead: 'Make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.', body }));
+  });
+
+  router.post('/sandbox/faults', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
+    const bank = sandboxBanks(services).find((candidate) => candidate.slug === form('bank'));
+    const kindId = form('fault');
+    const operation = form('operation') ?? '';
+    const timesText = (form('times') ?? '').trim();
+    const times = timesText === '' ? undefined : Number(timesText);
+    const valid =
+      kindId !== undefined && kindId in FAULT_KINDS && (operation === '' || (OPERATIONS as readonly string[]).includes(operation)) && (times === undefined || (Number.isInteger(times) && times >= 1 && times <= 1_000_000));
+    if (bank === undefined || kindId === undefined || !valid) return redirect('/console/sandbox?error=invalid');
+    const rule = {
+      fault: FAULT_KINDS[kindId as FaultKindId].fault,
+      ...(operation === '' ? {} : { operations: [operation as OperationName] }),
+      ...(times === undefined ? {} : { times }),
+    };
+    try {
+      const added = (await faultControl(services, bank.slug, 'POST', '', rule)) as { id?: string } | undefined;
+      await services.audit.record(viewer.actor, { action: 'sandbox.fault.added', target: bank.slug, details: { rule: JSON.stringify(rule), ruleId: added?.id ?? '' } });
+    } catch (error) {
+      if (!(error instanceof FaultControlError)) throw error;
+      request.log.warn({ bank: bank.slug, reason: error.message }, 'sandbox fault not added');
+      return redirect('/console/sandbox?error=refused');
+    }
+    return redirect('/console/sandbox?done=added');
+  });
+
+  router.post('/sandbox/faults/clear', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
+    const bank = sandboxBanks(services).find((candidate) => candidate.slug === form('bank'));
+    if (bank === undefined) return redirect('/console/sandbox?error=invalid');
+    try {
+      await faultControl(services, bank.slug, 'DELETE');
+      await services.audit.record(viewer.actor, { action: 'sandbox.faults.cleared', target: bank.slug });
+    } catch (error) {
+      if (!(error instanceof FaultControlError)) throw error;
+      request.log.warn({ bank: bank.slug, reason: error.message }, 'sandbox faults not cleared');
+      return redirect('/console/sandbox?error=refused');
+    }
+    return redirect('/console/sandbox?done=cleared');
+  });
+}

@@ -1,0 +1,30 @@
+/** What the console's pages work with: one object built in src/console/routes.ts and handed to every page module. */
+import type { Kysely } from 'kysely';
+import type { ClientService } from '../auth/clients.js';
+import type { ClientBrandingStore } from '../branding/client-branding.js';
+import type { Config } from '../config/config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { ConsoleUsers } from '../people/accounts.js';
+import type { AuditLog } from '../people/audit-log.js';
+import type { ConsoleSessions } from '../people/sessions.js';
+import type { ProviderCatalogue } from '../providers/catalogue.js';
+import type { Database } from '../storage/schema.js';
+import type { DatabaseConfig } from '../config/config.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { ConsoleNavigation } from './navigation.js';
+
+export interface ConsoleServices {
+  readonly db: Kysely<Database>;
+  readonly databaseKind: DatabaseConfig['kind'];
+  readonly config: Config;
+  readonly now: () => Date;
+  readonly secrets: SecretBox;
+  readonly catalogue: ProviderCatalogue;
+  readonly users: ConsoleUsers;
+  readonly sessions: ConsoleSessions;
+  readonly audit: AuditLog;
+  readonly navigation: ConsoleNavigation;
+  readonly clients: ClientService;
+  readonly branding: ClientBrandingStore;
+  readonly outbox: WebhookOutbox;
+}

@@ -1,0 +1,12 @@
+/** A redirect status while the bank's page waits for the payer: a link to go on there. */
+import { payerStep } from '../step.js';
+import { atBankPage, type AtBankView } from './page.js';
+
+export const atBankStep = payerStep<AtBankView>({
+  name: 'at-bank',
+  waitsIn: ['SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING', 'PAYMENT_CONSENT_REDIRECT_PENDING'],
+  shows: ({ state }) => state.bankRedirectUrl !== undefined,
+  view: ({ state }) => ({ bankUrl: state.bankRedirectUrl ?? '' }),
+  page: atBankPage,
+  actions: {},
+});

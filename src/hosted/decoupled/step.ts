@@ -1,0 +1,17 @@
+/** Phase 6 (decoupled): the payer approves in the bank's app; the page refreshes itself and we ask the bank. */
+import { isWaiting } from '../../flow/engine.js';
+import { payerStep } from '../step.js';
+import { decoupledPage, type DecoupledView } from './page.js';
+
+export const decoupledStep = payerStep<DecoupledView>({
+  name: 'decoupled',
+  waitsIn: ['PAYMENT_CONSENT_REDIRECT_PENDING'],
+  shows: ({ payment, state }) => isWaiting(payment) && state.scaApproach === 'DECOUPLED' && state.reconciling !== true,
+  view: ({ payment, state }) => ({
+    sandboxAppUrl: state.decoupledAppUrl,
+    deadline: payment.flowExpiresAt,
+    minutesLeft: Math.max(0, Math.ceil((Date.parse(payment.flowExpiresAt) - Date.now()) / 60_000)),
+  }),
+  page: decoupledPage,
+  actions: {},
+});

@@ -1,0 +1,78 @@
+/**
+ * The outcome: completed (a receipt, Continue, and an automatic continue after a few seconds the payer can stop),
+ * still processing at the bank (what that means, and that the shop will be told; the page follows the status), or
+ * failed (the reason in plain words and what to do next). Continue goes to the shop's return address.
+ */
+import type { MessageKey } from '../../i18n/messages.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatAmount, formatIban, layout, textWith } from '../layout/layout.js';
+import type { PageContext } from '../layout/page-context.js';
+
+export type FailureGroup = 'cancelled' | 'expired' | 'authentication' | 'consent' | 'funds' | 'bank' | 'technical';
+
+export interface OutcomeView {
+  readonly kind: 'completed' | 'processing' | 'failed';
+  /** For a failed payment: what kind of failure, for the payer's words. */
+  readonly failure: FailureGroup | undefined;
+  /** The shop's return address, with our payment id. */
+  readonly continueUrl: string;
+  /** Completed only: seconds before the page continues by itself. */
+  readonly autoContinueSeconds: number | undefined;
+}
+
+function receipt(context: PageContext): SafeHtml {
+  const { t, summary } = context;
+  return html`<dl class="receipt">
+<dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(summary.amount, summary.currency, context.locale)}</dd>
+<dt>${t('outcome.paidTo')}</dt><dd>${summary.merchant}</dd>
+<dt>${t('summary.reference')}</dt><dd>${summary.reference}</dd>
+${summary.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${summary.bankName}</dd>`}
+${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(summary.fromIban)}</dd>`}
+</dl>`;
+}
+
+const HEADINGS: Readonly<Record<OutcomeView['kind'], MessageKey>> = {
+  completed: 'outcome.completed.heading',
+  processing: 'outcome.processing.heading',
+  failed: 'outcome.failed.heading',
+};
+
+export function outcomePage(context: PageContext, view: OutcomeView): string {
+  const { t } = context;
+  const merchant = context.summary.merchant;
+  const onward = html`<a class="button primary" id="continue" href="${view.continueUrl}"${
+    view.autoContinueSeconds === undefined ? '' : html` data-auto-continue="${String(view.autoContinueSeconds)}"`
+  }>${t('outcome.continue', { merchant })}</a>`;
+  let body: SafeHtml;
+  switch (view.kind) {
+    case 'completed': {
+      const seconds = String(view.autoContinueSeconds ?? 0);
+      body = html`<p class="outcome-mark outcome-done" aria-hidden="true"></p>
+<p class="lead">${t('outcome.completed.lead', { merchant })}</p>${receipt(context)}
+<p class="hint" data-auto-note hidden>${textWith(t('outcome.completed.auto', { merchant }), 'seconds', html`<span data-countdown>${seconds}</span>`)}</p>
+<noscript><p class="hint">${t('outcome.completed.autoNoScript', { merchant })}</p></noscript>
+${onward}<button type="button" class="secondary" data-stay hidden>${t('outcome.stay')}</button>`;
+      break;
+    }
+    case 'processing':
+      body = html`<p class="lead">${t('outcome.processing.lead')}</p>
+<p>${t('outcome.processing.told', { merchant })}</p>${receipt(context)}${onward}`;
+      break;
+    case 'failed': {
+      const group = view.failure ?? 'technical';
+      body = html`<p class="outcome-mark outcome-failed" aria-hidden="true"></p>
+<p class="lead">${t(`outcome.reason.${group}`)}</p>
+<p>${t(`outcome.next.${group}`, { merchant })}</p>${onward}`;
+      break;
+    }
+  }
+  return layout(context, {
+    heading: t(HEADINGS[view.kind]),
+    body,
+    summary: view.kind === 'failed',
+    cancel: false,
+    back: false,
+    waiting: view.kind === 'processing',
+    ...(view.autoContinueSeconds === undefined ? {} : { noScriptRefresh: { seconds: view.autoContinueSeconds, url: view.continueUrl } }),
+  });
+}

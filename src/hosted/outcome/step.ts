@@ -1,0 +1,66 @@
+/**
+ * The end of the payer's part: what happened, before the payer goes back to the shop. Shown from the payment
+ * execution phase on and for every final status, whatever link brought the payer here (the flow link of a finished
+ * or expired payment, our bank callback used once already): the payer always sees the outcome, never a bare redirect.
+ */
+import { DETAILED_STATUSES, isFinal, phaseOf, type FailureCode } from '../../domain/detailed-status.js';
+import type { Payment } from '../../domain/payment.js';
+import { payerStep } from '../step.js';
+import { outcomePage, type FailureGroup, type OutcomeView } from './page.js';
+
+/** Seconds before the completed page continues to the shop by itself. */
+export const AUTO_CONTINUE_SECONDS = 6;
+
+/** Where the payer goes when the flow is over for them: the shop's URI with our payment id added to its query. */
+export function clientReturnUrl(payment: Pick<Payment, 'redirectUri' | 'id'>): string {
+  const url = new URL(payment.redirectUri);
+  url.searchParams.set('paymentId', payment.id);
+  return url.toString();
+}
+
+/** Whether the payer's part is over: the bank executes the payment, or it reached a final status. */
+export function flowIsOverForPayer(payment: Pick<Payment, 'detailedStatus'>): boolean {
+  return isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
+}
+
+/** Failure codes in groups the payer reads the same way: what happened, and what to do next. */
+const FAILURE_GROUPS: Readonly<Record<FailureCode, FailureGroup>> = {
+  PSU_CANCELLED: 'cancelled',
+  EXPIRED: 'expired',
+  PSU_AUTHENTICATION_FAILED: 'authentication',
+  SCA_FAILED: 'authentication',
+  CONSENT_REJECTED: 'consent',
+  INSUFFICIENT_FUNDS: 'funds',
+  BANK_REJECTED: 'bank',
+  BANK_UNAVAILABLE: 'bank',
+  INVALID_SENDER_DATA: 'bank',
+  REMITTANCE_TOO_LONG: 'bank',
+  INTERNAL_ERROR: 'technical',
+};
+
+export function failureGroupOf(codes: readonly FailureCode[]): FailureGroup {
+  const first = codes[0];
+  return first === undefined ? 'technical' : FAILURE_GROUPS[first];
+}
+
+function outcomeView(payment: Payment): OutcomeView {
+  const continueUrl = clientReturnUrl(payment);
+  if (payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED') {
+    return { kind: 'completed', failure: undefined, continueUrl, autoContinueSeconds: AUTO_CONTINUE_SECONDS };
+  }
+  if (!isFinal(payment.detailedStatus)) return { kind: 'processing', failure: undefined, continueUrl, autoContinueSeconds: undefined };
+  return {
+    kind: 'failed',
+    failure: failureGroupOf((payment.failureReasons ?? []).map((reason) => reason.code)),
+    continueUrl,
+    autoContinueSeconds: undefined,
+  };
+}
+
+export const outcomeStep = payerStep<OutcomeView>({
+  name: 'outcome',
+  waitsIn: DETAILED_STATUSES.filter((status) => isFinal(status) || phaseOf(status) === 7),
+  view: ({ payment }) => outcomeView(payment),
+  page: outcomePage,
+  actions: {},
+});

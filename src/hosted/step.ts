@@ -1,0 +1,59 @@
+/**
+ * What a payer step is: one module per step (`src/hosted/<step>/step.ts`) declares the statuses its page is shown
+ * in, how its typed view is built from the payment, the page that renders that view, and the actions its forms post
+ * with their handlers. `payer-steps.ts` registers them in one list; the routes find the step of a payment there and
+ * know no step by name. docs/hosted-pages.md explains how to add one.
+ */
+import type { DetailedStatus } from '../domain/detailed-status.js';
+import type { Payment } from '../domain/payment.js';
+import type { ActionOutcome, Actor, FlowEngine, InputError, Notice } from '../flow/engine.js';
+import type { FlowState } from '../flow/flow-state.js';
+import type { PageContext } from './layout/page-context.js';
+
+/** What a step's view and its actions are built from (never handed to a page). */
+export interface StepInput {
+  readonly payment: Payment;
+  readonly state: FlowState;
+  readonly engine: FlowEngine;
+  /** A query parameter of the page's GET (a filter of the bank list), bounded in length. */
+  readonly query: (name: string) => string | undefined;
+}
+
+/** The posted form's string fields. */
+export type FormFields = (name: string) => string | undefined;
+
+export type ActionHandler = (input: StepInput & { readonly form: FormFields; readonly actor: Actor }) => Promise<ActionOutcome>;
+
+export interface PayerStep<View> {
+  /** The step's folder name; also used in logs and tests. */
+  readonly name: string;
+  /** The statuses the step's page is shown in (`'any-open'`: any status that is not final). */
+  readonly waitsIn: readonly DetailedStatus[] | 'any-open';
+  /** When several steps share a status: whether this one is the payer's page now (checked in registration order). */
+  readonly shows?: (input: StepInput) => boolean;
+  /** The page's typed view: what the page shows, computed here so pages never read the stored flow state. */
+  readonly view: (input: StepInput) => View;
+  /** Input errors the bank's earlier refusal adds to every view (a wrong login or code with the attempts left). */
+  readonly standingErrors?: (input: StepInput) => readonly InputError[];
+  /** A notice every view shows until the payer acts (a code the bank did not take). */
+  readonly standingNotice?: (input: StepInput) => Notice | undefined;
+  readonly page: (context: PageContext, view: View) => string;
+  /** The actions its forms post (`POST /pay/:flowToken/<action>`) and their handlers. */
+  readonly actions: Readonly<Record<string, ActionHandler>>;
+}
+
+/** Declares a step with its view type checked against its page (the registry holds steps of many view types). */
+export function payerStep<View>(step: PayerStep<View>): PayerStep<unknown> {
+  return step as PayerStep<unknown>;
+}
+
+/** Whether the step's page is the payer's page for this payment now. */
+export function stepShows(step: PayerStep<unknown>, input: StepInput): boolean {
+  const waits = step.waitsIn === 'any-open' ? true : step.waitsIn.includes(input.payment.detailedStatus);
+  return waits && (step.shows === undefined || step.shows(input));
+}
+
+/** The statuses an action of a step runs in (for the engine's check), `'any-open'` read as the payment's own. */
+export function statusesOf(step: Pick<PayerStep<unknown>, 'waitsIn'>, payment: Payment): readonly DetailedStatus[] {
+  return step.waitsIn === 'any-open' ? [payment.detailedStatus] : step.waitsIn;
+}

@@ -1,0 +1,91 @@
+/**
+ * A browser stand-in for the console over plain HTTP: keeps its cookies, follows nothing by itself (tests see every
+ * 303), and fills a form's CSRF token from the last page it read.
+ */
+import type { TestApp } from '../helpers/test-app.js';
+import type { ConsoleUsers } from '../../src/people/accounts.js';
+import { ConsoleUsers as Users } from '../../src/people/accounts.js';
+import { SecretBox } from '../../src/crypto/secret-box.js';
+
+export interface ConsoleAnswer {
+  readonly status: number;
+  readonly location: string | null;
+  readonly html: string;
+  readonly headers: Headers;
+  readonly setCookies: string[];
+}
+
+export class ConsoleBrowser {
+  readonly cookies = new Map<string, string>();
+  lastHtml = '';
+
+  constructor(private readonly baseUrl: string) {}
+
+  private async send(path: string, init: RequestInit): Promise<ConsoleAnswer> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size > 0) headers.set('cookie', [...this.cookies.entries()].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(`${this.baseUrl}${path}`, { ...init, headers, redirect: 'manual' });
+    const setCookies = response.headers.getSetCookie();
+    for (const cookie of setCookies) {
+      const [pair = ''] = cookie.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (value === '' || /max-age=0/i.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const html = await response.text();
+    if (response.headers.get('content-type')?.startsWith('text/html') === true) this.lastHtml = html;
+    return { status: response.status, location: response.headers.get('location'), html, headers: response.headers, setCookies };
+  }
+
+  get(path: string): Promise<ConsoleAnswer> {
+    return this.send(path, { method: 'GET' });
+  }
+
+  /** The CSRF token of the last page read (its first form). */
+  csrf(): string {
+    return /name="_csrf" value="([^"]+)"/.exec(this.lastHtml)?.[1] ?? '';
+  }
+
+  /** Posts a form with the last page's CSRF token unless `_csrf` is given. */
+  post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<ConsoleAnswer> {
+    const body = new URLSearchParams({ _csrf: this.csrf(), ...fields });
+    return this.send(path, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+  }
+
+  /** Email and password; answers the sign-in post (a 303 on success). */
+  async signIn(email: string, password: string): Promise<ConsoleAnswer> {
+    await this.get('/console/sign-in');
+    return this.post('/console/sign-in', { email, password });
+  }
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+export function consoleUsers(app: TestApp, now?: () => Date): ConsoleUsers {
+  return new Users(app.database.db, new SecretBox(app.config.secretKeys), app.config.console.lockout, now);
+}
+
+/** The enrolment key shown on the enrol page. */
+export function enrolmentKey(html: string): string {
+  return (/Key:<\/span> <code class="mono">([A-Z2-7 ]+)<\/code>/.exec(html)?.[1] ?? '').replace(/ /g, '');
+}
+
+/** Signs an operator in over HTTP, enrolling their authenticator the first time; returns the enrolment key. */
+export async function signInOperator(browser: ConsoleBrowser, email: string, at: () => Date, key?: string): Promise<string> {
+  const { totpCode } = await import('../../src/people/second-factor.js');
+  const first = await browser.signIn(email, PASSWORD);
+  if (first.location === '/console/sign-in/enrol') {
+    const enrolPage = await browser.get('/console/sign-in/enrol');
+    const enrolled = enrolmentKey(enrolPage.html);
+    const answer = await browser.post('/console/sign-in/enrol', { code: totpCode(enrolled, at()) });
+    if (answer.status !== 303) throw new Error(`enrolment failed: ${answer.status}`);
+    return enrolled;
+  }
+  if (key === undefined) throw new Error('the operator is enrolled: give the key');
+  await browser.get('/console/sign-in/code');
+  const answer = await browser.post('/console/sign-in/code', { code: totpCode(key, at()) });
+  if (answer.status !== 303) throw new Error(`second factor failed: ${answer.status}`);
+  return key;
+}

@@ -1,0 +1,30 @@
+/** Payments that really go through the embedded sandbox bank, with no browser. */
+import assert from 'node:assert/strict';
+import { BANKS, TEST_PASSWORD } from '../e2e/flow-harness.js';
+import { paymentRequest } from './payment-requests.js';
+import type { TestApp, TestClient } from './test-app.js';
+import { waitFor } from './wait.js';
+
+/**
+ * A payment at Hansa (embedded approach: the payer's credentials travel in the request, dave needs no one-time
+ * code) that the service runs by itself until its detailed status is `until`; its id. dave holds 1000.00 EUR, so a
+ * larger amount ends in PAYMENT_EXECUTION_FAILED. The app needs the workers and the fixtures' TEST_PASSWORD.
+ */
+export async function paidAtHansa(app: TestApp, client: TestClient, amount: number, until: string): Promise<string> {
+  const response = await app.request('/api/v1/ob/payments', {
+    method: 'POST',
+    token: await client.token(),
+    json: paymentRequest({ amount, provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } }),
+  });
+  assert.equal(response.status, 201);
+  const { paymentId } = (await response.json()) as { paymentId: string };
+  await waitFor(
+    until,
+    async () => {
+      const row = await app.database.db.selectFrom('payments').select('detailed_status').where('id', '=', paymentId).executeTakeFirstOrThrow();
+      return row.detailed_status === until ? true : undefined;
+    },
+    20_000,
+  );
+  return paymentId;
+}
