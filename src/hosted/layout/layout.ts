@@ -214,6 +214,8 @@ export function document(options: DocumentOptions): string {
   const t = translator(options.locale);
   const refresh = options.noScriptRefresh;
   const { merchant } = options;
+  // A page that brings its own footer (the front door) gets none from here: one contentinfo landmark per page.
+  const footer = html`${options.footer ?? ''}${legal(t, options.operator, merchant)}`;
   return html`<!doctype html>
 <html lang="${options.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${options.title} – ${merchant === undefined ? t('page.title') : merchant.name}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${HOSTED_CSS_PATH}">${
@@ -223,7 +225,7 @@ export function document(options: DocumentOptions): string {
   }</head>
 <body>${header(t, merchant, options.sandbox)}
 ${options.body}
-<footer>${options.footer ?? ''}${legal(t, options.operator, merchant)}</footer></body></html>`.value;
+${footer.value === '' ? '' : html`<footer>${footer}</footer>`}</body></html>`.value;
 }
 
 export function layout(context: PageContext, options: LayoutOptions): string {
