@@ -30,6 +30,8 @@ export interface LayoutOptions {
   readonly back?: boolean;
   /** The summary as a sentence and the reference only (the bank list: the banks must fit the first screen). */
   readonly compactSummary?: boolean;
+  /** The summary's "You are paying …" sentence (default: shown); not once the payment has failed. */
+  readonly summarySentence?: boolean;
   /** Our script for this page (a path under /pay/assets; CSP `script-src 'self'`). */
   readonly script?: string;
 }
@@ -75,14 +77,16 @@ export function paymentSentence(context: PageContext): string {
  * The payment summary on every page: the sentence, then the details. Compact (the bank list, where the list must
  * be in the first screen of a phone): the sentence and the reference only.
  */
-function summary(context: PageContext, compact: boolean): SafeHtml {
+function summary(context: PageContext, options: { readonly compact: boolean; readonly sentence: boolean }): SafeHtml {
   const { summary: payment, t, locale } = context;
+  const { compact } = options;
+  const sentence = options.sentence ? html`<p class="sentence">${paymentSentence(context)}</p>` : '';
   if (compact) {
-    return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2><p class="sentence">${paymentSentence(context)}</p><dl>
+    return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
 </dl></section>`;
   }
-  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2><p class="sentence">${paymentSentence(context)}</p><dl>
+  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
 <dt>${t('summary.recipient')}</dt><dd>${payment.recipientName}</dd>
 <dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipientIban)}</dd>
@@ -233,7 +237,7 @@ export function layout(context: PageContext, options: LayoutOptions): string {
   const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
   const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
   const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
-  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context, options.compactSummary === true)}${options.body}${
+  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context, { compact: options.compactSummary === true, sentence: options.summarySentence !== false })}${options.body}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`

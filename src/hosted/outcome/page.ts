@@ -70,6 +70,8 @@ ${onward}<button type="button" class="secondary" data-stay hidden>${t('outcome.s
     heading: t(HEADINGS[view.kind]),
     body,
     summary: view.kind === 'failed',
+    // "You are paying …" no longer holds: the details stay, the outcome says what happened.
+    summarySentence: false,
     cancel: false,
     back: false,
     waiting: view.kind === 'processing',
