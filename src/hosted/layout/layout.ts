@@ -19,6 +19,8 @@ export interface LayoutOptions {
   readonly body: SafeHtml;
   /** Waiting pages: reloaded while the payer waits (the routes set it up); the page says so and links to itself. */
   readonly waiting?: boolean;
+  /** An outcome's mark above the heading (decorative: the heading says it). */
+  readonly mark?: 'done' | 'failed';
   /** See `DocumentOptions.noScriptRefresh` (waiting pages get a reload of their own). */
   readonly noScriptRefresh?: DocumentOptions['noScriptRefresh'];
   readonly summary?: boolean;
@@ -45,7 +47,7 @@ export function countryName(code: string, locale: Locale): string {
   }
 }
 
-function summary(context: PageContext): SafeHtml {
+export function paymentSummary(context: PageContext): SafeHtml {
   const { summary: payment, t, locale } = context;
   return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2><dl>
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
@@ -151,7 +153,8 @@ export function layout(context: PageContext, options: LayoutOptions): string {
   const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
   const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
   const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
-  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context)}${options.body}${
+  const mark = options.mark === undefined ? '' : html`<p class="outcome-mark outcome-${options.mark}" aria-hidden="true"></p>`;
+  const body = html`<main id="main"${live}>${mark}<h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false || options.waiting === true ? '' : paymentSummary(context)}${options.body}${options.summary !== false && options.waiting === true ? paymentSummary(context) : ''}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`

@@ -97,9 +97,8 @@ export const fr: Catalogue = {
   'processing.hint': 'Cela prend généralement quelques secondes. Veuillez garder cette page ouverte.',
   'decoupled.openApp': 'Ouvrez l\'application de votre banque',
   'decoupled.timeLeft': 'Temps restant pour approuver : environ {minutes} min.',
-  'decoupled.hint': 'Cette page continue d\'elle-même dès que vous approuvez.',
   'notice.twoLogins': '{bank} vous demandera de vous connecter deux fois : d\'abord pour partager la liste de vos comptes, puis pour approuver le paiement.',
-  'bankSays': 'Votre banque indique : « {text} »',
+  'bankSays': 'Votre banque indique : « {text} »',
   'scaType.SMS_OTP': 'Code par SMS',
   'scaType.CHIP_OTP': 'chipTAN (lecteur de carte)',
   'scaType.PHOTO_OTP': 'photoTAN (scanner un code couleur)',
@@ -116,4 +115,6 @@ export const fr: Catalogue = {
   'front.console': 'Console',
   'front.consoleText': 'Gérer les clients et suivre les paiements.',
   'front.payer': 'Vous êtes ici pour payer ? Utilisez le lien fourni par la boutique ou l\'application.',
+  'atBank.consentHeading': 'Partagez la liste de vos comptes chez {bank}',
+  'atBank.consentIntro': 'Votre banque vous demande de vous connecter et de partager la liste de vos comptes, pour que vous choisissiez celui qui paie. Rien n\'est encore payé.',
 };
