@@ -128,6 +128,25 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     }
   });
 
+  it('still processing at the bank (Lithuanian, narrow; English, wide): what it means, the shop will be told, Continue', async () => {
+    for (const [locale, viewport, heading, told] of [
+      ['lt-LT', NARROW, 'Jūsų bankas vykdo mokėjimą', 'Acme GmbH bus informuotas'],
+      ['en-GB', WIDE, 'Your bank is processing the payment', 'Acme GmbH will be told as soon as your bank confirms it.'],
+    ] as const) {
+      const { page, paymentId } = await toCodePage(locale, viewport, 'gustav');
+      await page.locator('#otp').fill('123456');
+      await page.locator('button.primary').click();
+      await page.getByRole('heading', { name: heading }).waitFor({ timeout: 15_000 });
+      await page.getByText(told).waitFor();
+      assert.equal(await page.locator('main[data-status-url] progress').count(), 1, 'the page follows the status');
+      await a11y(page, `processing at the bank ${locale}`);
+      await page.locator('#continue').click();
+      await page.waitForURL((url) => url.origin === shop.url);
+      assert.equal(new URL(page.url()).searchParams.get('paymentId'), paymentId);
+      await page.context().close();
+    }
+  });
+
   it('going back (English, wide; Lithuanian, narrow): from the bank login to the bank list, and on with another bank', async () => {
     for (const [locale, viewport, back, listHeading] of [
       ['en-GB', WIDE, 'Choose another bank', 'Choose your bank'],
@@ -277,7 +296,7 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
   });
 
   it('every page met has no accessibility violation of any impact, at both viewports (axe-core)', () => {
-    assert.ok(checked.length >= 26, `checked: ${checked.join(', ')}`);
+    assert.ok(checked.length >= 30, `checked: ${checked.join(', ')}`);
     assert.deepEqual(findings, []);
   });
 });
