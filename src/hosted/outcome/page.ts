@@ -54,7 +54,7 @@ ${onward}<button type="button" class="secondary" data-stay hidden>${t('outcome.s
       break;
     }
     case 'processing':
-      body = html`<p class="lead">${t('outcome.processing.lead')}</p>
+      body = html`<p>${t('outcome.processing.lead')}</p>
 <p>${t('outcome.processing.told', { merchant })}</p>${receipt(context)}${onward}`;
       break;
     case 'failed': {
