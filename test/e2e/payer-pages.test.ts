@@ -217,6 +217,7 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
       const app = await openPage(browser, flow.seen);
       await app.goto(appUrl);
       await app.getByRole('button', { name: 'Approve' }).click();
+      await app.getByRole('heading', { name: 'Done' }).waitFor();
       await app.context().close();
       // The script saw the status change and reloaded once: the outcome.
       await page.locator('#continue').waitFor({ timeout: 20_000 });
