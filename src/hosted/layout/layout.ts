@@ -22,6 +22,8 @@ export interface LayoutOptions {
   readonly body: SafeHtml;
   /** Waiting pages: reloaded while the payer waits (the routes set it up); the page says so and links to itself. */
   readonly waiting?: boolean;
+  /** An outcome's mark above the heading (decorative: the heading says it). */
+  readonly mark?: 'done' | 'failed';
   /** See `DocumentOptions.noScriptRefresh` (waiting pages get a reload of their own). */
   readonly noScriptRefresh?: DocumentOptions['noScriptRefresh'];
   readonly summary?: boolean;
@@ -30,8 +32,6 @@ export interface LayoutOptions {
   readonly back?: boolean;
   /** The summary as a sentence and the reference only (the bank list: the banks must fit the first screen). */
   readonly compactSummary?: boolean;
-  /** The summary's "You are paying …" sentence (default: shown); not once the payment has failed. */
-  readonly summarySentence?: boolean;
   /** Our script for this page (a path under /pay/assets; CSP `script-src 'self'`). */
   readonly script?: string;
 }
@@ -75,12 +75,13 @@ export function paymentSentence(context: PageContext): string {
 
 /**
  * The payment summary on every page: the sentence, then the details. Compact (the bank list, where the list must
- * be in the first screen of a phone): the sentence and the reference only.
+ * be in the first screen of a phone): the sentence and the reference only. Without the sentence once it no longer
+ * holds (a failed payment's outcome).
  */
-function summary(context: PageContext, options: { readonly compact: boolean; readonly sentence: boolean }): SafeHtml {
+export function paymentSummary(context: PageContext, options: { readonly compact?: boolean; readonly sentence?: boolean } = {}): SafeHtml {
   const { summary: payment, t, locale } = context;
-  const { compact } = options;
-  const sentence = options.sentence ? html`<p class="sentence">${paymentSentence(context)}</p>` : '';
+  const compact = options.compact === true;
+  const sentence = options.sentence === false ? '' : html`<p class="sentence">${paymentSentence(context)}</p>`;
   if (compact) {
     return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
@@ -237,7 +238,9 @@ export function layout(context: PageContext, options: LayoutOptions): string {
   const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
   const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
   const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
-  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context, { compact: options.compactSummary === true, sentence: options.summarySentence !== false })}${options.body}${
+  const mark = options.mark === undefined ? '' : html`<p class="outcome-mark outcome-${options.mark}" aria-hidden="true"></p>`;
+  const summary = options.summary === false ? '' : paymentSummary(context, { compact: options.compactSummary === true });
+  const body = html`<main id="main"${live}>${mark}<h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.waiting === true ? '' : summary}${options.body}${options.waiting === true ? summary : ''}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`

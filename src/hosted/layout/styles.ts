@@ -68,7 +68,7 @@ footer p{margin:.5rem auto;max-width:36rem}
 [hidden]{display:none!important}
 .progress{display:block;width:100%;height:.5rem;margin:0 0 1rem;accent-color:#1d4ed8}
 .lead{font-size:1.125rem;font-weight:600;margin:0 0 1rem}
-.outcome-mark{width:3.5rem;height:3.5rem;border-radius:50%;margin:0 0 1rem;position:relative}
+.outcome-mark{width:3.5rem;height:3.5rem;border-radius:50%;margin:0 0 .75rem;position:relative}
 .outcome-done{background:#15803d}
 .outcome-done::after{content:"";position:absolute;left:1.3rem;top:.8rem;width:.8rem;height:1.5rem;border:solid #fff;border-width:0 .3rem .3rem 0;transform:rotate(45deg)}
 .outcome-failed{background:#b91c1c}
