@@ -213,11 +213,13 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
   },
   {
     name: 'outcome-cancelled',
-    description: 'Outcome: the payer cancelled on our page',
+    description: 'Outcome: the payer cancelled on our page, then opened the link again',
     async open({ page, create }) {
       const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
       await page.goto(redirectUrl);
+      // Cancelling sends the payer back to the shop; the flow link then shows the outcome.
       await click(page, 'form[action$="/cancel"] button');
+      await page.goto(redirectUrl);
     },
   },
   {
@@ -241,7 +243,9 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
       const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
       await page.goto(redirectUrl);
       // A stale or forged token, as an old tab or another site would send it.
-      await page.locator('input[name=csrf]').first().evaluate('(input) => { input.value = "forged"; }');
+      await page.locator('form:has(button.primary) input[name=csrf]').evaluate((input: unknown) => {
+        (input as { value: string }).value = 'forged';
+      });
       await click(page, 'button.primary');
     },
   },

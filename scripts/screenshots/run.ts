@@ -8,14 +8,14 @@
  *   npm run screenshots -- bank-selection  # only pages whose name contains one of the arguments
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { ClientBrandingStore } from '../../src/branding/client-branding.js';
 import { processLogo } from '../../src/branding/logo.js';
 import { SUPPORTED_LOCALES, type Locale } from '../../src/i18n/locale.js';
 import { escapeHtml } from '../../src/http/escape-html.js';
-import { launchBrowser } from '../../test/e2e/browser-harness.js';
+import { launchBrowser, startShop } from '../../test/e2e/browser-harness.js';
 import { startFlowHarness } from '../../test/e2e/flow-harness.js';
 import { paymentRequest } from '../../test/helpers/payment-requests.js';
 import { testDatabaseKinds } from '../../test/helpers/databases.js';
@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     OPERATOR_PRIVACY_URL: 'https://pay.example/privacy',
   });
   const browser = await launchBrowser();
+  // The shop the payer returns to (`metadata.redirectUri`), so a page that sends the payer on lands somewhere real.
+  const shopServer = await startShop();
   try {
     await new ClientBrandingStore(flow.app.database.db).update(flow.client.clientId, {
       displayName: 'Acme Outdoor',
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
     const consoleScene = await prepareConsole(flow);
     const unbranded = await flow.app.createClient({ name: 'plain shop' });
     const unbrandedToken = await unbranded.token();
-    const shop = 'http://127.0.0.1:9/return';
+    const shop = `${shopServer.url}/return`;
     for (const entry of pages) rmSync(join(OUTPUT, entry.name), { recursive: true, force: true });
     const made: Array<{ name: string; description: string; files: Array<{ locale: Locale; viewport: string; file: string }>; error?: string }> = [];
     for (const entry of pages) {
@@ -109,11 +111,23 @@ async function main(): Promise<void> {
       made.push({ name: entry.name, description: entry.description, files, ...(error === undefined ? {} : { error }) });
       process.stdout.write(`${entry.name}: ${files.length} screenshots\n`);
     }
-    writeFileSync(join(OUTPUT, 'index.html'), indexHtml(made));
+    // The index lists every page on disk: those of this run, and those an earlier (filtered) run left.
+    const listed = SCREENSHOT_PAGES.map(
+      (entry) =>
+        made.find((rendered) => rendered.name === entry.name) ?? {
+          name: entry.name,
+          description: entry.description,
+          files: SUPPORTED_LOCALES.flatMap((locale) =>
+            VIEWPORTS.map((viewport) => ({ locale, viewport: `${viewport.name} ${viewport.width}×${viewport.height}`, file: join(entry.name, `${locale}-${viewport.name}.png`) })),
+          ).filter((shot) => existsSync(join(OUTPUT, shot.file))),
+        },
+    ).filter((entry) => entry.files.length > 0 || 'error' in entry);
+    writeFileSync(join(OUTPUT, 'index.html'), indexHtml(listed));
     process.stdout.write(`Open ${join(OUTPUT, 'index.html')}\n`);
     if (made.some((entry) => entry.error !== undefined)) process.exitCode = 1;
   } finally {
     await browser.close();
+    await shopServer.close();
     await flow.close();
   }
 }

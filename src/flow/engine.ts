@@ -50,8 +50,7 @@ import { STOP, type InputError, type Notice, type StepResult } from './steps/ste
 import { failureStatusFrom, mayGoBackFrom } from '../domain/transitions.js';
 import { failureReason } from '../domain/detailed-status.js';
 
-export type { InputError, Notice, StepResult } from './steps/step-result.js';
-export type { FlowRun } from './run.js';
+export type { InputError, Notice } from './steps/step-result.js';
 
 export interface FlowEngineOptions {
   readonly store: PaymentStateStore;
@@ -228,7 +227,7 @@ export class FlowEngine {
 
   /** "Continue" on a page of a status the engine goes on from by itself (the review page, a retry). */
   continueFlow(payment: Payment, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, AUTOMATIC, actor, {}, (run) => this.advance(run));
+    return this.act(payment, AUTOMATIC_STATUSES, actor, {}, (run) => this.advance(run));
   }
 
   /**
@@ -620,8 +619,8 @@ const SENDER_ACCOUNT_BEFORE_LOGIN: readonly DetailedStatus[] = [
 /** How soon a job that found the payment busy looks again (ms). */
 const BUSY_RETRY_MS = 200;
 
-/** Statuses the engine continues from by itself ("Continue" on the review page). */
-const AUTOMATIC: readonly DetailedStatus[] = [
+/** Statuses the engine continues from by itself ("Continue" on the review page goes on from them). */
+export const AUTOMATIC_STATUSES: readonly DetailedStatus[] = [
   'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
   'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
   'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
@@ -631,12 +630,5 @@ const AUTOMATIC: readonly DetailedStatus[] = [
   'PAYMENT_REGISTRATION_PENDING',
   'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
 ];
-
-/** Statuses the engine continues from by itself: the review page's "Continue" goes on from them. */
-export const AUTOMATIC_STATUSES = AUTOMATIC;
-
-export function isAutomatic(status: DetailedStatus): boolean {
-  return AUTOMATIC.includes(status);
-}
 
 

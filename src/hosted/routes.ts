@@ -232,7 +232,7 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
     guarded(async (request, reply) => {
       const { flowToken } = request.params as { flowToken: string };
       let payment = FLOW_TOKEN.test(flowToken) ? await engine.loadByFlowToken(flowToken) : undefined;
-      if (payment === undefined) return pageHeaders(reply).code(404).send({ error: 'unknown' });
+      if (payment === undefined) return pageHeaders(reply).code(404).send({ title: 'Not Found', statusCode: 404, message: 'Unknown payment link' });
       if (isWaiting(payment)) payment = await engine.refresh(payment, actorOf(request));
       const step = currentStep(stepInput(request, payment));
       return pageHeaders(reply).code(200).send({ view: liveViewOf(step.name, payment) });

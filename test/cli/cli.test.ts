@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
@@ -152,6 +153,28 @@ for (const kind of await testDatabaseKinds()) {
       }
       const cleared = JSON.parse(await cli('clients', 'branding', clientId, '--clear', 'logo', 'support-url', '--json')) as Record<string, unknown>;
       assert.deepEqual([cleared.logo, cleared.supportUrl, cleared.displayName], [null, null, 'Acme Outdoor']);
+    });
+
+    it('clients branding --logo-url fetches the logo once, now, and stores our re-encoded PNG; a failed fetch is refused', async () => {
+      const { clientId } = JSON.parse(await cli('clients', 'create', '--name', 'remote-logo', '--json')) as { clientId: string };
+      const webp = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } }).webp().toBuffer();
+      const requests: string[] = [];
+      const server = createServer((request, response) => {
+        requests.push(request.url ?? '');
+        if (request.url === '/logo.webp') response.writeHead(200, { 'content-type': 'image/webp' }).end(webp);
+        else response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      try {
+        const set = JSON.parse(await cli('clients', 'branding', clientId, '--logo-url', `${base}/logo.webp`, '--json')) as { logo: { width: number; height: number; path: string } };
+        assert.deepEqual([set.logo.width, set.logo.height], [64, 64]);
+        assert.deepEqual(requests, ['/logo.webp']);
+        await assert.rejects(cli('clients', 'branding', clientId, '--logo-url', `${base}/missing.png`), (error: { stderr: string }) => /HTTP 404/.test(error.stderr));
+        await assert.rejects(cli('clients', 'branding', clientId, '--logo-url', 'http://logo.example/logo.png'), (error: { stderr: string }) => /must be an https URL/.test(error.stderr));
+      } finally {
+        server.close();
+      }
     });
 
     it('clients branding refuses an SVG logo, a bad colour, a plain-http link and an unknown client, saying why', async () => {

@@ -83,11 +83,25 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     return { page, paymentId: created.paymentId };
   }
 
+  /** From the one-time code page, the right code: the outcome page with this heading. */
+  async function codeToOutcome(locale: string, viewport: typeof WIDE, psuId: string, heading: string, amount?: number): Promise<{ page: Page; paymentId: string }> {
+    const reached = await toCodePage(locale, viewport, psuId, amount);
+    await reached.page.locator('#otp').fill('123456');
+    await reached.page.locator('button.primary').click();
+    await reached.page.getByRole('heading', { name: heading }).waitFor({ timeout: 15_000 });
+    return reached;
+  }
+
+  /** Continue on the outcome page: the shop's return address with the payment id. */
+  async function continueToShop(page: Page, paymentId: string): Promise<void> {
+    await page.locator('#continue').click();
+    await page.waitForURL((url) => url.origin === shop.url);
+    assert.equal(new URL(page.url()).searchParams.get('paymentId'), paymentId);
+    await page.context().close();
+  }
+
   it('completed (English, wide): a receipt, then the payer stays; (German, narrow): it continues to the shop by itself', async () => {
-    const english = await toCodePage('en-GB', WIDE, 'alice');
-    await english.page.locator('#otp').fill('123456');
-    await english.page.getByRole('button', { name: 'Confirm payment' }).click();
-    await english.page.getByRole('heading', { name: 'Payment complete' }).waitFor({ timeout: 15_000 });
+    const english = await codeToOutcome('en-GB', WIDE, 'alice', 'Payment complete');
     await a11y(english.page, 'completed en');
     const receipt = english.page.locator('dl.receipt');
     assert.match(await receipt.innerText(), /€10\.50[\s\S]*Acme GmbH[\s\S]*Invoice 2026-001[\s\S]*Hansa/);
@@ -95,10 +109,8 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     await english.page.getByRole('button', { name: 'Stay on this page' }).click();
     await english.page.waitForTimeout(7_000);
     assert.equal(new URL(english.page.url()).origin, flow.app.baseUrl, 'the payer stayed');
-    await english.page.getByRole('link', { name: 'Continue to Acme GmbH' }).click();
-    await english.page.waitForURL((url) => url.origin === shop.url);
-    assert.equal(new URL(english.page.url()).searchParams.get('paymentId'), english.paymentId);
-    await english.page.context().close();
+    assert.equal(await english.page.locator('#continue').innerText(), 'Continue to Acme GmbH');
+    await continueToShop(english.page, english.paymentId);
 
     const german = await toCodePage('de-DE', NARROW, 'alice');
     await german.page.locator('#otp').fill('123456');
@@ -115,16 +127,23 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
       ['fr-FR', NARROW, 'Paiement non effectué', 'le solde du compte est insuffisant'],
       ['en-GB', WIDE, 'Payment not completed', 'there is not enough money in the account'],
     ] as const) {
-      const { page, paymentId } = await toCodePage(locale, viewport, 'erik', 100);
-      await page.locator('#otp').fill('123456');
-      await page.locator('button.primary').click();
-      await page.getByRole('heading', { name: heading }).waitFor({ timeout: 15_000 });
+      const { page, paymentId } = await codeToOutcome(locale, viewport, 'erik', heading, 100);
       await page.getByText(reason).waitFor();
       await a11y(page, `failed ${locale}`);
-      await page.locator('#continue').click();
-      await page.waitForURL((url) => url.origin === shop.url);
-      assert.equal(new URL(page.url()).searchParams.get('paymentId'), paymentId);
-      await page.context().close();
+      await continueToShop(page, paymentId);
+    }
+  });
+
+  it('still processing at the bank (Lithuanian, narrow; English, wide): what it means, the shop will be told, Continue', async () => {
+    for (const [locale, viewport, heading, told] of [
+      ['lt-LT', NARROW, 'Jūsų bankas vykdo mokėjimą', 'Acme GmbH bus informuotas'],
+      ['en-GB', WIDE, 'Your bank is processing the payment', 'Acme GmbH will be told as soon as your bank confirms it.'],
+    ] as const) {
+      const { page, paymentId } = await codeToOutcome(locale, viewport, 'gustav', heading);
+      await page.getByText(told).waitFor();
+      assert.equal(await page.locator('main[data-status-url] progress').count(), 1, 'the page follows the status');
+      await a11y(page, `processing at the bank ${locale}`);
+      await continueToShop(page, paymentId);
     }
   });
 
@@ -198,6 +217,7 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
       const app = await openPage(browser, flow.seen);
       await app.goto(appUrl);
       await app.getByRole('button', { name: 'Approve' }).click();
+      await app.getByRole('heading', { name: 'Done' }).waitFor();
       await app.context().close();
       // The script saw the status change and reloaded once: the outcome.
       await page.locator('#continue').waitFor({ timeout: 20_000 });
@@ -277,7 +297,7 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
   });
 
   it('every page met has no accessibility violation of any impact, at both viewports (axe-core)', () => {
-    assert.ok(checked.length >= 26, `checked: ${checked.join(', ')}`);
+    assert.ok(checked.length >= 30, `checked: ${checked.join(', ')}`);
     assert.deepEqual(findings, []);
   });
 });

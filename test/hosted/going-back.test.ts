@@ -11,13 +11,12 @@ import { injectSandboxFault } from '../helpers/test-app.js';
 import { csrfToken } from '../../src/hosted/security.js';
 import { get, headingOf, post, submit, submitAndFollow } from './http-payer.js';
 
-const [sqlite] = await testDatabaseKinds();
+const kinds = await testDatabaseKinds();
 
-describe('going back to the bank list', { timeout: 60_000 }, () => {
+for (const kind of kinds) describe(`going back to the bank list (${kind.name})`, { timeout: 60_000 }, () => {
   let flow: FlowHarness;
   before(async () => {
-    assert.ok(sqlite);
-    flow = await startFlowHarness(sqlite);
+    flow = await startFlowHarness(kind);
   });
   after(() => flow?.close());
 

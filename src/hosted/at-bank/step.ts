@@ -6,7 +6,10 @@ export const atBankStep = payerStep<AtBankView>({
   name: 'at-bank',
   waitsIn: ['SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING', 'PAYMENT_CONSENT_REDIRECT_PENDING'],
   shows: ({ state }) => state.bankRedirectUrl !== undefined,
-  view: ({ state }) => ({ bankUrl: state.bankRedirectUrl ?? '' }),
+  view: ({ state, payment }) => ({
+    bankUrl: state.bankRedirectUrl ?? '',
+    purpose: payment.detailedStatus === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING' ? 'consent' : 'payment',
+  }),
   page: atBankPage,
   actions: {},
 });

@@ -18,7 +18,7 @@ export interface FrontDoorView {
 export function frontDoorPage(locale: Locale, view: FrontDoorView): string {
   const t = translator(locale);
   const link = (href: string, title: string, text: string) => html`<li><a class="door" href="${href}"><strong>${title}</strong><span>${text}</span></a></li>`;
-  const body = html`<main id="main"><h1>${t('front.heading')}</h1><p class="lead">${t('front.intro')}</p>
+  const body = html`<main id="main"><h1>${t('front.heading')}</h1><p>${t('front.intro')}</p>
 <h2>${t('front.forDevelopers')}</h2><ul class="doors">
 ${link(view.apiReferenceUrl, t('front.api'), t('front.apiText'))}
 ${view.sandboxUrl === undefined ? '' : link(view.sandboxUrl, t('front.sandbox'), t('front.sandboxText'))}

@@ -22,6 +22,8 @@ export interface LayoutOptions {
   readonly body: SafeHtml;
   /** Waiting pages: reloaded while the payer waits (the routes set it up); the page says so and links to itself. */
   readonly waiting?: boolean;
+  /** An outcome's mark above the heading (decorative: the heading says it). */
+  readonly mark?: 'done' | 'failed';
   /** See `DocumentOptions.noScriptRefresh` (waiting pages get a reload of their own). */
   readonly noScriptRefresh?: DocumentOptions['noScriptRefresh'];
   readonly summary?: boolean;
@@ -73,16 +75,19 @@ export function paymentSentence(context: PageContext): string {
 
 /**
  * The payment summary on every page: the sentence, then the details. Compact (the bank list, where the list must
- * be in the first screen of a phone): the sentence and the reference only.
+ * be in the first screen of a phone): the sentence and the reference only. Without the sentence once it no longer
+ * holds (a failed payment's outcome).
  */
-function summary(context: PageContext, compact: boolean): SafeHtml {
+export function paymentSummary(context: PageContext, options: { readonly compact?: boolean; readonly sentence?: boolean } = {}): SafeHtml {
   const { summary: payment, t, locale } = context;
+  const compact = options.compact === true;
+  const sentence = options.sentence === false ? '' : html`<p class="sentence">${paymentSentence(context)}</p>`;
   if (compact) {
-    return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2><p class="sentence">${paymentSentence(context)}</p><dl>
+    return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
 </dl></section>`;
   }
-  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2><p class="sentence">${paymentSentence(context)}</p><dl>
+  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
 <dt>${t('summary.recipient')}</dt><dd>${payment.recipientName}</dd>
 <dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipientIban)}</dd>
@@ -214,6 +219,8 @@ export function document(options: DocumentOptions): string {
   const t = translator(options.locale);
   const refresh = options.noScriptRefresh;
   const { merchant } = options;
+  // A page that brings its own footer (the front door) gets none from here: one contentinfo landmark per page.
+  const footer = html`${options.footer ?? ''}${legal(t, options.operator, merchant)}`;
   return html`<!doctype html>
 <html lang="${options.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${options.title} – ${merchant === undefined ? t('page.title') : merchant.name}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${HOSTED_CSS_PATH}">${
@@ -223,7 +230,7 @@ export function document(options: DocumentOptions): string {
   }</head>
 <body>${header(t, merchant, options.sandbox)}
 ${options.body}
-<footer>${options.footer ?? ''}${legal(t, options.operator, merchant)}</footer></body></html>`.value;
+${footer.value === '' ? '' : html`<footer>${footer}</footer>`}</body></html>`.value;
 }
 
 export function layout(context: PageContext, options: LayoutOptions): string {
@@ -231,7 +238,9 @@ export function layout(context: PageContext, options: LayoutOptions): string {
   const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
   const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
   const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
-  const body = html`<main id="main"${live}><h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.summary === false ? '' : summary(context, options.compactSummary === true)}${options.body}${
+  const mark = options.mark === undefined ? '' : html`<p class="outcome-mark outcome-${options.mark}" aria-hidden="true"></p>`;
+  const summary = options.summary === false ? '' : paymentSummary(context, { compact: options.compactSummary === true });
+  const body = html`<main id="main"${live}>${mark}<h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.waiting === true ? '' : summary}${options.body}${options.waiting === true ? summary : ''}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`

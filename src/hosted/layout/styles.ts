@@ -12,7 +12,7 @@ html{font-size:100%}
 body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;background:#f3f4f6;color:#111827}
 a{color:#1d4ed8}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
-.top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;background:#fff;color:#111827;padding:.625rem 1rem;border-bottom:1px solid #e5e7eb}
+.top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;background:#fff;color:#111827;padding:.625rem max(1rem,calc((100% - 36rem)/2));border-bottom:1px solid #e5e7eb}
 .brand{font-weight:700}
 .merchant{display:flex;align-items:center;gap:.625rem;min-width:0;font-weight:700;font-size:1.0625rem}
 .merchant img{display:block;height:auto;max-height:2.5rem;width:auto;max-width:10rem}
@@ -43,7 +43,7 @@ button,.button{display:inline-block;min-height:2.75rem;padding:.625rem 1.25rem;b
 .bank{display:flex;align-items:center;gap:.75rem;width:100%;background:#fff;color:#111827;border:1px solid #9ca3af;text-align:left;font-weight:600}
 .bank img{flex:none;border-radius:8px}
 .filters{display:grid;gap:.5rem;margin-bottom:1rem}
-@media (min-width:40rem){.filters{grid-template-columns:1fr 1fr auto;align-items:end}.filters label{margin-top:0}.filters button{margin:0}}
+@media (min-width:40rem){.filters{grid-template-columns:1fr 1fr auto;align-items:end}.filters:has(button[hidden]){grid-template-columns:1fr 1fr}.filters label{margin-top:0}.filters button{margin:0}}
 fieldset{border:0;padding:0;margin:1rem 0}
 legend{font-weight:600;margin-bottom:.5rem}
 .choice{display:flex;gap:.75rem;align-items:flex-start;border:1px solid #9ca3af;border-radius:6px;padding:.75rem;margin:.5rem 0;font-weight:400}
@@ -68,7 +68,7 @@ footer p{margin:.5rem auto;max-width:36rem}
 [hidden]{display:none!important}
 .progress{display:block;width:100%;height:.5rem;margin:0 0 1rem;accent-color:#1d4ed8}
 .lead{font-size:1.125rem;font-weight:600;margin:0 0 1rem}
-.outcome-mark{width:3.5rem;height:3.5rem;border-radius:50%;margin:0 0 1rem;position:relative}
+.outcome-mark{width:3.5rem;height:3.5rem;border-radius:50%;margin:0 0 .75rem;position:relative}
 .outcome-done{background:#15803d}
 .outcome-done::after{content:"";position:absolute;left:1.3rem;top:.8rem;width:.8rem;height:1.5rem;border:solid #fff;border-width:0 .3rem .3rem 0;transform:rotate(45deg)}
 .outcome-failed{background:#b91c1c}

@@ -5,7 +5,7 @@
  */
 import type { MessageKey } from '../../i18n/messages.js';
 import { html, type SafeHtml } from '../html.js';
-import { formatAmount, formatIban, layout, textWith } from '../layout/layout.js';
+import { formatAmount, formatIban, layout, paymentSummary, textWith } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
 export type FailureGroup = 'cancelled' | 'expired' | 'authentication' | 'consent' | 'funds' | 'bank' | 'technical';
@@ -47,29 +47,28 @@ export function outcomePage(context: PageContext, view: OutcomeView): string {
   switch (view.kind) {
     case 'completed': {
       const seconds = String(view.autoContinueSeconds ?? 0);
-      body = html`<p class="outcome-mark outcome-done" aria-hidden="true"></p>
-<p class="lead">${t('outcome.completed.lead', { merchant })}</p>${receipt(context)}
+      body = html`<p class="lead">${t('outcome.completed.lead', { merchant })}</p>${receipt(context)}
 <p class="hint" data-auto-note hidden>${textWith(t('outcome.completed.auto', { merchant }), 'seconds', html`<span data-countdown>${seconds}</span>`)}</p>
 <noscript><p class="hint">${t('outcome.completed.autoNoScript', { merchant })}</p></noscript>
 ${onward}<button type="button" class="secondary" data-stay hidden>${t('outcome.stay')}</button>`;
       break;
     }
     case 'processing':
-      body = html`<p class="lead">${t('outcome.processing.lead')}</p>
+      body = html`<p>${t('outcome.processing.lead')}</p>
 <p>${t('outcome.processing.told', { merchant })}</p>${receipt(context)}${onward}`;
       break;
     case 'failed': {
       const group = view.failure ?? 'technical';
-      body = html`<p class="outcome-mark outcome-failed" aria-hidden="true"></p>
-<p class="lead">${t(`outcome.reason.${group}`)}</p>
-<p>${t(`outcome.next.${group}`, { merchant })}</p>${onward}`;
+      body = html`<p class="lead">${t(`outcome.reason.${group}`)}</p>
+<p>${t(`outcome.next.${group}`, { merchant })}</p>${paymentSummary(context, { sentence: false })}${onward}`;
       break;
     }
   }
   return layout(context, {
     heading: t(HEADINGS[view.kind]),
     body,
-    summary: view.kind === 'failed',
+    summary: false,
+    ...(view.kind === 'completed' ? { mark: 'done' as const } : view.kind === 'failed' ? { mark: 'failed' as const } : {}),
     cancel: false,
     back: false,
     waiting: view.kind === 'processing',

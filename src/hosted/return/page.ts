@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { REGISTERED_RETURN_PATH } from '../../flow/steps/callback.js';
 import { html, SafeHtml } from '../html.js';
+import { FAVICON_PATH } from '../layout/favicon.js';
 import { HOSTED_CSS_PATH } from '../layout/styles.js';
 
 /** Posts the fragment's parameters to the fixed return URL; without a `state` there, it shows that nothing came. */
@@ -47,6 +48,7 @@ export function fragmentReturnPage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Returning from your bank</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${HOSTED_CSS_PATH}">
 </head>
 <body>

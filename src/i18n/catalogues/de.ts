@@ -97,7 +97,6 @@ export const de: Catalogue = {
   'processing.hint': 'Das dauert meist nur wenige Sekunden. Bitte lassen Sie diese Seite geöffnet.',
   'decoupled.openApp': 'Öffnen Sie die App Ihrer Bank',
   'decoupled.timeLeft': 'Verbleibende Zeit für die Freigabe: etwa {minutes} Min.',
-  'decoupled.hint': 'Diese Seite geht von selbst weiter, sobald Sie freigeben.',
   'notice.twoLogins': '{bank} bittet Sie zweimal um Ihre Anmeldung: zuerst, um Ihre Kontenliste freizugeben, dann, um die Zahlung freizugeben.',
   'bankSays': 'Ihre Bank schreibt: „{text}“',
   'scaType.SMS_OTP': 'Code per SMS',
@@ -116,6 +115,8 @@ export const de: Catalogue = {
   'front.console': 'Konsole',
   'front.consoleText': 'Clients verwalten und Zahlungen verfolgen.',
   'front.payer': 'Wurden Sie zum Bezahlen hierher geschickt? Bitte verwenden Sie den Link, den Ihnen der Shop oder die App gegeben hat.',
+  'atBank.consentHeading': 'Kontenliste bei {bank} freigeben',
+  'atBank.consentIntro': 'Ihre Bank bittet Sie, sich anzumelden und Ihre Kontenliste freizugeben, damit Sie das Konto für die Zahlung wählen können. Noch wird nichts bezahlt.',
   // Who is paid and by whom; the bank list's filter.
   'summary.sentence': 'Sie zahlen {amount} an {merchant}.',
   'summary.sentenceBank': 'Sie zahlen {amount} an {merchant} von Ihrem Konto bei {bank}.',

@@ -96,7 +96,6 @@ export const en = {
   'processing.hint': 'This usually takes a few seconds. Please keep this page open.',
   'decoupled.openApp': 'Open your bank\'s app',
   'decoupled.timeLeft': 'Time left to approve: about {minutes} min.',
-  'decoupled.hint': 'This page moves on by itself as soon as you approve.',
   'notice.twoLogins': '{bank} will ask you to log in twice: first to share your list of accounts, then to approve the payment.',
   'bankSays': 'Your bank says: “{text}”',
   'scaType.SMS_OTP': 'Code by text message (SMS)',
@@ -115,6 +114,8 @@ export const en = {
   'front.console': 'Console',
   'front.consoleText': 'Manage clients and follow payments.',
   'front.payer': 'Were you sent here to pay? Please use the link the shop or app gave you.',
+  'atBank.consentHeading': 'Share your list of accounts at {bank}',
+  'atBank.consentIntro': 'Your bank asks you to log in and to share the list of your accounts, so that you can choose the one to pay from. Nothing is paid yet.',
   // Who is paid and by whom; the bank list's filter.
   'summary.sentence': 'You are paying {amount} to {merchant}.',
   'summary.sentenceBank': 'You are paying {amount} to {merchant} from your account at {bank}.',

@@ -97,7 +97,6 @@ export const es: Catalogue = {
   'processing.hint': 'Suele tardar unos segundos. Mantenga esta página abierta.',
   'decoupled.openApp': 'Abra la aplicación de su banco',
   'decoupled.timeLeft': 'Tiempo restante para aprobar: unos {minutes} min.',
-  'decoupled.hint': 'Esta página avanzará sola en cuanto lo apruebe.',
   'notice.twoLogins': '{bank} le pedirá iniciar sesión dos veces: primero para compartir su lista de cuentas y después para aprobar el pago.',
   'bankSays': 'Su banco indica: «{text}»',
   'scaType.SMS_OTP': 'Código por SMS',
@@ -116,6 +115,8 @@ export const es: Catalogue = {
   'front.console': 'Consola',
   'front.consoleText': 'Gestione clientes y siga los pagos.',
   'front.payer': '¿Le han enviado aquí para pagar? Use el enlace que le dio la tienda o la aplicación.',
+  'atBank.consentHeading': 'Comparta su lista de cuentas en {bank}',
+  'atBank.consentIntro': 'Su banco le pide iniciar sesión y compartir su lista de cuentas para que elija la cuenta con la que pagar. Todavía no se paga nada.',
   // Who is paid and by whom; the bank list's filter.
   'summary.sentence': 'Va a pagar {amount} a {merchant}.',
   'summary.sentenceBank': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}.',

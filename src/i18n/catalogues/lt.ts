@@ -97,7 +97,6 @@ export const lt: Catalogue = {
   'processing.hint': 'Paprastai tai trunka kelias sekundes. Neuždarykite šio puslapio.',
   'decoupled.openApp': 'Atidarykite savo banko programėlę',
   'decoupled.timeLeft': 'Liko laiko patvirtinti: apie {minutes} min.',
-  'decoupled.hint': 'Kai tik patvirtinsite, šis puslapis pasikeis savaime.',
   'notice.twoLogins': '{bank} paprašys prisijungti du kartus: pirmiausia – pasidalyti sąskaitų sąrašu, paskui – patvirtinti mokėjimą.',
   'bankSays': 'Jūsų bankas rašo: „{text}“',
   'scaType.SMS_OTP': 'Kodas SMS žinute',
@@ -116,6 +115,8 @@ export const lt: Catalogue = {
   'front.console': 'Konsolė',
   'front.consoleText': 'Valdykite klientus ir stebėkite mokėjimus.',
   'front.payer': 'Atėjote čia sumokėti? Naudokite nuorodą, kurią gavote iš parduotuvės ar programėlės.',
+  'atBank.consentHeading': 'Pasidalykite sąskaitų sąrašu banke {bank}',
+  'atBank.consentIntro': 'Bankas prašo prisijungti ir pasidalyti sąskaitų sąrašu, kad galėtumėte pasirinkti, iš kurios mokėti. Kol kas niekas nemokama.',
   // Who is paid and by whom; the bank list's filter.
   'summary.sentence': 'Jūs mokate {amount} gavėjui {merchant}.',
   'summary.sentenceBank': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}.',
