@@ -49,3 +49,11 @@ export function addOpenpisFormats(ajv: Ajv): Ajv {
 export function createAjv(): Ajv {
   return addOpenpisFormats(new Ajv(AJV_OPTIONS));
 }
+
+/**
+ * Query strings carry text only: `limit=20` is the number 20, and one `status=PENDING` is a list of one. Routes
+ * whose query has numbers or lists validate it with this instance (the JSON bodies never coerce).
+ */
+export function createQueryStringAjv(): Ajv {
+  return addOpenpisFormats(new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
+}

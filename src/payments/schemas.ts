@@ -177,6 +177,8 @@ export const PaymentResourceSchema = Type.Object(
   }
 );
 
+export type PaymentResource = Static<typeof PaymentResourceSchema>;
+
 export const PaymentStatusRecordSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -194,3 +196,91 @@ export const PaymentIdQuerySchema = Type.Object(
 );
 
 export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ format: 'uuid' }) });
+
+/** Top-level statuses a list can be filtered by (`UNKNOWN` is reserved and never stored). */
+export const LISTABLE_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
+
+export type ListableStatus = (typeof LISTABLE_STATUSES)[number];
+
+export const PAYMENT_LIST_DEFAULT_LIMIT = 20;
+export const EVENT_FEED_DEFAULT_LIMIT = 50;
+const PAGE_LIMIT_MAX = 100;
+/** Far above any cursor we hand out: a longer one cannot be ours. */
+const CURSOR_MAX_LENGTH = 600;
+
+export const PaymentListQuerySchema = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Array(Type.Enum(LISTABLE_STATUSES), {
+        minItems: 1,
+        maxItems: LISTABLE_STATUSES.length,
+        description: 'Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas.',
+      }),
+    ),
+    detailedStatus: Type.Optional(
+      Type.Array(DetailedStatus, {
+        minItems: 1,
+        maxItems: DETAILED_STATUSES.length,
+        description: 'Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas.',
+      }),
+    ),
+    providerId: Type.Optional(Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)' })),
+    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer' })),
+    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)' })),
+    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: '`nextCursor` of the previous page, unchanged (opaque). Send the same filters with it.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PaymentListSchema = Type.Object({
+  items: Type.Array(PaymentResourceSchema, { description: 'Newest first (createdAt descending, then paymentId descending)' }),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; `null` on the last page' }),
+});
+
+export const EventFeedQuerySchema = Type.Object(
+  {
+    after: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: CURSOR_MAX_LENGTH,
+        description: '`nextCursor` of a previous answer, unchanged (opaque). Without it the feed starts at the oldest retained event.',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: EVENT_FEED_DEFAULT_LIMIT, description: 'Page size' })),
+    type: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z]+(?:[._][a-z]+)+$', description: 'Only events of this type, e.g. `payment.status.updated`' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The body of a `payment.status.updated` webhook (src/webhooks/payload.ts), field for field in the same order. */
+export const PaymentStatusUpdatedWebhookSchema = Type.Object({
+  type: Type.String({ description: '`payment.status.updated`; ignore types you do not know', examples: ['payment.status.updated'] }),
+  timestamp: Type.String({ format: 'date-time', description: 'When the event was written; the same on every retry' }),
+  data: Type.Object({
+    paymentId: Type.String({ format: 'uuid' }),
+    endToEndId: Type.String(),
+    statusId: Type.String({ format: 'uuid', description: 'Id of the status record this event reports' }),
+    status: Type.String({ description: 'Top-level status (`PENDING`, `COMPLETED`, `FAILED`); treat values you do not know as not final' }),
+    detailedStatus: Type.String(),
+    failureReasons: FailureReasons,
+    createdAt: DateTime,
+  }),
+});
+
+export const EventSchema = Type.Object({
+  id: Type.String({ description: "The event's id: a webhook of this event carries it as `webhook-id`" }),
+  type: Type.String({ description: 'The event type; ignore types you do not know', examples: ['payment.status.updated'] }),
+  createdAt: DateTime,
+  data: PaymentStatusUpdatedWebhookSchema,
+});
+
+export const EventFeedSchema = Type.Object({
+  items: Type.Array(EventSchema, { description: 'Oldest first' }),
+  nextCursor: Type.String({ description: 'Pass as `after` to read on; always present, so a consumer can poll with it' }),
+});
