@@ -72,12 +72,11 @@ export interface PaymentListQuery {
   readonly cursor?: string;
 }
 
-/** One page of the payment list, newest first. */
-export interface PaymentPage {
-  readonly items: Payment[];
-  /** Pass as `cursor` for the next page; `null` on the last page. */
-  readonly nextCursor: string | null;
-}
+/** One page of the payment list, newest first; `nextCursor` is `null` on the last page. */
+export type PaymentPage = WithOpenEnums<JsonOf<paths['/api/v1/ob/payments']['get']['responses'][200]>>;
+
+type GeneratedEventPage = JsonOf<paths['/api/v1/events']['get']['responses'][200]>;
+type GeneratedFeedEvent = GeneratedEventPage['items'][number];
 
 /** The `data` of a `payment.status.updated` event: the status record it reports, with the payment's ids. */
 export interface PaymentStatusUpdatedData {
@@ -101,11 +100,8 @@ export interface WebhookEventBody {
 }
 
 /** An event of the event feed (`GET /api/v1/events`). */
-export interface FeedEvent {
-  /** The event id: the `webhook-id` of the same event's webhook. Deduplicate on it. */
-  readonly id: string;
+export interface FeedEvent extends Omit<GeneratedFeedEvent, 'type' | 'data'> {
   readonly type: Open<'payment.status.updated'>;
-  readonly createdAt: string;
   /** Exactly the body the webhook of this event delivers. */
   readonly data: WebhookEventBody;
 }
@@ -114,8 +110,12 @@ export interface FeedEvent {
 export interface EventPage {
   readonly items: FeedEvent[];
   /** The position after the last item (or the given one when the page is empty): pass it as `after` next time. */
-  readonly nextCursor: string;
+  readonly nextCursor: GeneratedEventPage['nextCursor'];
 }
+
+// The event body is written out above for its known values; this fails to compile when it stops fitting the document.
+type Fits<Narrow extends Wide, Wide> = Narrow;
+type WebhookBodyFitsDocument = Fits<WebhookEventBody, WithOpenEnums<GeneratedFeedEvent['data']>>;
 
 /** Filters of the event feed. */
 export interface EventQuery {

@@ -292,7 +292,173 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List payments
+         * @description The caller's payments, newest first, with filters and cursor pagination. Find a payment by `endToEndId` after a 409 or a lost answer. Filters combine with AND; the values of one filter with OR. Requires scope `payments:read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas. */
+                    status?: ("PENDING" | "COMPLETED" | "FAILED")[];
+                    /** @description Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas. */
+                    detailedStatus?: ("PROVIDER_SELECTION_REDIRECT_PENDING" | "PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING" | "FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_FAILED" | "SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_FAILED" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_FAILED" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING" | "SENDER_ACCOUNT_LIST_RETRIEVAL_FAILED" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_FAILED" | "SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING" | "SENDER_ACCOUNT_SELECTION_REDIRECT_FAILED" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_REGISTRATION_PENDING" | "PAYMENT_REGISTRATION_FAILED" | "PAYMENT_CONSENT_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_CONSENT_REDIRECT_PENDING" | "PAYMENT_CONSENT_REDIRECT_FAILED" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED" | "PAYMENT_EXECUTION_PENDING" | "PAYMENT_EXECUTION_FAILED" | "PAYMENT_EXECUTION_COMPLETED")[];
+                    /** @description Only payments at this provider (custom mode, or hosted once the payer chose it) */
+                    providerId?: string;
+                    /** @description Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer */
+                    endToEndId?: string;
+                    /** @description Only payments created at or after this time (ISO 8601 with an offset; compared in UTC) */
+                    createdFrom?: string;
+                    /** @description Only payments created before this time (exclusive) */
+                    createdTo?: string;
+                    /** @description Page size */
+                    limit?: number;
+                    /** @description `nextCursor` of the previous page, unchanged (opaque). Send the same filters with it. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first (createdAt descending, then paymentId descending) */
+                            items: {
+                                /** Format: uuid */
+                                paymentId: string;
+                                providerPaymentId?: string;
+                                /** Format: uri */
+                                redirectUrl: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T10:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T10:00:00.000Z
+                                 */
+                                updatedAt: string;
+                                /** @enum {unknown} */
+                                status: "PENDING" | "COMPLETED" | "FAILED" | "UNKNOWN";
+                                /** @enum {unknown} */
+                                detailedStatus: "PROVIDER_SELECTION_REDIRECT_PENDING" | "PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING" | "FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_FAILED" | "SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_FAILED" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_FAILED" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING" | "SENDER_ACCOUNT_LIST_RETRIEVAL_FAILED" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_FAILED" | "SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING" | "SENDER_ACCOUNT_SELECTION_REDIRECT_FAILED" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_REGISTRATION_PENDING" | "PAYMENT_REGISTRATION_FAILED" | "PAYMENT_CONSENT_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_CONSENT_REDIRECT_PENDING" | "PAYMENT_CONSENT_REDIRECT_FAILED" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED" | "PAYMENT_EXECUTION_PENDING" | "PAYMENT_EXECUTION_FAILED" | "PAYMENT_EXECUTION_COMPLETED";
+                                failureReasons: {
+                                    /** @enum {unknown} */
+                                    code: "EXPIRED" | "PSU_CANCELLED" | "PSU_AUTHENTICATION_FAILED" | "SCA_FAILED" | "INSUFFICIENT_FUNDS" | "BANK_REJECTED" | "BANK_UNAVAILABLE" | "INVALID_SENDER_DATA" | "CONSENT_REJECTED" | "REMITTANCE_TOO_LONG" | "INTERNAL_ERROR";
+                                    message: string;
+                                }[] | null;
+                                endToEndId: string;
+                                amount: number;
+                                currency: string;
+                                provider?: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                };
+                            }[];
+                            /** @description Pass as `cursor` for the next page; `null` on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Create a payment
@@ -1143,6 +1309,193 @@ export interface paths {
                 };
                 /** @description Not Found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the event feed
+         * @description The caller's events, oldest first, after the `after` cursor: every status change of every payment, whether or not the payment has a `webhookUrl`. Each item's `id` is the `webhook-id` and `data` the exact body of the event's webhook. Poll with `nextCursor`. Requires scope `payments:read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description `nextCursor` of a previous answer, unchanged (opaque). Without it the feed starts at the oldest retained event. */
+                    after?: string;
+                    /** @description Page size */
+                    limit?: number;
+                    /** @description Only events of this type, e.g. `payment.status.updated` */
+                    type?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Oldest first */
+                            items: {
+                                /** @description The event's id: a webhook of this event carries it as `webhook-id` */
+                                id: string;
+                                /**
+                                 * @description The event type; ignore types you do not know
+                                 * @example payment.status.updated
+                                 */
+                                type: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T10:00:00.000Z
+                                 */
+                                createdAt: string;
+                                data: {
+                                    /**
+                                     * @description `payment.status.updated`; ignore types you do not know
+                                     * @example payment.status.updated
+                                     */
+                                    type: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the event was written; the same on every retry
+                                     */
+                                    timestamp: string;
+                                    data: {
+                                        /** Format: uuid */
+                                        paymentId: string;
+                                        endToEndId: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description Id of the status record this event reports
+                                         */
+                                        statusId: string;
+                                        /** @description Top-level status (`PENDING`, `COMPLETED`, `FAILED`); treat values you do not know as not final */
+                                        status: string;
+                                        detailedStatus: string;
+                                        failureReasons: {
+                                            /** @enum {unknown} */
+                                            code: "EXPIRED" | "PSU_CANCELLED" | "PSU_AUTHENTICATION_FAILED" | "SCA_FAILED" | "INSUFFICIENT_FUNDS" | "BANK_REJECTED" | "BANK_UNAVAILABLE" | "INVALID_SENDER_DATA" | "CONSENT_REJECTED" | "REMITTANCE_TOO_LONG" | "INTERNAL_ERROR";
+                                            message: string;
+                                        }[] | null;
+                                        /**
+                                         * Format: date-time
+                                         * @example 2026-11-21T10:00:00.000Z
+                                         */
+                                        createdAt: string;
+                                    };
+                                };
+                            }[];
+                            /** @description Pass as `after` to read on; always present, so a consumer can poll with it */
+                            nextCursor: string;
+                        };
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Name of the error
+                             * @example Bad Request
+                             */
+                            title: string;
+                            /**
+                             * @description HTTP status
+                             * @example 400
+                             */
+                            statusCode: number;
+                            /** @example amount must not be less than 0.01, recipient should not be empty */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
