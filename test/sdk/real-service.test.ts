@@ -10,6 +10,7 @@ import {
   OpenpisConflictError,
   OpenpisNotFoundError,
   OpenpisValidationError,
+  type FeedEvent,
   type PaymentCreationRequest,
 } from '../../packages/sdk/src/index.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
@@ -80,15 +81,15 @@ for (const kind of await testDatabaseKinds()) {
     });
 
     it('payments() and events() walk every page of the real list and feed', async () => {
-      const made = [];
+      const made: string[] = [];
       for (let index = 0; index < 3; index++) made.push((await openpis.createPayment(request())).paymentId);
-      const listed = [];
+      const listed: string[] = [];
       for await (const payment of openpis.payments({ limit: 2, status: ['PENDING'] })) listed.push(payment.paymentId);
       // Newest first, and every payment of this client (including the ones of the tests above).
       assert.deepEqual(listed.slice(0, 3), [...made].reverse());
       assert.equal(listed.length, 5, "the two payments of the tests above and these three");
 
-      const events = [];
+      const events: FeedEvent[] = [];
       for await (const event of openpis.events({ limit: 2 })) events.push(event);
       assert.ok(events.length >= listed.length, `every payment has at least its first status as an event (${events.length} events, ${listed.length} payments)`);
       for (const event of events) {
