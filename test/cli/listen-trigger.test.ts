@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
+import { waitUntil } from '../helpers/wait.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
@@ -45,13 +46,6 @@ async function startReceiver(statuses: number[] = []): Promise<{ url: string; re
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received, server };
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 interface TriggerOutput {
   scenario: string;
@@ -141,10 +135,10 @@ for (const kind of await testDatabaseKinds()) {
       try {
         // First run: no position file, so only events from now on (the triggers above are history).
         const first = start();
-        await until(() => first.output().includes('"listening":true'), 'listen to start');
+        await waitUntil('listen to start', () => first.output().includes('"listening":true'));
         const paymentId = await createPayment();
         // The receiver's first answer is 503: the event is offered again, as the service would retry it.
-        await until(() => receiver.received.length >= 2, 'the event to be forwarded again after a 503');
+        await waitUntil('the event to be forwarded again after a 503', () => receiver.received.length >= 2);
         assert.equal(await stop(first), 0, first.output());
         assert.match(first.output(), /"stopped":true/);
 
@@ -166,7 +160,7 @@ for (const kind of await testDatabaseKinds()) {
         // Second run resumes after the kept position: what happened while it was down arrives, nothing twice.
         const whileDown = await createPayment();
         const second = start();
-        await until(() => receiver.received.some((delivery) => delivery.body.includes(whileDown)), 'the event written while listen was down');
+        await waitUntil('the event written while listen was down', () => receiver.received.some((delivery) => delivery.body.includes(whileDown)));
         assert.equal(await stop(second), 0, second.output());
         assert.equal(receiver.received.filter((delivery) => delivery.headers['webhook-id'] === event.id).length, 2, 'the first event is not sent again');
       } finally {

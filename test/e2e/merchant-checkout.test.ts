@@ -16,6 +16,7 @@ import { OpenpisClient } from '@openpis/sdk';
 import { buildShop } from '../../examples/merchant-checkout/src/shop.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
+import { waitUntil } from '../helpers/wait.js';
 import { freePort, injectSandboxFault, startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { axeViolations, browserSkip, launchBrowser, openPage } from './browser-harness.js';
 
@@ -140,11 +141,7 @@ describe('example shop: pay by bank in a browser', { skip: browserSkip }, () => 
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as { paymentId?: string; status?: string; statusCode?: number })
         .filter((line) => line.paymentId === payment.paymentId);
-    const deadline = Date.now() + 20_000;
-    while (!deliveries().some((delivery) => delivery.status === 'COMPLETED')) {
-      assert.ok(Date.now() < deadline, `the COMPLETED event was not forwarded:\n${listened}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil('the COMPLETED event to be forwarded', () => deliveries().some((delivery) => delivery.status === 'COMPLETED'));
     assert.ok(deliveries().every((delivery) => delivery.statusCode === 204), listened);
     await page.context().close();
   });

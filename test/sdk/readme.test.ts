@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { waitUntil } from '../helpers/wait.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { freePort, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { deliverWebhook } from '../../src/webhooks/deliver.js';
@@ -41,13 +42,6 @@ function runBlock(directory: string, name: string, code: string, env: Record<str
   return { child, output: () => output };
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
@@ -108,7 +102,7 @@ describe('SDK README', () => {
       const port = await freePort();
       url = `http://127.0.0.1:${port}/webhooks`;
       receiver = runBlock(directory, 'fastify-webhooks', readmeBlock('webhook-fastify'), { OPENPIS_WEBHOOK_SECRET: secret, PORT: String(port) });
-      await until(() => receiver.output().includes('listening'), 'the receiver to listen');
+      await waitUntil('the receiver to listen', () => receiver.output().includes('listening'));
     });
     after(async () => {
       receiver.child.kill();
@@ -131,7 +125,7 @@ describe('SDK README', () => {
       const delivered = await deliver([secret], new Date(), eventId);
       assert.equal(delivered.outcome, 'delivered', delivered.error);
       const paymentId = (JSON.parse(body) as { data: { paymentId: string } }).data.paymentId;
-      await until(() => receiver.output().includes(`webhook ${eventId} ${paymentId} COMPLETED`), 'the receiver to log the event');
+      await waitUntil('the receiver to log the event', () => receiver.output().includes(`webhook ${eventId} ${paymentId} COMPLETED`));
       // New secret first, the receiver's (previous) one second: still verified.
       assert.equal((await deliver([generateWebhookSecret(), secret])).outcome, 'delivered');
     });
