@@ -169,7 +169,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // Bodies are JSON, or a form at the token endpoint; plain text is never a valid request (415).
   app.removeContentTypeParser('text/plain');
   await app.register(formbody);
-  await app.register(swagger, openApiDocumentation(config.baseUrl));
+  await app.register(swagger, openApiDocumentation());
   // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or
   // validator badge), and the package installs on Node 20.
   await app.register(swaggerUi, {

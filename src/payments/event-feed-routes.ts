@@ -7,7 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import type { CursorCodec } from '../http/cursor.js';
 import { INVALID_CURSOR_MESSAGE } from '../http/cursor.js';
-import { ErrorResponses } from '../http/error-schemas.js';
+import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import { ValidationError } from '../http/errors.js';
 import type { App } from '../http/fastify-types.js';
 import { queryStringValidator } from '../http/query-string.js';
@@ -47,13 +47,14 @@ export function registerEventFeedRoutes(app: App, options: EventFeedRoutesOption
       onRequest: auth.require('payments:read'),
       validatorCompiler: queryStringValidator,
       schema: {
+        operationId: 'listEvents',
         tags: ['Events'],
         summary: 'Read the event feed',
         description:
           "The caller's events, oldest first, after the `after` cursor: every status change of every payment, whether or not the payment has a `webhookUrl`. Each item's `id` is the `webhook-id` and `data` the exact body of the event's webhook. Poll with `nextCursor`. Requires scope `payments:read`.",
         security: [{ bearerAuth: [] }],
         querystring: EventFeedQuerySchema,
-        response: { 200: EventFeedSchema, ...ErrorResponses(400, 401, 403, 429) },
+        response: { 200: jsonResponse('Events after the cursor, oldest first, and the cursor to read on from', EventFeedSchema), ...ErrorResponses(400, 401, 403, 429, 500) },
       },
     },
     async (request, reply) => {

@@ -9,7 +9,7 @@ import { CursorCodec, INVALID_CURSOR_MESSAGE } from '../http/cursor.js';
 import { queryStringValidator, splitCommaLists } from '../http/query-string.js';
 import { initialStatus } from '../domain/transitions.js';
 import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
-import { ErrorResponses } from '../http/error-schemas.js';
+import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
@@ -28,6 +28,7 @@ import {
   PaymentIdParamsSchema,
   PaymentIdQuerySchema,
   PaymentResourceSchema,
+  PaymentStatusHistorySchema,
   PaymentStatusRecordSchema,
 } from './schemas.js';
 import { validatePaymentCreation } from './validation.js';
@@ -111,6 +112,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       // must be reported in one message.
       validatorCompiler: () => () => true,
       schema: {
+        operationId: 'createPayment',
         tags: ['Payments'],
         summary: 'Create a payment',
         description:
@@ -120,7 +122,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
           'accept-language': Type.Optional(Type.String({ description: "Preferred initial language of the payer's pages (ISO 639-1); invalid values are ignored" })),
         }),
         body: PaymentCreationRequestSchema,
-        response: { 201: PaymentCreationResponseSchema, ...ErrorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+        response: {
+          201: jsonResponse('Created, always `PENDING`: send the payer to `redirectUrl`', PaymentCreationResponseSchema),
+          ...ErrorResponses(400, 401, 403, 404, 409, 413, 415, 429, 500),
+        },
       },
     },
     async (request, reply) => {
@@ -172,13 +177,14 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       preValidation: splitCommaLists(['status', 'detailedStatus']),
       validatorCompiler: queryStringValidator,
       schema: {
+        operationId: 'listPayments',
         tags: ['Payments'],
         summary: 'List payments',
         description:
           "The caller's payments, newest first, with filters and cursor pagination. Find a payment by `endToEndId` after a 409 or a lost answer. Filters combine with AND; the values of one filter with OR. Requires scope `payments:read`.",
         security: bearer,
         querystring: PaymentListQuerySchema,
-        response: { 200: PaymentListSchema, ...ErrorResponses(400, 401, 403, 429) },
+        response: { 200: jsonResponse('A page of payments, newest first', PaymentListSchema), ...ErrorResponses(400, 401, 403, 429, 500) },
       },
     },
     async (request) => {
@@ -201,12 +207,13 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     {
       onRequest: auth.require('payments:read'),
       schema: {
+        operationId: 'getPayment',
         tags: ['Payments'],
         summary: 'Get a payment',
         description: 'The payment with its current status. Requires scope `payments:read`.',
         security: bearer,
         params: PaymentIdParamsSchema,
-        response: { 200: PaymentResourceSchema, ...ErrorResponses(400, 401, 403, 404, 429) },
+        response: { 200: jsonResponse('The payment', PaymentResourceSchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
     async (request) => paymentResourceView(await payments.get(callerOf(request), request.params.paymentId), catalogue, baseUrl),
@@ -217,12 +224,13 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     {
       onRequest: auth.require('payments:read'),
       schema: {
+        operationId: 'getPaymentStatusHistory',
         tags: ['Payment statuses'],
         summary: 'Status history of a payment',
         description: 'Every status record of the payment, earliest first. Requires scope `payments:read`.',
         security: bearer,
         querystring: PaymentIdQuerySchema,
-        response: { 200: Type.Array(PaymentStatusRecordSchema), ...ErrorResponses(400, 401, 403, 404, 429) },
+        response: { 200: jsonResponse('The status records, earliest first', PaymentStatusHistorySchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
     async (request) => (await payments.history(callerOf(request), request.query.paymentId)).map(statusRecordView),
@@ -233,12 +241,13 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     {
       onRequest: auth.require('payments:read'),
       schema: {
+        operationId: 'getLatestPaymentStatus',
         tags: ['Payment statuses'],
         summary: 'Latest status of a payment',
         description: 'The most recent status record of the payment. Requires scope `payments:read`.',
         security: bearer,
         querystring: PaymentIdQuerySchema,
-        response: { 200: PaymentStatusRecordSchema, ...ErrorResponses(400, 401, 403, 404, 429) },
+        response: { 200: jsonResponse('The latest status record', PaymentStatusRecordSchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
     async (request) => statusRecordView(await payments.latest(callerOf(request), request.query.paymentId)),

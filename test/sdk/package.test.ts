@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { generateTypes } from '../../packages/sdk/scripts/types-source.mjs';
+import { isFinalStatus, type DetailedStatus, type FailureCode, type PaymentStatus } from '../../packages/sdk/src/index.js';
 
 const packageDir = new URL('../../packages/sdk/', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -34,6 +35,19 @@ describe('@openpis/sdk package', () => {
     const document = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as unknown;
     const committed = readFileSync(join(packageDir, 'src/generated/openapi.ts'), 'utf8');
     assert.ok(committed === (await generateTypes(document)), 'the generated types are stale: run `npm run generate -w @openpis/sdk`');
+  });
+
+  it('statuses, detailed statuses and failure codes are open unions: known values and values added later type-check', () => {
+    const known: PaymentStatus[] = ['PENDING', 'COMPLETED', 'FAILED'];
+    const addedLater: PaymentStatus = 'ON_HOLD_AT_BANK';
+    const detailed: DetailedStatus[] = ['PAYMENT_EXECUTION_COMPLETED', 'A_PHASE_ADDED_LATER'];
+    const codes: FailureCode[] = ['INSUFFICIENT_FUNDS', 'A_CODE_ADDED_LATER'];
+    // @ts-expect-error: still strings, not anything
+    const notAString: PaymentStatus = 42;
+    assert.deepEqual(known.map(isFinalStatus), [false, true, true]);
+    assert.equal(isFinalStatus(addedLater), false, 'a status the client does not know is not final');
+    assert.equal(detailed.length + codes.length, 4);
+    assert.equal(typeof notAString, 'number');
   });
 
   it('is publishable as @openpis/sdk for Node 20.19, shipping only the build and the README', () => {

@@ -3,9 +3,6 @@
  * body bytes — for every payment, webhook URL or not; oldest first, in cursor pages a consumer can poll with.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { SecretBox } from '../../src/crypto/secret-box.js';
@@ -16,7 +13,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { createTestPki, startReceiver, type TestPki, type TestReceiver } from './https-receiver.js';
+import { createTestPkiWithCaFile, startReceiver, type TestReceiver } from './https-receiver.js';
 
 interface FeedItem {
   id: string;
@@ -29,11 +26,9 @@ interface Feed {
   nextCursor: string;
 }
 
-const pki: TestPki = createTestPki();
-const pkiDir = mkdtempSync(join(tmpdir(), 'openpis-ca-'));
-const caFile = join(pkiDir, 'ca.pem');
-writeFileSync(caFile, pki.caCertificate);
-after(() => rmSync(pkiDir, { recursive: true, force: true }));
+const pki = createTestPkiWithCaFile();
+const { caFile } = pki;
+after(() => pki.remove());
 
 for (const kind of await testDatabaseKinds()) {
   describe(`GET /api/v1/events [${kind.name}]`, () => {

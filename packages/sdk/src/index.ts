@@ -44,6 +44,5 @@ export {
   type Provider,
   type ProviderQuery,
   type WebhookEventBody,
-  type WithOpenEnums,
 } from './types.js';
 export type { paths as OpenApiPaths, components as OpenApiComponents } from './generated/openapi.js';

@@ -1,49 +1,35 @@
 /**
- * The SDK's public types, derived from the generated ones (src/generated/openapi.ts) by path and method, so they
- * follow the OpenAPI document. Statuses, detailed statuses, failure codes and event types are widened to open
- * unions: the service may add values (the document says so), and a value a client does not know yet must not break
- * it — treat an unknown status as not final.
+ * The SDK's public types: the OpenAPI document's named schemas (src/generated/openapi.ts), so they follow the
+ * document. Statuses, detailed statuses and failure codes are open lists there (`x-extensible-enum`), generated as
+ * the known values or any other string: the service may add values, and a value a client does not know yet must not
+ * break it — treat an unknown status as not final.
  */
-import type { paths } from './generated/openapi.js';
+import type { components, operations } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
 
 /** A known set of values, open to values added later: editors still offer the known ones. */
 export type Open<Known extends string> = Known | (string & {});
 
-type OpenKey = 'status' | 'detailedStatus' | 'code' | 'type';
-
-/** `T` with every status-like string field (`status`, `detailedStatus`, `code`, `type`) opened, at any depth. */
-export type WithOpenEnums<T> = T extends readonly (infer Element)[]
-  ? WithOpenEnums<Element>[]
-  : T extends object
-    ? { [K in keyof T]: K extends OpenKey ? (T[K] extends string ? Open<T[K]> : WithOpenEnums<T[K]>) : WithOpenEnums<T[K]> }
-    : T;
-
-type JsonOf<Answer> = Answer extends { content: { 'application/json': infer Body } } ? Body : never;
-
 /** The body of a payment creation request (`POST /api/v1/ob/payments`). */
-export type PaymentCreationRequest = JsonOf<paths['/api/v1/ob/payments']['post']['requestBody']>;
-
+export type PaymentCreationRequest = Schemas['PaymentCreationRequest'];
 /** The answer to a payment creation. */
-export type CreatedPayment = WithOpenEnums<JsonOf<paths['/api/v1/ob/payments']['post']['responses'][201]>>;
-
+export type CreatedPayment = Schemas['PaymentCreationResponse'];
 /** The payment resource (`GET /api/v1/ob/payments/{paymentId}`, and each item of the payment list). */
-export type Payment = WithOpenEnums<JsonOf<paths['/api/v1/ob/payments/{paymentId}']['get']['responses'][200]>>;
-
+export type Payment = Schemas['Payment'];
 /** One element of a payment's status history. */
-export type PaymentStatusRecord = WithOpenEnums<JsonOf<paths['/api/v1/archive/payment-statuses/latest']['get']['responses'][200]>>;
-
+export type PaymentStatusRecord = Schemas['PaymentStatusRecord'];
 /** A bank of the providers list. */
-export type Provider = WithOpenEnums<JsonOf<paths['/api/v1/capabilities/providers']['get']['responses'][200]>[number]>;
-
+export type Provider = Schemas['Provider'];
 /** Filters of the providers list. */
-export type ProviderQuery = NonNullable<paths['/api/v1/capabilities/providers']['get']['parameters']['query']>;
+export type ProviderQuery = NonNullable<operations['listProviders']['parameters']['query']>;
 
-/** Top-level status. Only `COMPLETED` and `FAILED` are final; treat anything else, known or not, as not final. */
-export type PaymentStatus = Payment['status'];
-/** Detailed status (interface spec, "States and transitions"). */
-export type DetailedStatus = Payment['detailedStatus'];
-/** A failure reason's stable code. */
-export type FailureCode = NonNullable<Payment['failureReasons']>[number]['code'];
+/** Top-level status: `'PENDING' | 'COMPLETED' | 'FAILED' | 'UNKNOWN' | (string & {})`. Only COMPLETED and FAILED are final. */
+export type PaymentStatus = Schemas['PaymentStatus'];
+/** Detailed status (interface spec, "States and transitions"), open like the status. */
+export type DetailedStatus = Schemas['DetailedStatus'];
+/** A failure reason's stable code, open like the status. */
+export type FailureCode = Schemas['FailureCode'];
 
 /** The two final top-level statuses. */
 export const FINAL_STATUSES: readonly PaymentStatus[] = ['COMPLETED', 'FAILED'];
@@ -73,49 +59,28 @@ export interface PaymentListQuery {
 }
 
 /** One page of the payment list, newest first; `nextCursor` is `null` on the last page. */
-export type PaymentPage = WithOpenEnums<JsonOf<paths['/api/v1/ob/payments']['get']['responses'][200]>>;
-
-type GeneratedEventPage = JsonOf<paths['/api/v1/events']['get']['responses'][200]>;
-type GeneratedFeedEvent = GeneratedEventPage['items'][number];
+export type PaymentPage = Schemas['PaymentList'];
 
 /** The `data` of a `payment.status.updated` event: the status record it reports, with the payment's ids. */
-export interface PaymentStatusUpdatedData {
-  readonly paymentId: string;
-  readonly endToEndId: string;
-  /** Id of the status record (an element of the payment's status history). */
-  readonly statusId: string;
-  readonly status: PaymentStatus;
-  readonly detailedStatus: DetailedStatus;
-  readonly failureReasons: { readonly code: FailureCode; readonly message: string }[] | null;
-  readonly createdAt: string;
-}
+export type PaymentStatusUpdatedData = Schemas['PaymentStatusUpdatedData'];
 
 /** The body of a webhook (Standard Webhooks), and `data` of an event of the event feed. */
-export interface WebhookEventBody {
+export interface WebhookEventBody extends Omit<Schemas['PaymentStatusUpdatedWebhook'], 'type'> {
   /** `payment.status.updated` so far; ignore types you do not know. */
   readonly type: Open<'payment.status.updated'>;
-  /** When the event was written (ISO 8601 UTC); the same on every retry. */
-  readonly timestamp: string;
-  readonly data: PaymentStatusUpdatedData;
 }
 
-/** An event of the event feed (`GET /api/v1/events`). */
-export interface FeedEvent extends Omit<GeneratedFeedEvent, 'type' | 'data'> {
+/** An event of the event feed (`GET /api/v1/events`): its `id` is the `webhook-id` of the same event's webhook. */
+export interface FeedEvent extends Omit<Schemas['Event'], 'type' | 'data'> {
   readonly type: Open<'payment.status.updated'>;
   /** Exactly the body the webhook of this event delivers. */
   readonly data: WebhookEventBody;
 }
 
-/** One page of the event feed, oldest first. */
-export interface EventPage {
+/** One page of the event feed, oldest first; pass `nextCursor` as `after` next time (it is always there). */
+export interface EventPage extends Omit<Schemas['EventFeed'], 'items'> {
   readonly items: FeedEvent[];
-  /** The position after the last item (or the given one when the page is empty): pass it as `after` next time. */
-  readonly nextCursor: GeneratedEventPage['nextCursor'];
 }
-
-// The event body is written out above for its known values; this fails to compile when it stops fitting the document.
-type Fits<Narrow extends Wide, Wide> = Narrow;
-type WebhookBodyFitsDocument = Fits<WebhookEventBody, WithOpenEnums<GeneratedFeedEvent['data']>>;
 
 /** Filters of the event feed. */
 export interface EventQuery {
