@@ -100,7 +100,7 @@ export class Transport {
   async call(request: ApiRequest): Promise<ApiExchange> {
     let refreshedAfter401 = false;
     return this.withRetries(request, async (headers) => {
-      const token = await this.currentToken(request.signal);
+      const token = await this.currentToken();
       headers.set('authorization', `Bearer ${token.value}`);
       return token;
     }, (status, token) => {
@@ -119,22 +119,23 @@ export class Transport {
     throw errorOf(exchange, undefined);
   }
 
-  private async currentToken(signal: AbortSignal | undefined): Promise<CachedToken> {
+  private async currentToken(): Promise<CachedToken> {
     const cached = this.token;
     if (cached !== undefined && this.now() < cached.renewAt) return cached;
-    this.tokenInFlight ??= this.fetchToken(signal).finally(() => {
+    // Shared by every call waiting for it, so no one caller's abort may cancel it (it has its own time limit).
+    this.tokenInFlight ??= this.fetchToken().finally(() => {
       this.tokenInFlight = undefined;
     });
     this.token = await this.tokenInFlight;
     return this.token;
   }
 
-  private async fetchToken(signal: AbortSignal | undefined): Promise<CachedToken> {
+  private async fetchToken(): Promise<CachedToken> {
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (this.options.scope !== undefined) form.set('scope', this.options.scope);
     const basic = base64(`${encodeURIComponent(this.options.clientId)}:${encodeURIComponent(this.options.clientSecret)}`);
     const exchange = await this.withRetries(
-      { method: 'POST', path: '/api/v1/auth/token', signal, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      { method: 'POST', path: '/api/v1/auth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
       (headers) => {
         headers.set('authorization', `Basic ${basic}`);
         return undefined;
