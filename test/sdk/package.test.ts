@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -73,5 +73,16 @@ describe('@openpis/sdk package', () => {
       assert.equal((module.isFinalStatus as (status: string) => boolean)('COMPLETED'), true);
       assert.equal((module.isFinalStatus as (status: string) => boolean)('A_NEW_STATUS'), false);
     }
+  });
+
+  it('its declarations type-check a consumer importing the ES module and one requiring the CommonJS build', { timeout: 120_000 }, async () => {
+    const usage = (from: string) => `const status: sdk.PaymentStatus = 'A_STATUS_ADDED_LATER';
+const client = new sdk.OpenpisClient({ baseUrl: 'http://localhost:8080', clientId: 'id', clientSecret: 'secret' });
+export const final: Promise<boolean> = client.getPayment('id').then((payment) => sdk.isFinalStatus(payment.status) || status === '${from}');
+`;
+    writeFileSync(join(outDir, 'consumer-esm.mts'), `import * as sdk from './esm/index.js';\n${usage('esm')}`);
+    writeFileSync(join(outDir, 'consumer-cjs.cts'), `import sdk = require('./cjs/index.js');\n${usage('cjs')}`);
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    await run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', 'false', '--module', 'node16', '--types', 'node', join(outDir, 'consumer-esm.mts'), join(outDir, 'consumer-cjs.cts')]);
   });
 });
