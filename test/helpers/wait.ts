@@ -26,6 +26,6 @@ export async function clientToken(serviceUrl: string, client: { clientId: string
 }
 
 /** Waits until `condition` holds, checking every 25 ms; fails after `timeoutMs`. */
-export async function waitUntil(what: string, condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+export async function waitUntil(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   await waitFor(what, () => (condition() ? true : undefined), timeoutMs, 25);
 }
