@@ -204,6 +204,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     store: new PaymentStateStore(database.db, secrets, now, (records) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
     }),
+    secretBox: secrets,
     catalogue,
     connectors,
     baseUrl: config.baseUrl,

@@ -307,6 +307,13 @@ export interface AuthorisationResult {
   readonly psuMessage: string | undefined;
   /** When `next` is `failed`: why, when the bank says more than "SCA failed" (the payer cancelled, no funds...). */
   readonly failureCode?: FailureCode;
+  /**
+   * A credential the bank issued for this authorisation that the connector must use again because this step could
+   * not finish (UK: the payer's access token, spent code or CIBA grant, when the funds check or the submission got
+   * no answer). The engine keeps it sealed with the flow state, never logs it, and hands it back as
+   * `CompleteAuthorisationInput.heldSecret`; a result without one drops what was held.
+   */
+  readonly heldSecret?: string;
   readonly next: NextScaStep;
 }
 
@@ -411,6 +418,8 @@ export interface CompleteAuthorisationInput {
    * only asks how the authorisation stands (a decoupled approval, after a lost answer, at expiry).
    */
   readonly returned?: { readonly data: BankReturn; readonly expectedState: string };
+  /** What the previous completion asked the engine to hold (`AuthorisationResult.heldSecret`). */
+  readonly heldSecret?: string;
 }
 
 export interface PaymentStatusResult {

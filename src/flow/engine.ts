@@ -13,13 +13,14 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { BankReturn, Connectors, ScaMethod } from '../connectors/index.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Job } from '../jobs/job-queue.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
 import type { Payment } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
-import { toStoredFlowState, flowStateOf, type OfferedAccount } from './flow-state.js';
+import { toStoredFlowState, flowStateOf, withUnleasedFields, type OfferedAccount } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
@@ -55,6 +56,8 @@ export type { InputError, Notice } from './steps/step-result.js';
 
 export interface FlowEngineOptions {
   readonly store: PaymentStateStore;
+  /** Seals what a connector asks the flow to hold between calls (the operator key ring, ADR 0005). */
+  readonly secretBox: SecretBox;
   readonly catalogue: ProviderCatalogue;
   readonly connectors: Connectors;
   readonly baseUrl: string;
@@ -119,7 +122,7 @@ export class FlowEngine {
   constructor(options: FlowEngineOptions) {
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
-    this.context = { catalogue: options.catalogue, connectors: options.connectors, baseUrl: options.baseUrl, now: this.now };
+    this.context = { catalogue: options.catalogue, connectors: options.connectors, baseUrl: options.baseUrl, now: this.now, secretBox: options.secretBox };
     this.logger = options.logger;
     this.pollBaseMs = options.pollBaseMs ?? 2000;
     this.pollMaxMs = options.pollMaxMs ?? 15 * 60 * 1000;
@@ -539,7 +542,11 @@ export class FlowEngine {
       result = await work(run);
     } catch (error) {
       // Unexpected: record nothing, release the lease, let the error answer 500.
-      await this.store.update(run.payment, { flowState: toStoredFlowState({ ...original, leaseUntil: undefined }) }).catch(() => undefined);
+      run.path.length = 0;
+      run.schedule.length = 0;
+      run.changes = {};
+      run.state = original;
+      await this.commit(run).catch(() => undefined);
       throw error;
     } finally {
       carriedPassword = run.secrets.password !== undefined;
@@ -574,18 +581,40 @@ export class FlowEngine {
     }
   }
 
-  /** Writes the run (statuses, changes, flow state without the lease, jobs) and logs every status change. */
+  /**
+   * Writes the run (statuses, changes, flow state without the lease, jobs) and logs every status change. A run under
+   * the lease whose write finds the payment changed by a write that does not take the lease (the page key, the
+   * language, the pending alert: the lease still ours, the status unchanged) commits on top of it: what the run holds
+   * may be a bank answer that cannot be asked for again (a spent authorisation code or CIBA grant, a submitted payment).
+   */
   private async commit(run: FlowRun): Promise<boolean> {
-    const flowState = toStoredFlowState({ ...run.state, leaseUntil: undefined });
     const from = run.payment.detailedStatus;
-    const result =
-      run.path.length === 0
-        ? await this.store.update(run.payment, { ...run.changes, flowState }, { schedule: run.schedule })
-        : await this.store.transition({ payment: run.payment, path: run.path, changes: { ...run.changes, flowState }, schedule: run.schedule });
-    if (result.kind === 'conflict') {
-      run.log.warn({ paymentId: run.payment.id, requestId: run.requestId, detailedStatus: from }, 'payment changed meanwhile; nothing recorded');
-      return false;
+    const lease = flowStateOf(run.payment).leaseUntil;
+    let base = run.payment;
+    // A credential held for the authorisation has no use once the payment is over.
+    let state = isFinal(run.status) ? { ...run.state, heldSecret: undefined } : run.state;
+    for (let attempt = 1; ; attempt += 1) {
+      const flowState = toStoredFlowState({ ...state, leaseUntil: undefined });
+      const result =
+        run.path.length === 0
+          ? await this.store.update(base, { ...run.changes, flowState }, { schedule: run.schedule })
+          : await this.store.transition({ payment: base, path: run.path, changes: { ...run.changes, flowState }, schedule: run.schedule });
+      if (result.kind === 'applied') {
+        this.logTransitions(run, from);
+        run.payment = result.payment;
+        return true;
+      }
+      const current = attempt < 5 && lease !== undefined ? await this.store.load(run.payment.id) : undefined;
+      if (current === undefined || flowStateOf(current).leaseUntil !== lease || current.detailedStatus !== from) {
+        run.log.warn({ paymentId: run.payment.id, requestId: run.requestId, detailedStatus: from }, 'payment changed meanwhile; nothing recorded');
+        return false;
+      }
+      base = current;
+      state = withUnleasedFields(state, flowStateOf(current));
     }
+  }
+
+  private logTransitions(run: FlowRun, from: DetailedStatus): void {
     let previous = from;
     for (const entry of run.path) {
       run.log.info(
@@ -600,8 +629,6 @@ export class FlowEngine {
       );
       previous = entry.status;
     }
-    run.payment = result.payment;
-    return true;
   }
 }
 

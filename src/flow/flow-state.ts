@@ -41,6 +41,11 @@ export interface FlowState {
   /** The consent's authorisation at the bank, when the bank made one with the consent. */
   readonly consentAuthorisation?: BankReference;
   readonly accounts?: readonly OfferedAccount[];
+  /**
+   * A credential the connector asked us to hold for the authorisation under way (`AuthorisationResult.heldSecret`),
+   * sealed with the operator key ring (`heldSecretContext`); opened only for the connector call that needs it.
+   */
+  readonly heldSecret?: string;
   /** Set while the outcome of a bank call is unknown (timeout, 5xx): the bank-status job asks the bank again. */
   readonly reconciling?: boolean;
   /** Set once the operator was warned that the bank has held the payment past BANK_PENDING_ALERT_SECONDS. */
@@ -54,6 +59,21 @@ export interface FlowState {
   readonly failedCodes?: number;
   /** The bank's SCA status showed that a one-time code lost in a bank error was not taken: the payer types it again. */
   readonly codeNotProcessed?: boolean;
+}
+
+/**
+ * The fields written without the lease: the payer's page key (first visit) and the operator's pending alert. Everything
+ * else belongs to the lease holder. A holder whose commit finds that only such a write came between keeps them as
+ * they are now and commits its own work on top (`FlowEngine.commit`), rather than losing a bank answer it cannot ask
+ * for again.
+ */
+export function withUnleasedFields(state: FlowState, current: FlowState): FlowState {
+  return { ...state, pageKey: current.pageKey ?? state.pageKey, bankPendingAlerted: current.bankPendingAlerted ?? state.bankPendingAlerted };
+}
+
+/** What a held secret is sealed for: it opens for this payment's flow state only. */
+export function heldSecretContext(paymentId: string): string {
+  return `payments.flow_state.heldSecret:${paymentId}`;
 }
 
 /** The flow state of a payment row (our own JSON; an absent state is an empty one). */

@@ -15,11 +15,12 @@ import type {
   EmbeddedAuthentication,
   NextScaStep,
 } from '../connectors/index.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import type { Payment, SenderDetails } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import { failureReason, type DetailedStatus, type FailureCode, type FailureReason } from '../domain/detailed-status.js';
-import { flowStateOf, type FlowState } from './flow-state.js';
+import { flowStateOf, heldSecretContext, type FlowState } from './flow-state.js';
 import type { StatusEntry } from './status-writer.js';
 import { assertTransition, failureStatusFrom } from '../domain/transitions.js';
 
@@ -35,6 +36,8 @@ export interface FlowContext {
   readonly connectors: Connectors;
   readonly baseUrl: string;
   readonly now: () => Date;
+  /** Seals what a connector asks us to hold between calls (ADR 0005's key ring). */
+  readonly secretBox: SecretBox;
 }
 
 export class FlowRun {
@@ -140,6 +143,17 @@ export class FlowRun {
 
   callContext(): CallContext {
     return { requestId: this.requestId, psuIpAddress: this.payment.psuIpAddress, psuUserAgent: this.payment.psuUserAgent };
+  }
+
+  /** What the connector asked us to hold for the authorisation under way, opened for the call that needs it. */
+  heldSecret(): string | undefined {
+    const sealed = this.state.heldSecret;
+    return sealed === undefined ? undefined : this.context.secretBox.open(sealed, heldSecretContext(this.payment.id));
+  }
+
+  /** Holds (sealed) what the connector's last answer asked for, or drops what was held when it asked for nothing. */
+  holdSecret(secret: string | undefined): void {
+    this.setState({ heldSecret: secret === undefined ? undefined : this.context.secretBox.seal(secret, heldSecretContext(this.payment.id)) });
   }
 
   /** The payer's login id, held in memory for this request only (decisions §7). */

@@ -131,12 +131,7 @@ for (const kind of sqlite) {
       assert.equal(history.at(-1)?.failureReasons, null);
     });
 
-    // Runs and reports, but does not fail the suite yet: in some clean CI runs the payment stays at
-    // PAYMENT_CONSENT_REDIRECT_PENDING after the approval. Suspected cause (issue 9's closing note): the CIBA grant is
-    // redeemed once, and when the answer of that poll is lost on our side the auth_req_id is spent, so every later
-    // poll is invalid_grant and the flow cannot go on. The connector-level CIBA scenarios pass reliably.
-    const intermittent = { todo: 'intermittent: a spent CIBA grant whose answer was lost leaves the flow waiting (see issue 9 closing note)' };
-    it('a decoupled bank (CIBA): the payer approves in the bank app while our page waits, to COMPLETED', intermittent, async () => {
+    it('a decoupled bank (CIBA): the payer approves in the bank app while our page waits, to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await create(UK_BANKS.pennine, { loginId: 'alice' });
       const page = await openPage(browser, flow.seen);
       await toBank(page, redirectUrl);

@@ -30,6 +30,21 @@ export function paymentRequest(overrides: Record<string, unknown> = {}): Record<
   };
 }
 
+/** A payment of 10.50 GBP to a GB account (Faster Payments) at a UK Open Banking bank. */
+export function ukPaymentRequest(providerId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return paymentRequest({
+    provider: { id: providerId },
+    paymentScheme: { name: 'DOMESTIC' },
+    currency: 'GBP',
+    recipient: {
+      account: { number: { type: 'IBAN', value: IBANS.GB } },
+      name: 'Acme Ltd',
+      address: { country: 'GB', city: 'London', streetName: 'High Street', buildingNumber: '1', postCode: 'EC1A 1AA' },
+    },
+    ...overrides,
+  });
+}
+
 /** The same request with one nested field replaced (`path` with dots) or removed (`value` undefined). */
 export function withField(request: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
   const copy = structuredClone(request);

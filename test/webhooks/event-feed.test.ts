@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import type { DetailedStatus } from '../../src/domain/detailed-status.js';
 import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
+import { EventFeed } from '../../src/webhooks/event-feed.js';
 import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/workers/background.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
@@ -154,6 +155,20 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual(other.feed.items, []);
       // The cursor is past every event so far: polling with it yields only what comes next.
       assert.deepEqual((await feed(`?after=${encodeURIComponent(other.feed.nextCursor)}`)).feed.items, []);
+    });
+
+    it('numbers a client\'s events 1, 2, 3 … without gap or repeat when its payments change status at the same time', async () => {
+      const busy = await t.createClient();
+      const busyToken = await busy.token();
+      const paymentIds = await Promise.all(Array.from({ length: 12 }, () => createPayment(busyToken)));
+      await Promise.all(paymentIds.map((paymentId) => move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING')));
+      const events = await new EventFeed(t.database.db).after(busy.clientId, 0, 100);
+      assert.deepEqual(events.map((event) => event.position), Array.from({ length: 24 }, (_, index) => index + 1));
+      // Each payment's two events in order: the feed's order is commit order.
+      for (const paymentId of paymentIds) {
+        const ofPayment = events.filter((event) => event.body.includes(paymentId)).map((event) => (JSON.parse(event.body) as FeedItem['data']).data.detailedStatus);
+        assert.deepEqual(ofPayment, ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING']);
+      }
     });
 
     it("never shows another client's events and refuses its cursor", async () => {

@@ -162,6 +162,9 @@ export class UkOpenBankingConnector implements UkBankConnector {
     if (authorisation.consentId !== payment.consentId) throw new TypeError('The authorisation belongs to another consent');
     // Submitted already (a repeated return or poll): answering again must never pay twice, nor call the bank.
     if (payment.domesticPaymentId !== undefined) return this.authorisedResult(authorisation, payment);
+    // The payer's token from an earlier completion whose funds check or submission got no answer: the code or grant
+    // is spent, so the token is the only way on (the submission is idempotent per consent).
+    if (input.heldSecret !== undefined) return this.submitHoldingToken(input.context, payment, authorisation, input.heldSecret);
     if (input.returned !== undefined) {
       if (authorisation.kind !== 'redirect') throw new BankProtocolError('completeAuthorisation', 'a browser return for a decoupled authorisation');
       return this.completeFromReturn(input.context, payment, authorisation, input.returned.data, input.returned.expectedState);
@@ -291,7 +294,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
       throw this.oauthRefusal(operation, status, body, {});
     }
     const accessToken = await this.payerToken(operation, metadata, body, payment.consentId);
-    return this.submit(context, payment, authorisation, accessToken);
+    return this.submitHoldingToken(context, payment, authorisation, accessToken);
   }
 
   /** Polls the CIBA grant: pending until the payer decides in the app, then the payer's token. */
@@ -316,7 +319,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
       }
     }
     const accessToken = await this.payerToken(operation, metadata, body, payment.consentId);
-    return this.submit(context, payment, authorisation, accessToken);
+    return this.submitHoldingToken(context, payment, authorisation, accessToken);
   }
 
   /** Redirect, without a return: the consent tells how far the payer got, but without a code nothing can be paid. */
@@ -349,6 +352,21 @@ export class UkOpenBankingConnector implements UkBankConnector {
     } catch (error) {
       this.deps.logger?.warn({ operation, error: error instanceof Error ? error.message : 'invalid' }, 'id_token refused');
       throw new BankProtocolError(operation, 'the id_token does not verify or does not belong to this authorisation');
+    }
+  }
+
+  /**
+   * `submit`, keeping the payer's token when the bank gives no usable answer (timeout, 5xx, unreachable): the engine
+   * holds it sealed and hands it back, and the next completion submits again with the same idempotency key, so a lost
+   * answer neither strands the authorised consent nor pays twice. A refusal or a malformed answer still throws.
+   */
+  private async submitHoldingToken(context: CallContext, payment: PaymentRef, authorisation: AuthorisationRef, accessToken: string): Promise<AuthorisationResult> {
+    try {
+      return await this.submit(context, payment, authorisation, accessToken);
+    } catch (error) {
+      if (!(error instanceof BankUnavailableError)) throw error;
+      this.deps.logger?.warn({ operation: error.operation, reason: error.message }, 'no answer after the payer authorised; the token is held for another try');
+      return { ...this.pendingResult(authorisation, 'AUTH', { kind: 'wait' }, 'unconfirmed'), heldSecret: accessToken };
     }
   }
 

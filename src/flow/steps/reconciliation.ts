@@ -45,6 +45,7 @@ export function failFromBank(run: FlowRun, code: FailureCode): void {
  */
 export function keepAuthorisationReferences(run: FlowRun, result: AuthorisationResult): void {
   run.setState({ authorisation: result.authorisation, ...(result.payment === undefined ? {} : { bankPayment: result.payment }) });
+  run.holdSecret(result.heldSecret);
   if (result.providerPaymentId !== undefined) run.changes = { ...run.changes, providerPaymentId: result.providerPaymentId };
 }
 
@@ -69,7 +70,16 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
     // The payer's return is the connector's to read (once: a later look in this run only asks the bank).
     const returned = run.bankReturn;
     run.bankReturn = undefined;
-    const sca = await callBank(() => connector.completeAuthorisation({ context, payment: bankPayment, authorisation, ...(returned === undefined ? {} : { returned }) }));
+    const heldSecret = run.heldSecret();
+    const sca = await callBank(() =>
+      connector.completeAuthorisation({
+        context,
+        payment: bankPayment,
+        authorisation,
+        ...(returned === undefined ? {} : { returned }),
+        ...(heldSecret === undefined ? {} : { heldSecret }),
+      }),
+    );
     if (sca.ok) keepAuthorisationReferences(run, sca.value);
     if (sca.ok && (sca.value.scaStatus.state === 'finalised' || sca.value.scaStatus.state === 'exempted')) {
       moveToExecution(run);

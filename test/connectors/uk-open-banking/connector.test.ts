@@ -195,6 +195,30 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     assert.equal(countOf(test.requests, OPERATIONS.createPayment), 1);
   });
 
+  it('the submission gets no answer (503): the token is handed to the engine to hold, and the next completion pays once with it', async () => {
+    const test = await connector('albion');
+    const flow = await redirectedPayer(test, { psuId: 'alice' });
+    bank.faults.inject({ bank: 'albion', operations: ['createDomesticPayment'], fault: { kind: 'error', status: 503 }, times: 1 });
+    const lost = await complete(test, flow);
+    assert.equal(lost.next.kind, 'wait');
+    assert.equal(lost.scaStatus.state, 'unconfirmed');
+    assert.equal(lost.payment, undefined);
+    assert.ok(lost.heldSecret !== undefined && lost.heldSecret.length > 0, 'the token to hold');
+    // The code is spent: only the held token goes on, and the payment is submitted once with it.
+    await assert.rejects(complete(test, flow), BankProtocolError);
+    const paid = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: flow.registered.payment,
+      authorisation: lost.authorisation,
+      heldSecret: lost.heldSecret,
+    });
+    assert.equal(paid.next.kind, 'authorised');
+    assert.equal(paid.heldSecret, undefined, 'nothing more to hold');
+    assert.ok(paid.payment);
+    assert.equal(countOf(test.requests, OPERATIONS.createPayment), 2, 'the failed try and the one that paid');
+    assert.equal((await test.connector.getPaymentStatus({ context: context(), payment: paid.payment })).outcome, 'completed');
+  });
+
   it('without a return, reads the consent: still at the bank → started', async () => {
     const test = await connector('albion');
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-progress' });
@@ -248,6 +272,21 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     assert.equal(status.outcome, 'completed');
     assertRequestsConform(test.requests);
     assertAnswersConform(test.exchanges);
+  });
+
+  it('the CIBA grant got the token but the submission timed out: the held token submits on the next poll', async () => {
+    const test = await connector('pennine', { timeoutMs: 300 });
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-held' });
+    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
+    assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
+    bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'timeout', holdMs: 1_000 }, times: 1 });
+    const lost = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    assert.equal(lost.next.kind, 'wait');
+    assert.ok(lost.heldSecret);
+    const paid = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: lost.authorisation, heldSecret: lost.heldSecret });
+    assert.equal(paid.next.kind, 'authorised');
+    assert.ok(paid.payment);
+    assert.equal((await test.connector.getPaymentStatus({ context: context(), payment: paid.payment })).outcome, 'completed');
   });
 
   it('the payer denies in the app: failed, PSU_CANCELLED', async () => {

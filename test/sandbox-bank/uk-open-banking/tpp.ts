@@ -388,7 +388,7 @@ export function fragmentOf(location: string | undefined): URLSearchParams {
 }
 
 /** Approves (or denies) every pending CIBA request of a payer in the sandbox bank app. */
-export async function payerInBankApp(bank: UkBank, slug: string, psuId: string, decision: 'approve' | 'deny'): Promise<number> {
+export async function payerInBankApp(bank: Pick<UkBank, 'base'>, slug: string, psuId: string, decision: 'approve' | 'deny'): Promise<number> {
   const login = await fetch(`${bank.base}/${slug}/app`, {
     method: 'POST',
     redirect: 'manual',
