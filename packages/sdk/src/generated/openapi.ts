@@ -229,10 +229,10 @@ export interface components {
          */
         DetailedStatus: "PROVIDER_SELECTION_REDIRECT_PENDING" | "PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING" | "FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_FAILED" | "SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_FAILED" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_FAILED" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING" | "SENDER_ACCOUNT_LIST_RETRIEVAL_FAILED" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_FAILED" | "SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING" | "SENDER_ACCOUNT_SELECTION_REDIRECT_FAILED" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_REGISTRATION_PENDING" | "PAYMENT_REGISTRATION_FAILED" | "PAYMENT_CONSENT_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_CONSENT_REDIRECT_PENDING" | "PAYMENT_CONSENT_REDIRECT_FAILED" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED" | "PAYMENT_EXECUTION_PENDING" | "PAYMENT_EXECUTION_FAILED" | "PAYMENT_EXECUTION_COMPLETED" | (string & {});
         /**
-         * Error
+         * ErrorBody
          * @description The body of every error answer
          */
-        Error: {
+        ErrorBody: {
             /**
              * @description The HTTP reason phrase of `statusCode`
              * @example Bad Request
@@ -1020,7 +1020,7 @@ export interface operations {
                      *       "message": "amount must not be less than 0.01, recipient should not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
@@ -1038,7 +1038,7 @@ export interface operations {
                      *       "message": "Unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The token does not hold the scope this operation requires */
@@ -1055,7 +1055,7 @@ export interface operations {
                      *       "message": "Access denied"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
@@ -1075,7 +1075,7 @@ export interface operations {
                      *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
@@ -1092,7 +1092,7 @@ export interface operations {
                      *       "message": "Internal server error"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1100,17 +1100,39 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
-                /** @description Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas. */
+                /**
+                 * @description Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas.
+                 * @example [
+                 *       "PENDING"
+                 *     ]
+                 */
                 status?: ("PENDING" | "COMPLETED" | "FAILED")[];
-                /** @description Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas. */
+                /**
+                 * @description Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas.
+                 * @example [
+                 *       "PAYMENT_EXECUTION_PENDING"
+                 *     ]
+                 */
                 detailedStatus?: ("PROVIDER_SELECTION_REDIRECT_PENDING" | "PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING" | "FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING" | "FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_FAILED" | "SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_PENDING" | "SENDER_AUTHORIZATION_REDIRECT_FAILED" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING" | "SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_FAILED" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_FAILED" | "SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING" | "SENDER_ACCOUNT_LIST_RETRIEVAL_FAILED" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING" | "SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_FAILED" | "SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING" | "SENDER_ACCOUNT_SELECTION_REDIRECT_FAILED" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_PENDING" | "SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_REGISTRATION_PENDING" | "PAYMENT_REGISTRATION_FAILED" | "PAYMENT_CONSENT_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_FAILED" | "PAYMENT_CONSENT_REDIRECT_PENDING" | "PAYMENT_CONSENT_REDIRECT_FAILED" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING" | "PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED" | "PAYMENT_EXECUTION_PENDING" | "PAYMENT_EXECUTION_FAILED" | "PAYMENT_EXECUTION_COMPLETED")[];
-                /** @description Only payments at this provider (custom mode, or hosted once the payer chose it) */
+                /**
+                 * @description Only payments at this provider (custom mode, or hosted once the payer chose it)
+                 * @example 6d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09
+                 */
                 providerId?: string;
-                /** @description Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer */
+                /**
+                 * @description Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer
+                 * @example order-1001
+                 */
                 endToEndId?: string;
-                /** @description Only payments created at or after this time (ISO 8601 with an offset; compared in UTC) */
+                /**
+                 * @description Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)
+                 * @example 2026-11-01T00:00:00Z
+                 */
                 createdFrom?: string;
-                /** @description Only payments created before this time (exclusive) */
+                /**
+                 * @description Only payments created before this time (exclusive)
+                 * @example 2026-12-01T00:00:00Z
+                 */
                 createdTo?: string;
                 /** @description Page size */
                 limit?: number;
@@ -1182,7 +1204,7 @@ export interface operations {
                      *       "message": "amount must not be less than 0.01, recipient should not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
@@ -1200,7 +1222,7 @@ export interface operations {
                      *       "message": "Unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The token does not hold the scope this operation requires */
@@ -1217,7 +1239,7 @@ export interface operations {
                      *       "message": "Access denied"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
@@ -1237,7 +1259,7 @@ export interface operations {
                      *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
@@ -1254,7 +1276,7 @@ export interface operations {
                      *       "message": "Internal server error"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1349,7 +1371,7 @@ export interface operations {
                      *       "message": "amount must not be less than 0.01, recipient should not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
@@ -1367,7 +1389,7 @@ export interface operations {
                      *       "message": "Unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The token does not hold the scope this operation requires */
@@ -1384,7 +1406,7 @@ export interface operations {
                      *       "message": "Access denied"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such resource of the caller (another client’s is answered the same) */
@@ -1403,7 +1425,7 @@ export interface operations {
                      *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller already has a payment with this `metadata.endToEndId`: find it with `GET /api/v1/ob/payments?endToEndId=…` */
@@ -1422,7 +1444,7 @@ export interface operations {
                      *       "message": "A payment with endToEndId \"order-1001\" already exists"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request body is over 1 MiB */
@@ -1441,7 +1463,7 @@ export interface operations {
                      *       "message": "Request body is too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request body is not `application/json` */
@@ -1460,7 +1482,7 @@ export interface operations {
                      *       "message": "Content-Type must be application/json"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
@@ -1480,7 +1502,7 @@ export interface operations {
                      *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
@@ -1497,7 +1519,7 @@ export interface operations {
                      *       "message": "Internal server error"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1510,6 +1532,10 @@ export interface operations {
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path: {
+                /**
+                 * @description The service's id of the payment
+                 * @example 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11
+                 */
                 paymentId: string;
             };
             cookie?: never;
@@ -1567,7 +1593,7 @@ export interface operations {
                      *       "message": "amount must not be less than 0.01, recipient should not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
@@ -1585,7 +1611,7 @@ export interface operations {
                      *       "message": "Unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The token does not hold the scope this operation requires */
@@ -1602,7 +1628,7 @@ export interface operations {
                      *       "message": "Access denied"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such resource of the caller (another client’s is answered the same) */
@@ -1621,7 +1647,7 @@ export interface operations {
                      *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
@@ -1641,7 +1667,7 @@ export interface operations {
                      *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
@@ -1658,7 +1684,7 @@ export interface operations {
                      *       "message": "Internal server error"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1666,7 +1692,10 @@ export interface operations {
     getPaymentStatusHistory: {
         parameters: {
             query: {
-                /** @description The service's id of the payment */
+                /**
+                 * @description The service's id of the payment
+                 * @example 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11
+                 */
                 paymentId: string;
             };
             header?: {
@@ -1718,7 +1747,7 @@ export interface operations {
                      *       "message": "amount must not be less than 0.01, recipient should not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
@@ -1736,7 +1765,7 @@ export interface operations {
                      *       "message": "Unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The token does not hold the scope this operation requires */
@@ -1753,7 +1782,7 @@ export interface operations {
                      *       "message": "Access denied"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such resource of the caller (another client’s is answered the same) */
@@ -1772,7 +1801,7 @@ export interface operations {
                      *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
@@ -1792,7 +1821,7 @@ export interface operations {
                      *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
@@ -1809,7 +1838,7 @@ export interface operations {
                      *       "message": "Internal server error"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1817,7 +1846,10 @@ export interface operations {
     getLatestPaymentStatus: {
         parameters: {
             query: {
-                /** @description The service's id of the payment */
+                /**
+                 * @description The service's id of the payment
+                 * @example 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11
+                 */
                 paymentId: string;
             };
             header?: {
@@ -1867,7 +1899,7 @@ export interface operations {
                      *       "message": "amount must not be less than 0.01, recipient should not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
@@ -1885,7 +1917,7 @@ export interface operations {
                      *       "message": "Unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The token does not hold the scope this operation requires */
@@ -1902,7 +1934,7 @@ export interface operations {
                      *       "message": "Access denied"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such resource of the caller (another client’s is answered the same) */
@@ -1921,7 +1953,7 @@ export interface operations {
                      *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
@@ -1941,7 +1973,7 @@ export interface operations {
                      *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
@@ -1958,7 +1990,7 @@ export interface operations {
                      *       "message": "Internal server error"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2040,7 +2072,7 @@ export interface operations {
                      *       "message": "amount must not be less than 0.01, recipient should not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
@@ -2058,7 +2090,7 @@ export interface operations {
                      *       "message": "Unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The token does not hold the scope this operation requires */
@@ -2075,7 +2107,7 @@ export interface operations {
                      *       "message": "Access denied"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
@@ -2095,7 +2127,7 @@ export interface operations {
                      *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
@@ -2112,7 +2144,7 @@ export interface operations {
                      *       "message": "Internal server error"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
