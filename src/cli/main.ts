@@ -4,7 +4,8 @@
  * (client secrets) or sealed copies (webhook secrets), and no command shows them again.
  */
 import { readFile } from 'node:fs/promises';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { join } from 'node:path';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Kysely } from 'kysely';
 import { ClientNotFoundError, ClientService } from '../auth/clients.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
@@ -22,16 +23,15 @@ import { loadCatalogue } from '../providers/catalogue.js';
 import { startSandboxBank } from '../sandbox-bank/index.js';
 import { usersCommand } from './users.js';
 import { ConsoleUserError, ConsoleUserNotFoundError } from '../people/accounts.js';
+import { listen, ListenError } from './listen.js';
+import { print, table, uuidArgument, wholeNumber } from './output.js';
+import { SCENARIOS, trigger, TriggerError, type Scenario } from './trigger.js';
 
 function scopesOption(value: string): Scope[] {
   const { scopes, unknown } = parseScopes(value);
   if (unknown.length > 0) throw new InvalidArgumentError(`unknown scope(s): ${unknown.join(', ')}`);
   if (scopes.length === 0) throw new InvalidArgumentError('at least one scope is needed');
   return scopes;
-}
-
-function print(value: unknown, json: boolean, text: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
 }
 
 async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
@@ -136,20 +136,24 @@ export function buildCli(): Command {
       print(list, options.json === true, () =>
         list.length === 0
           ? 'No clients.'
-          : list
-              .map(
-                (client) =>
-                  `${client.clientId}  ${client.environment.padEnd(10)} ${client.disabledAt === null ? 'active  ' : 'disabled'}  ${client.name}  [${client.scopes.join(' ')}]` +
-                  (client.branding.displayName === null ? '' : `  shown as "${client.branding.displayName}"`),
-              )
-              .join('\n'),
+          : table(
+              ['CLIENT ID', 'ENVIRONMENT', 'STATE', 'CREATED', 'SCOPES', 'NAME'],
+              list.map((client) => [
+                client.clientId,
+                client.environment,
+                client.disabledAt === null ? 'active' : 'disabled',
+                client.createdAt,
+                client.scopes.join(' '),
+                client.branding.displayName === null ? client.name : `${client.name} (shown as "${client.branding.displayName}")`,
+              ]),
+            ),
       );
     });
 
   clients
     .command('show')
     .description('one client with its branding (never its secrets)')
-    .argument('<clientId>')
+    .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { json?: boolean }) => {
       const shown = await withRuntime(async ({ database, secrets }) => {
@@ -170,7 +174,7 @@ export function buildCli(): Command {
   clients
     .command('branding')
     .description("set how the client's payers see it on the payment pages: display name, logo, brand colour, support link")
-    .argument('<clientId>')
+    .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--display-name <name>', `the name payers see (default: the payment's recipient name)`)
     .option('--logo <file>', `a PNG, JPEG or WebP file (at most ${MAX_LOGO_FILE_BYTES / 1024 / 1024} MiB); re-encoded to a PNG of at most 480×160`)
     .option('--logo-url <url>', 'fetch the logo once, now, from this https address (checked like --logo)')
@@ -209,7 +213,7 @@ export function buildCli(): Command {
   clients
     .command('rotate-secret')
     .description("issue a new client secret; the old one and the client's tokens stop working at once")
-    .argument('<clientId>')
+    .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { json?: boolean }) => {
       const rotated = await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).rotateSecret(clientId));
@@ -219,7 +223,7 @@ export function buildCli(): Command {
   clients
     .command('disable')
     .description('disable a client: its tokens stop working and it gets no new ones')
-    .argument('<clientId>')
+    .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .action(async (clientId: string) => {
       await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).disable(clientId));
       process.stdout.write(`Client ${clientId} disabled.\n`);
@@ -228,7 +232,7 @@ export function buildCli(): Command {
   clients
     .command('rotate-webhook-secret')
     .description('issue a new webhook signing secret; the old one keeps signing beside it for the grace period')
-    .argument('<clientId>')
+    .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--grace-seconds <seconds>', 'how long the old secret keeps signing (default: WEBHOOK_SECRET_GRACE_SECONDS)', (value) => {
       if (!/^\d+$/.test(value)) throw new InvalidArgumentError('a whole number of seconds');
       return Number(value);
@@ -271,11 +275,13 @@ export function buildCli(): Command {
   webhooks
     .command('list')
     .description("a payment's webhook events with every delivery attempt")
-    .requiredOption('--payment <paymentId>', 'the payment')
+    .requiredOption('--payment <paymentId>', 'the payment', uuidArgument('--payment'))
     .option('--json', 'print JSON')
     .action(async (options: { payment: string; json?: boolean }) => {
       const events = await withRuntime(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).listForPayment(options.payment));
-      print(events, options.json === true, () =>
+      // The body is the JSON a webhook sends: shown as JSON, not as a string holding it.
+      const asJson = events.map((event) => ({ ...event, body: JSON.parse(event.body) as unknown }));
+      print(asJson, options.json === true, () =>
         events.length === 0
           ? 'No webhook events for this payment.'
           : events
@@ -294,7 +300,7 @@ export function buildCli(): Command {
   webhooks
     .command('redeliver')
     .description('send an event again now (same webhook-id: receivers deduplicate on it)')
-    .argument('<eventId>')
+    .argument('<eventId>', 'the event (webhook-id)', uuidArgument('eventId'))
     .action(async (eventId: string) => {
       const queued = await withRuntime(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).redeliver(eventId));
       if (!queued) {
@@ -303,6 +309,68 @@ export function buildCli(): Command {
         return;
       }
       process.stdout.write(`Event ${eventId} queued for delivery.\n`);
+    });
+
+  program
+    .command('listen')
+    .description("forward a client's events to a local URL, signed exactly as its webhooks (reads the event feed in the database)")
+    .requiredOption('--client <clientId>', 'the client whose events to forward', uuidArgument('--client'))
+    .requiredOption('--forward-to <url>', 'the receiver, e.g. http://localhost:3000/webhooks (loopback and private addresses allowed here)')
+    .option('--position-file <path>', 'where the last forwarded position is kept (default .openpis/listen-<clientId>.json)')
+    .addOption(new Option('--from <where>', 'without a position file: only new events (now) or every retained event (start)').choices(['now', 'start']).default('now'))
+    .option('--poll-interval-ms <ms>', 'how often to look for new events', wholeNumber('--poll-interval-ms', 50, 60_000), 500)
+    .option('--json', 'print one JSON object per line')
+    .action(async (options: { client: string; forwardTo: string; positionFile?: string; from: 'now' | 'start'; pollIntervalMs: number; json?: boolean }) => {
+      const stop = new AbortController();
+      const onSignal = (): void => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        await withRuntime((runtime) =>
+          listen(runtime, {
+            clientId: options.client,
+            forwardTo: options.forwardTo,
+            positionFile: options.positionFile ?? join('.openpis', `listen-${options.client}.json`),
+            from: options.from,
+            pollIntervalMs: options.pollIntervalMs,
+            json: options.json === true,
+            signal: stop.signal,
+          }),
+        );
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+
+  program
+    .command('trigger')
+    .description('make a sandbox payment reach an outcome with no browser, through the running service (BASE_URL), and print it with its history')
+    .addArgument(new Argument('<scenario>', 'the outcome').choices(SCENARIOS))
+    .option('--client <clientId>', 'the sandbox client (default: the only active sandbox client)', uuidArgument('--client'))
+    .option('--url <url>', 'the service (default: BASE_URL)')
+    .option('--deadline-seconds <seconds>', 'expired: the flow deadline given to the payment', wholeNumber('--deadline-seconds', 1, 3600), 5)
+    .option('--timeout-seconds <seconds>', 'how long to wait for the final status', wholeNumber('--timeout-seconds', 1, 3600), 60)
+    .option('--json', 'print JSON')
+    .action(async (scenario: Scenario, options: { client?: string; url?: string; deadlineSeconds: number; timeoutSeconds: number; json?: boolean }) => {
+      const result = await withRuntime((runtime) =>
+        trigger(runtime, { scenario, clientId: options.client, baseUrl: options.url, deadlineSeconds: options.deadlineSeconds, timeoutSeconds: options.timeoutSeconds }),
+      );
+      print(result, options.json === true, () =>
+        [
+          `Payment ${result.paymentId} (${result.endToEndId}) at ${result.provider.name}, test payer ${result.payer}: ${result.status} ${result.detailedStatus}` +
+            (result.failureReasons === null ? '' : ` [${result.failureReasons.map((reason) => reason.code).join(', ')}]`),
+          '',
+          table(
+            ['CREATED', 'STATUS', 'DETAILED STATUS', 'FAILURE'],
+            result.history.map((record) => [record.createdAt, record.status, record.detailedStatus, (record.failureReasons ?? []).map((reason) => reason.code).join(', ')]),
+          ),
+        ].join('\n'),
+      );
+      if (!result.reachedExpectedOutcome) {
+        process.stderr.write(`The payment did not end as "${scenario}" promises.\n`);
+        process.exitCode = 1;
+      }
     });
 
   const faults = program
@@ -434,7 +502,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError || error instanceof SecretBoxError ||
       error instanceof BrandingError || error instanceof BrandingClientNotFoundError || error instanceof LogoError ||
-      error instanceof ConsoleUserError || error instanceof ConsoleUserNotFoundError || error instanceof InvalidArgumentError) {
+      error instanceof ConsoleUserError || error instanceof ConsoleUserNotFoundError || error instanceof InvalidArgumentError ||
+      error instanceof ListenError || error instanceof TriggerError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
       return;

@@ -24,3 +24,8 @@ export async function clientToken(serviceUrl: string, client: { clientId: string
   if (response.status !== 200) throw new Error(`token request failed: ${response.status}`);
   return ((await response.json()) as { access_token: string }).access_token;
 }
+
+/** Waits until `condition` holds, checking every 25 ms; fails after `timeoutMs`. */
+export async function waitUntil(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  await waitFor(what, () => (condition() ? true : undefined), timeoutMs, 25);
+}

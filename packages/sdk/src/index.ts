@@ -1,0 +1,48 @@
+/**
+ * `@openpis/sdk`: a typed client for the openpis payment initiation API.
+ *
+ * ```ts
+ * import { OpenpisClient } from '@openpis/sdk';
+ * const openpis = new OpenpisClient({ baseUrl, clientId, clientSecret });
+ * const payment = await openpis.createPayment({ ... });
+ * ```
+ */
+export { OpenpisClient, type CallOptions, type CreatePaymentOptions, type FollowOptions, type OpenpisClientOptions, type WaitOptions } from './client.js';
+export type { RetryOptions } from './transport.js';
+export {
+  OpenpisApiError,
+  OpenpisAuthenticationError,
+  OpenpisConflictError,
+  OpenpisError,
+  OpenpisNetworkError,
+  OpenpisNotFoundError,
+  OpenpisPermissionError,
+  OpenpisRateLimitError,
+  OpenpisServerError,
+  OpenpisTimeoutError,
+  OpenpisValidationError,
+  OpenpisWebhookVerificationError,
+} from './errors.js';
+export { verifyWebhook, WebhookVerifier, type IncomingHeaders, type VerifiedWebhook } from './webhooks.js';
+export {
+  FINAL_STATUSES,
+  isFinalStatus,
+  type CreatedPayment,
+  type DetailedStatus,
+  type EventPage,
+  type EventQuery,
+  type FailureCode,
+  type FeedEvent,
+  type Open,
+  type Payment,
+  type PaymentCreationRequest,
+  type PaymentListQuery,
+  type PaymentPage,
+  type PaymentStatus,
+  type PaymentStatusRecord,
+  type PaymentStatusUpdatedData,
+  type Provider,
+  type ProviderQuery,
+  type WebhookEventBody,
+} from './types.js';
+export type { paths as OpenApiPaths, components as OpenApiComponents } from './generated/openapi.js';

@@ -1,0 +1,93 @@
+/**
+ * The SDK's public types: the OpenAPI document's named schemas (src/generated/openapi.ts), so they follow the
+ * document. Statuses, detailed statuses and failure codes are open lists there (`x-extensible-enum`), generated as
+ * the known values or any other string: the service may add values, and a value a client does not know yet must not
+ * break it — treat an unknown status as not final.
+ */
+import type { components, operations } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+
+/** A known set of values, open to values added later: editors still offer the known ones. */
+export type Open<Known extends string> = Known | (string & {});
+
+/** The body of a payment creation request (`POST /api/v1/ob/payments`). */
+export type PaymentCreationRequest = Schemas['PaymentCreationRequest'];
+/** The answer to a payment creation. */
+export type CreatedPayment = Schemas['PaymentCreationResponse'];
+/** The payment resource (`GET /api/v1/ob/payments/{paymentId}`, and each item of the payment list). */
+export type Payment = Schemas['Payment'];
+/** One element of a payment's status history. */
+export type PaymentStatusRecord = Schemas['PaymentStatusRecord'];
+/** A bank of the providers list. */
+export type Provider = Schemas['Provider'];
+/** Filters of the providers list. */
+export type ProviderQuery = NonNullable<operations['listProviders']['parameters']['query']>;
+
+/** Top-level status: `'PENDING' | 'COMPLETED' | 'FAILED' | 'UNKNOWN' | (string & {})`. Only COMPLETED and FAILED are final. */
+export type PaymentStatus = Schemas['PaymentStatus'];
+/** Detailed status (interface spec, "States and transitions"), open like the status. */
+export type DetailedStatus = Schemas['DetailedStatus'];
+/** A failure reason's stable code, open like the status. */
+export type FailureCode = Schemas['FailureCode'];
+
+/** The two final top-level statuses. */
+export const FINAL_STATUSES: readonly PaymentStatus[] = ['COMPLETED', 'FAILED'];
+
+/** Whether a payment's top-level status is final (`COMPLETED` or `FAILED`); an unknown value is not. */
+export function isFinalStatus(status: PaymentStatus): boolean {
+  return status === 'COMPLETED' || status === 'FAILED';
+}
+
+/** Filters of the payment list (`GET /api/v1/ob/payments`). */
+export interface PaymentListQuery {
+  /** Only payments with one of these top-level statuses. */
+  readonly status?: readonly PaymentStatus[];
+  /** Only payments with one of these detailed statuses. */
+  readonly detailedStatus?: readonly DetailedStatus[];
+  readonly providerId?: string;
+  /** Exactly this end-to-end id (it is unique per client, so at most one payment). */
+  readonly endToEndId?: string;
+  /** Created at or after (ISO 8601 UTC, or a Date). */
+  readonly createdFrom?: string | Date;
+  /** Created before (ISO 8601 UTC, or a Date). */
+  readonly createdTo?: string | Date;
+  /** Page size, 1–100 (the service's default: 20). */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string;
+}
+
+/** One page of the payment list, newest first; `nextCursor` is `null` on the last page. */
+export type PaymentPage = Schemas['PaymentList'];
+
+/** The `data` of a `payment.status.updated` event: the status record it reports, with the payment's ids. */
+export type PaymentStatusUpdatedData = Schemas['PaymentStatusUpdatedData'];
+
+/** The body of a webhook (Standard Webhooks), and `data` of an event of the event feed. */
+export interface WebhookEventBody extends Omit<Schemas['PaymentStatusUpdatedWebhook'], 'type'> {
+  /** `payment.status.updated` so far; ignore types you do not know. */
+  readonly type: Open<'payment.status.updated'>;
+}
+
+/** An event of the event feed (`GET /api/v1/events`): its `id` is the `webhook-id` of the same event's webhook. */
+export interface FeedEvent extends Omit<Schemas['Event'], 'type' | 'data'> {
+  readonly type: Open<'payment.status.updated'>;
+  /** Exactly the body the webhook of this event delivers. */
+  readonly data: WebhookEventBody;
+}
+
+/** One page of the event feed, oldest first; pass `nextCursor` as `after` next time (it is always there). */
+export interface EventPage extends Omit<Schemas['EventFeed'], 'items'> {
+  readonly items: FeedEvent[];
+}
+
+/** Filters of the event feed. */
+export interface EventQuery {
+  /** `nextCursor` of an earlier page; absent: from the oldest retained event. */
+  readonly after?: string;
+  /** Page size, 1–100 (the service's default: 50). */
+  readonly limit?: number;
+  /** Only events of this type. */
+  readonly type?: string;
+}

@@ -1,0 +1,255 @@
+/**
+ * `openpis trigger <scenario>`: a sandbox payment that reaches a named outcome with no browser, for trying a
+ * client's webhook or status handling.
+ *
+ * The payment is made through the running service's API (BASE_URL), as a client would make it, with an access
+ * token the operator command issues for the chosen sandbox client (the operator holds the database; a client secret
+ * is never needed, and the token is deleted afterwards). It goes to the sandbox's embedded-approach bank (Hansa
+ * Direktbank), whose payer credentials travel in the creation request, and uses the sandbox's test payers with fixed
+ * outcomes (docs/sandbox-bank.md). Where the payer must still act (a one-time code, the cancel button), this
+ * command posts our payer page's form, as the payer's browser would. `expired` shortens the payment's flow deadline
+ * in the database to `--deadline-seconds`, so the service's own expiry job fails it.
+ */
+import type { Kysely } from 'kysely';
+import { TokenService } from '../auth/tokens.js';
+import { sha256Hex } from '../auth/secrets.js';
+import { parseScopes } from '../auth/scopes.js';
+import type { Bank } from '../providers/catalogue.js';
+import type { Runtime } from '../runtime.js';
+import type { Database } from '../storage/schema.js';
+
+export const SCENARIOS = ['completed', 'insufficient-funds', 'rejected', 'cancelled', 'expired'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+interface ScenarioPlan {
+  /** The sandbox test payer (docs/sandbox-bank.md) whose fixed behaviour gives the outcome. */
+  readonly payer: string;
+  readonly amount: number;
+  /** Whether the payer's login id and password travel in the creation request; without them the payer is awaited on our page. */
+  readonly credentialsInRequest: boolean;
+  /** What the payer does on our page once the bank asks for a code. */
+  readonly payerAction?: 'enter-code' | 'cancel';
+  readonly expected: { readonly status: 'COMPLETED' | 'FAILED'; readonly failureCode?: string };
+}
+
+/** The sandbox's fixed test data behind each scenario. */
+const PLANS: Record<Scenario, ScenarioPlan> = {
+  // dave needs no one-time code: the bank executes at once after the login.
+  completed: { payer: 'dave', amount: 1, credentialsInRequest: true, expected: { status: 'COMPLETED' } },
+  // dave holds 1000.00 EUR: the bank rejects 5000.00 at execution with FUNDS_NOT_AVAILABLE.
+  'insufficient-funds': { payer: 'dave', amount: 5000, credentialsInRequest: true, expected: { status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' } },
+  // fiona passes SCA, then the bank rejects the payment.
+  rejected: { payer: 'fiona', amount: 1, credentialsInRequest: true, payerAction: 'enter-code', expected: { status: 'FAILED', failureCode: 'BANK_REJECTED' } },
+  cancelled: { payer: 'alice', amount: 1, credentialsInRequest: true, payerAction: 'cancel', expected: { status: 'FAILED', failureCode: 'PSU_CANCELLED' } },
+  // Nobody logs in: the shortened deadline passes while the payer is awaited on our page.
+  expired: { payer: 'alice', amount: 1, credentialsInRequest: false, expected: { status: 'FAILED', failureCode: 'EXPIRED' } },
+};
+
+const SANDBOX_PASSWORD = 'sandbox';
+const SANDBOX_ONE_TIME_CODE = '123456';
+
+export interface TriggerOptions {
+  readonly scenario: Scenario;
+  /** The sandbox client; default: the only active sandbox client. */
+  readonly clientId: string | undefined;
+  /** The service's address; default BASE_URL. */
+  readonly baseUrl: string | undefined;
+  readonly deadlineSeconds: number;
+  readonly timeoutSeconds: number;
+}
+
+export interface StatusRecordView {
+  readonly id: string;
+  readonly status: string;
+  readonly detailedStatus: string;
+  readonly failureReasons: { readonly code: string; readonly message: string }[] | null;
+  readonly createdAt: string;
+}
+
+export interface TriggerResult {
+  readonly scenario: Scenario;
+  readonly paymentId: string;
+  readonly endToEndId: string;
+  readonly clientId: string;
+  readonly provider: { readonly id: string; readonly name: string };
+  readonly payer: string;
+  readonly status: string;
+  readonly detailedStatus: string;
+  readonly failureReasons: StatusRecordView['failureReasons'];
+  /** Whether the payment ended as the scenario promises. */
+  readonly reachedExpectedOutcome: boolean;
+  readonly history: readonly StatusRecordView[];
+}
+
+/** Why a trigger could not run (bad client, no sandbox bank, the service not answering as expected). */
+export class TriggerError extends Error {}
+
+export async function trigger(runtime: Runtime, options: TriggerOptions): Promise<TriggerResult> {
+  const plan = PLANS[options.scenario];
+  const { config, database, catalogue } = runtime;
+  const baseUrl = (options.baseUrl ?? config.baseUrl).replace(/\/+$/, '');
+  const clientId = await sandboxClient(database.db, options.clientId);
+  const bank = catalogue
+    .banks('sandbox')
+    .find((candidate) => candidate.connector.standard === 'berlin-group' && candidate.connector.baseUrl.startsWith(`${config.sandboxBank.url}/`) && candidate.connector.scaApproaches[0] === 'EMBEDDED' && candidate.currencies.includes('EUR') && candidate.paymentSchemes.includes('SEPA'));
+  if (bank === undefined) throw new TriggerError('No embedded-approach sandbox bank for EUR in the provider catalogue (the built-in catalogue has Hansa Direktbank)');
+
+  const token = await issueToken(database.db, clientId);
+  try {
+    const api = apiClient(baseUrl, token);
+    const endToEndId = `trigger-${options.scenario}-${Date.now().toString(36)}`;
+    const created = await api<{ paymentId: string; redirectUrl: string }>('POST', '/api/v1/ob/payments', creationRequest(bank, plan, endToEndId, baseUrl), 201);
+    if (plan.payerAction !== undefined) await actAsPayer(created.redirectUrl, plan.payerAction);
+    if (options.scenario === 'expired') await shortenFlowDeadline(database.db, created.paymentId, options.deadlineSeconds);
+
+    const waitMs = (options.scenario === 'expired' ? options.deadlineSeconds : 0) * 1000 + options.timeoutSeconds * 1000;
+    const deadline = Date.now() + waitMs;
+    let payment = await api<{ status: string; detailedStatus: string; failureReasons: StatusRecordView['failureReasons'] }>('GET', `/api/v1/ob/payments/${created.paymentId}`, undefined, 200);
+    while (payment.status !== 'COMPLETED' && payment.status !== 'FAILED') {
+      if (Date.now() > deadline) throw new TriggerError(`Payment ${created.paymentId} was still ${payment.detailedStatus} after ${Math.round(waitMs / 1000)} s (are the service's workers running?)`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      payment = await api('GET', `/api/v1/ob/payments/${created.paymentId}`, undefined, 200);
+    }
+    const history = await api<StatusRecordView[]>('GET', `/api/v1/archive/payment-statuses?paymentId=${created.paymentId}`, undefined, 200);
+    const failureCodes = (payment.failureReasons ?? []).map((reason) => reason.code);
+    return {
+      scenario: options.scenario,
+      paymentId: created.paymentId,
+      endToEndId,
+      clientId,
+      provider: { id: bank.id, name: bank.name },
+      payer: plan.payer,
+      status: payment.status,
+      detailedStatus: payment.detailedStatus,
+      failureReasons: payment.failureReasons,
+      reachedExpectedOutcome: payment.status === plan.expected.status && (plan.expected.failureCode === undefined || failureCodes.includes(plan.expected.failureCode)),
+      history,
+    };
+  } finally {
+    await database.db.deleteFrom('access_tokens').where('token_hash', '=', sha256Hex(token)).execute();
+  }
+}
+
+/** The client to act as: the one named (it must be an active sandbox client), or the only active sandbox client. */
+async function sandboxClient(db: Kysely<Database>, clientId: string | undefined): Promise<string> {
+  const candidates = await db
+    .selectFrom('clients')
+    .select(['id', 'environment', 'disabled_at', 'scopes'])
+    .$if(clientId !== undefined, (query) => query.where('id', '=', clientId ?? ''))
+    .execute();
+  if (clientId !== undefined) {
+    const client = candidates[0];
+    if (client === undefined) throw new TriggerError(`No client with id ${clientId}`);
+    if (client.environment !== 'sandbox') throw new TriggerError('trigger makes sandbox payments only: choose a sandbox client');
+    if (client.disabled_at !== null) throw new TriggerError(`Client ${clientId} is disabled`);
+    const scopes = parseScopes(client.scopes).scopes;
+    if (!scopes.includes('payments:write') || !scopes.includes('payments:read')) throw new TriggerError(`Client ${clientId} lacks payments:read or payments:write`);
+    return client.id;
+  }
+  const active = candidates.filter((client) => client.environment === 'sandbox' && client.disabled_at === null);
+  const only = active[0];
+  if (only === undefined || active.length > 1) {
+    throw new TriggerError(active.length === 0 ? 'No active sandbox client: create one with `openpis clients create --name …`' : 'Several sandbox clients: choose one with --client <clientId> (see `openpis clients list`)');
+  }
+  return only.id;
+}
+
+async function issueToken(db: Kysely<Database>, clientId: string): Promise<string> {
+  const issued = await new TokenService(db).issue({ clientId, scopes: ['payments:read', 'payments:write'] }, 'payments:read payments:write');
+  if (issued.kind !== 'issued') throw new TriggerError(issued.description);
+  return issued.accessToken;
+}
+
+function creationRequest(bank: Bank, plan: ScenarioPlan, endToEndId: string, baseUrl: string): Record<string, unknown> {
+  return {
+    provider: { id: bank.id },
+    paymentScheme: { name: 'SEPA' },
+    recipient: {
+      account: { number: { type: 'IBAN', value: 'DE89370400440532013000' } },
+      name: 'openpis trigger',
+      address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
+    },
+    amount: plan.amount,
+    currency: 'EUR',
+    remittanceInformation: { type: 'UNSTRUCTURED', value: `openpis trigger ${endToEndId.split('-').slice(1, -1).join(' ')}` },
+    ...(plan.credentialsInRequest ? { sender: { credentials: { id: plan.payer, password: SANDBOX_PASSWORD } } } : {}),
+    metadata: {
+      // Nobody follows it: no browser comes back. A loopback address is what a sandbox client may use over http.
+      redirectUri: new URL('/', baseUrl).protocol === 'https:' ? `${baseUrl}/` : 'http://localhost/openpis-trigger',
+      psuIpAddress: '203.0.113.7',
+      psuUserAgent: 'openpis-trigger',
+      endToEndId,
+    },
+  };
+}
+
+type Api = <T>(method: 'GET' | 'POST', path: string, body: unknown, expectedStatus: number) => Promise<T>;
+
+function apiClient(baseUrl: string, token: string): Api {
+  return async <T>(method: 'GET' | 'POST', path: string, body: unknown, expectedStatus: number): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new TriggerError(`The service at ${baseUrl} does not answer (is it running? set BASE_URL or --url): ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const text = await response.text();
+    if (response.status !== expectedStatus) throw new TriggerError(`${method} ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text) as T;
+  };
+}
+
+/**
+ * The payer's part on our page, posted as their browser would: the page's form for the action with its anti-forgery
+ * token. The review page, when shown first, is confirmed ("continue") before.
+ */
+async function actAsPayer(redirectUrl: string, action: 'enter-code' | 'cancel'): Promise<void> {
+  let page = await payerPage(redirectUrl);
+  const continueForm = formOf(page, 'continue');
+  if (continueForm !== undefined) {
+    await postForm(redirectUrl, continueForm, {});
+    page = await payerPage(redirectUrl);
+  }
+  const formAction = action === 'enter-code' ? 'code' : 'cancel';
+  const form = formOf(page, formAction);
+  if (form === undefined) throw new TriggerError(`The payer page shows no ${formAction} form; the payment did not reach the one-time code step`);
+  await postForm(redirectUrl, form, action === 'enter-code' ? { otp: SANDBOX_ONE_TIME_CODE } : {});
+}
+
+async function payerPage(url: string): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
+  if (response.status !== 200) throw new TriggerError(`The payer page answered ${response.status}`);
+  return response.text();
+}
+
+function formOf(html: string, action: string): { readonly action: string; readonly csrf: string } | undefined {
+  const match = new RegExp(`<form method="post" action="([^"]*/${action})"[^>]*><input type="hidden" name="csrf" value="([^"]+)">`).exec(html);
+  return match?.[1] === undefined || match[2] === undefined ? undefined : { action: match[1], csrf: match[2] };
+}
+
+async function postForm(pageUrl: string, form: { readonly action: string; readonly csrf: string }, fields: Record<string, string>): Promise<void> {
+  const response = await fetch(new URL(form.action, pageUrl), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf: form.csrf, ...fields }).toString(),
+  });
+  await response.body?.cancel();
+  if (response.status >= 400) throw new TriggerError(`The payer page refused the ${form.action.split('/').pop() ?? ''} form: HTTP ${response.status}`);
+}
+
+/**
+ * Moves the payment's flow deadline, and the expiry job that enforces it, to `seconds` from now: the service's
+ * worker then expires the payment through its own expiry step, as it would after FLOW_DEADLINE_SECONDS.
+ */
+async function shortenFlowDeadline(db: Kysely<Database>, paymentId: string, seconds: number): Promise<void> {
+  const at = new Date(Date.now() + seconds * 1000).toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('payments').set({ flow_expires_at: at }).where('id', '=', paymentId).execute();
+    await trx.updateTable('jobs').set({ run_at: at }).where('payment_id', '=', paymentId).where('kind', '=', 'flow-expiry').execute();
+  });
+}
