@@ -93,7 +93,9 @@ for (const kind of await testDatabaseKinds()) {
         // The payment's page shows the timeline with the outcome.
         const paymentPage = await operator.get(`/console/payments/${paymentId}`);
         assert.equal(paymentPage.status, 200);
-        assert.match(paymentPage.html, new RegExp(status));
+        const timeline = /<ol class="timeline">([\s\S]*?)<\/ol>/.exec(paymentPage.html)?.[1] ?? '';
+        assert.match(timeline, new RegExp(status));
+        if (failureCode !== undefined) assert.match(timeline, new RegExp(`<strong>${failureCode}</strong>`));
 
         // The run's own access token is gone once the payer's part is played.
         await waitFor('the run’s access token to be deleted', async () => ((await tokenCount(shop.clientId)) === tokensBefore ? true : undefined), 10_000);
