@@ -76,16 +76,17 @@ const ERRORS = {
 } as const;
 type ErrorCode = keyof typeof ERRORS;
 
-/** The scenarios offered, in words: the outcome each payment reaches. */
-const SCENARIO_LABELS: Record<Scenario, string> = {
-  completed: 'Completed (the payer approves, the bank executes)',
-  'insufficient-funds': 'Failed: insufficient funds',
-  rejected: 'Failed: the bank rejects it after the payer’s approval',
-  cancelled: 'Failed: the payer cancels',
-  expired: 'Failed: expired (nobody comes; the deadline is shortened to 20 s)',
-};
 /** `expired`: the flow deadline the console gives the payment (the command line's --deadline-seconds). */
 const EXPIRED_DEADLINE_SECONDS = 20;
+
+/** The scenarios offered, in words: the outcome each payment reaches. */
+const SCENARIO_LABELS: Record<Scenario, string> = {
+  completed: 'Completed',
+  'insufficient-funds': 'Failed: insufficient funds',
+  rejected: 'Failed: rejected by the bank',
+  cancelled: 'Failed: cancelled by the payer',
+  expired: `Failed: expired (${EXPIRED_DEADLINE_SECONDS} s)`,
+};
 
 /** The clients a scenario payment may be made for: active sandbox clients (a production client is never offered nor accepted). */
 async function sandboxClients(services: ConsoleServices): Promise<{ readonly id: string; readonly name: string }[]> {
@@ -123,7 +124,7 @@ ${started === undefined
 ${errorSummary([...(failure === undefined ? [] : [failure]), ...problems])}
 <form class="card" method="post" action="/console/sandbox/scenarios" aria-labelledby="start-scenario">
 <h2 id="start-scenario">Make a scenario payment</h2>
-<p class="muted">As <span class="mono">openpis trigger</span>: a sandbox payment at Hansa Direktbank with a test payer whose fixed behaviour gives the outcome, made through the API for the client chosen. It takes a few seconds to reach its outcome.</p>
+<p class="muted">As <span class="mono">openpis trigger</span>: a sandbox payment at Hansa Direktbank with a test payer whose fixed behaviour gives the outcome, made through the API for the client chosen. It reaches its outcome within seconds; an expired one when its deadline, shortened to ${EXPIRED_DEADLINE_SECONDS} s, has passed.</p>
 ${csrfField(viewer.csrfToken)}
 ${clients.length === 0
   ? emptyState('No active sandbox client', html`<p>Scenario payments are made for a sandbox client: create one on the <a href="/console/clients">Clients</a> page.</p>`)
@@ -156,7 +157,7 @@ ${banks.length === 0
 <td data-label="Rules">${bankRules === undefined ? html`<span class="muted">Unknown</span>` : bankRules.length === 0 ? html`<span class="muted">None: the bank behaves</span>` : html`<ul class="plain">${bankRules.map((rule) => html`<li>${describeFault(rule)}</li>`)}</ul>`}</td>
 <td data-label="Clear">${bankRules !== undefined && bankRules.length > 0 ? html`<form method="post" action="/console/sandbox/faults/clear">${csrfField(viewer.csrfToken)}<input type="hidden" name="bank" value="${bank.slug}"><button class="secondary" type="submit">Clear<span class="visually-hidden"> the fault rules of ${bank.name}</span></button></form>` : ''}</td></tr>`;
     })}</tbody></table></div>`}`;
-    return page(consolePage({ title: 'Sandbox', section: 'sandbox', viewer, navigation: services.navigation, lead: 'Make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.', body }));
+    return page(consolePage({ title: 'Sandbox', section: 'sandbox', viewer, navigation: services.navigation, lead: 'Make payments reach chosen outcomes and make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.', body }));
   });
 
   router.post('/sandbox/faults', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
