@@ -61,7 +61,7 @@ interface Timing {
   readonly rows: number;
 }
 
-async function time(db: Kysely<Database>, filters: PaymentListFilters, pages: number): Promise<Timing> {
+async function time(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', filters: PaymentListFilters, pages: number): Promise<Timing> {
   const samples: number[] = [];
   let rows = 0;
   for (let run = 0; run < RUNS; run += 1) {
@@ -69,7 +69,7 @@ async function time(db: Kysely<Database>, filters: PaymentListFilters, pages: nu
     let elapsed = 0;
     for (let pageIndex = 0; pageIndex < pages; pageIndex += 1) {
       const started = performance.now();
-      const page = await listPayments(db, filters, PAGE, position);
+      const page = await listPayments(db, filters, PAGE, position, dialect);
       elapsed = performance.now() - started;
       rows = page.rows.length;
       position = page.next;
@@ -143,8 +143,8 @@ async function benchmark(kind: 'sqlite' | 'postgres'): Promise<void> {
       process.stdout.write(`\n### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${PAYMENTS.toLocaleString('en')} payments, ${CLIENTS} clients (seeded in ${seedSeconds.toFixed(0)} s)\n\n`);
       process.stdout.write('| Query (page of 50) | Operator: median / max ms (rows) | Member: median / max ms (rows) |\n|---|---|---|\n');
       for (const entry of CASES) {
-        const operator = await time(database.db, entry.filters(undefined, sample), entry.pages ?? 1);
-        const member = await time(database.db, entry.filters(sampleRow.client_id, sample), entry.pages ?? 1);
+        const operator = await time(database.db, kind, entry.filters(undefined, sample), entry.pages ?? 1);
+        const member = await time(database.db, kind, entry.filters(sampleRow.client_id, sample), entry.pages ?? 1);
         const cell = (timing: Timing): string => `${timing.median.toFixed(1)} / ${timing.max.toFixed(1)} (${timing.rows})`;
         process.stdout.write(`| ${entry.name} | ${cell(operator)} | ${cell(member)} |\n`);
       }

@@ -3,8 +3,8 @@
  * Used by the operator CLI and the demo client at start-up.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import type { Kysely, Updateable } from 'kysely';
+import type { ClientsTable, Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
 import type { Environment } from '../domain/reference-data.js';
@@ -95,15 +95,7 @@ export class ClientService {
   /** Issues a new secret; the old one and every token issued with it stop working at once. */
   async rotateSecret(clientId: string): Promise<{ clientId: string; clientSecret: string }> {
     const clientSecret = generateClientSecret();
-    await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('clients')
-        .set({ secret_hash: sha256Hex(clientSecret), updated_at: this.now().toISOString() })
-        .where('id', '=', clientId)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
-      await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
-    });
+    await this.changeAndEndTokens(clientId, { secret_hash: sha256Hex(clientSecret) });
     return { clientId, clientSecret };
   }
 
@@ -136,24 +128,20 @@ export class ClientService {
 
   /** Sets the scopes a client may be granted; its tokens end at once (they may carry a scope it lost). */
   async setScopes(clientId: string, scopes: readonly Scope[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('clients')
-        .set({ scopes: formatScopes(scopes), updated_at: this.now().toISOString() })
-        .where('id', '=', clientId)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
-      await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
-    });
+    await this.changeAndEndTokens(clientId, { scopes: formatScopes(scopes) });
   }
 
   /** Disables a client: its tokens stop working and it can get no new ones. */
   async disable(clientId: string): Promise<void> {
+    await this.changeAndEndTokens(clientId, { disabled_at: this.now().toISOString() });
+  }
+
+  /** Changes a client and ends every token issued to it, in one transaction. */
+  private async changeAndEndTokens(clientId: string, changes: Updateable<ClientsTable>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const at = this.now().toISOString();
       const updated = await trx
         .updateTable('clients')
-        .set({ disabled_at: at, updated_at: at })
+        .set({ ...changes, updated_at: this.now().toISOString() })
         .where('id', '=', clientId)
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);

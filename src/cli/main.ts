@@ -21,7 +21,7 @@ import { resealStoredSecrets } from '../storage/stored-secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { loadCatalogue } from '../providers/catalogue.js';
 import { startSandboxBank } from '../sandbox-bank/index.js';
-import { usersCommand } from './users.js';
+import { recordCliAction, usersCommand } from './users.js';
 import { ConsoleUserError, ConsoleUserNotFoundError } from '../people/accounts.js';
 import { listen, ListenError } from './listen.js';
 import { print, table, uuidArgument, wholeNumber } from './output.js';
@@ -106,13 +106,15 @@ export function buildCli(): Command {
         const problem = httpsRequiredProblem(loadConfig().baseUrl);
         if (problem !== undefined) throw new ConfigError([problem]);
       }
-      const issued = await withRuntime(({ database, secrets }) =>
-        new ClientService(database.db, secrets).create({
+      const issued = await withRuntime(async ({ database, secrets }) => {
+        const created = await new ClientService(database.db, secrets).create({
           name: options.name,
           environment: options.environment,
           ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
-        }),
-      );
+        });
+        await recordCliAction(database.db, { action: 'client.created', clientId: created.clientId, target: created.clientId, details: { name: options.name, environment: created.environment, scopes: created.scopes } });
+        return created;
+      });
       print(issued, options.json === true, () =>
         [
           `Client created (${issued.environment}). The secrets are shown only now:`,
@@ -204,7 +206,11 @@ export function buildCli(): Command {
           ...(logoBytes !== undefined ? { logo: await processLogo(logoBytes) } : cleared.has('logo') ? { logo: null } : {}),
         };
         if (Object.keys(changes).length === 0) throw new BrandingError(['nothing to change: give --display-name, --logo, --logo-url, --brand-colour, --support-url or --clear']);
-        const stored = await withRuntime(({ database }) => new ClientBrandingStore(database.db).update(clientId, changes));
+        const stored = await withRuntime(async ({ database }) => {
+          const updated = await new ClientBrandingStore(database.db).update(clientId, changes);
+          await recordCliAction(database.db, { action: 'client.branding-changed', clientId, target: clientId, details: { changed: Object.keys(changes) } });
+          return updated;
+        });
         const view = brandingView(stored);
         print(view, options.json === true, () => [`Branding of ${clientId}:`, ...brandingLines(view)].join('\n'));
       },
@@ -216,7 +222,11 @@ export function buildCli(): Command {
     .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { json?: boolean }) => {
-      const rotated = await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).rotateSecret(clientId));
+      const rotated = await withRuntime(async ({ database, secrets }) => {
+        const result = await new ClientService(database.db, secrets).rotateSecret(clientId);
+        await recordCliAction(database.db, { action: 'client.secret-rotated', clientId, target: clientId });
+        return result;
+      });
       print(rotated, options.json === true, () => `New secret for ${rotated.clientId} (shown only now):\n  clientSecret:  ${rotated.clientSecret}`);
     });
 
@@ -225,7 +235,10 @@ export function buildCli(): Command {
     .description('disable a client: its tokens stop working and it gets no new ones')
     .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .action(async (clientId: string) => {
-      await withRuntime(({ database, secrets }) => new ClientService(database.db, secrets).disable(clientId));
+      await withRuntime(async ({ database, secrets }) => {
+        await new ClientService(database.db, secrets).disable(clientId);
+        await recordCliAction(database.db, { action: 'client.disabled', clientId, target: clientId });
+      });
       process.stdout.write(`Client ${clientId} disabled.\n`);
     });
 
@@ -239,9 +252,11 @@ export function buildCli(): Command {
     })
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { graceSeconds?: number; json?: boolean }) => {
-      const rotated = await withRuntime(({ config, database, secrets }) =>
-        new ClientService(database.db, secrets).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds),
-      );
+      const rotated = await withRuntime(async ({ config, database, secrets }) => {
+        const result = await new ClientService(database.db, secrets).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds);
+        await recordCliAction(database.db, { action: 'client.webhook-secret-rotated', clientId, target: clientId, details: { previousSecretExpiresAt: result.previousSecretExpiresAt } });
+        return result;
+      });
       print(rotated, options.json === true, () =>
         `New webhook secret for ${rotated.clientId} (shown only now):\n  webhookSecret: ${rotated.webhookSecret}\nThe previous secret also signs until ${rotated.previousSecretExpiresAt}.`,
       );
@@ -302,7 +317,14 @@ export function buildCli(): Command {
     .description('send an event again now (same webhook-id: receivers deduplicate on it)')
     .argument('<eventId>', 'the event (webhook-id)', uuidArgument('eventId'))
     .action(async (eventId: string) => {
-      const queued = await withRuntime(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).redeliver(eventId));
+      const queued = await withRuntime(async ({ database, secrets }) => {
+        const done = await new WebhookOutbox(database.db, database.kind, secrets).redeliver(eventId);
+        if (done) {
+          const event = await database.db.selectFrom('webhook_events').select(['payment_id', 'client_id']).where('id', '=', eventId).executeTakeFirst();
+          await recordCliAction(database.db, { action: 'webhook.redelivered', clientId: event?.client_id ?? null, target: event?.payment_id ?? null, details: { eventId } });
+        }
+        return done;
+      });
       if (!queued) {
         process.stderr.write(`No webhook event with id ${eventId}\n`);
         process.exitCode = 1;

@@ -9,7 +9,9 @@ import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConsoleUsers, type ConsoleUser } from '../people/accounts.js';
-import { AuditLog, type AuditActor } from '../people/audit-log.js';
+import type { Kysely } from 'kysely';
+import { AuditLog, type AuditActor, type AuditEntryInput } from '../people/audit-log.js';
+import type { Database } from '../storage/schema.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 
 function cliActor(): AuditActor {
@@ -20,6 +22,11 @@ function cliActor(): AuditActor {
     // No user name on this system: the entry still says it came from the command line.
   }
   return { id: null, label: `cli:${name}`, role: 'cli', ip: null, userAgent: null };
+}
+
+/** Writes a command's action to the audit log as `cli:<os user>` (every operator action is audited, docs/console.md). */
+export async function recordCliAction(db: Kysely<Database>, entry: AuditEntryInput): Promise<void> {
+  await new AuditLog(db).record(cliActor(), entry);
 }
 
 async function readPasswordLine(): Promise<string> {

@@ -76,6 +76,7 @@ button,.button{display:inline-flex;align-items:center;justify-content:center;min
 .filters{display:grid;gap:.75rem 1rem;grid-template-columns:1fr;align-items:end}
 @media (min-width:40rem){.filters{grid-template-columns:repeat(auto-fill,minmax(13rem,1fr))}}
 .filters .checks{margin:0;align-self:end}
+@media (min-width:40rem){.filters .checks{grid-column:span 2}}
 .filters .checks label{min-height:2.75rem}
 .filters .field{margin:0}
 .filters .wide{grid-column:1/-1}

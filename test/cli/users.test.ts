@@ -90,4 +90,13 @@ describe('openpis users', { timeout: 120_000 }, () => {
     );
     assert.ok(entries.every((entry) => entry.actor.startsWith('cli:') && entry.actor_role === 'cli'));
   });
+
+  it('audits the client commands too', async () => {
+    assert.equal((await cli(['clients', 'rotate-secret', clientId])).code, 0);
+    assert.equal((await cli(['clients', 'disable', clientId])).code, 0);
+    const entries = await handle.db.selectFrom('audit_log').selectAll().where('client_id', '=', clientId).where('action', 'like', 'client.%').orderBy('at').execute();
+    assert.deepEqual(entries.map((entry) => entry.action), ['client.secret-rotated', 'client.disabled']);
+    assert.ok(entries.every((entry) => entry.actor.startsWith('cli:') && entry.target === clientId));
+    assert.ok(entries.every((entry) => !(entry.details ?? '').includes('ops_')), 'no secret in the log');
+  });
 });

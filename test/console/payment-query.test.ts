@@ -44,7 +44,7 @@ for (const kind of await testDatabaseKinds()) {
       const ids: string[] = [];
       let position: PaymentListPosition | undefined;
       do {
-        const page = await listPayments(handle.db, filters, limit, position);
+        const page = await listPayments(handle.db, filters, limit, position, kind.name);
         ids.push(...page.rows.map((row) => row.id));
         position = page.next;
       } while (position !== undefined);
@@ -67,6 +67,8 @@ for (const kind of await testDatabaseKinds()) {
       const cases: Array<[string, PaymentListFilters, (row: Row) => boolean]> = [
         ['no filter', {}, () => true],
         ['one client', { clientId: clientA }, (row) => row.client_id === clientA],
+        ['failed of every client', { statuses: ['FAILED'] }, (row) => row.detailed_status.endsWith('_FAILED')],
+        ['pending or failed of every client', { statuses: ['PENDING', 'FAILED'] }, (row) => !row.detailed_status.endsWith('_COMPLETED')],
         ['failed of a client', { clientId: clientA, statuses: ['FAILED'] }, (row) => row.client_id === clientA && row.detailed_status.endsWith('_FAILED')],
         ['detailed status and bank', { detailedStatus: 'PAYMENT_EXECUTION_COMPLETED', providerId: 'bank-2' }, (row) => row.detailed_status === 'PAYMENT_EXECUTION_COMPLETED' && row.provider_id === 'bank-2'],
         ['a month', { createdFrom: '2026-06-01T00:00:00.000Z', createdBefore: '2026-07-01T00:00:00.000Z' }, (row) => row.created_at >= '2026-06-01' && row.created_at < '2026-07-01'],

@@ -123,7 +123,7 @@ export function registerPaymentPages(router: ConsoleRouter, services: ConsoleSer
     const clients = viewer.clientScope === undefined ? await services.clients.list() : [];
     const clientNames = new Map(clients.map((client) => [client.clientId, client.name]));
     const banks = bankNames(services);
-    const result = problems.length > 0 ? { rows: [], next: undefined } : await listPayments(services.db, filters, PAGE_SIZE, after);
+    const result = problems.length > 0 ? { rows: [], next: undefined } : await listPayments(services.db, filters, PAGE_SIZE, after, services.databaseKind);
     if (echo.toString() !== '') await services.audit.record(viewer.actor, { action: 'payments.searched', clientId: viewer.clientScope ?? null, details: { filters: echo.toString() } });
     const nextLink = result.next === undefined ? undefined : `/console/payments?${new URLSearchParams([...echo.entries(), ['after', encodePosition(result.next)]]).toString()}`;
     const table =
