@@ -57,6 +57,8 @@ for (const kind of await testDatabaseKinds()) {
       ['completed', 'COMPLETED', undefined],
       ['cancelled', 'FAILED', 'PSU_CANCELLED'],
       ['rejected', 'FAILED', 'BANK_REJECTED'],
+      // The console shortens the deadline to 20 s: the service's expiry job ends it.
+      ['expired', 'FAILED', 'EXPIRED'],
     ];
     for (const [scenario, status, failureCode] of outcomes) {
       it(`starts ${scenario}: answers with the payment's link, audits it, and the payment ends ${status}${failureCode === undefined ? '' : ` ${failureCode}`}`, async () => {
