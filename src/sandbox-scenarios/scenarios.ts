@@ -113,19 +113,27 @@ export class TriggerError extends Error {}
 /** A scenario payment on its way: created, its payer's part still to play. */
 export class ScenarioRun {
   private closed = false;
+  readonly paymentId: string;
+  readonly endToEndId: string;
+  readonly clientId: string;
+  readonly provider: { readonly id: string; readonly name: string };
+  /** Our payer page for the payment, where the payer's part is played. */
+  private readonly redirectUrl: string;
 
   constructor(
     private readonly context: ScenarioContext,
     private readonly options: ScenarioOptions,
     private readonly plan: ScenarioPlan,
-    private readonly token: string,
-    private readonly api: Api,
-    readonly paymentId: string,
-    readonly endToEndId: string,
-    readonly clientId: string,
-    readonly provider: { readonly id: string; readonly name: string },
-    private readonly redirectUrl: string,
-  ) {}
+    /** The access token issued for the run, and the API client that sends it. */
+    private readonly access: { readonly token: string; readonly api: Api },
+    created: { readonly paymentId: string; readonly endToEndId: string; readonly clientId: string; readonly provider: { readonly id: string; readonly name: string }; readonly redirectUrl: string },
+  ) {
+    this.paymentId = created.paymentId;
+    this.endToEndId = created.endToEndId;
+    this.clientId = created.clientId;
+    this.provider = created.provider;
+    this.redirectUrl = created.redirectUrl;
+  }
 
   get scenario(): Scenario {
     return this.options.scenario;
@@ -143,7 +151,7 @@ export class ScenarioRun {
 
   /** Waits for the final status (`expired`: the deadline and then `timeoutSeconds`), with the payment's history. */
   async awaitOutcome(timeoutSeconds: number): Promise<TriggerResult> {
-    const api = this.api;
+    const api = this.access.api;
     const paymentPath = `/api/v1/ob/payments/${this.paymentId}`;
     const waitMs = ((this.options.scenario === 'expired' ? this.options.deadlineSeconds : 0) + timeoutSeconds) * 1000;
     const deadline = Date.now() + waitMs;
@@ -175,7 +183,7 @@ export class ScenarioRun {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await deleteToken(this.context.db, this.token);
+    await deleteToken(this.context.db, this.access.token);
   }
 }
 
@@ -194,7 +202,7 @@ export async function startScenario(context: ScenarioContext, options: ScenarioO
     const api = apiClient(baseUrl, token);
     const endToEndId = `trigger-${options.scenario}-${Date.now().toString(36)}`;
     const created = await api<{ paymentId: string; redirectUrl: string }>('POST', '/api/v1/ob/payments', creationRequest(bank, plan, endToEndId, baseUrl), 201);
-    return new ScenarioRun(context, options, plan, token, api, created.paymentId, endToEndId, clientId, { id: bank.id, name: bank.name }, created.redirectUrl);
+    return new ScenarioRun(context, options, plan, { token, api }, { paymentId: created.paymentId, endToEndId, clientId, provider: { id: bank.id, name: bank.name }, redirectUrl: created.redirectUrl });
   } catch (error) {
     await deleteToken(context.db, token);
     throw error;

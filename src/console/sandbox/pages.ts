@@ -9,7 +9,7 @@
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { OPERATIONS, type OperationName } from '../../sandbox-bank/shared/faults.js';
-import { isScenario, startScenario, TriggerError, type Scenario } from '../../sandbox-scenarios/scenarios.js';
+import { isScenario, startScenario, TriggerError, type Scenario, type ScenarioRun } from '../../sandbox-scenarios/scenarios.js';
 import { consolePage, csrfField, emptyState, errorSummary, notice } from '../layout.js';
 import { page, redirect, type ConsoleRouter } from '../router.js';
 import type { ConsoleServices } from '../services.js';
@@ -190,7 +190,7 @@ ${banks.length === 0
     const clientId = form('client');
     const clients = await sandboxClients(services);
     if (!isScenario(scenario) || !clients.some((client) => client.id === clientId)) return redirect('/console/sandbox?error=scenario-invalid');
-    let run;
+    let run: ScenarioRun;
     try {
       run = await startScenario(
         { db: services.db, catalogue: services.catalogue, baseUrl: services.config.baseUrl, sandboxBankUrl: services.config.sandboxBank.url },
