@@ -29,14 +29,17 @@ const LAYERS = {
   'sandbox-bank': ['providers', 'connectors', 'domain', 'crypto', 'http'],
   // The flow engine above them.
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
+  // Scenario payments of the sandbox (`openpis trigger`, the console's Sandbox page): made through the service's API.
+  'sandbox-scenarios': ['auth', 'providers', 'storage', 'config', 'crypto', 'domain'],
   // HTTP routes, pages, background workers and the command line on top.
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   workers: ['flow', 'observability', 'webhooks', 'storage', 'jobs', 'config', 'crypto', 'domain'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
   // The Sandbox page names the sandbox banks' fault operations (src/sandbox-bank/shared/faults.ts).
-  console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
-  cli: ['people', 'sandbox-bank', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
+  console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'sandbox-scenarios', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  cli: ['people', 'sandbox-bank', 'sandbox-scenarios', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
 };
 
 const folders = Object.keys(LAYERS);

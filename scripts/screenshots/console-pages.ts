@@ -127,7 +127,14 @@ export const CONSOLE_SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     await page.goto(`${baseUrl}/console/sandbox`);
     await page.locator('#bank').selectOption('hansa');
     await page.locator('#operation').selectOption('getPaymentStatus');
-    await Promise.all([page.waitForURL(/done=added/), page.locator('form.card button.primary').click()]);
+    await Promise.all([page.waitForURL(/done=added/), page.locator('form[action="/console/sandbox/faults"] button.primary').click()]);
+  }),
+  consolePage('console-sandbox-scenario', 'Console: a scenario payment just made from the Sandbox page, with the link to its page (operator)', async ({ page, baseUrl, console }) => {
+    await console.signIn(page, 'operator');
+    await page.goto(`${baseUrl}/console/sandbox`);
+    // expired: no payer credentials travel, so the payment is made whatever the sandbox's test passwords are.
+    await page.locator('#scenario').selectOption('expired');
+    await Promise.all([page.waitForURL(/started=/), page.locator('form[action="/console/sandbox/scenarios"] button.primary').click()]);
   }),
   consolePage('console-clients', 'Console: clients (operator)', async ({ page, baseUrl, console }) => {
     await console.signIn(page, 'operator');

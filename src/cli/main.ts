@@ -25,7 +25,7 @@ import { recordCliAction, usersCommand } from './users.js';
 import { ConsoleUserError, ConsoleUserNotFoundError } from '../people/accounts.js';
 import { listen, ListenError } from './listen.js';
 import { print, table, uuidArgument, wholeNumber } from './output.js';
-import { SCENARIOS, trigger, TriggerError, type Scenario } from './trigger.js';
+import { SCENARIOS, trigger, TriggerError, type Scenario } from '../sandbox-scenarios/scenarios.js';
 
 function scopesOption(value: string): Scope[] {
   const { scopes, unknown } = parseScopes(value);
@@ -376,7 +376,10 @@ export function buildCli(): Command {
     .option('--json', 'print JSON')
     .action(async (scenario: Scenario, options: { client?: string; url?: string; deadlineSeconds: number; timeoutSeconds: number; json?: boolean }) => {
       const result = await withRuntime((runtime) =>
-        trigger(runtime, { scenario, clientId: options.client, baseUrl: options.url, deadlineSeconds: options.deadlineSeconds, timeoutSeconds: options.timeoutSeconds }),
+        trigger(
+          { db: runtime.database.db, catalogue: runtime.catalogue, baseUrl: options.url ?? runtime.config.baseUrl, sandboxBankUrl: runtime.config.sandboxBank.url },
+          { scenario, clientId: options.client, deadlineSeconds: options.deadlineSeconds, timeoutSeconds: options.timeoutSeconds },
+        ),
       );
       print(result, options.json === true, () =>
         [

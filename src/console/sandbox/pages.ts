@@ -3,9 +3,13 @@
  * does, through the sandbox bank's fault routes with the operator token (SANDBOX_OPERATOR_TOKEN; docs/sandbox-bank.md).
  * A rule makes a bank's calls fail for every client, which is why members never see this page. Every change is
  * audited.
+ *
+ * The page also starts scenario payments as `openpis trigger` does (src/sandbox-scenarios): the answer comes once
+ * the payment exists, with a link to its page; the payer's part and the outcome follow in the background.
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { OPERATIONS, type OperationName } from '../../sandbox-bank/shared/faults.js';
+import { isScenario, startScenario, TriggerError, type Scenario, type ScenarioRun } from '../../sandbox-scenarios/scenarios.js';
 import { consolePage, csrfField, emptyState, errorSummary, notice } from '../layout.js';
 import { page, redirect, type ConsoleRouter } from '../router.js';
 import type { ConsoleServices } from '../services.js';
@@ -67,7 +71,29 @@ type FaultKindId = keyof typeof FAULT_KINDS;
 const ERRORS = {
   invalid: 'Choose a sandbox bank, a fault and an operation of the lists; how many calls is a whole number from 1 to 1,000,000, or empty.',
   refused: 'The sandbox bank refused the change; the reason is in the service’s log.',
+  'scenario-invalid': 'Choose a scenario and an active sandbox client of the lists: scenario payments are made for sandbox clients only.',
+  'scenario-refused': 'The scenario payment could not be made; the reason is in the service’s log.',
 } as const;
+type ErrorCode = keyof typeof ERRORS;
+
+/** `expired`: the flow deadline the console gives the payment (the command line's --deadline-seconds). */
+const EXPIRED_DEADLINE_SECONDS = 20;
+
+/** The scenarios offered, in words: the outcome each payment reaches. */
+const SCENARIO_LABELS: Record<Scenario, string> = {
+  completed: 'Completed',
+  'insufficient-funds': 'Failed: insufficient funds',
+  rejected: 'Failed: rejected by the bank',
+  cancelled: 'Failed: cancelled by the payer',
+  expired: `Failed: expired (${EXPIRED_DEADLINE_SECONDS} s)`,
+};
+
+/** The clients a scenario payment may be made for: active sandbox clients (a production client is never offered nor accepted). */
+async function sandboxClients(services: ConsoleServices): Promise<{ readonly id: string; readonly name: string }[]> {
+  return services.db.selectFrom('clients').select(['id', 'name']).where('environment', '=', 'sandbox').where('disabled_at', 'is', null).orderBy('name').orderBy('id').execute();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function registerSandboxPages(router: ConsoleRouter, services: ConsoleServices): void {
   services.navigation.register({ id: 'sandbox', label: 'Sandbox', path: '/console/sandbox', operatorsOnly: true });
@@ -87,10 +113,27 @@ export function registerSandboxPages(router: ConsoleRouter, services: ConsoleSer
     }
     const done = query('done');
     const failed = query('error');
-    const failure = failed === 'invalid' ? ERRORS.invalid : failed === 'refused' ? ERRORS.refused : undefined;
+    const failure = failed !== undefined && failed in ERRORS ? ERRORS[failed as ErrorCode] : undefined;
+    const clients = await sandboxClients(services);
+    const started = await startedPayment(services, query('started'));
     const option = (value: string, label: string): SafeHtml => html`<option value="${value}">${label}</option>`;
     const body = html`${done === 'added' ? notice('The fault rule is in force.', 'success') : done === 'cleared' ? notice('The bank’s fault rules are cleared.', 'success') : ''}
+${started === undefined
+  ? ''
+  : notice(html`Payment <a href="/console/payments/${started.id}"><span class="mono">${started.id}</span></a> (<span class="mono">${started.endToEndId}</span>) is made; its page shows its timeline as it reaches the outcome.`, 'success')}
 ${errorSummary([...(failure === undefined ? [] : [failure]), ...problems])}
+<form class="card" method="post" action="/console/sandbox/scenarios" aria-labelledby="start-scenario">
+<h2 id="start-scenario">Make a scenario payment</h2>
+<p class="muted">As <span class="mono">openpis trigger</span>: a sandbox payment at Hansa Direktbank with a test payer whose fixed behaviour gives the outcome, made through the API for the client chosen. It reaches its outcome within seconds; an expired one when its deadline, shortened to ${EXPIRED_DEADLINE_SECONDS} s, has passed.</p>
+${csrfField(viewer.csrfToken)}
+${clients.length === 0
+  ? emptyState('No active sandbox client', html`<p>Scenario payments are made for a sandbox client: create one on the <a href="/console/clients">Clients</a> page.</p>`)
+  : html`<div class="filters">
+<div class="field"><label for="scenario">Scenario</label><select id="scenario" name="scenario">${Object.entries(SCENARIO_LABELS).map(([id, label]) => option(id, label))}</select></div>
+<div class="field"><label for="client">Sandbox client</label><select id="client" name="client">${clients.map((client) => option(client.id, client.name))}</select></div>
+<div class="actions"><button class="primary" type="submit">Make the payment</button></div>
+</div>`}
+</form>
 <form class="card" method="post" action="/console/sandbox/faults" aria-labelledby="add-fault">
 <h2 id="add-fault">Make a sandbox bank fail</h2>
 <p class="muted">As <span class="mono">openpis sandbox faults add</span>: every client’s calls to that sandbox bank meet the fault. Production banks are never touched.</p>
@@ -114,7 +157,7 @@ ${banks.length === 0
 <td data-label="Rules">${bankRules === undefined ? html`<span class="muted">Unknown</span>` : bankRules.length === 0 ? html`<span class="muted">None: the bank behaves</span>` : html`<ul class="plain">${bankRules.map((rule) => html`<li>${describeFault(rule)}</li>`)}</ul>`}</td>
 <td data-label="Clear">${bankRules !== undefined && bankRules.length > 0 ? html`<form method="post" action="/console/sandbox/faults/clear">${csrfField(viewer.csrfToken)}<input type="hidden" name="bank" value="${bank.slug}"><button class="secondary" type="submit">Clear<span class="visually-hidden"> the fault rules of ${bank.name}</span></button></form>` : ''}</td></tr>`;
     })}</tbody></table></div>`}`;
-    return page(consolePage({ title: 'Sandbox', section: 'sandbox', viewer, navigation: services.navigation, lead: 'Make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.', body }));
+    return page(consolePage({ title: 'Sandbox', section: 'sandbox', viewer, navigation: services.navigation, lead: 'Make payments reach chosen outcomes and make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.', body }));
   });
 
   router.post('/sandbox/faults', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
@@ -142,6 +185,38 @@ ${banks.length === 0
     return redirect('/console/sandbox?done=added');
   });
 
+  router.post('/sandbox/scenarios', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
+    const scenario = form('scenario');
+    const clientId = form('client');
+    const clients = await sandboxClients(services);
+    if (!isScenario(scenario) || !clients.some((client) => client.id === clientId)) return redirect('/console/sandbox?error=scenario-invalid');
+    let run: ScenarioRun;
+    try {
+      run = await startScenario(
+        { db: services.db, catalogue: services.catalogue, baseUrl: services.config.baseUrl, sandboxBankUrl: services.config.sandboxBank.url },
+        { scenario, clientId, deadlineSeconds: EXPIRED_DEADLINE_SECONDS },
+      );
+    } catch (error) {
+      if (!(error instanceof TriggerError)) throw error;
+      request.log.warn({ scenario, clientId, reason: error.message }, 'scenario payment not made');
+      return redirect('/console/sandbox?error=scenario-refused');
+    }
+    const startedRun = run;
+    try {
+      await services.audit.record(viewer.actor, { action: 'sandbox.scenario.started', target: startedRun.paymentId, details: { scenario, clientId: startedRun.clientId, endToEndId: startedRun.endToEndId } });
+    } catch (error) {
+      await startedRun.close();
+      throw error;
+    }
+    // The payer's part (a one-time code, the cancel button, the shortened deadline) follows without holding the
+    // answer; the outcome is then the service's own work, visible on the payment's page.
+    void startedRun
+      .play()
+      .catch((error: unknown) => request.log.warn({ paymentId: startedRun.paymentId, scenario, reason: error instanceof Error ? error.message : String(error) }, 'scenario payment: the payer’s part failed'))
+      .finally(() => startedRun.close().catch((error: unknown) => request.log.warn({ paymentId: startedRun.paymentId, reason: error instanceof Error ? error.message : String(error) }, 'scenario payment: its access token was not deleted')));
+    return redirect(`/console/sandbox?started=${encodeURIComponent(startedRun.paymentId)}`);
+  });
+
   router.post('/sandbox/faults/clear', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
     const bank = sandboxBanks(services).find((candidate) => candidate.slug === form('bank'));
     if (bank === undefined) return redirect('/console/sandbox?error=invalid');
@@ -155,4 +230,11 @@ ${banks.length === 0
     }
     return redirect('/console/sandbox?done=cleared');
   });
+}
+
+/** The payment the address names after a start, read from the database (the page never echoes text from the address). */
+async function startedPayment(services: ConsoleServices, paymentId: string | undefined): Promise<{ readonly id: string; readonly endToEndId: string } | undefined> {
+  if (paymentId === undefined || !UUID.test(paymentId)) return undefined;
+  const payment = await services.db.selectFrom('payments').select(['id', 'end_to_end_id']).where('id', '=', paymentId.toLowerCase()).executeTakeFirst();
+  return payment === undefined ? undefined : { id: payment.id, endToEndId: payment.end_to_end_id };
 }

@@ -1,25 +1,33 @@
 /**
- * `openpis trigger <scenario>`: a sandbox payment that reaches a named outcome with no browser, for trying a
- * client's webhook or status handling.
+ * Scenario payments: a sandbox payment that reaches a named outcome with no browser, for trying a client's webhook
+ * or status handling. Started by `openpis trigger <scenario>` (src/cli) and by the console's Sandbox page
+ * (src/console/sandbox), which is why it lives in neither.
  *
  * The payment is made through the running service's API (BASE_URL), as a client would make it, with an access
- * token the operator command issues for the chosen sandbox client (the operator holds the database; a client secret
- * is never needed, and the token is deleted afterwards). It goes to the sandbox's embedded-approach bank (Hansa
- * Direktbank), whose payer credentials travel in the creation request, and uses the sandbox's test payers with fixed
- * outcomes (docs/sandbox-bank.md). Where the payer must still act (a one-time code, the cancel button), this
- * command posts our payer page's form, as the payer's browser would. `expired` shortens the payment's flow deadline
- * in the database to `--deadline-seconds`, so the service's own expiry job fails it.
+ * token issued here for the chosen sandbox client (the caller holds the database; a client secret is never needed,
+ * and the token is deleted by `close`). It goes to the sandbox's embedded-approach bank (Hansa Direktbank), whose
+ * payer credentials travel in the creation request, and uses the sandbox's test payers with fixed outcomes
+ * (docs/sandbox-bank.md). Where the payer must still act (a one-time code, the cancel button), `play` posts our
+ * payer page's form, as the payer's browser would. `expired` shortens the payment's flow deadline in the database
+ * to `deadlineSeconds`, so the service's own expiry job fails it.
+ *
+ * A run has three steps, so a caller that must answer at once (the console) can leave the last to the service:
+ * `startScenario` creates the payment (its id is known from then on), `play` does the payer's part and moves the
+ * deadline (after it the outcome is up to the service), `awaitOutcome` waits for the final status.
  */
 import type { Kysely } from 'kysely';
 import { TokenService } from '../auth/tokens.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { parseScopes } from '../auth/scopes.js';
-import type { Bank } from '../providers/catalogue.js';
-import type { Runtime } from '../runtime.js';
+import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 
 export const SCENARIOS = ['completed', 'insufficient-funds', 'rejected', 'cancelled', 'expired'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
+
+export function isScenario(value: string | undefined): value is Scenario {
+  return (SCENARIOS as readonly (string | undefined)[]).includes(value);
+}
 
 interface ScenarioPlan {
   /** The sandbox test payer (docs/sandbox-bank.md) whose fixed behaviour gives the outcome. */
@@ -29,7 +37,12 @@ interface ScenarioPlan {
   readonly credentialsInRequest: boolean;
   /** What the payer does on our page once the bank asks for a code. */
   readonly payerAction?: 'enter-code' | 'cancel';
-  readonly expected: { readonly status: 'COMPLETED' | 'FAILED'; readonly failureCode?: string };
+  readonly expected: ExpectedOutcome;
+}
+
+export interface ExpectedOutcome {
+  readonly status: 'COMPLETED' | 'FAILED';
+  readonly failureCode?: string;
 }
 
 /** The sandbox's fixed test data behind each scenario. */
@@ -45,17 +58,30 @@ const PLANS: Record<Scenario, ScenarioPlan> = {
   expired: { payer: 'alice', amount: 1, credentialsInRequest: false, expected: { status: 'FAILED', failureCode: 'EXPIRED' } },
 };
 
+/** The outcome a scenario promises. */
+export function expectedOutcome(scenario: Scenario): ExpectedOutcome {
+  return PLANS[scenario].expected;
+}
+
 const SANDBOX_PASSWORD = 'sandbox';
 const SANDBOX_ONE_TIME_CODE = '123456';
 
-export interface TriggerOptions {
+/** What a scenario needs of the service: its database, its catalogue and the addresses of the service and the sandbox banks. */
+export interface ScenarioContext {
+  readonly db: Kysely<Database>;
+  readonly catalogue: ProviderCatalogue;
+  /** The service's address, whose API the payment is made through. */
+  readonly baseUrl: string;
+  /** SANDBOX_BANK_URL: the sandbox banks' root. */
+  readonly sandboxBankUrl: string;
+}
+
+export interface ScenarioOptions {
   readonly scenario: Scenario;
   /** The sandbox client; default: the only active sandbox client. */
   readonly clientId: string | undefined;
-  /** The service's address; default BASE_URL. */
-  readonly baseUrl: string | undefined;
+  /** expired: the flow deadline given to the payment. */
   readonly deadlineSeconds: number;
-  readonly timeoutSeconds: number;
 }
 
 export interface StatusRecordView {
@@ -81,53 +107,121 @@ export interface TriggerResult {
   readonly history: readonly StatusRecordView[];
 }
 
-/** Why a trigger could not run (bad client, no sandbox bank, the service not answering as expected). */
+/** Why a scenario could not run (bad client, no sandbox bank, the service not answering as expected). */
 export class TriggerError extends Error {}
 
-export async function trigger(runtime: Runtime, options: TriggerOptions): Promise<TriggerResult> {
+/** A scenario payment on its way: created, its payer's part still to play. */
+export class ScenarioRun {
+  private closed = false;
+  readonly paymentId: string;
+  readonly endToEndId: string;
+  readonly clientId: string;
+  readonly provider: { readonly id: string; readonly name: string };
+  /** Our payer page for the payment, where the payer's part is played. */
+  private readonly redirectUrl: string;
+
+  constructor(
+    private readonly context: ScenarioContext,
+    private readonly options: ScenarioOptions,
+    private readonly plan: ScenarioPlan,
+    /** The access token issued for the run, and the API client that sends it. */
+    private readonly access: { readonly token: string; readonly api: Api },
+    created: { readonly paymentId: string; readonly endToEndId: string; readonly clientId: string; readonly provider: { readonly id: string; readonly name: string }; readonly redirectUrl: string },
+  ) {
+    this.paymentId = created.paymentId;
+    this.endToEndId = created.endToEndId;
+    this.clientId = created.clientId;
+    this.provider = created.provider;
+    this.redirectUrl = created.redirectUrl;
+  }
+
+  get scenario(): Scenario {
+    return this.options.scenario;
+  }
+
+  get payer(): string {
+    return this.plan.payer;
+  }
+
+  /** The payer's part on our page and, for `expired`, the shortened deadline: afterwards the outcome is up to the service. */
+  async play(): Promise<void> {
+    if (this.plan.payerAction !== undefined) await actAsPayer(this.redirectUrl, this.plan.payerAction);
+    if (this.options.scenario === 'expired') await shortenFlowDeadline(this.context.db, this.paymentId, this.options.deadlineSeconds);
+  }
+
+  /** Waits for the final status (`expired`: the deadline and then `timeoutSeconds`), with the payment's history. */
+  async awaitOutcome(timeoutSeconds: number): Promise<TriggerResult> {
+    const api = this.access.api;
+    const paymentPath = `/api/v1/ob/payments/${this.paymentId}`;
+    const waitMs = ((this.options.scenario === 'expired' ? this.options.deadlineSeconds : 0) + timeoutSeconds) * 1000;
+    const deadline = Date.now() + waitMs;
+    let payment = await api<{ status: string; detailedStatus: string; failureReasons: StatusRecordView['failureReasons'] }>('GET', paymentPath, undefined, 200);
+    while (payment.status !== 'COMPLETED' && payment.status !== 'FAILED') {
+      if (Date.now() > deadline) throw new TriggerError(`Payment ${this.paymentId} was still ${payment.detailedStatus} after ${Math.round(waitMs / 1000)} s (are the service's workers running?)`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      payment = await api('GET', paymentPath, undefined, 200);
+    }
+    const history = await api<StatusRecordView[]>('GET', `/api/v1/archive/payment-statuses?paymentId=${this.paymentId}`, undefined, 200);
+    const failureCodes = (payment.failureReasons ?? []).map((reason) => reason.code);
+    const expected = this.plan.expected;
+    return {
+      scenario: this.options.scenario,
+      paymentId: this.paymentId,
+      endToEndId: this.endToEndId,
+      clientId: this.clientId,
+      provider: this.provider,
+      payer: this.plan.payer,
+      status: payment.status,
+      detailedStatus: payment.detailedStatus,
+      failureReasons: payment.failureReasons,
+      reachedExpectedOutcome: payment.status === expected.status && (expected.failureCode === undefined || failureCodes.includes(expected.failureCode)),
+      history,
+    };
+  }
+
+  /** Deletes the access token issued for the run. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await deleteToken(this.context.db, this.access.token);
+  }
+}
+
+/** Creates the scenario's payment; the caller plays the rest (`play`) and must `close` the run. */
+export async function startScenario(context: ScenarioContext, options: ScenarioOptions): Promise<ScenarioRun> {
   const plan = PLANS[options.scenario];
-  const { config, database, catalogue } = runtime;
-  const baseUrl = (options.baseUrl ?? config.baseUrl).replace(/\/+$/, '');
-  const clientId = await sandboxClient(database.db, options.clientId);
-  const bank = catalogue
+  const baseUrl = context.baseUrl.replace(/\/+$/, '');
+  const clientId = await sandboxClient(context.db, options.clientId);
+  const bank = context.catalogue
     .banks('sandbox')
-    .find((candidate) => candidate.connector.standard === 'berlin-group' && candidate.connector.baseUrl.startsWith(`${config.sandboxBank.url}/`) && candidate.connector.scaApproaches[0] === 'EMBEDDED' && candidate.currencies.includes('EUR') && candidate.paymentSchemes.includes('SEPA'));
+    .find((candidate) => candidate.connector.standard === 'berlin-group' && candidate.connector.baseUrl.startsWith(`${context.sandboxBankUrl}/`) && candidate.connector.scaApproaches[0] === 'EMBEDDED' && candidate.currencies.includes('EUR') && candidate.paymentSchemes.includes('SEPA'));
   if (bank === undefined) throw new TriggerError('No embedded-approach sandbox bank for EUR in the provider catalogue (the built-in catalogue has Hansa Direktbank)');
 
-  const token = await issueToken(database.db, clientId);
+  const token = await issueToken(context.db, clientId);
   try {
     const api = apiClient(baseUrl, token);
     const endToEndId = `trigger-${options.scenario}-${Date.now().toString(36)}`;
     const created = await api<{ paymentId: string; redirectUrl: string }>('POST', '/api/v1/ob/payments', creationRequest(bank, plan, endToEndId, baseUrl), 201);
-    if (plan.payerAction !== undefined) await actAsPayer(created.redirectUrl, plan.payerAction);
-    if (options.scenario === 'expired') await shortenFlowDeadline(database.db, created.paymentId, options.deadlineSeconds);
-
-    const waitMs = (options.scenario === 'expired' ? options.deadlineSeconds : 0) * 1000 + options.timeoutSeconds * 1000;
-    const deadline = Date.now() + waitMs;
-    let payment = await api<{ status: string; detailedStatus: string; failureReasons: StatusRecordView['failureReasons'] }>('GET', `/api/v1/ob/payments/${created.paymentId}`, undefined, 200);
-    while (payment.status !== 'COMPLETED' && payment.status !== 'FAILED') {
-      if (Date.now() > deadline) throw new TriggerError(`Payment ${created.paymentId} was still ${payment.detailedStatus} after ${Math.round(waitMs / 1000)} s (are the service's workers running?)`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      payment = await api('GET', `/api/v1/ob/payments/${created.paymentId}`, undefined, 200);
-    }
-    const history = await api<StatusRecordView[]>('GET', `/api/v1/archive/payment-statuses?paymentId=${created.paymentId}`, undefined, 200);
-    const failureCodes = (payment.failureReasons ?? []).map((reason) => reason.code);
-    return {
-      scenario: options.scenario,
-      paymentId: created.paymentId,
-      endToEndId,
-      clientId,
-      provider: { id: bank.id, name: bank.name },
-      payer: plan.payer,
-      status: payment.status,
-      detailedStatus: payment.detailedStatus,
-      failureReasons: payment.failureReasons,
-      reachedExpectedOutcome: payment.status === plan.expected.status && (plan.expected.failureCode === undefined || failureCodes.includes(plan.expected.failureCode)),
-      history,
-    };
-  } finally {
-    await database.db.deleteFrom('access_tokens').where('token_hash', '=', sha256Hex(token)).execute();
+    return new ScenarioRun(context, options, plan, { token, api }, { paymentId: created.paymentId, endToEndId, clientId, provider: { id: bank.id, name: bank.name }, redirectUrl: created.redirectUrl });
+  } catch (error) {
+    await deleteToken(context.db, token);
+    throw error;
   }
+}
+
+/** The whole scenario, waiting for the outcome: `openpis trigger`. */
+export async function trigger(context: ScenarioContext, options: ScenarioOptions & { readonly timeoutSeconds: number }): Promise<TriggerResult> {
+  const run = await startScenario(context, options);
+  try {
+    await run.play();
+    return await run.awaitOutcome(options.timeoutSeconds);
+  } finally {
+    await run.close();
+  }
+}
+
+async function deleteToken(db: Kysely<Database>, token: string): Promise<void> {
+  await db.deleteFrom('access_tokens').where('token_hash', '=', sha256Hex(token)).execute();
 }
 
 /** The client to act as: the one named (it must be an active sandbox client), or the only active sandbox client. */
