@@ -105,6 +105,13 @@ export interface BankUnderTest {
   close(): Promise<void>;
 }
 
+/**
+ * The call timeout of the scenarios that make the bank hold a call (a `timeout` fault holds it up to a minute): long
+ * enough that the calls that are answered (the UK client-credentials token, signed and verified with RSA) finish on a
+ * busy machine, short enough that the held call is cut long before the bank would let it go.
+ */
+const IMPATIENT_MS = 2_000;
+
 const context = (): CallContext => ({ requestId: randomUUID(), psuIpAddress: '192.0.2.10', psuUserAgent: 'contract-suite/1.0' });
 
 function order(bank: BankUnderTest, amount = '0.10'): PaymentOrder {
@@ -504,7 +511,7 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
     });
 
     test('payment status endpoint not answering: the status is read from the payment resource, each within the bank timeout', async () => {
-      const connector = bank.connector('redirect', { timeoutMs: 300 });
+      const connector = bank.connector('redirect', { timeoutMs: IMPATIENT_MS });
       const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
       bank.injectFault('redirect', 'timeout', undefined, 'payment-status');
       try {
@@ -512,7 +519,7 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
         const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
         assert.equal(status.transactionStatus.state, 'received');
         assert.equal(status.outcome, 'pending');
-        assert.ok(Date.now() - started < 3000, 'bounded by timeoutMs');
+        assert.ok(Date.now() - started < IMPATIENT_MS * 5, 'bounded by timeoutMs, not by the bank holding the call');
       } finally {
         bank.clearFaults('redirect');
       }
@@ -553,26 +560,26 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       } finally {
         bank.clearFaults('redirect');
       }
-      const impatient = bank.connector('redirect', { timeoutMs: 300 });
+      const impatient = bank.connector('redirect', { timeoutMs: IMPATIENT_MS });
       bank.injectFault('redirect', 'timeout', undefined, 'payment-status');
       try {
         const started = Date.now();
         const status = await impatient.getPaymentStatus({ context: context(), payment });
         assert.equal(status.outcome, 'completed');
-        assert.ok(Date.now() - started < 3000, 'bounded by timeoutMs');
+        assert.ok(Date.now() - started < IMPATIENT_MS * 5, 'bounded by timeoutMs, not by the bank holding the call');
       } finally {
         bank.clearFaults('redirect');
       }
     });
 
     test('bank timeout: BankUnavailableError within the bank timeout', async () => {
-      const connector = bank.connector('redirect', { timeoutMs: 300 });
+      const connector = bank.connector('redirect', { timeoutMs: IMPATIENT_MS });
       bank.injectFault('redirect', 'timeout', 1);
       const started = Date.now();
       const error = await rejection(connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) }));
       assert.ok(error instanceof BankUnavailableError, String(error));
       assert.equal(error.reason, 'timeout');
-      assert.ok(Date.now() - started < 3000, 'bounded by timeoutMs');
+      assert.ok(Date.now() - started < IMPATIENT_MS * 5, 'bounded by timeoutMs, not by the bank holding the call');
     });
 
     test('expiry: a payment the payer never authorises is rejected after the deadline, never completed', async () => {
