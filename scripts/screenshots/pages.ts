@@ -249,4 +249,33 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
       await click(page, 'button.primary');
     },
   },
+  {
+    name: 'processing',
+    description: 'Waiting while the bank works on an answer (another request holds the payment)',
+    async open({ page, create, database }) {
+      const { paymentId, redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      await page.goto(redirectUrl);
+      // What a slow bank call in another request looks like to the payer: the payment is held (its lease) for a minute.
+      await holdPayment(database, paymentId, 60_000);
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'error-unexpected',
+    description: 'An unexpected error of ours (500)',
+    async open({ page, create, database }) {
+      const { paymentId, redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
+      // A payment whose stored flow state cannot be read: the page's handler fails as any unexpected error would.
+      await database.updateTable('payments').set({ flow_state: '{' }).where('id', '=', paymentId).execute();
+      await page.goto(redirectUrl);
+    },
+  },
 ];
+
+/** Marks a payment as held by another request until `ms` from now (the engine's lease in its flow state). */
+async function holdPayment(database: Kysely<Database>, paymentId: string, ms: number): Promise<void> {
+  const row = await database.selectFrom('payments').select('flow_state').where('id', '=', paymentId).executeTakeFirstOrThrow();
+  const state = row.flow_state === null ? {} : (JSON.parse(row.flow_state) as Record<string, unknown>);
+  const held = { ...state, leaseUntil: new Date(Date.now() + ms).toISOString() };
+  await database.updateTable('payments').set({ flow_state: JSON.stringify(held) }).where('id', '=', paymentId).execute();
+}
