@@ -24,6 +24,9 @@ import { openApiDocumentation } from './http/openapi.js';
 import { PaymentRepository } from './flow/payment-repository.js';
 import { PaymentService } from './payments/payment-service.js';
 import { registerPaymentRoutes } from './payments/routes.js';
+import { registerEventFeedRoutes } from './payments/event-feed-routes.js';
+import { CursorCodec } from './http/cursor.js';
+import { EventFeed } from './webhooks/event-feed.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
 import { registerProviderRoutes } from './providers/routes.js';
 import type { JobKind } from './jobs/job-kinds.js';
@@ -166,7 +169,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // Bodies are JSON, or a form at the token endpoint; plain text is never a valid request (415).
   app.removeContentTypeParser('text/plain');
   await app.register(formbody);
-  await app.register(swagger, openApiDocumentation(config.baseUrl));
+  await app.register(swagger, openApiDocumentation());
   // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or
   // validator badge), and the package installs on Node 20.
   await app.register(swaggerUi, {
@@ -180,6 +183,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const metrics = dependencies.metrics ?? createMetrics(database, config, now);
   // Opens and seals secrets at rest (webhook secrets, flow tokens) with the operator key ring.
   const secrets = new SecretBox(config.secretKeys);
+  // Page cursors of the lists are signed with a key derived from the same ring (src/http/cursor.ts).
+  const cursors = new CursorCodec(config.secretKeys.map((key) => key.key));
   const tokens = new TokenService(database.db, now);
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
   const paymentService = new PaymentService(new PaymentRepository(database.db, secrets), {
@@ -248,7 +253,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       metrics,
       flow,
       allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
+      cursors,
     });
+    registerEventFeedRoutes(app, { auth, events: new EventFeed(database.db), cursors });
     registerHostedRoutes(app, { engine: flow, baseUrl: config.baseUrl });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify-types.js';
 import { Type } from 'typebox';
 import { AUTH_REALM, clientErrorOf, titleFor } from '../http/errors.js';
+import { jsonResponse } from '../http/error-schemas.js';
 import type { ClientCredentialsOwner, TokenService } from './tokens.js';
 
 type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'server_error';
@@ -83,19 +84,44 @@ export function parseBasicCredentials(header: string | undefined): { clientId: s
   return { clientId, clientSecret };
 }
 
-const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ examples: [1800] }),
-  scope: Type.String({ examples: ['payments:read payments:write providers:read'] }),
-});
-const OAuthErrorResponse = Type.Object({
-  error: Type.Enum(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'server_error'] as const),
-  error_description: Type.String(),
-  title: Type.String(),
-  statusCode: Type.Integer(),
-  message: Type.String(),
-});
+const TokenResponse = Type.Object(
+  {
+    access_token: Type.String({ description: 'Send as `Authorization: Bearer <access_token>`' }),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer({ description: 'Seconds the token is valid', examples: [1800] }),
+    scope: Type.String({ description: 'The scopes granted, space-separated', examples: ['payments:read payments:write providers:read'] }),
+  },
+  {
+    title: 'AccessToken',
+    examples: [{ access_token: 'q8Zt2vY6mN1kP4rW9xC3bF7hJ0sL5dG2aE8uI6oT1yR', token_type: 'Bearer', expires_in: 1800, scope: 'payments:read payments:write providers:read' }],
+  },
+);
+const OAuthErrorResponse = Type.Object(
+  {
+    error: Type.String({
+      description: 'RFC 6749 error code. An open list: treat a code you do not know as a failure to get a token',
+      'x-extensible-enum': ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'server_error'],
+      examples: ['invalid_client'],
+    }),
+    error_description: Type.String(),
+    title: Type.String(),
+    statusCode: Type.Integer(),
+    message: Type.String(),
+  },
+  { title: 'OAuthError', description: 'An RFC 6749 §5.2 error with the error body fields alongside' },
+);
+
+/** Every answer of the token endpoint is never to be cached (RFC 6749 §5.1). */
+const NO_STORE = { 'Cache-Control': { type: 'string', description: 'Never cache: `no-store`', examples: ['no-store'] } } as const;
+
+function oauthError(description: string, error: OAuthErrorCode, statusCode: number, message: string, headers: Record<string, { readonly type: 'string' | 'integer'; readonly description: string; readonly examples?: readonly unknown[] }> = {}) {
+  return {
+    ...jsonResponse(description, OAuthErrorResponse, { ...NO_STORE, ...headers }),
+    content: {
+      'application/json': { schema: OAuthErrorResponse, example: { error, error_description: message, title: titleFor(statusCode), statusCode, message } },
+    },
+  };
+}
 
 export function registerTokenRoute(app: App, tokens: TokenService): void {
   // The client each request authenticated as, set before its body is read.
@@ -105,17 +131,34 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
     '/api/v1/auth/token',
     {
       schema: {
+        operationId: 'createAccessToken',
         tags: ['Authentication'],
         summary: 'Get an access token (OAuth 2.0 client credentials)',
         description:
           'Authenticate with HTTP Basic (`clientId:clientSecret`). Form fields: `grant_type=client_credentials`, optional `scope` (space-separated; omitted = every scope the client holds). Tokens last 1800 seconds.',
         security: [{ basicAuth: [] }],
         consumes: ['application/x-www-form-urlencoded'],
-        body: Type.Object({
-          grant_type: Type.String({ examples: ['client_credentials'] }),
-          scope: Type.Optional(Type.String()),
-        }),
-        response: { 200: TokenResponse, 400: OAuthErrorResponse, 401: OAuthErrorResponse, 413: OAuthErrorResponse, 503: OAuthErrorResponse },
+        body: Type.Object(
+          {
+            grant_type: Type.String({ description: 'Always `client_credentials`', examples: ['client_credentials'] }),
+            scope: Type.Optional(Type.String({ description: 'Scopes wanted, space-separated; without it every scope the client holds', examples: ['payments:read payments:write'] })),
+          },
+          { title: 'TokenRequest', examples: [{ grant_type: 'client_credentials' }] },
+        ),
+        response: {
+          200: jsonResponse('The access token', TokenResponse, {
+            ...NO_STORE,
+            Pragma: { type: 'string', description: '`no-cache`, for HTTP/1.0 caches', examples: ['no-cache'] },
+          }),
+          400: oauthError('`invalid_request`, `unsupported_grant_type` or `invalid_scope`', 'unsupported_grant_type', 400, 'Only grant_type=client_credentials is supported'),
+          401: oauthError('`invalid_client`: no HTTP Basic credentials, or wrong ones', 'invalid_client', 401, 'Invalid client id or client secret', {
+            'WWW-Authenticate': { type: 'string', description: 'The Basic challenge', examples: [`Basic realm="${AUTH_REALM}"`] },
+          }),
+          413: oauthError('`invalid_request`: the body is over 1 MiB', 'invalid_request', 413, 'Request body is too large'),
+          503: oauthError('`server_error`: tokens cannot be issued now; retry with backoff', 'server_error', 503, 'The authorization service is temporarily unavailable; retry with backoff', {
+            'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again', examples: [5] },
+          }),
+        },
       },
       // The body is checked below so that every problem gets an RFC 6749 error, not the generic 400 body.
       validatorCompiler: () => () => true,

@@ -105,6 +105,24 @@ function statusRecordFromRow(row: Selectable<PaymentStatusHistoryTable>): Status
   };
 }
 
+/** Filters of a client's payment list (GET /api/v1/ob/payments); every one given must hold. */
+export interface PaymentListFilter {
+  /** The payment's detailed status is one of these (top-level statuses are expanded to theirs by the caller). */
+  readonly detailedStatuses?: readonly DetailedStatus[];
+  readonly providerId?: string;
+  readonly endToEndId?: string;
+  /** Created at or after (ISO 8601 UTC). */
+  readonly createdFrom?: string;
+  /** Created before (ISO 8601 UTC). */
+  readonly createdTo?: string;
+}
+
+/** Where a page of the newest-first list starts: after this payment of the previous page. */
+export interface PaymentListPosition {
+  readonly createdAt: string;
+  readonly id: string;
+}
+
 export class PaymentRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -156,6 +174,37 @@ export class PaymentRepository {
       .orderBy('h.sequence', 'asc')
       .execute();
     return rows.map(statusRecordFromRow);
+  }
+
+  /**
+   * A page of a client's payments, newest first (created_at desc, id desc: a total order, so pages never overlap
+   * or skip), after `position` when given. Reads at most `limit` rows from the client-led indexes (migration 0006).
+   */
+  async listForClient(
+    clientId: string,
+    filter: PaymentListFilter,
+    limit: number,
+    position: PaymentListPosition | undefined,
+  ): Promise<Payment[]> {
+    // Filters that admit no status (e.g. PENDING and a failed detailed status): nothing to read.
+    if (filter.detailedStatuses?.length === 0) return [];
+    let query = this.db.selectFrom('payments').selectAll().where('client_id', '=', clientId);
+    if (filter.detailedStatuses !== undefined) query = query.where('detailed_status', 'in', [...filter.detailedStatuses]);
+    if (filter.providerId !== undefined) query = query.where('provider_id', '=', filter.providerId);
+    if (filter.endToEndId !== undefined) query = query.where('end_to_end_id', '=', filter.endToEndId);
+    // Stored times are UTC ISO 8601 with milliseconds, so text order is time order.
+    if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query = query.where('created_at', '<', filter.createdTo);
+    if (position !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', position.createdAt),
+          eb.and([eb('created_at', '=', position.createdAt), eb('id', '<', position.id)]),
+        ]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((row) => paymentFromRow(row, this.secrets));
   }
 
   /** The latest status record of a client's payment. */

@@ -1,13 +1,13 @@
 /**
- * Appends status records and their webhook events inside a caller's transaction. Every status a payment
- * enters goes through here, so a record never exists without its outbox event (when the payment has a
- * webhookUrl) and never the other way round: both commit or neither does.
+ * Appends status records and their events inside a caller's transaction. Every status a payment enters goes
+ * through here, so a record never exists without its event (in the client's event feed, and in the webhook
+ * outbox when the payment has a webhookUrl) and never the other way round: all commit or none does.
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Payment, StatusRecord } from '../domain/payment.js';
-import { paymentStatusWebhookBody } from '../webhooks/payload.js';
+import { PAYMENT_STATUS_UPDATED, paymentStatusWebhookBody } from '../webhooks/payload.js';
 import type { DetailedStatus, FailureReason } from '../domain/detailed-status.js';
 
 export interface StatusEntry {
@@ -48,6 +48,33 @@ export async function appendStatusRecords(
       })),
     )
     .execute();
+  // Every record is an event of the client's feed (GET /api/v1/events); positions come from the client's counter,
+  // whose row stays locked until this transaction commits, so the feed's order is the commit order.
+  const { event_position: lastPosition } = await trx
+    .updateTable('clients')
+    .set((eb) => ({ event_position: eb('event_position', '+', records.length) }))
+    .where('id', '=', payment.clientId)
+    .returning('event_position')
+    .executeTakeFirstOrThrow();
+  const events = records.map((record, index) => ({
+    record,
+    id: randomUUID(),
+    client_id: payment.clientId,
+    position: Number(lastPosition) - records.length + index + 1,
+    type: PAYMENT_STATUS_UPDATED,
+    payment_id: payment.id,
+    body: paymentStatusWebhookBody({
+      paymentId: record.paymentId,
+      endToEndId: payment.endToEndId,
+      statusId: record.id,
+      detailedStatus: record.detailedStatus,
+      failureReasons: record.failureReasons,
+      createdAt: record.createdAt,
+    }),
+    created_at: at,
+  }));
+  await trx.insertInto('events').values(events.map(({ record: _record, ...event }) => event)).execute();
+  // Deliveries only where there is somewhere to deliver; a delivery is its event, under the same id with the same bytes.
   if (payment.webhookUrl !== null) {
     const url = payment.webhookUrl;
     // After a receiver answered 410 for this payment, later events are kept (for the operator) but never sent.
@@ -61,21 +88,14 @@ export async function appendStatusRecords(
     await trx
       .insertInto('webhook_events')
       .values(
-        records.map((record) => ({
-          id: randomUUID(),
+        events.map((event) => ({
+          id: event.id,
           payment_id: payment.id,
           client_id: payment.clientId,
-          status_record_id: record.id,
-          sequence: record.sequence,
+          status_record_id: event.record.id,
+          sequence: event.record.sequence,
           url,
-          body: paymentStatusWebhookBody({
-            paymentId: record.paymentId,
-            endToEndId: payment.endToEndId,
-            statusId: record.id,
-            detailedStatus: record.detailedStatus,
-            failureReasons: record.failureReasons,
-            createdAt: record.createdAt,
-          }),
+          body: event.body,
           state: stopped === undefined ? ('pending' as const) : ('gone' as const),
           attempts: 0,
           next_attempt_at: at,

@@ -4,14 +4,12 @@
  * `metadata.foo should not exist`.
  */
 import type { ErrorObject } from 'ajv';
+import { patternMessage } from './string-rules.js';
 
-/** Messages for our custom string formats (see formats.ts). */
+/** Messages for the string formats our schemas use (ajv.ts); rules written as patterns are in string-rules.ts. */
 const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
   uuid: 'must be a UUID',
   iban: 'must be a valid IBAN',
-  'psu-ip-address': 'must be an IPv4 address (four octets) or a full IPv6 address (eight groups, no ::)',
-  remittance: 'must contain only letters, digits, /, +, - and spaces',
-  'printable-ascii': 'must contain only printable ASCII characters',
   uri: 'must be an absolute URL',
   'date-time': 'must be an ISO 8601 date-time',
 };
@@ -86,7 +84,7 @@ function messageFor(error: ErrorObject): string {
     case 'format':
       return `${fieldPath(error.instancePath)} ${FORMAT_MESSAGES[String(params.format)] ?? `must match format ${String(params.format)}`}`;
     case 'pattern':
-      return `${fieldPath(error.instancePath)} has an invalid format`;
+      return `${fieldPath(error.instancePath)} ${patternMessage(String(params.pattern)) ?? 'has an invalid format'}`;
     default:
       // A keyword our schemas do not use yet: a neutral rule rather than ajv's own wording ("must NOT …").
       return `${fieldPath(error.instancePath)} has an invalid value`;

@@ -5,7 +5,7 @@ import { initialStatus } from '../domain/transitions.js';
 import { ApiError } from '../http/errors.js';
 import type { AuthenticatedClient } from '../auth/tokens.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
-import type { PaymentRepository } from '../flow/payment-repository.js';
+import type { PaymentListFilter, PaymentListPosition, PaymentRepository } from '../flow/payment-repository.js';
 import type { ValidPaymentRequest } from './validation.js';
 
 export interface CreatedPayment {
@@ -89,6 +89,11 @@ export class PaymentService {
     const payment = await this.payments.findForClient(paymentId, client.clientId);
     if (payment === undefined) throw paymentNotFound(paymentId);
     return payment;
+  }
+
+  /** A page of the client's own payments, newest first; another client's payments are never read. */
+  async list(client: AuthenticatedClient, filter: PaymentListFilter, limit: number, position: PaymentListPosition | undefined): Promise<Payment[]> {
+    return this.payments.listForClient(client.clientId, filter, limit, position);
   }
 
   async history(client: AuthenticatedClient, paymentId: string): Promise<StatusRecord[]> {

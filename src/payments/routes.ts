@@ -1,11 +1,15 @@
 /** Payment endpoints: creation, the payment resource, status history and latest status. */
 import type { App } from '../http/fastify-types.js';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
-import { topLevelStatus } from '../domain/detailed-status.js';
+import { DETAILED_STATUSES, topLevelStatus } from '../domain/detailed-status.js';
+import type { Payment } from '../domain/payment.js';
+import type { PaymentListFilter, PaymentListPosition } from '../flow/payment-repository.js';
+import { CursorCodec, INVALID_CURSOR_MESSAGE } from '../http/cursor.js';
+import { queryStringValidator, splitCommaLists } from '../http/query-string.js';
 import { initialStatus } from '../domain/transitions.js';
 import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
-import { ErrorResponses } from '../http/error-schemas.js';
+import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
@@ -14,11 +18,17 @@ import { credentialViolations } from './credentials.js';
 import { toJsonNumber } from '../domain/money.js';
 import { redirectUrlOf, statusRecordView, type PaymentService } from './payment-service.js';
 import {
+  PAYMENT_LIST_DEFAULT_LIMIT,
   PaymentCreationRequestSchema,
+  PaymentListQuerySchema,
+  PaymentListSchema,
+  type ListableStatus,
+  type PaymentResource,
   PaymentCreationResponseSchema,
   PaymentIdParamsSchema,
   PaymentIdQuerySchema,
   PaymentResourceSchema,
+  PaymentStatusHistorySchema,
   PaymentStatusRecordSchema,
 } from './schemas.js';
 import { validatePaymentCreation } from './validation.js';
@@ -29,6 +39,8 @@ export interface PaymentRoutesOptions {
   readonly catalogue: ProviderCatalogue;
   readonly baseUrl: string;
   readonly metrics: Metrics;
+  /** Signs and checks the list's page cursors. */
+  readonly cursors: CursorCodec;
   /** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: webhook URLs may name loopback and private addresses (development only). */
   readonly allowPrivateWebhookTargets: boolean;
   /** Runs the flow at once when the payer's credentials come with the request (decisions §7). */
@@ -41,8 +53,55 @@ function isJson(contentType: string | undefined): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
 }
 
+/** The payment resource, as `GET /api/v1/ob/payments/{paymentId}` and the list answer it. */
+function paymentResourceView(payment: Payment, catalogue: ProviderCatalogue, baseUrl: string): PaymentResource {
+  const bank = payment.providerId === null ? undefined : catalogue.find(payment.providerId, payment.environment);
+  return {
+    paymentId: payment.id,
+    ...(payment.providerPaymentId === null ? {} : { providerPaymentId: payment.providerPaymentId }),
+    redirectUrl: redirectUrlOf(baseUrl, payment),
+    createdAt: payment.createdAt,
+    updatedAt: payment.updatedAt,
+    status: topLevelStatus(payment.detailedStatus),
+    detailedStatus: payment.detailedStatus,
+    failureReasons: payment.failureReasons === null ? null : [...payment.failureReasons],
+    endToEndId: payment.endToEndId,
+    amount: toJsonNumber(payment.amount),
+    currency: payment.currency,
+    ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
+  };
+}
+
+/** The list's filters in storage terms: top-level statuses become their detailed ones; times are compared in UTC. */
+function paymentListFilter(query: Static<typeof PaymentListQuerySchema>): PaymentListFilter {
+  const byStatus = query.status === undefined ? undefined : DETAILED_STATUSES.filter((detailed) => query.status?.includes(topLevelStatus(detailed) as ListableStatus));
+  const detailedStatuses =
+    byStatus === undefined ? query.detailedStatus : query.detailedStatus === undefined ? byStatus : byStatus.filter((detailed) => query.detailedStatus?.includes(detailed));
+  return {
+    ...(detailedStatuses === undefined ? {} : { detailedStatuses }),
+    ...(query.providerId === undefined ? {} : { providerId: query.providerId.toLowerCase() }),
+    ...(query.endToEndId === undefined ? {} : { endToEndId: query.endToEndId }),
+    ...(query.createdFrom === undefined ? {} : { createdFrom: new Date(query.createdFrom).toISOString() }),
+    ...(query.createdTo === undefined ? {} : { createdTo: new Date(query.createdTo).toISOString() }),
+  };
+}
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The position a payments cursor carries: the last payment of the previous page. */
+function paymentListPosition(cursors: CursorCodec, clientId: string, cursor: string): PaymentListPosition {
+  const position = cursors.decode('payments', clientId, cursor);
+  const createdAt = position?.createdAt;
+  const id = position?.id;
+  if (typeof createdAt !== 'string' || !ISO_UTC.test(createdAt) || typeof id !== 'string' || !UUID.test(id)) {
+    throw new ValidationError([INVALID_CURSOR_MESSAGE('cursor')]);
+  }
+  return { createdAt, id };
+}
+
 export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): void {
-  const { auth, payments, catalogue, baseUrl, metrics } = options;
+  const { auth, payments, catalogue, baseUrl, metrics, cursors } = options;
 
   app.post(
     '/api/v1/ob/payments',
@@ -53,6 +112,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       // must be reported in one message.
       validatorCompiler: () => () => true,
       schema: {
+        operationId: 'createPayment',
         tags: ['Payments'],
         summary: 'Create a payment',
         description:
@@ -62,7 +122,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
           'accept-language': Type.Optional(Type.String({ description: "Preferred initial language of the payer's pages (ISO 639-1); invalid values are ignored" })),
         }),
         body: PaymentCreationRequestSchema,
-        response: { 201: PaymentCreationResponseSchema, ...ErrorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+        response: {
+          201: jsonResponse('Created, always `PENDING`: send the payer to `redirectUrl`', PaymentCreationResponseSchema),
+          ...ErrorResponses(400, 401, 403, 404, 409, 413, 415, 429, 500),
+        },
       },
     },
     async (request, reply) => {
@@ -108,36 +171,52 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
   );
 
   app.get(
+    '/api/v1/ob/payments',
+    {
+      onRequest: auth.require('payments:read'),
+      preValidation: splitCommaLists(['status', 'detailedStatus']),
+      validatorCompiler: queryStringValidator,
+      schema: {
+        operationId: 'listPayments',
+        tags: ['Payments'],
+        summary: 'List payments',
+        description:
+          "The caller's payments, newest first, with filters and cursor pagination. Find a payment by `endToEndId` after a 409 or a lost answer. Filters combine with AND; the values of one filter with OR. Requires scope `payments:read`.",
+        security: bearer,
+        querystring: PaymentListQuerySchema,
+        response: { 200: jsonResponse('A page of payments, newest first', PaymentListSchema), ...ErrorResponses(400, 401, 403, 429, 500) },
+      },
+    },
+    async (request) => {
+      const client = callerOf(request);
+      const limit = request.query.limit ?? PAYMENT_LIST_DEFAULT_LIMIT;
+      const position = request.query.cursor === undefined ? undefined : paymentListPosition(cursors, client.clientId, request.query.cursor);
+      // One more than the page: whether it exists decides between a next cursor and null.
+      const found = await payments.list(client, paymentListFilter(request.query), limit + 1, position);
+      const page = found.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map((payment) => paymentResourceView(payment, catalogue, baseUrl)),
+        nextCursor: found.length > limit && last !== undefined ? cursors.encode('payments', client.clientId, { createdAt: last.createdAt, id: last.id }) : null,
+      };
+    },
+  );
+
+  app.get(
     '/api/v1/ob/payments/:paymentId',
     {
       onRequest: auth.require('payments:read'),
       schema: {
+        operationId: 'getPayment',
         tags: ['Payments'],
         summary: 'Get a payment',
         description: 'The payment with its current status. Requires scope `payments:read`.',
         security: bearer,
         params: PaymentIdParamsSchema,
-        response: { 200: PaymentResourceSchema, ...ErrorResponses(400, 401, 403, 404, 429) },
+        response: { 200: jsonResponse('The payment', PaymentResourceSchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
-    async (request) => {
-      const payment = await payments.get(callerOf(request), request.params.paymentId);
-      const bank = payment.providerId === null ? undefined : catalogue.find(payment.providerId, payment.environment);
-      return {
-        paymentId: payment.id,
-        ...(payment.providerPaymentId === null ? {} : { providerPaymentId: payment.providerPaymentId }),
-        redirectUrl: redirectUrlOf(baseUrl, payment),
-        createdAt: payment.createdAt,
-        updatedAt: payment.updatedAt,
-        status: topLevelStatus(payment.detailedStatus),
-        detailedStatus: payment.detailedStatus,
-        failureReasons: payment.failureReasons === null ? null : [...payment.failureReasons],
-        endToEndId: payment.endToEndId,
-        amount: toJsonNumber(payment.amount),
-        currency: payment.currency,
-        ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
-      };
-    },
+    async (request) => paymentResourceView(await payments.get(callerOf(request), request.params.paymentId), catalogue, baseUrl),
   );
 
   app.get(
@@ -145,12 +224,13 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     {
       onRequest: auth.require('payments:read'),
       schema: {
+        operationId: 'getPaymentStatusHistory',
         tags: ['Payment statuses'],
         summary: 'Status history of a payment',
         description: 'Every status record of the payment, earliest first. Requires scope `payments:read`.',
         security: bearer,
         querystring: PaymentIdQuerySchema,
-        response: { 200: Type.Array(PaymentStatusRecordSchema), ...ErrorResponses(400, 401, 403, 404, 429) },
+        response: { 200: jsonResponse('The status records, earliest first', PaymentStatusHistorySchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
     async (request) => (await payments.history(callerOf(request), request.query.paymentId)).map(statusRecordView),
@@ -161,12 +241,13 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     {
       onRequest: auth.require('payments:read'),
       schema: {
+        operationId: 'getLatestPaymentStatus',
         tags: ['Payment statuses'],
         summary: 'Latest status of a payment',
         description: 'The most recent status record of the payment. Requires scope `payments:read`.',
         security: bearer,
         querystring: PaymentIdQuerySchema,
-        response: { 200: PaymentStatusRecordSchema, ...ErrorResponses(400, 401, 403, 404, 429) },
+        response: { 200: jsonResponse('The latest status record', PaymentStatusRecordSchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
     async (request) => statusRecordView(await payments.latest(callerOf(request), request.query.paymentId)),

@@ -1,11 +1,29 @@
 /**
  * Schemas of the payment endpoints (interface spec, "Resources and their fields"). They give the TypeScript
  * types, the request validation and the OpenAPI document at once. Maximum lengths the spec leaves open are
- * the SEPA rulebook's (decisions §2 and docs/api-decisions.md).
+ * the SEPA rulebook's (decisions §2 and docs/api-decisions.md). A schema's `title` is its name in the OpenAPI
+ * document (`components.schemas`, src/http/openapi.ts); its `examples` are the document's examples.
+ *
+ * Statuses, detailed statuses and failure codes in answers are open lists (`x-extensible-enum`): a client must
+ * accept values it does not know. Where they are inputs (the list's filters) they are closed enums.
  */
 import { Type, type Static } from 'typebox';
 import { DETAILED_STATUSES, FAILURE_CODES } from '../domain/detailed-status.js';
 import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from '../domain/reference-data.js';
+import { IBAN_FORMAT_NOTE } from '../http/ajv.js';
+import { IBAN_SHAPE, PRINTABLE_ASCII, PSU_IP_ADDRESS, REMITTANCE_TEXT } from '../http/string-rules.js';
+
+/** Ids and times the examples share, so that the examples of one story agree with each other. */
+const EXAMPLE = {
+  paymentId: '5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11',
+  statusId: '0d6b2a8e-4f7e-4b9f-8a3b-2f1c9a7e5d22',
+  eventId: '9b1e4c7a-2d3f-4a5b-8c6d-7e8f9a0b1c2d',
+  providerId: '6d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09',
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:02:13.000Z',
+  redirectUrl: 'http://localhost:8080/pay/pD2eA5JkR1Yb8WqN0tXcVz3LmH6sGf9UoI4yKeTr7Qw',
+  endToEndId: 'order-1001',
+} as const;
 
 const CountryCode = Type.Enum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 country code', examples: ['DE'] });
 const CurrencyCode = Type.Enum(CURRENCY_CODES, { description: 'ISO 4217 currency code', examples: ['EUR'] });
@@ -13,9 +31,16 @@ const CurrencyCode = Type.Enum(CURRENCY_CODES, { description: 'ISO 4217 currency
 export const AccountNumberSchema = Type.Object(
   {
     type: Type.Enum(['IBAN'] as const),
-    value: Type.String({ format: 'iban', maxLength: 42, description: 'IBAN; spaces between groups are allowed', examples: ['DE89370400440532013000'] }),
+    value: Type.String({
+      format: 'iban',
+      pattern: IBAN_SHAPE.pattern,
+      maxLength: 42,
+      description: `IBAN; spaces between groups are allowed. Format \`iban\` (a custom format): ${IBAN_FORMAT_NOTE}`,
+      'x-format-iban': IBAN_FORMAT_NOTE,
+      examples: ['DE89370400440532013000'],
+    }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'AccountNumber' },
 );
 
 export const AddressSchema = Type.Object(
@@ -26,7 +51,7 @@ export const AddressSchema = Type.Object(
     buildingNumber: Type.String({ minLength: 1, maxLength: 16, description: 'Building and apartment, office or suite number' }),
     postCode: Type.String({ minLength: 1, maxLength: 16 }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Address' },
 );
 
 export const PaymentCreationRequestSchema = Type.Object(
@@ -57,7 +82,7 @@ export const PaymentCreationRequestSchema = Type.Object(
     ),
     paymentScheme: Type.Object(
       {
-        name: Type.Enum(['SEPA', 'DOMESTIC'] as const),
+        name: Type.Enum(['SEPA', 'DOMESTIC'] as const, { examples: ['SEPA'] }),
         preferences: Type.Optional(
           Type.Object(
             {
@@ -102,18 +127,18 @@ export const PaymentCreationRequestSchema = Type.Object(
     ),
     recipient: Type.Object(
       {
-        account: Type.Object({ number: AccountNumberSchema }, { additionalProperties: false }),
-        name: Type.String({ minLength: 1, maxLength: 70 }),
+        account: Type.Object({ number: AccountNumberSchema }, { additionalProperties: false, title: 'RecipientAccount' }),
+        name: Type.String({ minLength: 1, maxLength: 70, examples: ['Acme GmbH'] }),
         address: AddressSchema,
       },
-      { additionalProperties: false },
+      { additionalProperties: false, title: 'Recipient' },
     ),
     amount: Type.Number({ minimum: 0.01, maximum: 999999999.99, description: 'At most as many decimals as the currency has (EUR: 2)', examples: [10.5] }),
     currency: CurrencyCode,
     remittanceInformation: Type.Object(
       {
         type: Type.Enum(['UNSTRUCTURED'] as const),
-        value: Type.String({ minLength: 1, maxLength: 140, format: 'remittance' }),
+        value: Type.String({ minLength: 1, maxLength: 140, pattern: REMITTANCE_TEXT.pattern, description: 'Letters, digits, `/ + -` and spaces', examples: ['Invoice 2026-001'] }),
         preferences: Type.Optional(
           Type.Object(
             { truncate: Type.Optional(Type.Boolean({ description: "Cut the value to the provider's limit instead of failing" })) },
@@ -121,72 +146,164 @@ export const PaymentCreationRequestSchema = Type.Object(
           ),
         ),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, title: 'RemittanceInformation' },
     ),
     metadata: Type.Object(
       {
         redirectUri: Type.String({ format: 'uri', maxLength: 2048, description: 'Where the payer is sent when the flow ends (https)' }),
-        psuIpAddress: Type.String({ format: 'psu-ip-address', maxLength: 39 }),
+        psuIpAddress: Type.String({
+          pattern: PSU_IP_ADDRESS.pattern,
+          maxLength: 39,
+          description: "The payer's IP address: IPv4 (four octets) or IPv6 in eight groups without `::`",
+          examples: ['203.0.113.7'],
+        }),
         psuUserAgent: Type.String({ minLength: 1, maxLength: 1024 }),
-        endToEndId: Type.String({ minLength: 1, maxLength: 64, format: 'printable-ascii', description: "The payment's id in the client's system; unique per client" }),
+        endToEndId: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          pattern: PRINTABLE_ASCII.pattern,
+          description: "The payment's id in the client's system, printable ASCII; unique per client (a second payment with it answers 409)",
+          examples: [EXAMPLE.endToEndId],
+        }),
         webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Receives a webhook when the status changes (https)' })),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, title: 'PaymentMetadata' },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: 'PaymentCreationRequest',
+    // Sent as it is (from /docs, say) to a service started with `npm start`, it creates a hosted-mode payment for the
+    // demo sandbox client (once: a second one with the same endToEndId answers 409). test/http/openapi-contract.test.ts.
+    examples: [
+      {
+        paymentScheme: { name: 'SEPA' },
+        recipient: {
+          account: { number: { type: 'IBAN', value: 'DE89370400440532013000' } },
+          name: 'Acme GmbH',
+          address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
+        },
+        amount: 10.5,
+        currency: 'EUR',
+        remittanceInformation: { type: 'UNSTRUCTURED', value: 'Invoice 2026-001' },
+        metadata: { redirectUri: 'https://merchant.example/return', psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: EXAMPLE.endToEndId },
+      },
+    ],
+  },
 );
 
 export type PaymentCreationRequest = Static<typeof PaymentCreationRequestSchema>;
 
-const DateTime = Type.String({ format: 'date-time', examples: ['2026-11-21T10:00:00.000Z'] });
-const TopLevelStatus = Type.Enum(['PENDING', 'COMPLETED', 'FAILED', 'UNKNOWN'] as const);
-const DetailedStatus = Type.Enum(DETAILED_STATUSES);
+const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601, UTC', examples: [EXAMPLE.createdAt] });
+const OPEN_LIST = 'An open list: accept values you do not know.';
+
+/** Top-level status in answers: open, so a new value never breaks a client. */
+const PaymentStatus = Type.String({
+  title: 'PaymentStatus',
+  description: `Top-level status, derived from \`detailedStatus\`: \`PENDING\`, \`COMPLETED\` or \`FAILED\` (\`UNKNOWN\` is reserved). ${OPEN_LIST} Treat a value you do not know as not final.`,
+  'x-extensible-enum': ['PENDING', 'COMPLETED', 'FAILED', 'UNKNOWN'],
+  examples: ['PENDING'],
+});
+const DetailedStatus = Type.String({
+  title: 'DetailedStatus',
+  description: `The detailed status (interface spec, "States and transitions"); \`*_FAILED\` and \`PAYMENT_EXECUTION_COMPLETED\` are final. ${OPEN_LIST}`,
+  'x-extensible-enum': [...DETAILED_STATUSES],
+  examples: ['PROVIDER_SELECTION_REDIRECT_PENDING'],
+});
 
 export const FailureReasonSchema = Type.Object(
-  { code: Type.Enum(FAILURE_CODES), message: Type.String() },
-  { additionalProperties: false },
+  {
+    code: Type.String({
+      title: 'FailureCode',
+      description: `Stable code of the failure. ${OPEN_LIST}`,
+      'x-extensible-enum': [...FAILURE_CODES],
+      examples: ['PSU_CANCELLED'],
+    }),
+    message: Type.String({ description: 'For people; may change', examples: ['The payer cancelled at the bank.'] }),
+  },
+  { title: 'FailureReason' },
 );
-const FailureReasons = Type.Union([Type.Array(FailureReasonSchema), Type.Null()]);
+const FailureReasons = Type.Union([Type.Array(FailureReasonSchema), Type.Null()], { description: '`null` when there is no failure' });
 
 export const PaymentCreationResponseSchema = Type.Object(
   {
     paymentId: Type.String({ format: 'uuid' }),
-    providerPaymentId: Type.Optional(Type.String()),
+    providerPaymentId: Type.Optional(Type.String({ description: "The bank's id of the payment, once the bank has it" })),
     redirectUrl: Type.String({ format: 'uri', description: 'Send the payer here' }),
     createdAt: DateTime,
     updatedAt: DateTime,
-    status: TopLevelStatus,
-  }
+    status: PaymentStatus,
+  },
+  {
+    title: 'PaymentCreationResponse',
+    examples: [
+      { paymentId: EXAMPLE.paymentId, redirectUrl: EXAMPLE.redirectUrl, createdAt: EXAMPLE.createdAt, updatedAt: EXAMPLE.createdAt, status: 'PENDING' },
+    ],
+  },
 );
+
+const PAYMENT_RESOURCE_EXAMPLE = {
+  paymentId: EXAMPLE.paymentId,
+  redirectUrl: EXAMPLE.redirectUrl,
+  createdAt: EXAMPLE.createdAt,
+  updatedAt: EXAMPLE.updatedAt,
+  status: 'FAILED',
+  detailedStatus: 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
+  failureReasons: [{ code: 'PSU_CANCELLED', message: 'The payer cancelled at the bank.' }],
+  endToEndId: EXAMPLE.endToEndId,
+  amount: 10.5,
+  currency: 'EUR',
+  provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
+};
 
 export const PaymentResourceSchema = Type.Object(
   {
     paymentId: Type.String({ format: 'uuid' }),
-    providerPaymentId: Type.Optional(Type.String()),
+    providerPaymentId: Type.Optional(Type.String({ description: "The bank's id of the payment, once the bank has it" })),
     redirectUrl: Type.String({ format: 'uri' }),
     createdAt: DateTime,
     updatedAt: DateTime,
-    status: TopLevelStatus,
+    status: PaymentStatus,
     detailedStatus: DetailedStatus,
     failureReasons: FailureReasons,
     endToEndId: Type.String(),
-    amount: Type.Number(),
-    currency: Type.String(),
-    provider: Type.Optional(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() })),
-  }
+    amount: Type.Number({ description: 'In the currency, with its minor-unit digits (EUR: 2)' }),
+    currency: Type.String({ description: 'ISO 4217' }),
+    provider: Type.Optional(
+      Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }, { title: 'PaymentProvider', description: 'The bank, once known' }),
+    ),
+  },
+  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE] },
 );
+
+export type PaymentResource = Static<typeof PaymentResourceSchema>;
+
+const STATUS_RECORD_EXAMPLE = {
+  id: EXAMPLE.statusId,
+  paymentId: EXAMPLE.paymentId,
+  status: 'PENDING',
+  detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING',
+  failureReasons: null,
+  createdAt: EXAMPLE.createdAt,
+};
 
 export const PaymentStatusRecordSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     paymentId: Type.String({ format: 'uuid' }),
-    status: TopLevelStatus,
+    status: PaymentStatus,
     detailedStatus: DetailedStatus,
     failureReasons: FailureReasons,
     createdAt: DateTime,
-  }
+  },
+  { title: 'PaymentStatusRecord', examples: [STATUS_RECORD_EXAMPLE] },
 );
+
+export const PaymentStatusHistorySchema = Type.Array(PaymentStatusRecordSchema, {
+  title: 'PaymentStatusHistory',
+  description: 'Every status record of the payment, earliest first',
+  examples: [[STATUS_RECORD_EXAMPLE]],
+});
 
 export const PaymentIdQuerySchema = Type.Object(
   { paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment" }) },
@@ -194,3 +311,126 @@ export const PaymentIdQuerySchema = Type.Object(
 );
 
 export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ format: 'uuid' }) });
+
+/** Top-level statuses a list can be filtered by (`UNKNOWN` is reserved and never stored). */
+export const LISTABLE_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
+
+export type ListableStatus = (typeof LISTABLE_STATUSES)[number];
+
+export const PAYMENT_LIST_DEFAULT_LIMIT = 20;
+export const EVENT_FEED_DEFAULT_LIMIT = 50;
+const PAGE_LIMIT_MAX = 100;
+/** Far above any cursor we hand out: a longer one cannot be ours. */
+const CURSOR_MAX_LENGTH = 600;
+
+export const PaymentListQuerySchema = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Array(Type.Enum(LISTABLE_STATUSES), {
+        minItems: 1,
+        maxItems: LISTABLE_STATUSES.length,
+        description: 'Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas.',
+      }),
+    ),
+    detailedStatus: Type.Optional(
+      Type.Array(Type.Enum(DETAILED_STATUSES), {
+        minItems: 1,
+        maxItems: DETAILED_STATUSES.length,
+        description: 'Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas.',
+      }),
+    ),
+    providerId: Type.Optional(Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)' })),
+    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer' })),
+    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)' })),
+    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: '`nextCursor` of the previous page, unchanged (opaque). Send the same filters with it.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PaymentListSchema = Type.Object(
+  {
+    items: Type.Array(PaymentResourceSchema, { description: 'Newest first (createdAt descending, then paymentId descending)' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; `null` on the last page' }),
+  },
+  { title: 'PaymentList', examples: [{ items: [PAYMENT_RESOURCE_EXAMPLE], nextCursor: null }] },
+);
+
+export const EventFeedQuerySchema = Type.Object(
+  {
+    after: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: CURSOR_MAX_LENGTH,
+        description: '`nextCursor` of a previous answer, unchanged (opaque). Without it the feed starts at the oldest retained event.',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: EVENT_FEED_DEFAULT_LIMIT, description: 'Page size' })),
+    type: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z]+(?:[._][a-z]+)+$', description: 'Only events of this type, e.g. `payment.status.updated`' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const WEBHOOK_BODY_EXAMPLE = {
+  type: 'payment.status.updated',
+  timestamp: EXAMPLE.updatedAt,
+  data: {
+    paymentId: EXAMPLE.paymentId,
+    endToEndId: EXAMPLE.endToEndId,
+    statusId: EXAMPLE.statusId,
+    status: 'FAILED',
+    detailedStatus: 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
+    failureReasons: [{ code: 'PSU_CANCELLED', message: 'The payer cancelled at the bank.' }],
+    createdAt: EXAMPLE.updatedAt,
+  },
+};
+
+/** The body of a `payment.status.updated` webhook (src/webhooks/payload.ts), field for field in the same order. */
+export const PaymentStatusUpdatedWebhookSchema = Type.Object(
+  {
+    type: Type.String({ description: '`payment.status.updated`. Event types are an open list: ignore types you do not know', examples: ['payment.status.updated'] }),
+    timestamp: Type.String({ format: 'date-time', description: 'When the event was written; the same on every retry', examples: [EXAMPLE.updatedAt] }),
+    data: Type.Object(
+      {
+        paymentId: Type.String({ format: 'uuid' }),
+        endToEndId: Type.String({ description: "Your end-to-end id of the payment" }),
+        statusId: Type.String({ format: 'uuid', description: 'Id of the status record this event reports (an element of the status history)' }),
+        status: PaymentStatus,
+        detailedStatus: DetailedStatus,
+        failureReasons: FailureReasons,
+        createdAt: DateTime,
+      },
+      { title: 'PaymentStatusUpdatedData' },
+    ),
+  },
+  {
+    title: 'PaymentStatusUpdatedWebhook',
+    description: 'The body of a `payment.status.updated` webhook. New fields may be added: do not reject what you do not know.',
+    examples: [WEBHOOK_BODY_EXAMPLE],
+  },
+);
+
+const EVENT_EXAMPLE = { id: EXAMPLE.eventId, type: 'payment.status.updated', createdAt: EXAMPLE.updatedAt, data: WEBHOOK_BODY_EXAMPLE };
+
+export const EventSchema = Type.Object(
+  {
+    id: Type.String({ description: "The event's id: a webhook of this event carries it as `webhook-id`", examples: [EXAMPLE.eventId] }),
+    type: Type.String({ description: 'The event type. An open list: skip types you do not know', examples: ['payment.status.updated'] }),
+    createdAt: DateTime,
+    data: PaymentStatusUpdatedWebhookSchema,
+  },
+  { title: 'Event', description: "An event of the feed; `data` is, byte for byte, the body of the event's webhook", examples: [EVENT_EXAMPLE] },
+);
+
+export const EventFeedSchema = Type.Object(
+  {
+    items: Type.Array(EventSchema, { description: 'Oldest first' }),
+    nextCursor: Type.String({ description: 'Pass as `after` to read on; always present, so a consumer can poll with it' }),
+  },
+  { title: 'EventFeed', examples: [{ items: [EVENT_EXAMPLE], nextCursor: 'eyJwb3NpdGlvbiI6MTJ9.Zq3u8r1cWm0y5J2bQx7kNw' }] },
+);

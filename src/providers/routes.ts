@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
-import { ErrorResponses } from '../http/error-schemas.js';
+import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import type { App } from '../http/fastify-types.js';
 import { COUNTRY_CODES } from '../domain/reference-data.js';
 import { REQUIRED_PAYMENT_FIELDS, type Bank, type BankGroup, type CatalogueEntry, type Environment, type ProviderCatalogue } from './catalogue.js';
@@ -20,15 +20,45 @@ const providerFields = {
   paymentSchemes: Type.Array(Type.Enum(['SEPA', 'DOMESTIC'] as const)),
   requiredPaymentFields: Type.Array(Type.Enum(REQUIRED_PAYMENT_FIELDS)),
 };
-const SubsidiarySchema = Type.Object(providerFields);
-export const ProviderSchema = Type.Object({
-  ...providerFields,
-  subsidiaries: Type.Optional(Type.Array(SubsidiarySchema, { description: 'Present on the parent of a bank group: send a subsidiary id, never the parent id' })),
+const SubsidiarySchema = Type.Object(providerFields, { title: 'ProviderSubsidiary' });
+export const ProviderSchema = Type.Object(
+  {
+    ...providerFields,
+    subsidiaries: Type.Optional(Type.Array(SubsidiarySchema, { description: 'Present on the parent of a bank group: send a subsidiary id, never the parent id' })),
+  },
+  { title: 'Provider' },
+);
+const ProviderListSchema = Type.Array(ProviderSchema, {
+  title: 'ProviderList',
+  examples: [
+    [
+      {
+        id: '6d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09',
+        name: 'Rheinland Sandbox Bank',
+        countryCode: 'DE',
+        logoUrl: 'http://localhost:8080/assets/providers/6d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09/logo.svg',
+        iconUrl: 'http://localhost:8080/assets/providers/6d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09/icon.svg',
+        paymentSchemes: ['SEPA'],
+        requiredPaymentFields: [],
+      },
+    ],
+  ],
 });
+
+/** What the list's answers carry for caches, 200 and 304 alike (docs/api-decisions.md, "Providers"). */
+const CACHE_HEADERS = {
+  ETag: { type: 'string', description: 'The version of this list; send it back in `If-None-Match`', examples: ['"q1w2e3r4t5y6u7i8o9p0a1s2d3f"'] },
+  'Cache-Control': { type: 'string', description: 'Cache privately for an hour', examples: ['private, max-age=3600'] },
+  Vary: { type: 'string', description: 'The list depends on the caller', examples: ['Authorization'] },
+} as const;
 type ProviderView = Static<typeof ProviderSchema>;
 
 /** 304 has no content (RFC 9110 §15.4.5): `type: 'null'` documents none, and the handler sends no payload at all. */
-const NotModified = Type.Unsafe<undefined>({ type: 'null', description: 'Not modified: no content; ETag, Cache-Control and Vary as on 200' });
+const NotModified = Type.Unsafe<undefined>({
+  type: 'null',
+  description: 'Not modified (`If-None-Match` matched the `ETag`): no content; ETag, Cache-Control and Vary as on 200',
+  headers: CACHE_HEADERS,
+});
 
 const ProvidersQuery = Type.Object(
   {
@@ -86,13 +116,23 @@ export function registerProviderRoutes(
     {
       onRequest: auth.require('providers:read'),
       schema: {
+        operationId: 'listProviders',
         tags: ['Providers'],
         summary: 'List providers (banks)',
         description:
           "Banks available in the caller's environment. Fetch at run time or cache briefly (about an hour); do not hard-code provider ids. Requires scope `providers:read`.",
         security: [{ bearerAuth: [] }],
         querystring: ProvidersQuery,
-        response: { 200: Type.Array(ProviderSchema), 304: NotModified, ...ErrorResponses(400, 401, 403, 429) },
+        headers: Type.Object({
+          'if-none-match': Type.Optional(
+            Type.String({ description: 'The `ETag` of a list you hold: an unchanged list answers 304 with no content', examples: ['"q1w2e3r4t5y6u7i8o9p0a1s2d3f"'] }),
+          ),
+        }),
+        response: {
+          200: jsonResponse("The banks of the caller's environment", ProviderListSchema, CACHE_HEADERS),
+          304: NotModified,
+          ...ErrorResponses(400, 401, 403, 429, 500),
+        },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,7 @@
  * never edit one that has shipped.
  */
 import { createHash } from 'node:crypto';
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_clients_tokens_payments': {
@@ -165,6 +165,55 @@ const migrations: Record<string, Migration> = {
           .where('id', '=', row.id)
           .execute();
       }
+    },
+  },
+  '0006_payment_list_indexes': {
+    async up(db: Kysely<unknown>) {
+      // GET /api/v1/ob/payments: one client's payments, newest first (created_at desc, id desc), optionally by
+      // status. The client leads every key, so a page reads only the caller's rows, in order, from the index.
+      await db.schema.createIndex('payments_client_created').on('payments').columns(['client_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('payments_client_status_created')
+        .on('payments')
+        .columns(['client_id', 'detailed_status', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('payments_client_provider_created')
+        .on('payments')
+        .columns(['client_id', 'provider_id', 'created_at', 'id'])
+        .execute();
+    },
+  },
+  '0007_event_feed': {
+    async up(db: Kysely<unknown>) {
+      // The event feed (GET /api/v1/events): one event per status record of every payment, webhook URL or not,
+      // written in the status change's transaction. `position` counts each client's events 1, 2, 3 … in commit
+      // order: it is taken from the client's counter row, whose lock the writing transaction holds until it
+      // commits, so a reader that has seen position n has seen every position below it (docs/api-decisions.md).
+      // Webhook deliveries (webhook_events) keep their rows; a delivery's id is its event's id.
+      await db.schema.alterTable('clients').addColumn('event_position', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createTable('events')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('client_id', 'text', (col) => col.notNull().references('clients.id'))
+        .addColumn('position', 'integer', (col) => col.notNull())
+        .addColumn('type', 'text', (col) => col.notNull())
+        .addColumn('payment_id', 'text', (col) => col.notNull().references('payments.id'))
+        .addColumn('body', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addUniqueConstraint('events_client_position', ['client_id', 'position'])
+        .execute();
+      await db.schema.createIndex('events_payment').on('events').column('payment_id').execute();
+      // Events written before this migration exist only as webhook deliveries (payments that had a webhook URL):
+      // they enter the feed with their ids and bodies, in the order they were written.
+      await sql`
+        INSERT INTO events (id, client_id, position, type, payment_id, body, created_at)
+        SELECT id, client_id,
+               ROW_NUMBER() OVER (PARTITION BY client_id ORDER BY created_at, payment_id, sequence),
+               'payment.status.updated', payment_id, body, created_at
+        FROM webhook_events`.execute(db);
+      await sql`
+        UPDATE clients SET event_position = (SELECT COUNT(*) FROM events WHERE events.client_id = clients.id)`.execute(db);
     },
   },
 };

@@ -5,6 +5,8 @@
  * - structured values are JSON text, parsed at the repository boundary.
  * See docs/adr/0002-storage.md.
  */
+import type { Generated } from 'kysely';
+
 export interface ClientsTable {
   id: string;
   name: string;
@@ -24,6 +26,8 @@ export interface ClientsTable {
   /** During a webhook secret rotation: the old secret (sealed), which signs beside the new one until it expires. */
   previous_webhook_secret: string | null;
   previous_webhook_secret_expires_at: string | null;
+  /** Position of the client's latest event in its feed (0: none yet); bumped by each status change's transaction. */
+  event_position: Generated<number>;
 }
 
 export interface AccessTokensTable {
@@ -115,6 +119,20 @@ export interface WebhookEventsTable {
   delivered_at: string | null;
 }
 
+/** The event feed: every event of every payment, whether or not it is delivered as a webhook. */
+export interface EventsTable {
+  /** The event id: a webhook delivery of this event carries it as `webhook-id`. */
+  id: string;
+  client_id: string;
+  /** 1, 2, 3 … per client, in commit order: the feed's cursor counts these. */
+  position: number;
+  type: string;
+  payment_id: string;
+  /** The exact JSON a webhook of this event delivers. */
+  body: string;
+  created_at: string;
+}
+
 export interface WebhookAttemptsTable {
   id: string;
   event_id: string;
@@ -144,6 +162,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   payments: PaymentsTable;
   payment_status_history: PaymentStatusHistoryTable;
+  events: EventsTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   jobs: JobsTable;

@@ -1,0 +1,38 @@
+/**
+ * Rules on strings that a JSON Schema `pattern` can say, so that any validator reading our OpenAPI document enforces
+ * what the service does (decisions §2), each with the message the service words its violation with. Only what a
+ * pattern cannot say stays a custom format (the IBAN's checksum, src/http/ajv.ts).
+ */
+export interface StringRule {
+  /** ECMA-262 regular expression, as JSON Schema and OpenAPI 3.1 read it. */
+  readonly pattern: string;
+  /** `<field path> <this>` is the validation message. */
+  readonly message: string;
+}
+
+/** Remittance information: `A–Z a–z 0–9 / + -` and space (spec). */
+export const REMITTANCE_TEXT: StringRule = { pattern: '^[A-Za-z0-9/+\\- ]*$', message: 'must contain only letters, digits, /, +, - and spaces' };
+
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+
+/** IPv4 with four octets 0–255, or IPv6 written out in eight groups without `::` (decisions §2). */
+export const PSU_IP_ADDRESS: StringRule = {
+  pattern: `^(?:(?:${OCTET}\\.){3}${OCTET}|(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4})$`,
+  message: 'must be an IPv4 address (four octets) or a full IPv6 address (eight groups, no ::)',
+};
+
+/** Printable ASCII (0x20–0x7E), e.g. `endToEndId`. */
+export const PRINTABLE_ASCII: StringRule = { pattern: '^[ -~]*$', message: 'must contain only printable ASCII characters' };
+
+/**
+ * The shape of an IBAN (ISO 13616): country code, check digits, 11–30 letters or digits, single spaces between
+ * groups allowed. The country's length and the mod-97 checksum are the `iban` format's part.
+ */
+export const IBAN_SHAPE: StringRule = { pattern: '^[A-Za-z]{2}[0-9]{2}(?: ?[A-Za-z0-9]){11,30}$', message: 'must be a valid IBAN' };
+
+const RULES = [REMITTANCE_TEXT, PSU_IP_ADDRESS, PRINTABLE_ASCII, IBAN_SHAPE];
+
+/** The message for a violated pattern of ours; undefined for any other pattern. */
+export function patternMessage(pattern: string): string | undefined {
+  return RULES.find((rule) => rule.pattern === pattern)?.message;
+}
