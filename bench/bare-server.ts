@@ -1,7 +1,8 @@
 /**
  * The baseline of the benchmark: a bare Fastify server doing the same database work as our payment creation
- * (insert a payment and its first status record in one transaction) and latest-status read (one indexed
- * select), with no authentication, validation or serialisation schemas. Run as a child process by run.ts.
+ * (in one transaction: the payment, its first status record, the client's event counter and the feed event, the
+ * flow-expiry job) and latest-status read (one indexed select), with no authentication, validation or
+ * serialisation schemas. Run as a child process by run.ts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
@@ -31,13 +32,27 @@ app.post('/payments', async (request, reply) => {
       locale: null, flow_token_hash: randomBytes(32).toString('hex'), flow_token_sealed: randomBytes(32).toString('base64url'), provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING',
       failure_reasons: null, version: 1, created_at: now, updated_at: now, flow_expires_at: now,
     }).execute();
-    await trx.insertInto('payment_status_history').values({ id: randomUUID(), payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();
+    await trx.insertInto('payment_status_history').values({ id: randomUUID(), client_id: clientId, payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();
+    const { event_position: position } = await trx
+      .updateTable('clients')
+      .set((eb) => ({ event_position: eb('event_position', '+', 1) }))
+      .where('id', '=', clientId)
+      .returning('event_position')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('events')
+      .values({ id: randomUUID(), client_id: clientId, position: Number(position), type: 'payment.status.updated', payment_id: id, body: JSON.stringify({ paymentId: id, detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING', createdAt: now }), created_at: now })
+      .execute();
+    await trx
+      .insertInto('jobs')
+      .values({ id: randomUUID(), kind: 'flow-expiry', client_id: clientId, payment_id: id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now, updated_at: now })
+      .execute();
   });
   return reply.code(201).send({ paymentId: id, status: 'PENDING', createdAt: now });
 });
 app.get('/latest', async (request) => {
   const { paymentId } = request.query as { paymentId: string };
-  return db.selectFrom('payment_status_history').selectAll().where('payment_id', '=', paymentId).orderBy('sequence', 'desc').limit(1).executeTakeFirst();
+  return db.selectFrom('payment_status_history').selectAll().where('client_id', '=', clientId).where('payment_id', '=', paymentId).orderBy('sequence', 'desc').limit(1).executeTakeFirst();
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
 process.stdout.write('ready\n');

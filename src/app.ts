@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Authenticator } from './auth/authenticate.js';
 import { registerTokenRoute } from './auth/token-route.js';
 import { TokenService } from './auth/tokens.js';
+import { VerifiedTokenCache } from './auth/token-cache.js';
 import type { Config } from './config/config.js';
 import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
 import { messagesFor } from './http/ajv-messages.js';
@@ -32,6 +33,7 @@ import { registerProviderRoutes } from './providers/routes.js';
 import type { JobKind } from './jobs/job-kinds.js';
 import { JobQueue } from './jobs/job-queue.js';
 import type { JobHandler } from './jobs/worker.js';
+import { WorkSignal } from './jobs/work-signal.js';
 import { Metrics } from './observability/metrics.js';
 import { meterConnectors } from './observability/metered-connector.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
@@ -113,6 +115,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The job handlers of this app's flow engine, for `createBackgroundWorkers`. */
     jobHandlers: Partial<Record<JobKind, JobHandler>>;
+    /** Raised after every commit that made background work due (statuses, jobs), for this process's workers. */
+    workSignal: WorkSignal;
   }
 }
 
@@ -185,9 +189,14 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const secrets = new SecretBox(config.secretKeys);
   // Page cursors of the lists are signed with a key derived from the same ring (src/http/cursor.ts).
   const cursors = new CursorCodec(config.secretKeys.map((key) => key.key));
-  const tokens = new TokenService(database.db, now);
+  // Verified tokens are cached; a revocation in any process reaches this one at once (src/auth/token-cache.ts).
+  // A worker-only process checks no tokens, so it does not listen for revocations either.
+  const tokens = new TokenService(database.db, now, config.processRole === 'worker' ? undefined : new VerifiedTokenCache(database.clientRevocations()));
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
-  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets), {
+  // Every commit that leaves work for the background (a webhook event, a job) wakes this process's workers.
+  const workSignal = new WorkSignal();
+  app.decorate('workSignal', workSignal);
+  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets, () => workSignal.notify()), {
     baseUrl: config.baseUrl,
     flowDeadlineSeconds: config.flowDeadlineSeconds,
     now,
@@ -203,6 +212,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const flow = new FlowEngine({
     store: new PaymentStateStore(database.db, secrets, now, (records) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
+      workSignal.notify();
     }),
     secretBox: secrets,
     catalogue,

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
+import { announceClientRevocation } from '../storage/client-revocations.js';
 import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
 import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
@@ -98,6 +99,8 @@ export class ClientService {
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
       await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+      // Processes that cached the client's verified tokens drop them when this commits.
+      await announceClientRevocation(trx, clientId, this.now().toISOString());
     });
     return { clientId, clientSecret };
   }
@@ -140,6 +143,7 @@ export class ClientService {
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
       await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+      await announceClientRevocation(trx, clientId, at);
     });
   }
 }

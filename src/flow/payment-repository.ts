@@ -127,6 +127,8 @@ export class PaymentRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly secrets: SecretBox,
+    /** Told after a payment was created (its first event and jobs committed), to wake the background workers. */
+    private readonly onCreated: () => void = () => undefined,
   ) {}
 
   /**
@@ -141,10 +143,11 @@ export class PaymentRepository {
       const firstStatus = await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('payments').values(paymentToRow(payment, this.secrets)).execute();
         const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
-        await scheduleJobs(trx, payment.id, jobs, payment.createdAt);
+        await scheduleJobs(trx, payment, jobs, payment.createdAt);
         return record;
       });
       if (firstStatus === undefined) throw new Error('The first status record was not written');
+      this.onCreated();
       return { kind: 'created', firstStatus };
     } catch (error) {
       if (isUniqueViolation(error)) return { kind: 'duplicate' };
@@ -166,12 +169,11 @@ export class PaymentRepository {
   /** The whole status history of a client's payment, earliest first; empty when not the client's. */
   async historyForClient(paymentId: string, clientId: string): Promise<StatusRecord[]> {
     const rows = await this.db
-      .selectFrom('payment_status_history as h')
-      .innerJoin('payments as p', 'p.id', 'h.payment_id')
-      .selectAll('h')
-      .where('p.id', '=', paymentId)
-      .where('p.client_id', '=', clientId)
-      .orderBy('h.sequence', 'asc')
+      .selectFrom('payment_status_history')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('payment_id', '=', paymentId)
+      .orderBy('sequence', 'asc')
       .execute();
     return rows.map(statusRecordFromRow);
   }
@@ -210,12 +212,12 @@ export class PaymentRepository {
   /** The latest status record of a client's payment. */
   async latestForClient(paymentId: string, clientId: string): Promise<StatusRecord | undefined> {
     const row = await this.db
-      .selectFrom('payment_status_history as h')
-      .innerJoin('payments as p', 'p.id', 'h.payment_id')
-      .selectAll('h')
-      .where('p.id', '=', paymentId)
-      .where('p.client_id', '=', clientId)
-      .orderBy('h.sequence', 'desc')
+      // The record carries its client, so tenancy needs no join: one probe of the client-led index (migration 0009).
+      .selectFrom('payment_status_history')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('payment_id', '=', paymentId)
+      .orderBy('sequence', 'desc')
       .limit(1)
       .executeTakeFirst();
     return row === undefined ? undefined : statusRecordFromRow(row);

@@ -10,10 +10,13 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { DatabaseConfig } from '../config/config.js';
 import type { Database } from './schema.js';
+import { postgresRevocationWatch, sqliteRevocationWatch, type ClientRevocationWatch } from './client-revocations.js';
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly kind: DatabaseConfig['kind'];
+  /** How this process hears of revoked client tokens (one watch per handle, opened on first use). */
+  clientRevocations(): ClientRevocationWatch;
   close(): Promise<void>;
 }
 
@@ -28,13 +31,24 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { db, kind: 'sqlite', close: () => db.destroy() };
+    const revocations = sqliteRevocationWatch(sqlite);
+    return { db, kind: 'sqlite', clientRevocations: () => revocations, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 20 });
   // An idle client can lose its connection (database restart); without a listener that error would crash us.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  // The listening connection is opened only by a process that caches tokens (the API), not by the CLI or tests.
+  let revocations: ClientRevocationWatch | undefined;
+  return {
+    db,
+    kind: 'postgres',
+    clientRevocations: () => (revocations ??= postgresRevocationWatch(config.url)),
+    close: async () => {
+      await revocations?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Did this error come from a unique constraint (SQLite or PostgreSQL)? */

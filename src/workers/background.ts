@@ -9,6 +9,7 @@ import type { Config } from '../config/config.js';
 import type { JobKind } from '../jobs/job-kinds.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { JobWorker, type JobHandler } from '../jobs/worker.js';
+import type { WorkSignal } from '../jobs/work-signal.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { createWebhookDeliveryWorker } from '../webhooks/delivery-worker.js';
@@ -31,6 +32,8 @@ export interface BackgroundDependencies {
   readonly jobHandlers: Partial<Record<JobKind, JobHandler>>;
   readonly metrics?: Metrics;
   readonly now?: () => Date;
+  /** This process's API raises it after committing background work; the workers then look at once. */
+  readonly workSignal?: WorkSignal;
 }
 
 export function createBackgroundWorkers(dependencies: BackgroundDependencies): BackgroundWorkers {
@@ -65,16 +68,22 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
   if (config.webhooks.allowPrivateTargets) {
     logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may be sent to private and loopback addresses (local development only)');
   }
+  let unsubscribe: (() => void) | undefined;
   return {
     start() {
       jobs.start();
       webhooks.start();
+      unsubscribe = dependencies.workSignal?.subscribe(() => {
+        jobs.poke();
+        webhooks.poke();
+      });
     },
     poke() {
       jobs.poke();
       webhooks.poke();
     },
     async stop() {
+      unsubscribe?.();
       await Promise.all([jobs.stop(), webhooks.stop()]);
       await dispatcher.close();
     },
