@@ -190,8 +190,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // Page cursors of the lists are signed with a key derived from the same ring (src/http/cursor.ts).
   const cursors = new CursorCodec(config.secretKeys.map((key) => key.key));
   // Verified tokens are cached; a revocation in any process reaches this one at once (src/auth/token-cache.ts).
-  // A worker-only process checks no tokens, so it does not listen for revocations either.
-  const tokens = new TokenService(database.db, now, config.processRole === 'worker' ? undefined : new VerifiedTokenCache(database.clientRevocations()));
+  // A worker-only process checks no tokens, so it does not listen for revocations either. Until the process
+  // listens (PostgreSQL) every token is checked in the database; start-up waits a little for it.
+  const revocations = config.processRole === 'worker' ? undefined : database.clientRevocations();
+  if (revocations !== undefined) app.addHook('onReady', async () => revocations.ready(5000));
+  const tokens = new TokenService(database.db, now, revocations === undefined ? undefined : new VerifiedTokenCache(revocations));
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
   // Every commit that leaves work for the background (a webhook event, a job) wakes this process's workers.
   const workSignal = new WorkSignal();

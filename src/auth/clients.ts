@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
-import { announceClientRevocation } from '../storage/client-revocations.js';
+import { announceClientRevocation, awaitRevocationPropagation } from '../storage/client-revocations.js';
 import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
 import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
@@ -88,7 +88,7 @@ export class ClientService {
     return Number(row.n);
   }
 
-  /** Issues a new secret; the old one and every token issued with it stop working at once. */
+  /** Issues a new secret; the old one and every token issued with it stop working in every process by the time it returns. */
   async rotateSecret(clientId: string): Promise<{ clientId: string; clientSecret: string }> {
     const clientSecret = generateClientSecret();
     await this.db.transaction().execute(async (trx) => {
@@ -102,6 +102,7 @@ export class ClientService {
       // Processes that cached the client's verified tokens drop them when this commits.
       await announceClientRevocation(trx, clientId, this.now().toISOString());
     });
+    await awaitRevocationPropagation(this.db);
     return { clientId, clientSecret };
   }
 
@@ -132,7 +133,7 @@ export class ClientService {
     return { clientId, webhookSecret, previousSecretExpiresAt };
   }
 
-  /** Disables a client: its tokens stop working and it can get no new ones. */
+  /** Disables a client: its tokens stop working in every process by the time it returns, and it can get no new ones. */
   async disable(clientId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const at = this.now().toISOString();
@@ -145,5 +146,6 @@ export class ClientService {
       await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
       await announceClientRevocation(trx, clientId, at);
     });
+    await awaitRevocationPropagation(this.db);
   }
 }
