@@ -23,6 +23,7 @@ import type { App } from './http/fastify-types.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
 import { PaymentRepository } from './flow/payment-repository.js';
+import { GroupCommitter } from './storage/group-commit.js';
 import { PaymentService } from './payments/payment-service.js';
 import { registerPaymentRoutes } from './payments/routes.js';
 import { registerEventFeedRoutes } from './payments/event-feed-routes.js';
@@ -199,7 +200,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // Every commit that leaves work for the background (a webhook event, a job) wakes this process's workers.
   const workSignal = new WorkSignal();
   app.decorate('workSignal', workSignal);
-  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets, () => workSignal.notify()), {
+  // On SQLite concurrent creations share a commit (one fsync for many, src/storage/group-commit.ts).
+  const groupCommit = database.kind === 'sqlite' ? new GroupCommitter(database.db) : undefined;
+  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets, () => workSignal.notify(), groupCommit), {
     baseUrl: config.baseUrl,
     flowDeadlineSeconds: config.flowDeadlineSeconds,
     now,

@@ -2,13 +2,14 @@
  * Storage of payments and their status history, the same code on SQLite and PostgreSQL. History is
  * append-only; a payment and its first status record are written in one transaction.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
 import { appendStatusRecords } from './status-writer.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import { scheduleJobs } from '../jobs/job-queue.js';
 import { sha256Hex } from '../crypto/hashes.js';
 import { isUniqueViolation } from '../storage/database.js';
+import type { GroupCommitter } from '../storage/group-commit.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { flowTokenContext } from '../storage/stored-secrets.js';
 import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
@@ -129,6 +130,8 @@ export class PaymentRepository {
     private readonly secrets: SecretBox,
     /** Told after a payment was created (its first event and jobs committed), to wake the background workers. */
     private readonly onCreated: () => void = () => undefined,
+    /** Commits concurrent creations together (SQLite, src/storage/group-commit.ts); each in its own transaction without. */
+    private readonly groupCommit?: GroupCommitter,
   ) {}
 
   /**
@@ -140,12 +143,13 @@ export class PaymentRepository {
     jobs: readonly JobSchedule[] = [],
   ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
     try {
-      const firstStatus = await this.db.transaction().execute(async (trx) => {
+      const write = async (trx: Transaction<Database>) => {
         await trx.insertInto('payments').values(paymentToRow(payment, this.secrets)).execute();
         const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
         await scheduleJobs(trx, payment, jobs, payment.createdAt);
         return record;
-      });
+      };
+      const firstStatus = this.groupCommit === undefined ? await this.db.transaction().execute(write) : await this.groupCommit.run(write);
       if (firstStatus === undefined) throw new Error('The first status record was not written');
       this.onCreated();
       return { kind: 'created', firstStatus };
