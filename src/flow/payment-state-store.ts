@@ -117,6 +117,7 @@ export class PaymentStateStore {
       const updated = await trx
         .updateTable('payments')
         .set(row)
+        .where('client_id', '=', payment.clientId)
         .where('id', '=', payment.id)
         .where('version', '=', payment.version)
         .executeTakeFirst();
