@@ -19,22 +19,19 @@
  * BENCH_JSON=file also writes the figures as JSON; BENCH_PROFILE_DIR=dir runs our server with --cpu-prof.
  * The servers run as child processes, so the load generator does not share their event loop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { parseDatabaseUrl } from '../src/config/config.js';
-import { loadCatalogue } from '../src/providers/catalogue.js';
 import { isDetailedStatus, isFinal } from '../src/domain/detailed-status.js';
 import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import { freePort } from '../test/helpers/test-app.js';
 import { paymentRequest } from '../test/helpers/payment-requests.js';
 import { createTestPki, startReceiver } from '../test/webhooks/https-receiver.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../test/helpers/secret-keys.js';
+import { hansaProviderId, percentile, sleep, startChild, withFreshPostgres, type Child } from './shared.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 10));
@@ -107,47 +104,11 @@ const results: Results = {
 };
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
-}
+type Started = Child;
 
 function startProcess(script: string, env: Record<string, string>, readyPattern: RegExp, nodeArgs: string[] = []): Promise<Started> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} did not start:\n${output}`));
-    }, 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      // Keep only the start of the output (the credentials) and a tail for errors.
-      if (output.length > 200_000) output = output.slice(0, 20_000) + output.slice(-20_000);
-      if (readyPattern.test(output)) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          output: () => output,
-          async stop() {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            await exited;
-          },
-        });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code}:\n${output}`));
-    });
-  });
+  return startChild([...nodeArgs, '--import', 'tsx', script], env, readyPattern);
 }
 
 interface Ours {
@@ -335,13 +296,6 @@ async function seedPayments(handle: DatabaseHandle, clientId: string, count: num
   if (handle.kind === 'postgres') await sql`ANALYZE`.execute(db);
 }
 
-/** The Hansa sandbox bank's provider id (the catalogue's ids do not depend on the bank's URL). */
-function hansaId(): string {
-  const hansa = loadCatalogue(undefined, 'http://127.0.0.1:1').banks('sandbox').find((bank) => bank.name === 'Hansa Direktbank Sandbox');
-  if (hansa === undefined) throw new Error('the Hansa sandbox bank is not in the catalogue');
-  return hansa.id;
-}
-
 function journeyRequest(providerId: string, webhookUrl?: string): Record<string, unknown> {
   const request = paymentRequest({ provider: { id: providerId }, amount: 1, sender: { credentials: { id: 'dave', password: 'sandbox' } } });
   if (webhookUrl !== undefined) (request.metadata as Record<string, unknown>).webhookUrl = webhookUrl;
@@ -373,7 +327,7 @@ async function journeys(dir: string): Promise<void> {
   const handle = openDatabase(parseDatabaseUrl(databaseUrl, []));
   try {
     const { authorization } = await demoToken(ours);
-    const providerId = hansaId();
+    const providerId = hansaProviderId();
     const ids: string[] = [];
     let next = 0;
     const createdStart = Date.now();
@@ -440,7 +394,7 @@ async function webhooks(dir: string): Promise<void> {
   const handle = openDatabase(parseDatabaseUrl(databaseUrl, []));
   try {
     const { authorization } = await demoToken(ours);
-    const providerId = hansaId();
+    const providerId = hansaProviderId();
     const total = WEBHOOK_RATE * WEBHOOK_SECONDS;
     const started = Date.now();
     const creations: Promise<string>[] = [];
@@ -505,22 +459,6 @@ async function processes(name: string, databaseUrl: string): Promise<void> {
     results.processes.push({ database: name, operation: 'latest status', one: oneRead, two: twoRead, ratio: twoRead.requestsPerSecond / oneRead.requestsPerSecond });
   } finally {
     await Promise.all([first.process.stop(), second.process.stop()]);
-  }
-}
-
-/** A fresh PostgreSQL database for `work`, dropped afterwards. */
-async function withFreshPostgres(adminUrl: string, work: (url: string) => Promise<void>): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  const name = `openpis_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    await work(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
   }
 }
 
