@@ -14,7 +14,7 @@ export const ErrorBodySchema = Type.Object(
       examples: ['amount must not be less than 0.01, recipient should not be empty'],
     }),
   },
-  { title: 'Error', description: 'The body of every error answer' },
+  { title: 'ErrorBody', description: 'The body of every error answer' },
 );
 
 /** Status → when the service answers it, and an example message. */

@@ -154,7 +154,6 @@ export function openApiDocumentation(): SwaggerOptions {
   };
 }
 
-
 function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -221,7 +220,10 @@ function addMediaExamples(operation: JsonObject, schemas: JsonObject): void {
 function hoistNamedSchemas(node: Json, schemas: JsonObject): Json {
   if (Array.isArray(node)) return node.map((item) => hoistNamedSchemas(item, schemas));
   if (!isObject(node)) return node;
-  const inner: JsonObject = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, hoistNamedSchemas(value, schemas)]));
+  // Examples are data, not schemas: an example that happens to have a `title` stays as it is.
+  const inner: JsonObject = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, key === 'example' || key === 'examples' ? value : hoistNamedSchemas(value, schemas)]),
+  );
   const name = inner.title;
   const isSchema = typeof name === 'string' && ('type' in inner || 'properties' in inner || 'anyOf' in inner || 'enum' in inner);
   if (!isSchema) return inner;

@@ -5,8 +5,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
-import type { CursorCodec } from '../http/cursor.js';
-import { INVALID_CURSOR_MESSAGE } from '../http/cursor.js';
+import { INVALID_CURSOR_MESSAGE, type CursorCodec } from '../http/cursor.js';
 import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import { ValidationError } from '../http/errors.js';
 import type { App } from '../http/fastify-types.js';

@@ -1,11 +1,11 @@
-/** Payment endpoints: creation, the payment resource, status history and latest status. */
+/** Payment endpoints: creation, the payment resource, the list of payments, status history and latest status. */
 import type { App } from '../http/fastify-types.js';
 import { Type, type Static } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { DETAILED_STATUSES, topLevelStatus } from '../domain/detailed-status.js';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentListFilter, PaymentListPosition } from '../flow/payment-repository.js';
-import { CursorCodec, INVALID_CURSOR_MESSAGE } from '../http/cursor.js';
+import { INVALID_CURSOR_MESSAGE, type CursorCodec } from '../http/cursor.js';
 import { queryStringValidator, splitCommaLists } from '../http/query-string.js';
 import { initialStatus } from '../domain/transitions.js';
 import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
@@ -22,7 +22,6 @@ import {
   PaymentCreationRequestSchema,
   PaymentListQuerySchema,
   PaymentListSchema,
-  type ListableStatus,
   type PaymentResource,
   PaymentCreationResponseSchema,
   PaymentIdParamsSchema,
@@ -72,11 +71,15 @@ function paymentResourceView(payment: Payment, catalogue: ProviderCatalogue, bas
   };
 }
 
-/** The list's filters in storage terms: top-level statuses become their detailed ones; times are compared in UTC. */
+/** The list's filters in storage terms: statuses become the detailed ones both filters admit; times are UTC. */
 function paymentListFilter(query: Static<typeof PaymentListQuerySchema>): PaymentListFilter {
-  const byStatus = query.status === undefined ? undefined : DETAILED_STATUSES.filter((detailed) => query.status?.includes(topLevelStatus(detailed) as ListableStatus));
+  const { status, detailedStatus } = query;
   const detailedStatuses =
-    byStatus === undefined ? query.detailedStatus : query.detailedStatus === undefined ? byStatus : byStatus.filter((detailed) => query.detailedStatus?.includes(detailed));
+    status === undefined && detailedStatus === undefined
+      ? undefined
+      : DETAILED_STATUSES.filter(
+          (detailed) => (status === undefined || status.includes(topLevelStatus(detailed))) && (detailedStatus === undefined || detailedStatus.includes(detailed)),
+        );
   return {
     ...(detailedStatuses === undefined ? {} : { detailedStatuses }),
     ...(query.providerId === undefined ? {} : { providerId: query.providerId.toLowerCase() }),

@@ -306,16 +306,14 @@ export const PaymentStatusHistorySchema = Type.Array(PaymentStatusRecordSchema, 
 });
 
 export const PaymentIdQuerySchema = Type.Object(
-  { paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment" }) },
+  { paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment", examples: [EXAMPLE.paymentId] }) },
   { additionalProperties: false },
 );
 
-export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ format: 'uuid' }) });
+export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment", examples: [EXAMPLE.paymentId] }) });
 
 /** Top-level statuses a list can be filtered by (`UNKNOWN` is reserved and never stored). */
 export const LISTABLE_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
-
-export type ListableStatus = (typeof LISTABLE_STATUSES)[number];
 
 export const PAYMENT_LIST_DEFAULT_LIMIT = 20;
 export const EVENT_FEED_DEFAULT_LIMIT = 50;
@@ -323,26 +321,28 @@ const PAGE_LIMIT_MAX = 100;
 /** Far above any cursor we hand out: a longer one cannot be ours. */
 const CURSOR_MAX_LENGTH = 600;
 
+/** A filter of the list: one or more of `values`, as repeated parameters or comma-separated (src/http/query-string.ts). */
+function listFilter<const Values extends readonly string[]>(values: Values, what: string, example: Values[number]) {
+  return Type.Optional(
+    Type.Array(Type.Enum(values), {
+      minItems: 1,
+      maxItems: values.length,
+      description: `Only payments in one of these ${what}. Repeat the parameter or separate values with commas.`,
+      examples: [[example]],
+    }),
+  );
+}
+
 export const PaymentListQuerySchema = Type.Object(
   {
-    status: Type.Optional(
-      Type.Array(Type.Enum(LISTABLE_STATUSES), {
-        minItems: 1,
-        maxItems: LISTABLE_STATUSES.length,
-        description: 'Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas.',
-      }),
+    status: listFilter(LISTABLE_STATUSES, 'top-level statuses', 'PENDING'),
+    detailedStatus: listFilter(DETAILED_STATUSES, 'detailed statuses', 'PAYMENT_EXECUTION_PENDING'),
+    providerId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)', examples: [EXAMPLE.providerId] }),
     ),
-    detailedStatus: Type.Optional(
-      Type.Array(Type.Enum(DETAILED_STATUSES), {
-        minItems: 1,
-        maxItems: DETAILED_STATUSES.length,
-        description: 'Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas.',
-      }),
-    ),
-    providerId: Type.Optional(Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)' })),
-    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer' })),
-    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)' })),
-    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)' })),
+    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer', examples: [EXAMPLE.endToEndId] })),
+    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)', examples: ['2026-11-01T00:00:00Z'] })),
+    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)', examples: ['2026-12-01T00:00:00Z'] })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' })),
     cursor: Type.Optional(
       Type.String({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: '`nextCursor` of the previous page, unchanged (opaque). Send the same filters with it.' }),

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { generateOpenApiDocument } from '../../scripts/openapi-document.js';
+import { completeDocument } from '../../src/http/openapi.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest, withField } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
@@ -65,12 +66,12 @@ describe('the OpenAPI document', () => {
 
   it('names the schemas of every request, response, record and error body', () => {
     const names = Object.keys(document.components.schemas);
-    for (const name of ['PaymentCreationRequest', 'PaymentCreationResponse', 'Payment', 'PaymentList', 'PaymentStatusRecord', 'PaymentStatusHistory', 'Event', 'EventFeed', 'PaymentStatusUpdatedWebhook', 'Error', 'OAuthError', 'AccessToken', 'TokenRequest', 'ProviderList', 'Provider']) {
+    for (const name of ['PaymentCreationRequest', 'PaymentCreationResponse', 'Payment', 'PaymentList', 'PaymentStatusRecord', 'PaymentStatusHistory', 'Event', 'EventFeed', 'PaymentStatusUpdatedWebhook', 'ErrorBody', 'OAuthError', 'AccessToken', 'TokenRequest', 'ProviderList', 'Provider']) {
       assert.ok(names.includes(name), name);
     }
     const created = document.paths['/api/v1/ob/payments']?.post;
     assert.deepEqual(created?.requestBody?.content['application/json']?.schema, { $ref: '#/components/schemas/PaymentCreationRequest' });
-    assert.deepEqual(created?.responses['409']?.content?.['application/json']?.schema, { $ref: '#/components/schemas/Error' });
+    assert.deepEqual(created?.responses['409']?.content?.['application/json']?.schema, { $ref: '#/components/schemas/ErrorBody' });
   });
 
   it('uses no custom format but iban, and documents it', () => {
@@ -112,6 +113,24 @@ describe('the OpenAPI document', () => {
       'header:webhook-signature:true',
     ]);
     assert.deepEqual(webhook.requestBody.content['application/json']?.schema, { $ref: '#/components/schemas/PaymentStatusUpdatedWebhook' });
+  });
+
+  it('names schemas by their title, leaves examples alone, and refuses two different schemas under one title', () => {
+    const schema = (extra: JsonObject) => ({ title: 'Thing', type: 'object', properties: { name: { type: 'string' } }, ...extra });
+    const operation = (responseSchema: JsonObject) => ({
+      operationId: 'getThing',
+      responses: { '200': { description: 'A thing', content: { 'application/json': { schema: responseSchema, example: { title: 'An example', type: 'object' } } } } },
+    });
+    const complete = (input: unknown) => completeDocument(input as Parameters<typeof completeDocument>[0]) as unknown as OpenApiDocument;
+    const completed = complete({ openapi: '3.1.0', paths: { '/thing': { get: operation(schema({})) } } });
+    const media = completed.paths['/thing']?.get?.responses['200']?.content?.['application/json'];
+    assert.deepEqual(media?.schema, { $ref: '#/components/schemas/Thing' });
+    assert.deepEqual(media?.example, { title: 'An example', type: 'object' });
+    assert.equal(completed.components.schemas.Thing?.type, 'object');
+    assert.throws(
+      () => complete({ openapi: '3.1.0', paths: { '/a': { get: operation(schema({})) }, '/b': { get: operation(schema({ required: ['name'] })) } } }),
+      /Two different schemas are titled Thing/,
+    );
   });
 
   it('refuses with a plain validator what the service refuses (patterns, not custom formats)', () => {

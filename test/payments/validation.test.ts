@@ -116,6 +116,12 @@ describe('payment creation validation', () => {
       expectViolation(withField(paymentRequest(), 'recipient.account.number.value', 'DE8937040044053201300'), 'recipient.account.number.value must be a valid IBAN');
       expectViolation(withField(paymentRequest(), 'recipient.account.number.type', 'BBAN'), 'recipient.account.number.type must be one of the following values: IBAN');
     });
+    it('an IBAN of the wrong shape is one violation, worded as a bad checksum is (the shape is a pattern, the checksum a format)', () => {
+      for (const value of ['DE89-3704-0044-0532-0130-00', 'DE89  370400440532013000', '89DE370400440532013000']) {
+        const result = validatePaymentCreation(withField(paymentRequest(), 'recipient.account.number.value', value), sandbox);
+        assert.deepEqual(violations(result), ['recipient.account.number.value must be a valid IBAN'], value);
+      }
+    });
     it('a sender account needs number and currency', () => {
       expectViolation(paymentRequest({ sender: { account: { number: { type: 'IBAN', value: IBANS.FR } } } }), 'sender.account.currency should not be empty');
       expectViolation(paymentRequest({ sender: { account: { currency: 'EUR' } } }), 'sender.account.number should not be empty');

@@ -3,20 +3,18 @@
  * body bytes — for every payment, webhook URL or not; oldest first, in cursor pages a consumer can poll with.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import type { DetailedStatus } from '../../src/domain/detailed-status.js';
 import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
+import { EventFeed } from '../../src/webhooks/event-feed.js';
 import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/workers/background.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { createTestPki, startReceiver, type TestPki, type TestReceiver } from './https-receiver.js';
+import { createTestPkiWithCaFile, startReceiver, type TestReceiver } from './https-receiver.js';
 
 interface FeedItem {
   id: string;
@@ -29,11 +27,9 @@ interface Feed {
   nextCursor: string;
 }
 
-const pki: TestPki = createTestPki();
-const pkiDir = mkdtempSync(join(tmpdir(), 'openpis-ca-'));
-const caFile = join(pkiDir, 'ca.pem');
-writeFileSync(caFile, pki.caCertificate);
-after(() => rmSync(pkiDir, { recursive: true, force: true }));
+const pki = createTestPkiWithCaFile();
+const { caFile } = pki;
+after(() => pki.remove());
 
 for (const kind of await testDatabaseKinds()) {
   describe(`GET /api/v1/events [${kind.name}]`, () => {
@@ -159,6 +155,20 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual(other.feed.items, []);
       // The cursor is past every event so far: polling with it yields only what comes next.
       assert.deepEqual((await feed(`?after=${encodeURIComponent(other.feed.nextCursor)}`)).feed.items, []);
+    });
+
+    it('numbers a client\'s events 1, 2, 3 … without gap or repeat when its payments change status at the same time', async () => {
+      const busy = await t.createClient();
+      const busyToken = await busy.token();
+      const paymentIds = await Promise.all(Array.from({ length: 12 }, () => createPayment(busyToken)));
+      await Promise.all(paymentIds.map((paymentId) => move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING')));
+      const events = await new EventFeed(t.database.db).after(busy.clientId, 0, 100);
+      assert.deepEqual(events.map((event) => event.position), Array.from({ length: 24 }, (_, index) => index + 1));
+      // Each payment's two events in order: the feed's order is commit order.
+      for (const paymentId of paymentIds) {
+        const ofPayment = events.filter((event) => event.body.includes(paymentId)).map((event) => (JSON.parse(event.body) as FeedItem['data']).data.detailedStatus);
+        assert.deepEqual(ofPayment, ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING']);
+      }
     });
 
     it("never shows another client's events and refuses its cursor", async () => {

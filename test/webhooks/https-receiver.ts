@@ -51,6 +51,15 @@ export function createTestPki(): TestPki {
   }
 }
 
+/** A test PKI whose CA certificate is also in a file, for `WEBHOOK_CA_FILE`; `remove` deletes the file. */
+export function createTestPkiWithCaFile(): TestPki & { readonly caFile: string; remove(): void } {
+  const pki = createTestPki();
+  const dir = mkdtempSync(join(tmpdir(), 'openpis-ca-'));
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, pki.caCertificate);
+  return { ...pki, caFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 export interface ReceivedRequest {
   readonly method: string;
   readonly path: string;

@@ -4,9 +4,6 @@
  * (the library a client would use).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
@@ -17,7 +14,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { createTestPki, startReceiver, type ReceivedRequest, type TestPki, type TestReceiver } from './https-receiver.js';
+import { createTestPkiWithCaFile, startReceiver, type ReceivedRequest, type TestReceiver } from './https-receiver.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 
 
@@ -27,11 +24,9 @@ interface EventBody {
   data: { paymentId: string; endToEndId: string; statusId: string; status: string; detailedStatus: string; failureReasons: unknown; createdAt: string };
 }
 
-const pki: TestPki = createTestPki();
-const pkiDir = mkdtempSync(join(tmpdir(), 'openpis-ca-'));
-const caFile = join(pkiDir, 'ca.pem');
-writeFileSync(caFile, pki.caCertificate);
-after(() => rmSync(pkiDir, { recursive: true, force: true }));
+const pki = createTestPkiWithCaFile();
+const { caFile } = pki;
+after(() => pki.remove());
 
 for (const kind of await testDatabaseKinds()) {
   describe(`webhook outbox delivery [${kind.name}]`, () => {
