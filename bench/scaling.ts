@@ -126,7 +126,8 @@ async function createJourneys(apis: readonly Started[], tokens: readonly string[
         });
         const body = await response.text();
         if (response.status !== 201) throw new Error(`creation answered ${response.status}: ${body}`);
-        ids.push((JSON.parse(body) as { paymentId: string }).paymentId);
+        // In creation order, so ids[index] is the payment created with `webhookUrl(index)`.
+        ids[index] = (JSON.parse(body) as { paymentId: string }).paymentId;
       }
     }),
   );
