@@ -37,6 +37,8 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 10));
 const CONNECTIONS = 50;
 const SEED_PAYMENTS = Number(process.env.BENCH_SEED_PAYMENTS ?? (QUICK ? 2_000 : 1_000_000));
+/** Seeding PostgreSQL is far slower on a small machine (every row through its indexes and WAL); it may be set apart. */
+const SEED_PAYMENTS_POSTGRES = Number(process.env.BENCH_SEED_PAYMENTS_POSTGRES ?? SEED_PAYMENTS);
 const JOURNEYS = Number(process.env.BENCH_JOURNEYS ?? (QUICK ? 20 : 3_000));
 const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? (QUICK ? 20 : 200));
 const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? (QUICK ? 1 : 10));
@@ -235,13 +237,15 @@ async function api(name: string, databaseUrl: string, bareDatabaseUrl: string): 
   }
   results.api.push({ database: name, operation: 'create payment', ours: ourCreate, bare: bareCreate, ratio: ourCreate.requestsPerSecond / bareCreate.requestsPerSecond });
   results.api.push({ database: name, operation: 'latest status', ours: ourRead, bare: bareRead, ratio: ourRead.requestsPerSecond / bareRead.requestsPerSecond });
+  say(`(${name}: ${results.api.slice(-2).map((row) => `${row.operation} ours ${figuresCell(row.ours)} bare ${figuresCell(row.bare)} ratio ${row.ratio.toFixed(2)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
 
   if (!PARTS.has('million')) return;
   const handle = openDatabase(parseDatabaseUrl(databaseUrl, []));
+  const seedCount = handle.kind === 'postgres' ? SEED_PAYMENTS_POSTGRES : SEED_PAYMENTS;
   try {
     const seededAt = Date.now();
-    await seedPayments(handle, clientId, SEED_PAYMENTS);
-    say(`(${name}: seeded ${SEED_PAYMENTS} payments in ${((Date.now() - seededAt) / 1000).toFixed(1)} s)`);
+    await seedPayments(handle, clientId, seedCount);
+    say(`(${name}: seeded ${seedCount} payments in ${((Date.now() - seededAt) / 1000).toFixed(1)} s)`);
   } finally {
     await handle.close();
   }
@@ -249,8 +253,9 @@ async function api(name: string, databaseUrl: string, bareDatabaseUrl: string): 
   try {
     const seededCreate = await load({ url: seeded.base, requests: creationRequests('/api/v1/ob/payments', authorization) });
     const seededRead = await load({ url: seeded.base, requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, ourIds, authorization) });
-    results.million.push({ database: name, operation: 'create payment', seeded: SEED_PAYMENTS, fresh: ourCreate, seededFigures: seededCreate, ratio: seededCreate.requestsPerSecond / ourCreate.requestsPerSecond });
-    results.million.push({ database: name, operation: 'latest status', seeded: SEED_PAYMENTS, fresh: ourRead, seededFigures: seededRead, ratio: seededRead.requestsPerSecond / ourRead.requestsPerSecond });
+    results.million.push({ database: name, operation: 'create payment', seeded: seedCount, fresh: ourCreate, seededFigures: seededCreate, ratio: seededCreate.requestsPerSecond / ourCreate.requestsPerSecond });
+    results.million.push({ database: name, operation: 'latest status', seeded: seedCount, fresh: ourRead, seededFigures: seededRead, ratio: seededRead.requestsPerSecond / ourRead.requestsPerSecond });
+    say(`(${name} seeded: ${results.million.slice(-2).map((row) => `${row.operation} ${figuresCell(row.seededFigures)} ratio ${row.ratio.toFixed(2)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
   } finally {
     await seeded.process.stop();
   }
@@ -457,6 +462,7 @@ async function processes(name: string, databaseUrl: string): Promise<void> {
     const twoRead = await loadBoth({ url: first.base, requests: reads() }, { url: second.base, requests: reads() });
     results.processes.push({ database: name, operation: 'create payment', one: oneCreate, two: twoCreate, ratio: twoCreate.requestsPerSecond / oneCreate.requestsPerSecond });
     results.processes.push({ database: name, operation: 'latest status', one: oneRead, two: twoRead, ratio: twoRead.requestsPerSecond / oneRead.requestsPerSecond });
+    say(`(${name} processes: ${results.processes.map((row) => `${row.operation} one ${figuresCell(row.one)} two ${figuresCell(row.two)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
   } finally {
     await Promise.all([first.process.stop(), second.process.stop()]);
   }
