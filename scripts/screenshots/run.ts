@@ -15,17 +15,13 @@ import { ClientBrandingStore } from '../../src/branding/client-branding.js';
 import { processLogo } from '../../src/branding/logo.js';
 import { SUPPORTED_LOCALES, type Locale } from '../../src/i18n/locale.js';
 import { escapeHtml } from '../../src/http/escape-html.js';
-import { launchBrowser, startShop } from '../../test/e2e/browser-harness.js';
+import { launchBrowser, startShop, VIEWPORTS } from '../../test/e2e/browser-harness.js';
 import { startFlowHarness } from '../../test/e2e/flow-harness.js';
 import { paymentRequest } from '../../test/helpers/payment-requests.js';
 import { testDatabaseKinds } from '../../test/helpers/databases.js';
 import { SCREENSHOT_PAGES, type ScreenshotContext } from './pages.js';
 import { CONSOLE_SCREENSHOT_PAGES, prepareConsole } from './console-pages.js';
 
-export const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 
 const OUTPUT = resolve('screenshots');
 

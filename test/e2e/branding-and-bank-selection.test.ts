@@ -16,15 +16,11 @@ import { processLogo } from '../../src/branding/logo.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import type { TestClient } from '../helpers/test-app.js';
-import { type AxeFinding, axeViolations, browserSkip, launchBrowser, type Shop, startAll, startShop } from './browser-harness.js';
+import { type AxeFinding, axeViolations, browserSkip, launchBrowser, type Shop, startAll, startShop, VIEWPORTS } from './browser-harness.js';
 import { BANKS, startFlowHarness, type FlowHarness } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 
 const TEXTS = {
   en: {

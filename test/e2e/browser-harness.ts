@@ -10,6 +10,12 @@ import { createServer, type Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
+
+/** The two viewports every page is checked and shown at: a laptop and a phone. */
+export const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 390, height: 844 },
+] as const;
 const available = existsSync(CHROMIUM);
 const required = process.env['OPENPIS_REQUIRE_BROWSER'] === '1';
 export const browserSkip: string | false = !available && !required ? `${CHROMIUM} is not installed` : false;

@@ -11,13 +11,9 @@ import { consoleUsers, PASSWORD } from '../console/console-http.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll } from './browser-harness.js';
+import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
-const VIEWPORTS = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-] as const;
 
 describe('the console’s scenario payments in a browser', { skip: browserSkip, timeout: 180_000 }, () => {
   let app: TestApp;

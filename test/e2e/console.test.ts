@@ -12,13 +12,9 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { consoleUsers, PASSWORD } from '../console/console-http.js';
-import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll } from './browser-harness.js';
+import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
-const VIEWPORTS = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-] as const;
 
 describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, () => {
   let app: TestApp;
