@@ -5,6 +5,7 @@
  * 403). Handlers get the viewer and answer a page, a redirect or not-found; every answer carries the console's
  * security headers. See docs/console.md, "Adding a page".
  */
+import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify-types.js';
 import { html } from '../hosted/html.js';
@@ -34,6 +35,16 @@ export interface ConsoleRequest {
   form(name: string): string | undefined;
   /** Every value of a repeated form field or query parameter (checkboxes). */
   all(name: string, from: 'query' | 'form'): string[];
+  /** The bytes of a file field of a multipart form (`router.upload`), or undefined. */
+  file(name: string): Buffer | undefined;
+}
+
+/** What a multipart form may carry (`router.upload`). */
+export interface UploadLimits {
+  /** Bytes a file may have; the parser cuts a longer file after `maxFileBytes + 1` so the handler sees it is too large. */
+  readonly maxFileBytes: number;
+  readonly files: number;
+  readonly fields: number;
 }
 
 export interface Access {
@@ -54,6 +65,12 @@ function valuesOf(source: unknown, name: string): string[] {
   return values.filter((item): item is string => typeof item === 'string' && item.length <= MAX_PARAMETER_LENGTH * 10);
 }
 
+function fileOf(body: unknown, name: string): Buffer | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return Buffer.isBuffer(value) ? value : undefined;
+}
+
 export class ConsoleRouter {
   constructor(
     private readonly app: App,
@@ -67,6 +84,23 @@ export class ConsoleRouter {
 
   post(path: string, access: Access, handler: Handler): void {
     this.app.post(`/console${path}`, { schema: { hide: true } }, (request, reply) => this.serve(request, reply, access, handler, true));
+  }
+
+  /**
+   * A post of a multipart form (a file upload): the parser (@fastify/multipart) is registered for this route alone,
+   * so no other console route takes multipart bodies. It keeps the fields and files in memory up to the limits; a
+   * longer file is cut (not refused by the parser) one byte past the limit, so the page answers it with the file
+   * checker's own message rather than a bare 413. Sign-in, CSRF and access are checked as for `post`.
+   */
+  upload(path: string, access: Access, limits: UploadLimits, handler: Handler): void {
+    void this.app.register(async (scope) => {
+      await scope.register(multipart, {
+        attachFieldsToBody: 'keyValues',
+        throwFileSizeLimit: false,
+        limits: { fileSize: limits.maxFileBytes + 1, files: limits.files, fields: limits.fields, parts: limits.files + limits.fields },
+      });
+      scope.post(`/console${path}`, { schema: { hide: true } }, (request, reply) => this.serve(request, reply, access, handler, true));
+    });
   }
 
   /** The signed-in session of a request, or undefined (not signed in, or only half-way through signing in). */
@@ -108,6 +142,7 @@ export class ConsoleRouter {
         query: (name) => valuesOf(request.query, name).find((value) => value.length <= MAX_PARAMETER_LENGTH),
         form: (name) => valuesOf(request.body, name)[0],
         all: (name, from) => valuesOf(from === 'query' ? request.query : request.body, name),
+        file: (name) => fileOf(request.body, name),
       });
       switch (answer.kind) {
         case 'page':

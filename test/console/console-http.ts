@@ -54,6 +54,14 @@ export class ConsoleBrowser {
     return this.send(path, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
   }
 
+  /** Posts a multipart form (a file upload) with the last page's CSRF token unless `_csrf` is given. */
+  upload(path: string, fields: Record<string, string>, files: Record<string, { bytes: Uint8Array; name: string; type: string }>): Promise<ConsoleAnswer> {
+    const body = new FormData();
+    for (const [name, value] of Object.entries({ _csrf: this.csrf(), ...fields })) body.append(name, value);
+    for (const [name, file] of Object.entries(files)) body.append(name, new Blob([file.bytes], { type: file.type }), file.name);
+    return this.send(path, { method: 'POST', body });
+  }
+
   /** Email and password; answers the sign-in post (a 303 on success). */
   async signIn(email: string, password: string): Promise<ConsoleAnswer> {
     await this.get('/console/sign-in');

@@ -2,11 +2,13 @@
  * The console in Chromium: an operator signs in and enrols an authenticator (reading the key off the page), a
  * member is locked out after five wrong passwords, every console page is checked by axe-core (0 violations of any
  * impact) at 1280×800 and 390×844, a member never reaches another client's payment by address or by search, a
- * webhook event is redelivered with one click and the audit log shows it.
+ * webhook event is redelivered with one click and the audit log shows it, an operator uploads a client's logo
+ * (an SVG refused with the reason, a PNG shown).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { totpCode } from '../../src/people/second-factor.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
@@ -127,6 +129,26 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     }
     const mia = (await consoleUsers(app).find('mia@acme.example')).id;
     await page.goto(`${app.baseUrl}/console/people/${mia}`);
+    await checkAccessibility(page);
+
+    // The client's logo, uploaded through the page's file input: an SVG is refused with the reason, a PNG is shown.
+    await page.goto(`${app.baseUrl}/console/clients/${acme.clientId}`);
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40"/></svg>');
+    await page.getByLabel(/^Logo file/).setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: svg });
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    assert.match(await page.getByRole('alert').innerText(), /SVG logos are not taken/);
+    await checkAccessibility(page);
+    const png = await sharp({ create: { width: 300, height: 100, channels: 4, background: '#0a5c36' } }).png().toBuffer();
+    await page.getByLabel(/^Logo file/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    await page.waitForURL(/done=logo/);
+    assert.match(await page.getByRole('status').first().innerText(), /Logo saved/);
+    const logo = page.getByRole('img', { name: 'Logo of Acme Shop' });
+    assert.match((await logo.getAttribute('src')) ?? '', /^\/pay\/assets\/logos\/[0-9a-f]{64}\.png$/);
+    assert.equal(await logo.evaluate((image: unknown) => {
+      const { complete, naturalWidth } = image as { complete: boolean; naturalWidth: number };
+      return complete ? naturalWidth : 0;
+    }), 300);
     await checkAccessibility(page);
   });
 

@@ -6,6 +6,7 @@
 import { SCOPES, isScope, type Scope } from '../../auth/scopes.js';
 import { BrandingError, clientLogoPath, type BrandingChanges } from '../../branding/client-branding.js';
 import { buttonColours, describeButtonColours } from '../../branding/colour.js';
+import { LOGO_BOX, LogoError, MAX_LOGO_FILE_BYTES, processLogo } from '../../branding/logo.js';
 import { httpsRequiredProblem } from '../../config/config.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { consolePage, csrfField, emptyState, errorSummary, notice } from '../layout.js';
@@ -19,6 +20,7 @@ const DONE: Readonly<Record<string, string>> = {
   disabled: 'The client is disabled: its tokens stopped working and it gets no new ones.',
   scopes: 'Scopes saved. The client’s tokens ended: it asks for new ones with the new scopes.',
   branding: 'Branding saved: payers see it on their next page.',
+  logo: 'Logo saved: payers see it on their next page.',
 };
 
 function scopeBoxes(chosen: readonly string[], legend: string): SafeHtml {
@@ -164,9 +166,13 @@ ${scopeBoxes(client.scopes, 'The client may be granted')}<button class="primary"
 <label><input type="checkbox" name="clear" value="support-url"> Support link</label>
 <label><input type="checkbox" name="clear" value="logo"> Logo</label>
 </fieldset>
-<p class="hint wide">A logo is checked and re-encoded by <code class="mono">openpis clients branding ${client.clientId} --logo &lt;file&gt;</code>.</p>
 <div class="actions"><button class="primary" type="submit">Save branding</button></div>
-</div></form></section>`}`,
+</div></form></section>
+<section aria-labelledby="logo-form"><h2 id="logo-form">Upload a logo</h2><form class="card" method="post" action="/console/clients/${client.clientId}/logo" enctype="multipart/form-data">${csrfField(viewer.csrfToken)}
+<div class="field"><label for="logo">Logo file <span class="hint">PNG, JPEG or WebP, at most ${MAX_LOGO_FILE_BYTES / 1024 / 1024} MiB; shown at most ${LOGO_BOX.width / 2}×${LOGO_BOX.height / 2}</span></label><input id="logo" name="logo" type="file" accept="image/png,image/jpeg,image/webp" required></div>
+<p class="hint">The file is checked and re-encoded to a PNG of our own; SVG is not taken.</p>
+<div class="actions"><button class="primary" type="submit">Upload logo</button></div>
+</form></section>`}`,
       }),
       status,
     );
@@ -174,14 +180,15 @@ ${scopeBoxes(client.scopes, 'The client may be granted')}<button class="primary"
 
   router.get('/clients/:clientId', { section: 'clients' }, async (context) => detailPage(context));
 
-  const operatorAction = (path: string, work: (context: ConsoleRequest, clientId: string) => Promise<{ shown?: SafeHtml; problems?: string[]; done?: string }>) =>
-    router.post(`/clients/:clientId/${path}`, { section: 'clients', operatorsOnly: true }, async (context) => {
-      const client = await visibleClient(context);
-      if (client === undefined) return notFound;
-      const outcome = await work(context, client.clientId);
-      if (outcome.done !== undefined) return redirect(`/console/clients/${client.clientId}?done=${outcome.done}`);
-      return detailPage(context, outcome, outcome.problems !== undefined && outcome.problems.length > 0 ? 400 : 200);
-    });
+  type ActionWork = (context: ConsoleRequest, clientId: string) => Promise<{ shown?: SafeHtml; problems?: string[]; done?: string }>;
+  const actionHandler = (work: ActionWork) => async (context: ConsoleRequest) => {
+    const client = await visibleClient(context);
+    if (client === undefined) return notFound;
+    const outcome = await work(context, client.clientId);
+    if (outcome.done !== undefined) return redirect(`/console/clients/${client.clientId}?done=${outcome.done}`);
+    return detailPage(context, outcome, outcome.problems !== undefined && outcome.problems.length > 0 ? 400 : 200);
+  };
+  const operatorAction = (path: string, work: ActionWork) => router.post(`/clients/:clientId/${path}`, { section: 'clients', operatorsOnly: true }, actionHandler(work));
 
   operatorAction('rotate-secret', async ({ viewer }, clientId) => {
     const rotated = await services.clients.rotateSecret(clientId);
@@ -232,4 +239,26 @@ ${scopeBoxes(client.scopes, 'The client may be granted')}<button class="primary"
     await services.audit.record(viewer.actor, { action: 'client.branding-changed', clientId, target: clientId, details: { changed: Object.keys(changes) } });
     return { done: 'branding' };
   });
+
+  // The logo: the same pipeline as `openpis clients branding --logo` (src/branding/logo.ts), which refuses SVG, other
+  // formats, broken and too large files with its own message; the parser cuts a file one byte past its limit.
+  router.upload(
+    '/clients/:clientId/logo',
+    { section: 'clients', operatorsOnly: true },
+    { maxFileBytes: MAX_LOGO_FILE_BYTES, files: 1, fields: 1 },
+    actionHandler(async ({ viewer, file }, clientId) => {
+      const bytes = file('logo');
+      if (bytes === undefined) return { problems: ['Logo: choose a PNG, JPEG or WebP file'] };
+      let logo;
+      try {
+        logo = await processLogo(bytes);
+      } catch (error) {
+        if (error instanceof LogoError) return { problems: [`Logo: ${error.message}`] };
+        throw error;
+      }
+      await services.branding.update(clientId, { logo });
+      await services.audit.record(viewer.actor, { action: 'client.branding-changed', clientId, target: clientId, details: { changed: ['logo'], logoSha256: logo.sha256 } });
+      return { done: 'logo' };
+    }),
+  );
 }
