@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import sharp from 'sharp';
 import { dirname, join } from 'node:path';
@@ -32,7 +32,17 @@ for (const kind of await testDatabaseKinds()) {
     before(async () => {
       database = await kind.create();
     });
-    after(() => database.drop());
+    /** Folders for logo files the tests write; removed with the database. */
+    const logoFolders: string[] = [];
+    const logoFolder = (): string => {
+      const dir = mkdtempSync(join(tmpdir(), 'openpis-logo-'));
+      logoFolders.push(dir);
+      return dir;
+    };
+    after(async () => {
+      for (const dir of logoFolders) rmSync(dir, { recursive: true, force: true });
+      await database.drop();
+    });
 
     it('migrate applies the schema once', async () => {
       assert.match(await cli('migrate'), /Applied: 0001_/);
@@ -122,7 +132,7 @@ for (const kind of await testDatabaseKinds()) {
 
     it('clients branding sets the display name, a logo file (re-encoded), the colour and the support link; show and list print them', async () => {
       const { clientId } = JSON.parse(await cli('clients', 'create', '--name', 'acme-shop', '--json')) as { clientId: string };
-      const dir = mkdtempSync(join(tmpdir(), 'openpis-logo-'));
+      const dir = logoFolder();
       const logoFile = join(dir, 'logo.jpg');
       writeFileSync(logoFile, await sharp({ create: { width: 900, height: 300, channels: 3, background: '#0a5' } }).jpeg().toBuffer());
       const set = await cli('clients', 'branding', clientId, '--display-name', 'Acme Outdoor', '--logo', logoFile, '--brand-colour', '#ff0', '--support-url', 'https://acme.example/help');
@@ -179,7 +189,7 @@ for (const kind of await testDatabaseKinds()) {
 
     it('clients branding refuses an SVG logo, a bad colour, a plain-http link and an unknown client, saying why', async () => {
       const { clientId } = JSON.parse(await cli('clients', 'create', '--name', 'strict-shop', '--json')) as { clientId: string };
-      const dir = mkdtempSync(join(tmpdir(), 'openpis-logo-'));
+      const dir = logoFolder();
       const svg = join(dir, 'logo.svg');
       writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
       const refused = async (args: string[], message: RegExp) =>
