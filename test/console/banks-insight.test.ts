@@ -11,7 +11,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { paidAtHansa } from '../helpers/sandbox-payments.js';
-import { ConsoleBrowser, consoleUsers, PASSWORD, signInOperator } from './console-http.js';
+import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 /** The text alternative of a chart (its SVG's aria-label), by the figure's id. */
 function chartLabel(page: string, id: string): string {
@@ -58,13 +58,7 @@ for (const kind of await testDatabaseKinds()) {
       recorder.record({ at: at(50), bankId: BANKS.midi, clientId: globex.clientId, paymentId: null, operation: 'getPaymentStatus', outcome: 'unavailable', httpStatus: null, latencyMs: 30_000 });
       await recorder.close();
 
-      const users = consoleUsers(app);
-      await users.create({ email: 'mia@acme.example', name: 'Mia Member', role: 'member', clientId: acme.clientId, password: PASSWORD });
-      await users.create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });
-      member = new ConsoleBrowser(app.baseUrl);
-      assert.equal((await member.signIn('mia@acme.example', PASSWORD)).status, 303);
-      operator = new ConsoleBrowser(app.baseUrl);
-      await signInOperator(operator, 'olga@operator.example', () => new Date());
+      ({ operator, member } = await signedInOperatorAndMember(app, acme.clientId));
     });
     after(async () => {
       await app?.close();

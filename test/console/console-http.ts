@@ -97,3 +97,19 @@ export async function signInOperator(browser: ConsoleBrowser, email: string, at:
   if (answer.status !== 303) throw new Error(`second factor failed: ${answer.status}`);
   return key;
 }
+
+/**
+ * The two people most console tests need: Olga, an operator (signed in with her second factor), and Mia, a member of
+ * `memberClientId` (signed in), each in a browser of their own.
+ */
+export async function signedInOperatorAndMember(app: TestApp, memberClientId: string, memberEmail = 'mia@acme.example'): Promise<{ operator: ConsoleBrowser; member: ConsoleBrowser }> {
+  const users = consoleUsers(app);
+  await users.create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });
+  await users.create({ email: memberEmail, name: 'Mia Member', role: 'member', clientId: memberClientId, password: PASSWORD });
+  const operator = new ConsoleBrowser(app.baseUrl);
+  await signInOperator(operator, 'olga@operator.example', () => new Date());
+  const member = new ConsoleBrowser(app.baseUrl);
+  const signedIn = await member.signIn(memberEmail, PASSWORD);
+  if (signedIn.status !== 303) throw new Error(`the member's sign-in failed: ${signedIn.status}`);
+  return { operator, member };
+}

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { MAX_LOGO_FILE_BYTES } from '../../src/branding/logo.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { ConsoleBrowser, consoleUsers, PASSWORD, signInOperator } from './console-http.js';
+import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -35,13 +35,7 @@ describe('console: uploading a client logo', { timeout: 120_000 }, () => {
     if (sqlite === undefined) throw new Error('no database');
     app = await startTestApp(sqlite);
     acme = await app.createClient({ name: 'Acme Shop' });
-    const users = consoleUsers(app);
-    await users.create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });
-    await users.create({ email: 'mia@acme.example', name: 'Mia Member', role: 'member', clientId: acme.clientId, password: PASSWORD });
-    operator = new ConsoleBrowser(app.baseUrl);
-    await signInOperator(operator, 'olga@operator.example', () => new Date());
-    member = new ConsoleBrowser(app.baseUrl);
-    assert.equal((await member.signIn('mia@acme.example', PASSWORD)).status, 303);
+    ({ operator, member } = await signedInOperatorAndMember(app, acme.clientId));
   });
   after(async () => {
     await app?.close();

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { ConsoleBrowser, consoleUsers, PASSWORD, signInOperator } from './console-http.js';
+import { ConsoleBrowser, consoleUsers, signedInOperatorAndMember } from './console-http.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -37,13 +37,7 @@ describe('console pages', { timeout: 120_000 }, () => {
     globex = await app.createClient({ name: 'Globex' });
     for (const amount of [5, 10.5, 99.99]) acmePayments.push(await create(acme, { amount }));
     globexPayment = await create(globex, { amount: 10.5 });
-    const users = consoleUsers(app);
-    await users.create({ email: 'mia@acme.example', name: 'Mia Member', role: 'member', clientId: acme.clientId, password: PASSWORD });
-    await users.create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });
-    member = new ConsoleBrowser(app.baseUrl);
-    assert.equal((await member.signIn('mia@acme.example', PASSWORD)).status, 303);
-    operator = new ConsoleBrowser(app.baseUrl);
-    await signInOperator(operator, 'olga@operator.example', () => new Date());
+    ({ operator, member } = await signedInOperatorAndMember(app, acme.clientId));
   });
   after(async () => {
     await app?.close();

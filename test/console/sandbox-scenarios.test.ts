@@ -10,7 +10,7 @@ import { AuditLog } from '../../src/people/audit-log.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { ConsoleBrowser, consoleUsers, PASSWORD, signInOperator } from './console-http.js';
+import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 interface PaymentView {
   readonly status: string;
@@ -29,13 +29,7 @@ for (const kind of await testDatabaseKinds()) {
       app = await startTestApp(kind, { workers: true, env: { WORKER_POLL_INTERVAL_MS: '50', BANK_STATUS_POLL_BASE_MS: '100' } });
       shop = await app.createClient({ name: 'Laptop Shop' });
       live = await app.createClient({ name: 'Live Shop', environment: 'production' });
-      const users = consoleUsers(app);
-      await users.create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });
-      await users.create({ email: 'mia@shop.example', name: 'Mia Member', role: 'member', clientId: shop.clientId, password: PASSWORD });
-      operator = new ConsoleBrowser(app.baseUrl);
-      await signInOperator(operator, 'olga@operator.example', () => new Date());
-      member = new ConsoleBrowser(app.baseUrl);
-      assert.equal((await member.signIn('mia@shop.example', PASSWORD)).status, 303);
+      ({ operator, member } = await signedInOperatorAndMember(app, shop.clientId, 'mia@shop.example'));
     });
     after(async () => {
       await app?.close();
