@@ -90,6 +90,18 @@ export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   }
 }
 
+/** axe-core on the page at both viewports (its own size restored after); each finding names the width it was seen at. */
+export async function axeViolationsAtViewports(page: Page): Promise<AxeFinding[]> {
+  const own = page.viewportSize();
+  const found: AxeFinding[] = [];
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    for (const finding of await axeViolations(page)) found.push({ ...finding, page: `${finding.page} @${viewport.width}` });
+  }
+  if (own !== null) await page.setViewportSize(own);
+  return found;
+}
+
 async function axeOnStillCopy(page: Page): Promise<AxeFinding[]> {
   const url = page.url();
   const html = await page.content();

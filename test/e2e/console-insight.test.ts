@@ -14,7 +14,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { paidAtHansa } from '../helpers/sandbox-payments.js';
-import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
+import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
 import { BANKS, fixturesWithPassword, TEST_PASSWORD } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -40,12 +40,9 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
     return context.newPage();
   };
 
+  /** axe-core on the page as it is, at both viewport sizes. */
   const checkAccessibility = async (page: Page): Promise<void> => {
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      for (const finding of await axeViolations(page)) findings.push({ ...finding, page: `${finding.page} @${viewport.width}` });
-    }
-    await page.setViewportSize(VIEWPORTS[0]);
+    findings.push(...(await axeViolationsAtViewports(page)));
   };
 
   const signIn = async (page: Page, email: string): Promise<void> => {

@@ -11,7 +11,7 @@ import { consoleUsers, PASSWORD } from '../console/console-http.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
+import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -21,12 +21,9 @@ describe('the console’s scenario payments in a browser', { skip: browserSkip, 
   let context: BrowserContext | undefined;
   const findings: AxeFinding[] = [];
 
+  /** axe-core on the page as it is, at both viewport sizes. */
   const checkAccessibility = async (page: Page): Promise<void> => {
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      for (const finding of await axeViolations(page)) findings.push({ ...finding, page: `${finding.page} @${viewport.width}` });
-    }
-    await page.setViewportSize(VIEWPORTS[0]);
+    findings.push(...(await axeViolationsAtViewports(page)));
   };
 
   before(async () => {

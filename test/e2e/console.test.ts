@@ -14,7 +14,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { consoleUsers, PASSWORD } from '../console/console-http.js';
-import { type AxeFinding, axeViolations, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
+import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -47,11 +47,7 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
 
   /** axe-core on the page as it is, at both viewport sizes. */
   const checkAccessibility = async (page: Page): Promise<void> => {
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      for (const finding of await axeViolations(page)) findings.push({ ...finding, page: `${finding.page} @${viewport.width}` });
-    }
-    await page.setViewportSize(VIEWPORTS[0]);
+    findings.push(...(await axeViolationsAtViewports(page)));
   };
 
   const signIn = async (page: Page, email: string, password = PASSWORD): Promise<void> => {
