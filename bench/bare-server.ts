@@ -1,7 +1,8 @@
 /**
  * The baseline of the benchmark: a bare Fastify server doing the same database work as our payment creation
- * (insert a payment and its first status record in one transaction) and latest-status read (one indexed
- * select), with no authentication, validation or serialisation schemas. Run as a child process by run.ts.
+ * (in one transaction: the payment, its first status record, the client's event counter and the feed event, the
+ * flow-expiry job) and latest-status read (one indexed select), with no authentication, validation or
+ * serialisation schemas. Run as a child process by run.ts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
@@ -10,34 +11,60 @@ import { parseDatabaseUrl } from '../src/config/config.js';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrations.js';
 
-const database = openDatabase(parseDatabaseUrl(process.env.DATABASE_URL, []));
-await migrateToLatest(database.db as unknown as Kysely<unknown>);
-const db = database.db;
-const clientId = randomUUID();
-const at = new Date().toISOString();
-await db.insertInto('clients').values({ id: clientId, name: 'bare', environment: 'sandbox', scopes: '', secret_hash: '', webhook_secret: '', created_at: at, updated_at: at, disabled_at: null }).execute();
+// The machine's ceiling: "hello world" and nothing else (no database opened).
+if (process.env.HELLO_ONLY === 'true') {
+  const hello = Fastify({ logger: false });
+  hello.get('/hello', async () => 'hello world');
+  await hello.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
+  process.stdout.write('ready\n');
+} else {
+  await serveBare();
+}
 
-const app = Fastify({ logger: false });
-app.post('/payments', async (request, reply) => {
-  const body = request.body as { amount: number; currency: string; metadata: { endToEndId: string; redirectUri: string; psuIpAddress: string; psuUserAgent: string }; recipient: unknown; remittanceInformation: unknown };
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('payments').values({
-      id, client_id: clientId, environment: 'sandbox', end_to_end_id: body.metadata.endToEndId, mode: 'hosted', provider_id: null,
-      provider_preferences: null, payment_scheme: 'SEPA', scheme_mode: null, fee_paid_by: null, amount: String(body.amount),
-      currency: body.currency, sender: null, recipient: JSON.stringify(body.recipient), remittance: JSON.stringify(body.remittanceInformation),
-      redirect_uri: body.metadata.redirectUri, webhook_url: null, psu_ip_address: body.metadata.psuIpAddress, psu_user_agent: body.metadata.psuUserAgent,
-      locale: null, flow_token_hash: randomBytes(32).toString('hex'), flow_token_sealed: randomBytes(32).toString('base64url'), provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING',
-      failure_reasons: null, version: 1, created_at: now, updated_at: now, flow_expires_at: now,
-    }).execute();
-    await trx.insertInto('payment_status_history').values({ id: randomUUID(), payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();
+async function serveBare(): Promise<void> {
+  const database = openDatabase(parseDatabaseUrl(process.env.DATABASE_URL, []));
+  await migrateToLatest(database.db as unknown as Kysely<unknown>);
+  const db = database.db;
+  const clientId = randomUUID();
+  const at = new Date().toISOString();
+  await db.insertInto('clients').values({ id: clientId, name: 'bare', environment: 'sandbox', scopes: '', secret_hash: '', webhook_secret: '', created_at: at, updated_at: at, disabled_at: null }).execute();
+
+  const app = Fastify({ logger: false });
+  app.post('/payments', async (request, reply) => {
+    const body = request.body as { amount: number; currency: string; metadata: { endToEndId: string; redirectUri: string; psuIpAddress: string; psuUserAgent: string }; recipient: unknown; remittanceInformation: unknown };
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('payments').values({
+        id, client_id: clientId, environment: 'sandbox', end_to_end_id: body.metadata.endToEndId, mode: 'hosted', provider_id: null,
+        provider_preferences: null, payment_scheme: 'SEPA', scheme_mode: null, fee_paid_by: null, amount: String(body.amount),
+        currency: body.currency, sender: null, recipient: JSON.stringify(body.recipient), remittance: JSON.stringify(body.remittanceInformation),
+        redirect_uri: body.metadata.redirectUri, webhook_url: null, psu_ip_address: body.metadata.psuIpAddress, psu_user_agent: body.metadata.psuUserAgent,
+        locale: null, flow_token_hash: randomBytes(32).toString('hex'), flow_token_sealed: randomBytes(32).toString('base64url'), provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING',
+        failure_reasons: null, version: 1, created_at: now, updated_at: now, flow_expires_at: now,
+      }).execute();
+      await trx.insertInto('payment_status_history').values({ id: randomUUID(), client_id: clientId, payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();
+      const { event_position: position } = await trx
+        .updateTable('clients')
+        .set((eb) => ({ event_position: eb('event_position', '+', 1) }))
+        .where('id', '=', clientId)
+        .returning('event_position')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('events')
+        .values({ id: randomUUID(), client_id: clientId, position: Number(position), type: 'payment.status.updated', payment_id: id, body: JSON.stringify({ paymentId: id, detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING', createdAt: now }), created_at: now })
+        .execute();
+      await trx
+        .insertInto('jobs')
+        .values({ id: randomUUID(), kind: 'flow-expiry', client_id: clientId, payment_id: id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now, updated_at: now })
+        .execute();
+    });
+    return reply.code(201).send({ paymentId: id, status: 'PENDING', createdAt: now });
   });
-  return reply.code(201).send({ paymentId: id, status: 'PENDING', createdAt: now });
-});
-app.get('/latest', async (request) => {
-  const { paymentId } = request.query as { paymentId: string };
-  return db.selectFrom('payment_status_history').selectAll().where('payment_id', '=', paymentId).orderBy('sequence', 'desc').limit(1).executeTakeFirst();
-});
-await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
-process.stdout.write('ready\n');
+  app.get('/latest', async (request) => {
+    const { paymentId } = request.query as { paymentId: string };
+    return db.selectFrom('payment_status_history').selectAll().where('client_id', '=', clientId).where('payment_id', '=', paymentId).orderBy('sequence', 'desc').limit(1).executeTakeFirst();
+  });
+  await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
+  process.stdout.write('ready\n');
+}

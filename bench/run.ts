@@ -1,49 +1,172 @@
 /**
- * `npm run bench`: payment creation and latest-status reads, ours against a bare Fastify server doing the same
- * database work, with autocannon at 50 connections. SQLite always; PostgreSQL too when DATABASE_URL points
- * there. The servers run as child processes so the load generator does not share their event loop.
+ * `npm run bench`: every figure of the performance targets in one run (docs/performance.md).
+ *
+ * 1. ceiling   a bare Fastify "hello world": what this machine serves at all.
+ * 2. api       payment creation and latest-status reads, ours against a bare Fastify server doing the same
+ *              database work (bench/bare-server.ts), with autocannon; SQLite, and PostgreSQL when DATABASE_URL
+ *              points there (a fresh database, dropped afterwards).
+ * 3. million   the same two operations of ours after BENCH_SEED_PAYMENTS payments (1,000,000) were seeded into
+ *              that database with batched inserts, against the figures of the fresh database.
+ * 4. journeys  payer-less embedded journeys (Hansa sandbox bank in the process, payer `dave`, credentials in the
+ *              request) driven to PAYMENT_EXECUTION_COMPLETED on SQLite: completed per second, creation-to-
+ *              completed p50/p99.
+ * 5. webhooks  journeys created at BENCH_WEBHOOK_RATE (200) payments/s with a webhookUrl on a local HTTPS
+ *              receiver: delivery latency from the status record's time to the receiver's answer.
+ * 6. processes on PostgreSQL: creation and latest status on one API process, then on two sharing the load.
+ *
+ * Every run is bounded in count and time, and everything listens on loopback. BENCH_QUICK=1 shortens every part
+ * (the smoke test in test/bench runs it for about a second a part); BENCH_ONLY=api,journeys picks parts;
+ * BENCH_JSON=file also writes the figures as JSON; BENCH_PROFILE_DIR=dir runs our server with --cpu-prof.
+ * The servers run as child processes, so the load generator does not share their event loop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
+import { parseDatabaseUrl } from '../src/config/config.js';
+import { isDetailedStatus, isFinal } from '../src/domain/detailed-status.js';
+import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import { freePort } from '../test/helpers/test-app.js';
 import { paymentRequest } from '../test/helpers/payment-requests.js';
+import { createTestPki, startReceiver } from '../test/webhooks/https-receiver.js';
+import { TEST_SECRET_KEYS, testSecretBox } from '../test/helpers/secret-keys.js';
+import { hansaProviderId, percentile, sleep, startChild, withFreshPostgres, type Child } from './shared.js';
 
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const QUICK = process.env.BENCH_QUICK === '1';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 10));
 const CONNECTIONS = 50;
+const SEED_PAYMENTS = Number(process.env.BENCH_SEED_PAYMENTS ?? (QUICK ? 2_000 : 1_000_000));
+/** Seeding PostgreSQL is far slower on a small machine (every row through its indexes and WAL); it may be set apart. */
+const SEED_PAYMENTS_POSTGRES = Number(process.env.BENCH_SEED_PAYMENTS_POSTGRES ?? SEED_PAYMENTS);
+const JOURNEYS = Number(process.env.BENCH_JOURNEYS ?? (QUICK ? 20 : 3_000));
+const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? (QUICK ? 20 : 200));
+const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? (QUICK ? 1 : 10));
+/** The longest any part waits for background work to finish. */
+const DRAIN_TIMEOUT_MS = QUICK ? 60_000 : 300_000;
+const PARTS = new Set((process.env.BENCH_ONLY ?? 'ceiling,api,million,journeys,webhooks,processes').split(','));
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** The hand measurement of issue 13 used this bank-status poll base; the default (2 s) would set the journey pace. */
+const JOURNEY_ENV = { BANK_STATUS_POLL_BASE_MS: '200', WORKER_POLL_INTERVAL_MS: '100' };
 
 interface Figures {
   requestsPerSecond: number;
+  requests: number;
   p50: number;
   p99: number;
   non2xx: number;
 }
 
-function startProcess(script: string, env: Record<string, string>, readyPattern: RegExp): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (readyPattern.test(output)) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
+interface Results {
+  startedAt: string;
+  node: string;
+  cpus: number;
+  loadAverageAtStart: number[];
+  loadAverageAtEnd?: number[];
+  quick: boolean;
+  secondsPerRun: number;
+  ceiling?: Figures;
+  api: { database: string; operation: string; ours: Figures; bare: Figures; ratio: number }[];
+  million: { database: string; operation: string; seeded: number; fresh: Figures; seededFigures: Figures; ratio: number }[];
+  journeys?: JourneyFigures;
+  webhooks?: WebhookFigures;
+  processes: { database: string; operation: string; one: Figures; two: Figures; ratio: number }[];
+}
+
+interface JourneyFigures {
+  payments: number;
+  completed: number;
+  creationSeconds: number;
+  firstCreatedToLastCompletedSeconds: number;
+  completedPerSecond: number;
+  creationToCompletedP50Ms: number;
+  creationToCompletedP99Ms: number;
+}
+
+interface WebhookFigures {
+  paymentsPerSecond: number;
+  payments: number;
+  deliveries: number;
+  undelivered: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const results: Results = {
+  startedAt: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  loadAverageAtStart: loadavg(),
+  quick: QUICK,
+  secondsPerRun: SECONDS,
+  api: [],
+  million: [],
+  processes: [],
+};
+
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+
+type Started = Child;
+
+function startProcess(script: string, env: Record<string, string>, readyPattern: RegExp, nodeArgs: string[] = []): Promise<Started> {
+  return startChild([...nodeArgs, '--import', 'tsx', script], env, readyPattern);
+}
+
+interface Ours {
+  readonly base: string;
+  readonly process: Started;
+}
+
+/** Our service as `npm start` runs it (rate limits out of the way, warnings only in the log). */
+async function startOurs(databaseUrl: string, env: Record<string, string> = {}): Promise<Ours> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = await startProcess(
+    'src/server.ts',
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: base,
+      METRICS_PORT: 'off',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      CREATE_DEMO_CLIENT: 'true',
+      SECRET_KEYS: TEST_SECRET_KEYS,
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      ...env,
+    },
+    /openpis is listening[^\n]*\n[\s\S]*Role:[^\n]*\n/,
+    PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`],
+  );
+  return { base, process: started };
+}
+
+/** The demo client's token, from the credentials a fresh database's first start prints. */
+async function demoToken(ours: Ours): Promise<{ clientId: string; authorization: Record<string, string> }> {
+  const clientId = /clientId:\s+(\S+)/.exec(ours.process.output())?.[1] ?? '';
+  const clientSecret = /clientSecret:\s+(\S+)/.exec(ours.process.output())?.[1] ?? '';
+  const response = await fetch(`${ours.base}/api/v1/auth/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
   });
+  if (response.status !== 200) throw new Error(`token request failed with ${response.status}: ${await response.text()}`);
+  const token = ((await response.json()) as { access_token: string }).access_token;
+  return { clientId, authorization: { authorization: `Bearer ${token}` } };
 }
 
 async function load(options: autocannon.Options): Promise<Figures> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, ...options });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  return { requestsPerSecond: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+/** Two loads at once, each with half the connections; their sums. */
+async function loadBoth(first: autocannon.Options, second: autocannon.Options): Promise<Figures> {
+  const half = Math.max(1, Math.floor(CONNECTIONS / 2));
+  const [a, b] = await Promise.all([load({ ...first, connections: half }), load({ ...second, connections: half })]);
+  return { requestsPerSecond: a.requestsPerSecond + b.requestsPerSecond, requests: a.requests + b.requests, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), non2xx: a.non2xx + b.non2xx };
 }
 
 function creationRequests(path: string, headers: Record<string, string>): autocannon.Options['requests'] {
@@ -58,11 +181,11 @@ function creationRequests(path: string, headers: Record<string, string>): autoca
   ];
 }
 
-async function createPayments(url: string, headers: Record<string, string>, count: number, idField: string): Promise<string[]> {
+async function createPayments(url: string, headers: Record<string, string>, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(paymentRequest()) });
-    ids.push(((await response.json()) as Record<string, string>)[idField] ?? '');
+    ids.push(((await response.json()) as { paymentId: string }).paymentId);
   }
   return ids;
 }
@@ -72,61 +195,313 @@ function readRequests(pathOf: (id: string) => string, ids: string[], headers: Re
   return [{ method: 'GET', headers, setupRequest: (request) => ({ ...request, path: pathOf(ids[(next += 1) % ids.length] ?? '') }) }];
 }
 
-async function benchDatabase(name: string, databaseUrl: string): Promise<void> {
-  const ourPort = await freePort();
-  const ours = await startProcess('src/server.ts', { PORT: String(ourPort), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', CREATE_DEMO_CLIENT: 'true', RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' }, /clientSecret:\s+\S+/);
-  const clientId = /clientId:\s+(\S+)/.exec(ours.output())?.[1] ?? '';
-  const clientSecret = /clientSecret:\s+(\S+)/.exec(ours.output())?.[1] ?? '';
-  const base = `http://127.0.0.1:${ourPort}`;
-  const tokenResponse = await fetch(`${base}/api/v1/auth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
-  const auth = { authorization: `Bearer ${token}` };
+const figuresCell = (figures: Figures): string => `${figures.requestsPerSecond.toFixed(0)} | ${figures.p50} / ${figures.p99}`;
 
-  const ourCreate = await load({ url: base, requests: creationRequests('/api/v1/ob/payments', auth) });
-  const ourIds = await createPayments(`${base}/api/v1/ob/payments`, auth, 200, 'paymentId');
-  const ourRead = await load({ url: base, requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, ourIds, auth) });
-  ours.child.kill('SIGTERM');
-
-  const barePort = await freePort();
-  const bareDatabaseUrl = databaseUrl.startsWith('sqlite:') ? `${databaseUrl}-bare` : databaseUrl;
-  const bare = await startProcess('bench/bare-server.ts', { PORT: String(barePort), DATABASE_URL: bareDatabaseUrl }, /ready/);
-  const bareBase = `http://127.0.0.1:${barePort}`;
-  const bareCreate = await load({ url: bareBase, requests: creationRequests('/payments', {}) });
-  const bareIds = await createPayments(`${bareBase}/payments`, {}, 200, 'paymentId');
-  const bareRead = await load({ url: bareBase, requests: readRequests((id) => `/latest?paymentId=${id}`, bareIds, {}) });
-  bare.child.kill('SIGTERM');
-
-  const row = (label: string, our: Figures, baseline: Figures) =>
-    `| ${name} | ${label} | ${our.requestsPerSecond.toFixed(0)} | ${our.p50} / ${our.p99} | ${baseline.requestsPerSecond.toFixed(0)} | ${baseline.p50} / ${baseline.p99} | ${(our.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} | ${our.non2xx} |`;
-  process.stdout.write(`${row('create payment', ourCreate, bareCreate)}\n${row('latest status', ourRead, bareRead)}\n`);
+async function ceiling(): Promise<void> {
+  const port = await freePort();
+  const bare = await startProcess('bench/bare-server.ts', { PORT: String(port), HELLO_ONLY: 'true' }, /ready/);
+  try {
+    results.ceiling = await load({ url: `http://127.0.0.1:${port}/hello` });
+  } finally {
+    await bare.stop();
+  }
+  say(`\nBare Fastify "hello world" (the machine's ceiling): ${results.ceiling.requestsPerSecond.toFixed(0)} req/s, p50 / p99 ${results.ceiling.p50} / ${results.ceiling.p99} ms`);
 }
 
-process.stdout.write(`${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, node ${process.version}\n\n`);
-process.stdout.write('| database | operation | ours req/s | ours p50 / p99 ms | bare req/s | bare p50 / p99 ms | ours ÷ bare | ours non-2xx |\n|---|---|---|---|---|---|---|---|\n');
+/** Creation and latest status, ours against bare; then, seeded, ours again. */
+async function api(name: string, databaseUrl: string, bareDatabaseUrl: string): Promise<void> {
+  const ours = await startOurs(databaseUrl);
+  const { clientId, authorization } = await demoToken(ours);
+  let ourCreate: Figures;
+  let ourRead: Figures;
+  let ourIds: string[];
+  try {
+    ourCreate = await load({ url: ours.base, requests: creationRequests('/api/v1/ob/payments', authorization) });
+    ourIds = await createPayments(`${ours.base}/api/v1/ob/payments`, authorization, 200);
+    ourRead = await load({ url: ours.base, requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, ourIds, authorization) });
+  } finally {
+    await ours.process.stop();
+  }
+
+  const barePort = await freePort();
+  const bare = await startProcess('bench/bare-server.ts', { PORT: String(barePort), DATABASE_URL: bareDatabaseUrl }, /ready/);
+  const bareBase = `http://127.0.0.1:${barePort}`;
+  let bareCreate: Figures;
+  let bareRead: Figures;
+  try {
+    bareCreate = await load({ url: bareBase, requests: creationRequests('/payments', {}) });
+    const bareIds = await createPayments(`${bareBase}/payments`, {}, 200);
+    bareRead = await load({ url: bareBase, requests: readRequests((id) => `/latest?paymentId=${id}`, bareIds, {}) });
+  } finally {
+    await bare.stop();
+  }
+  results.api.push({ database: name, operation: 'create payment', ours: ourCreate, bare: bareCreate, ratio: ourCreate.requestsPerSecond / bareCreate.requestsPerSecond });
+  results.api.push({ database: name, operation: 'latest status', ours: ourRead, bare: bareRead, ratio: ourRead.requestsPerSecond / bareRead.requestsPerSecond });
+  say(`(${name}: ${results.api.slice(-2).map((row) => `${row.operation} ours ${figuresCell(row.ours)} bare ${figuresCell(row.bare)} ratio ${row.ratio.toFixed(2)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+
+  if (!PARTS.has('million')) return;
+  const handle = openDatabase(parseDatabaseUrl(databaseUrl, []));
+  const seedCount = handle.kind === 'postgres' ? SEED_PAYMENTS_POSTGRES : SEED_PAYMENTS;
+  try {
+    const seededAt = Date.now();
+    await seedPayments(handle, clientId, seedCount);
+    say(`(${name}: seeded ${seedCount} payments in ${((Date.now() - seededAt) / 1000).toFixed(1)} s)`);
+  } finally {
+    await handle.close();
+  }
+  const seeded = await startOurs(databaseUrl);
+  try {
+    const seededCreate = await load({ url: seeded.base, requests: creationRequests('/api/v1/ob/payments', authorization) });
+    const seededRead = await load({ url: seeded.base, requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, ourIds, authorization) });
+    results.million.push({ database: name, operation: 'create payment', seeded: seedCount, fresh: ourCreate, seededFigures: seededCreate, ratio: seededCreate.requestsPerSecond / ourCreate.requestsPerSecond });
+    results.million.push({ database: name, operation: 'latest status', seeded: seedCount, fresh: ourRead, seededFigures: seededRead, ratio: seededRead.requestsPerSecond / ourRead.requestsPerSecond });
+    say(`(${name} seeded: ${results.million.slice(-2).map((row) => `${row.operation} ${figuresCell(row.seededFigures)} ratio ${row.ratio.toFixed(2)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+  } finally {
+    await seeded.process.stop();
+  }
+}
+
+/**
+ * Finished payments of one client, written straight into the tables in batches (one statement per batch and
+ * table): the payment, its completed status record and its feed event, as the service would have left them.
+ */
+async function seedPayments(handle: DatabaseHandle, clientId: string, count: number): Promise<void> {
+  const db = handle.db as unknown as Kysely<unknown>;
+  const batch = 50_000;
+  const { event_position: startPosition } = await handle.db.selectFrom('clients').select('event_position').where('id', '=', clientId).executeTakeFirstOrThrow();
+  const base = Number(startPosition);
+  const at = '2026-01-01T00:00:00.000Z';
+  // A sealed value under the active key, so start-up finds nothing to seal; seeded flows are never opened.
+  const sealedFlowToken = testSecretBox().seal('seeded', 'seeded');
+  const series = (from: number, to: number) =>
+    handle.kind === 'postgres' ? sql`SELECT i FROM generate_series(${from}::int, ${to}::int) AS s(i)` : sql`WITH RECURSIVE s(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM s WHERE i < ${to}) SELECT i FROM s`;
+  for (let from = 1; from <= count; from += batch) {
+    const to = Math.min(count, from + batch - 1);
+    await handle.db.transaction().execute(async (trx) => {
+      const seed = (id: string) => sql.raw(`'seed-${id}-' || CAST(i AS TEXT)`);
+      await sql`
+        INSERT INTO payments (id, client_id, environment, end_to_end_id, mode, provider_id, provider_preferences, payment_scheme, scheme_mode,
+          fee_paid_by, amount, currency, sender, recipient, remittance, redirect_uri, webhook_url, psu_ip_address, psu_user_agent, locale,
+          flow_token_hash, flow_token_sealed, provider_payment_id, detailed_status, failure_reasons, version, created_at, updated_at, flow_expires_at)
+        SELECT ${seed('p')}, ${clientId}, 'sandbox', ${seed('e2e')}, 'hosted', NULL, NULL, 'SEPA', NULL, NULL, '10.50', 'EUR', NULL,
+          '{"name":"Acme GmbH"}', '{"type":"UNSTRUCTURED","value":"seed"}', 'https://merchant.example/return', NULL, '203.0.113.7', 'seed', NULL,
+          ${seed('flow')}, ${sealedFlowToken}, NULL, 'PAYMENT_EXECUTION_COMPLETED', NULL, 1, ${at}, ${at}, ${at}
+        FROM (${series(from, to)}) AS n`.execute(trx);
+      await sql`
+        INSERT INTO payment_status_history (id, client_id, payment_id, sequence, detailed_status, failure_reasons, created_at)
+        SELECT ${seed('s')}, ${clientId}, ${seed('p')}, 1, 'PAYMENT_EXECUTION_COMPLETED', NULL, ${at}
+        FROM (${series(from, to)}) AS n`.execute(trx);
+      await sql`
+        INSERT INTO events (id, client_id, position, type, payment_id, body, created_at)
+        SELECT ${seed('ev')}, ${clientId}, ${base} + i, 'payment.status.updated', ${seed('p')}, '{}', ${at}
+        FROM (${series(from, to)}) AS n`.execute(trx);
+    });
+  }
+  await sql`UPDATE clients SET event_position = event_position + ${count} WHERE id = ${clientId}`.execute(db);
+  if (handle.kind === 'postgres') await sql`ANALYZE`.execute(db);
+}
+
+function journeyRequest(providerId: string, webhookUrl?: string): Record<string, unknown> {
+  const request = paymentRequest({ provider: { id: providerId }, amount: 1, sender: { credentials: { id: 'dave', password: 'sandbox' } } });
+  if (webhookUrl !== undefined) (request.metadata as Record<string, unknown>).webhookUrl = webhookUrl;
+  return request;
+}
+
+async function createJourney(ours: Ours, authorization: Record<string, string>, request: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${ours.base}/api/v1/ob/payments`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorization }, body: JSON.stringify(request) });
+  const body = await response.text();
+  if (response.status !== 201) throw new Error(`journey creation answered ${response.status}: ${body}`);
+  return (JSON.parse(body) as { paymentId: string }).paymentId;
+}
+
+/** Waits (bounded) until none of the payments is open any more; returns how many completed. */
+async function waitForFinal(handle: DatabaseHandle, paymentIds: readonly string[]): Promise<number> {
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  for (;;) {
+    const rows = await handle.db.selectFrom('payments').select(['detailed_status']).where('id', 'in', [...paymentIds]).execute();
+    const completed = rows.filter((row) => row.detailed_status === 'PAYMENT_EXECUTION_COMPLETED').length;
+    const final = rows.filter((row) => isDetailedStatus(row.detailed_status) && isFinal(row.detailed_status)).length;
+    if (final >= paymentIds.length || Date.now() > deadline) return completed;
+    await sleep(200);
+  }
+}
+
+async function journeys(dir: string): Promise<void> {
+  const databaseUrl = `sqlite:${join(dir, 'journeys.sqlite')}`;
+  const ours = await startOurs(databaseUrl, JOURNEY_ENV);
+  const handle = openDatabase(parseDatabaseUrl(databaseUrl, []));
+  try {
+    const { authorization } = await demoToken(ours);
+    const providerId = hansaProviderId();
+    const ids: string[] = [];
+    let next = 0;
+    const createdStart = Date.now();
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < JOURNEYS) {
+          next += 1;
+          ids.push(await createJourney(ours, authorization, journeyRequest(providerId)));
+        }
+      }),
+    );
+    const creationSeconds = (Date.now() - createdStart) / 1000;
+    const completed = await waitForFinal(handle, ids);
+    // Times from the records themselves: the first record's time to the completed record's time.
+    const rows = await handle.db
+      .selectFrom('payment_status_history')
+      .select(['payment_id', 'sequence', 'detailed_status', 'created_at'])
+      .where('payment_id', 'in', ids)
+      .execute();
+    const firstAt = new Map<string, number>();
+    const completedAt = new Map<string, number>();
+    for (const row of rows) {
+      if (Number(row.sequence) === 1) firstAt.set(row.payment_id, Date.parse(row.created_at));
+      if (row.detailed_status === 'PAYMENT_EXECUTION_COMPLETED') completedAt.set(row.payment_id, Date.parse(row.created_at));
+    }
+    const durations = [...completedAt].map(([id, at]) => at - (firstAt.get(id) ?? at)).sort((a, b) => a - b);
+    const start = Math.min(...firstAt.values());
+    const end = Math.max(...completedAt.values());
+    const span = (end - start) / 1000;
+    results.journeys = {
+      payments: ids.length,
+      completed,
+      creationSeconds,
+      firstCreatedToLastCompletedSeconds: span,
+      completedPerSecond: completed / span,
+      creationToCompletedP50Ms: percentile(durations, 50),
+      creationToCompletedP99Ms: percentile(durations, 99),
+    };
+  } finally {
+    await handle.close();
+    await ours.process.stop();
+  }
+  const j = results.journeys;
+  say(
+    `\nJourneys to COMPLETED (SQLite, embedded Hansa bank, payer dave, credentials in the request, ${CONNECTIONS} at once, BANK_STATUS_POLL_BASE_MS=200): ` +
+      `${j.completed} of ${j.payments} completed; created in ${j.creationSeconds.toFixed(1)} s; first created to last completed ${j.firstCreatedToLastCompletedSeconds.toFixed(1)} s = ` +
+      `${j.completedPerSecond.toFixed(0)} completed/s; creation to completed p50 ${j.creationToCompletedP50Ms} ms, p99 ${j.creationToCompletedP99Ms} ms`,
+  );
+}
+
+async function webhooks(dir: string): Promise<void> {
+  const pki = createTestPki();
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, pki.caCertificate);
+  const receiver = await startReceiver(pki);
+  const latencies: number[] = [];
+  receiver.routes.set('/hooks', (request, response) => {
+    response.writeHead(204).end();
+    const body = JSON.parse(request.body) as { data: { createdAt: string } };
+    latencies.push(Date.now() - Date.parse(body.data.createdAt));
+  });
+  const databaseUrl = `sqlite:${join(dir, 'webhooks.sqlite')}`;
+  const ours = await startOurs(databaseUrl, { ...JOURNEY_ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: caFile });
+  const handle = openDatabase(parseDatabaseUrl(databaseUrl, []));
+  try {
+    const { authorization } = await demoToken(ours);
+    const providerId = hansaProviderId();
+    const total = WEBHOOK_RATE * WEBHOOK_SECONDS;
+    const started = Date.now();
+    const creations: Promise<string>[] = [];
+    // Open loop: one creation every 1/rate s, whatever the answers' pace.
+    for (let i = 0; i < total; i += 1) {
+      const due = started + (i * 1000) / WEBHOOK_RATE;
+      if (due > Date.now()) await sleep(due - Date.now());
+      creations.push(createJourney(ours, authorization, journeyRequest(providerId, `${receiver.origin}/hooks`)));
+    }
+    const ids = await Promise.all(creations);
+    await waitForFinal(handle, ids);
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    let pending = Number.POSITIVE_INFINITY;
+    while (Date.now() < deadline) {
+      const row = await handle.db
+        .selectFrom('webhook_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('state', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      pending = Number(row.n);
+      if (pending === 0) break;
+      await sleep(200);
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    results.webhooks = {
+      paymentsPerSecond: WEBHOOK_RATE,
+      payments: ids.length,
+      deliveries: sorted.length,
+      undelivered: pending,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      maxMs: sorted[sorted.length - 1] ?? 0,
+    };
+  } finally {
+    await handle.close();
+    await ours.process.stop();
+    await receiver.close();
+  }
+  const w = results.webhooks;
+  say(
+    `\nWebhooks at ${w.paymentsPerSecond} payments/s for ${WEBHOOK_SECONDS} s (journeys as above, HTTPS receiver on loopback): ${w.deliveries} deliveries, ${w.undelivered} undelivered; ` +
+      `status record time to receiver: p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, max ${w.maxMs} ms`,
+  );
+}
+
+/** One API process, then two on the same PostgreSQL database, sharing the same load. */
+async function processes(name: string, databaseUrl: string): Promise<void> {
+  const first = await startOurs(databaseUrl, { PROCESS_ROLE: 'api' });
+  const second = await startOurs(databaseUrl, { PROCESS_ROLE: 'api' });
+  try {
+    const { authorization } = await demoToken(first);
+    const ids = await createPayments(`${first.base}/api/v1/ob/payments`, authorization, 200);
+    const reads = () => readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, ids, authorization);
+    const oneCreate = await load({ url: first.base, requests: creationRequests('/api/v1/ob/payments', authorization) });
+    const twoCreate = await loadBoth(
+      { url: first.base, requests: creationRequests('/api/v1/ob/payments', authorization) },
+      { url: second.base, requests: creationRequests('/api/v1/ob/payments', authorization) },
+    );
+    const oneRead = await load({ url: first.base, requests: reads() });
+    const twoRead = await loadBoth({ url: first.base, requests: reads() }, { url: second.base, requests: reads() });
+    results.processes.push({ database: name, operation: 'create payment', one: oneCreate, two: twoCreate, ratio: twoCreate.requestsPerSecond / oneCreate.requestsPerSecond });
+    results.processes.push({ database: name, operation: 'latest status', one: oneRead, two: twoRead, ratio: twoRead.requestsPerSecond / oneRead.requestsPerSecond });
+    say(`(${name} processes: ${results.processes.map((row) => `${row.operation} one ${figuresCell(row.one)} two ${figuresCell(row.two)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+  } finally {
+    await Promise.all([first.process.stop(), second.process.stop()]);
+  }
+}
+
+function report(): void {
+  say(`\n${CONNECTIONS} connections, ${SECONDS} s per run, node ${results.node}, ${results.cpus} cores, load average at start ${results.loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}, at end ${(results.loadAverageAtEnd ?? []).map((n) => n.toFixed(2)).join(' ')}`);
+  if (results.api.length > 0) {
+    say('\n| database | operation | ours req/s | ours p50 / p99 ms | bare req/s | bare p50 / p99 ms | ours ÷ bare | ours non-2xx |\n|---|---|---|---|---|---|---|---|');
+    for (const row of results.api) say(`| ${row.database} | ${row.operation} | ${figuresCell(row.ours)} | ${figuresCell(row.bare)} | ${row.ratio.toFixed(2)} | ${row.ours.non2xx} |`);
+  }
+  if (results.million.length > 0) {
+    say('\n| database | operation | fresh req/s | fresh p50 / p99 ms | seeded payments | seeded req/s | seeded p50 / p99 ms | seeded ÷ fresh |\n|---|---|---|---|---|---|---|---|');
+    for (const row of results.million) say(`| ${row.database} | ${row.operation} | ${figuresCell(row.fresh)} | ${row.seeded} | ${figuresCell(row.seededFigures)} | ${row.ratio.toFixed(2)} |`);
+  }
+  if (results.processes.length > 0) {
+    say('\n| database | operation | one process req/s | p50 / p99 ms | two processes req/s | p50 / p99 ms | two ÷ one |\n|---|---|---|---|---|---|---|');
+    for (const row of results.processes) say(`| ${row.database} | ${row.operation} | ${figuresCell(row.one)} | ${figuresCell(row.two)} | ${row.ratio.toFixed(2)} |`);
+  }
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'openpis-bench-'));
 try {
-  await benchDatabase('SQLite', `sqlite:${join(dir, 'bench.sqlite')}`);
-  const postgresUrl = process.env.DATABASE_URL;
-  if (postgresUrl?.startsWith('postgres')) {
-    // A fresh database for the run; the bare server adds its own client row beside ours.
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    const name = `openpis_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    try {
-      await benchDatabase('PostgreSQL', url.toString());
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+  if (PARTS.has('ceiling')) await ceiling();
+  const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') === true ? process.env.DATABASE_URL : undefined;
+  if (PARTS.has('api') || PARTS.has('million')) {
+    const sqlitePath = join(dir, 'bench.sqlite');
+    await api('SQLite', `sqlite:${sqlitePath}`, `sqlite:${sqlitePath}-bare`);
+    if (postgresUrl !== undefined) {
+      // Ours and the bare server each get a database of their own, as on SQLite.
+      await withFreshPostgres(postgresUrl, (ourUrl) => withFreshPostgres(postgresUrl, (bareUrl) => api('PostgreSQL', ourUrl, bareUrl)));
     }
   }
+  if (PARTS.has('journeys')) await journeys(dir);
+  if (PARTS.has('webhooks')) await webhooks(dir);
+  if (PARTS.has('processes') && postgresUrl !== undefined) await withFreshPostgres(postgresUrl, (url) => processes('PostgreSQL', url));
+  results.loadAverageAtEnd = loadavg();
+  report();
+  if (process.env.BENCH_JSON !== undefined) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(results, null, 2)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Authenticator } from './auth/authenticate.js';
 import { registerTokenRoute } from './auth/token-route.js';
 import { TokenService } from './auth/tokens.js';
+import { VerifiedTokenCache } from './auth/token-cache.js';
 import type { Config } from './config/config.js';
 import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
 import { messagesFor } from './http/ajv-messages.js';
@@ -22,6 +23,7 @@ import type { App } from './http/fastify-types.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
 import { PaymentRepository } from './flow/payment-repository.js';
+import { GroupCommitter } from './storage/group-commit.js';
 import { PaymentService } from './payments/payment-service.js';
 import { registerPaymentRoutes } from './payments/routes.js';
 import { registerEventFeedRoutes } from './payments/event-feed-routes.js';
@@ -32,6 +34,7 @@ import { registerProviderRoutes } from './providers/routes.js';
 import type { JobKind } from './jobs/job-kinds.js';
 import { JobQueue } from './jobs/job-queue.js';
 import type { JobHandler } from './jobs/worker.js';
+import { WorkSignal } from './jobs/work-signal.js';
 import { Metrics } from './observability/metrics.js';
 import { meterConnectors } from './observability/metered-connector.js';
 import { BankCallRecorder } from './observability/bank-call-records.js';
@@ -118,6 +121,8 @@ declare module 'fastify' {
     jobHandlers: Partial<Record<JobKind, JobHandler>>;
     /** The records of bank calls; closed (written out) after the workers stop, before the database closes. */
     bankCallRecorder: BankCallRecorder;
+    /** Raised after every commit that made background work due (statuses, jobs), for this process's workers. */
+    workSignal: WorkSignal;
   }
 }
 
@@ -190,9 +195,19 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const secrets = new SecretBox(config.secretKeys);
   // Page cursors of the lists are signed with a key derived from the same ring (src/http/cursor.ts).
   const cursors = new CursorCodec(config.secretKeys.map((key) => key.key));
-  const tokens = new TokenService(database.db, now);
+  // Verified tokens are cached; a revocation in any process reaches this one at once (src/auth/token-cache.ts).
+  // A worker-only process checks no tokens, so it does not listen for revocations either. Until the process
+  // listens (PostgreSQL) every token is checked in the database; start-up waits a little for it.
+  const revocations = config.processRole === 'worker' ? undefined : database.clientRevocations();
+  if (revocations !== undefined) app.addHook('onReady', async () => revocations.ready(5000));
+  const tokens = new TokenService(database.db, now, revocations === undefined ? undefined : new VerifiedTokenCache(revocations));
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
-  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets), {
+  // Every commit that leaves work for the background (a webhook event, a job) wakes this process's workers.
+  const workSignal = new WorkSignal();
+  app.decorate('workSignal', workSignal);
+  // On SQLite concurrent creations share a commit (one fsync for many, src/storage/group-commit.ts).
+  const groupCommit = database.kind === 'sqlite' ? new GroupCommitter(database.db) : undefined;
+  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets, () => workSignal.notify(), groupCommit), {
     baseUrl: config.baseUrl,
     flowDeadlineSeconds: config.flowDeadlineSeconds,
     now,
@@ -220,6 +235,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   const flow = new FlowEngine({
     store: new PaymentStateStore(database.db, secrets, now, (records) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
+      workSignal.notify();
     }),
     secretBox: secrets,
     catalogue,

@@ -7,6 +7,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { ClientsTable, Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
+import { announceClientRevocation, awaitRevocationPropagation } from '../storage/client-revocations.js';
 import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
 import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
@@ -92,7 +93,7 @@ export class ClientService {
     return Number(row.n);
   }
 
-  /** Issues a new secret; the old one and every token issued with it stop working at once. */
+  /** Issues a new secret; the old one and every token issued with it stop working in every process by the time it returns. */
   async rotateSecret(clientId: string): Promise<{ clientId: string; clientSecret: string }> {
     const clientSecret = generateClientSecret();
     await this.changeAndEndTokens(clientId, { secret_hash: sha256Hex(clientSecret) });
@@ -126,26 +127,32 @@ export class ClientService {
     return { clientId, webhookSecret, previousSecretExpiresAt };
   }
 
-  /** Sets the scopes a client may be granted; its tokens end at once (they may carry a scope it lost). */
+  /** Sets the scopes a client may be granted; its tokens end in every process by the time it returns (they may carry a scope it lost). */
   async setScopes(clientId: string, scopes: readonly Scope[]): Promise<void> {
     await this.changeAndEndTokens(clientId, { scopes: formatScopes(scopes) });
   }
 
-  /** Disables a client: its tokens stop working and it can get no new ones. */
+  /** Disables a client: its tokens stop working in every process by the time it returns, and it can get no new ones. */
   async disable(clientId: string): Promise<void> {
     await this.changeAndEndTokens(clientId, { disabled_at: this.now().toISOString() });
   }
 
-  /** Changes a client and ends every token issued to it, in one transaction. */
+  /**
+   * Changes a client and ends every token issued to it, in one transaction; processes that cached the client's
+   * verified tokens drop them when it commits, and this returns only once every process has seen it.
+   */
   private async changeAndEndTokens(clientId: string, changes: Updateable<ClientsTable>): Promise<void> {
+    const at = this.now().toISOString();
     await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('clients')
-        .set({ ...changes, updated_at: this.now().toISOString() })
+        .set({ ...changes, updated_at: at })
         .where('id', '=', clientId)
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) throw new ClientNotFoundError(clientId);
       await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+      await announceClientRevocation(trx, clientId, at);
     });
+    await awaitRevocationPropagation(this.db);
   }
 }

@@ -7,6 +7,7 @@ import type { Database } from '../storage/schema.js';
 import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 import { generateAccessToken, secretMatches, sha256Hex } from './secrets.js';
+import type { VerifiedTokenCache } from './token-cache.js';
 
 /** Access token lifetime fixed by the spec. */
 export const TOKEN_LIFETIME_SECONDS = 1800;
@@ -32,6 +33,8 @@ export class TokenService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => Date = () => new Date(),
+    /** Verified tokens kept in memory (revoked at once in every process); without it every check reads the database. */
+    private readonly cache?: VerifiedTokenCache,
   ) {}
 
   /** Checks a client's id and secret; undefined when unknown, wrong or disabled. */
@@ -89,13 +92,29 @@ export class TokenService {
 
   /** The client behind a bearer token, or undefined when the token is unknown, expired or its client disabled. */
   async verify(accessToken: string): Promise<AuthenticatedClient | undefined> {
+    const tokenHash = sha256Hex(accessToken);
+    const nowMs = this.now().getTime();
+    const cached = this.cache?.get(tokenHash, nowMs);
+    if (cached !== undefined) return cached;
+    const epoch = this.cache?.epoch();
     const row = await this.db
       .selectFrom('access_tokens')
       .innerJoin('clients', 'clients.id', 'access_tokens.client_id')
-      .select(['clients.id as clientId', 'clients.environment', 'clients.disabled_at', 'access_tokens.scopes', 'access_tokens.expires_at'])
-      .where('access_tokens.token_hash', '=', sha256Hex(accessToken))
+      .select([
+        'clients.id as clientId',
+        'clients.environment',
+        'clients.disabled_at',
+        'clients.revocation_version',
+        'access_tokens.scopes',
+        'access_tokens.expires_at',
+      ])
+      .where('access_tokens.token_hash', '=', tokenHash)
       .executeTakeFirst();
-    if (row === undefined || row.disabled_at !== null || row.expires_at <= this.now().toISOString()) return undefined;
-    return { clientId: row.clientId, environment: row.environment, scopes: parseScopes(row.scopes).scopes };
+    if (row === undefined || row.disabled_at !== null) return undefined;
+    const expiresAtMs = Date.parse(row.expires_at);
+    if (expiresAtMs <= nowMs) return undefined;
+    const client: AuthenticatedClient = { clientId: row.clientId, environment: row.environment, scopes: parseScopes(row.scopes).scopes };
+    this.cache?.put(tokenHash, client, expiresAtMs, Number(row.revocation_version), epoch);
+    return client;
   }
 }

@@ -2,7 +2,7 @@
  * Storage of payments and their status history, the same code on SQLite and PostgreSQL. History is
  * append-only; a payment and its first status record are written in one transaction.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
 import { appendStatusRecords } from './status-writer.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
@@ -10,6 +10,7 @@ import { scheduleJobs } from '../jobs/job-queue.js';
 import { sha256Hex } from '../crypto/hashes.js';
 import { scaledAmount } from '../domain/money.js';
 import { isUniqueViolation } from '../storage/database.js';
+import type { GroupCommitter } from '../storage/group-commit.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { flowTokenContext } from '../storage/stored-secrets.js';
 import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
@@ -128,6 +129,10 @@ export class PaymentRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly secrets: SecretBox,
+    /** Told after a payment was created (its first event and jobs committed), to wake the background workers. */
+    private readonly onCreated: () => void = () => undefined,
+    /** Commits concurrent creations together (SQLite, src/storage/group-commit.ts); each in its own transaction without. */
+    private readonly groupCommit?: GroupCommitter,
   ) {}
 
   /**
@@ -139,14 +144,16 @@ export class PaymentRepository {
     jobs: readonly JobSchedule[] = [],
   ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
     try {
-      const firstStatus = await this.db.transaction().execute(async (trx) => {
+      const write = async (trx: Transaction<Database>) => {
         // The scaled amount serves the console's amount filter (migration 0008).
         await trx.insertInto('payments').values({ ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null }).execute();
         const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
-        await scheduleJobs(trx, payment.id, jobs, payment.createdAt);
+        await scheduleJobs(trx, payment, jobs, payment.createdAt);
         return record;
-      });
+      };
+      const firstStatus = this.groupCommit === undefined ? await this.db.transaction().execute(write) : await this.groupCommit.run(write);
       if (firstStatus === undefined) throw new Error('The first status record was not written');
+      this.onCreated();
       return { kind: 'created', firstStatus };
     } catch (error) {
       if (isUniqueViolation(error)) return { kind: 'duplicate' };
@@ -168,12 +175,11 @@ export class PaymentRepository {
   /** The whole status history of a client's payment, earliest first; empty when not the client's. */
   async historyForClient(paymentId: string, clientId: string): Promise<StatusRecord[]> {
     const rows = await this.db
-      .selectFrom('payment_status_history as h')
-      .innerJoin('payments as p', 'p.id', 'h.payment_id')
-      .selectAll('h')
-      .where('p.id', '=', paymentId)
-      .where('p.client_id', '=', clientId)
-      .orderBy('h.sequence', 'asc')
+      .selectFrom('payment_status_history')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('payment_id', '=', paymentId)
+      .orderBy('sequence', 'asc')
       .execute();
     return rows.map(statusRecordFromRow);
   }
@@ -212,12 +218,12 @@ export class PaymentRepository {
   /** The latest status record of a client's payment. */
   async latestForClient(paymentId: string, clientId: string): Promise<StatusRecord | undefined> {
     const row = await this.db
-      .selectFrom('payment_status_history as h')
-      .innerJoin('payments as p', 'p.id', 'h.payment_id')
-      .selectAll('h')
-      .where('p.id', '=', paymentId)
-      .where('p.client_id', '=', clientId)
-      .orderBy('h.sequence', 'desc')
+      // The record carries its client, so tenancy needs no join: one probe of the client-led index (migration 0009).
+      .selectFrom('payment_status_history')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('payment_id', '=', paymentId)
+      .orderBy('sequence', 'desc')
       .limit(1)
       .executeTakeFirst();
     return row === undefined ? undefined : statusRecordFromRow(row);

@@ -118,6 +118,7 @@ export class PaymentStateStore {
       const updated = await trx
         .updateTable('payments')
         .set(row)
+        .where('client_id', '=', payment.clientId)
         .where('id', '=', payment.id)
         .where('version', '=', payment.version)
         .executeTakeFirst();
@@ -127,15 +128,16 @@ export class PaymentStateStore {
         const lastRecord = await trx
           .selectFrom('payment_status_history')
           .select((eb) => eb.fn.max('sequence').as('sequence'))
+          .where('client_id', '=', payment.clientId)
           .where('payment_id', '=', payment.id)
           .executeTakeFirst();
         records = await appendStatusRecords(trx, next, path, Number(lastRecord?.sequence ?? 0), at);
       }
       if (isFinal(next.detailedStatus)) {
-        await cancelJobs(trx, payment.id);
+        await cancelJobs(trx, payment);
       } else {
-        if (cancel.length > 0) await cancelJobs(trx, payment.id, cancel);
-        if (schedule.length > 0) await scheduleJobs(trx, payment.id, schedule, at);
+        if (cancel.length > 0) await cancelJobs(trx, payment, cancel);
+        if (schedule.length > 0) await scheduleJobs(trx, payment, schedule, at);
       }
       return { kind: 'applied' as const, payment: next, records };
     });

@@ -40,6 +40,7 @@ export async function appendStatusRecords(
     .values(
       records.map((record) => ({
         id: record.id,
+        client_id: payment.clientId,
         payment_id: record.paymentId,
         sequence: record.sequence,
         detailed_status: record.detailedStatus,
@@ -81,6 +82,7 @@ export async function appendStatusRecords(
     const stopped = await trx
       .selectFrom('webhook_events')
       .select('id')
+      .where('client_id', '=', payment.clientId)
       .where('payment_id', '=', payment.id)
       .where('state', '=', 'gone')
       .limit(1)

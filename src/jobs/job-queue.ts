@@ -20,14 +20,20 @@ export interface Job {
 }
 
 /** Creates or re-times the payment's jobs (one per kind) inside the caller's transaction. */
-export async function scheduleJobs(trx: Transaction<Database>, paymentId: string, schedule: readonly JobSchedule[], at: string): Promise<void> {
+export async function scheduleJobs(
+  trx: Transaction<Database>,
+  payment: { readonly id: string; readonly clientId: string },
+  schedule: readonly JobSchedule[],
+  at: string,
+): Promise<void> {
   for (const job of schedule) {
     await trx
       .insertInto('jobs')
       .values({
         id: randomUUID(),
         kind: job.kind,
-        payment_id: paymentId,
+        client_id: payment.clientId,
+        payment_id: payment.id,
         run_at: job.runAt,
         attempts: 0,
         locked_by: null,
@@ -36,14 +42,18 @@ export async function scheduleJobs(trx: Transaction<Database>, paymentId: string
         created_at: at,
         updated_at: at,
       })
-      .onConflict((conflict) => conflict.columns(['kind', 'payment_id']).doUpdateSet({ run_at: job.runAt, attempts: 0, updated_at: at }))
+      .onConflict((conflict) => conflict.columns(['client_id', 'kind', 'payment_id']).doUpdateSet({ run_at: job.runAt, attempts: 0, updated_at: at }))
       .execute();
   }
 }
 
 /** Drops the payment's jobs (of the given kinds, or all) inside the caller's transaction. */
-export async function cancelJobs(trx: Transaction<Database>, paymentId: string, kinds?: readonly JobKind[]): Promise<void> {
-  let query = trx.deleteFrom('jobs').where('payment_id', '=', paymentId);
+export async function cancelJobs(
+  trx: Transaction<Database>,
+  payment: { readonly id: string; readonly clientId: string },
+  kinds?: readonly JobKind[],
+): Promise<void> {
+  let query = trx.deleteFrom('jobs').where('client_id', '=', payment.clientId).where('payment_id', '=', payment.id);
   if (kinds !== undefined) query = query.where('kind', 'in', [...kinds]);
   await query.execute();
 }
@@ -80,6 +90,18 @@ export class JobQueue {
         .execute();
       return rows.map((row) => ({ id: row.id, kind: row.kind as JobKind, paymentId: row.payment_id, runAt: row.run_at, attempts: Number(row.attempts) }));
     });
+  }
+
+  /** In how many ms the next job of these kinds that is not due yet falls due; undefined when there is none. */
+  async nextDueInMs(kinds: readonly JobKind[]): Promise<number | undefined> {
+    const now = this.now();
+    const row = await this.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('run_at').as('next'))
+      .where('kind', 'in', [...kinds])
+      .where('run_at', '>', now.toISOString())
+      .executeTakeFirst();
+    return row?.next == null ? undefined : Date.parse(row.next) - now.getTime();
   }
 
   /** The job is done: remove it, unless it was re-scheduled (by a transition) after this claim. */

@@ -42,6 +42,7 @@ export class JobWorker {
       'jobs',
       {
         claim: (workerId, limit) => (kinds.length === 0 ? Promise.resolve([]) : options.queue.claim(workerId, kinds, limit, leaseMs)),
+        nextDueInMs: () => (kinds.length === 0 ? Promise.resolve(undefined) : options.queue.nextDueInMs(kinds)),
         process: (job, workerId) => this.runJob(job, workerId),
       },
       { logger: options.logger, pollIntervalMs: options.pollIntervalMs ?? 500, concurrency: options.concurrency ?? 8 },
@@ -74,7 +75,11 @@ export class JobWorker {
       if (handler === undefined) throw new Error(`No handler for job kind ${job.kind}`);
       const outcome = await handler(job);
       if (outcome.kind === 'done') await queue.complete(job, workerId);
-      else await queue.retryAt(job, workerId, outcome.runAt, outcome.note);
+      else {
+        await queue.retryAt(job, workerId, outcome.runAt, outcome.note);
+        // This worker knows when the job is due again: it wakes by then rather than at its next poll.
+        this.worker.wakeBy(Date.parse(outcome.runAt));
+      }
       this.options.onJobFinished?.(job.kind, outcome.kind);
     } catch (error) {
       // A failing handler must not lose the job: back off and try again.

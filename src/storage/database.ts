@@ -7,13 +7,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { DatabaseConfig } from '../config/config.js';
 import type { Database } from './schema.js';
+import { postgresRevocationWatch, sqliteRevocationWatch, type ClientRevocationWatch } from './client-revocations.js';
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly kind: DatabaseConfig['kind'];
+  /** How this process hears of revoked client tokens (one watch per handle, opened on first use). */
+  clientRevocations(): ClientRevocationWatch;
   close(): Promise<void>;
 }
 
@@ -27,14 +30,48 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { db, kind: 'sqlite', close: () => db.destroy() };
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const revocations = sqliteRevocationWatch(sqlite);
+    return { db, kind: 'sqlite', clientRevocations: () => revocations, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 20 });
   // An idle client can lose its connection (database restart); without a listener that error would crash us.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  // The listening connection is opened only by a process that caches tokens (the API), not by the CLI or tests.
+  let revocations: ClientRevocationWatch | undefined;
+  return {
+    db,
+    kind: 'postgres',
+    clientRevocations: () => (revocations ??= postgresRevocationWatch(config.url)),
+    close: async () => {
+      await revocations?.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** Statements kept prepared (distinct SQL texts); the service's queries are far fewer, so the bound is a safety net. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query's SQL afresh on SQLite; this keeps prepared statements by SQL text and reuses them
+ * (about 5 % of the service's CPU under creation load went to preparing, docs/performance.md). Kysely runs one query at a
+ * time on the connection, so a statement is never in use twice at once.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string): SqliteStatement {
+      const cached = statements.get(text);
+      if (cached !== undefined) return cached;
+      const statement = sqlite.prepare(text);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+      statements.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 /** Did this error come from a unique constraint (SQLite or PostgreSQL)? */

@@ -40,6 +40,8 @@ export interface ClientsTable {
   logo_height: number | null;
   /** Position of the client's latest event in its feed (0: none yet); bumped by each status change's transaction. */
   event_position: Generated<number>;
+  /** Raised by every revocation of the client's tokens (disable, secret rotation); token caches compare it. */
+  revocation_version: Generated<number>;
 }
 
 export interface AccessTokensTable {
@@ -100,6 +102,8 @@ export interface PaymentsTable {
 
 export interface PaymentStatusHistoryTable {
   id: string;
+  /** The payment's client: it leads the table's keys (docs/scaling.md). */
+  client_id: string;
   payment_id: string;
   /** 1, 2, 3 … per payment: the order of the history, independent of clock resolution. */
   sequence: number;
@@ -159,6 +163,8 @@ export interface WebhookAttemptsTable {
 export interface JobsTable {
   id: string;
   kind: string;
+  /** The payment's client: it leads the table's keys (docs/scaling.md). */
+  client_id: string;
   payment_id: string;
   run_at: string;
   attempts: number;

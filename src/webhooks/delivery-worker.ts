@@ -32,6 +32,7 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryOptions): Po
     'webhooks',
     {
       claim: (workerId, limit) => options.outbox.claim(workerId, limit, leaseMs),
+      nextDueInMs: () => options.outbox.nextDueInMs(),
       async process(event, workerId) {
         const secrets = await options.outbox.secretsFor(event.clientId);
         const attemptedAt = now();

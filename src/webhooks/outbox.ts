@@ -95,6 +95,18 @@ export class WebhookOutbox {
     });
   }
 
+  /** In how many ms the next pending event that is not due yet falls due; undefined when there is none. */
+  async nextDueInMs(): Promise<number | undefined> {
+    const now = this.now();
+    const row = await this.db
+      .selectFrom('webhook_events')
+      .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '>', now.toISOString())
+      .executeTakeFirst();
+    return row?.next == null ? undefined : Date.parse(row.next) - now.getTime();
+  }
+
   /** The client's signing secrets: the current one, and the previous one while its rotation grace lasts. */
   async secretsFor(clientId: string): Promise<string[]> {
     const client = await this.db

@@ -11,6 +11,7 @@ import type { JobKind } from '../jobs/job-kinds.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { JobWorker, type JobHandler } from '../jobs/worker.js';
 import { pruneBankCalls } from '../observability/bank-call-records.js';
+import type { WorkSignal } from '../jobs/work-signal.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { createWebhookDeliveryWorker } from '../webhooks/delivery-worker.js';
@@ -33,6 +34,8 @@ export interface BackgroundDependencies {
   readonly jobHandlers: Partial<Record<JobKind, JobHandler>>;
   readonly metrics?: Metrics;
   readonly now?: () => Date;
+  /** This process's API raises it after committing background work; the workers then look at once. */
+  readonly workSignal?: WorkSignal;
 }
 
 export function createBackgroundWorkers(dependencies: BackgroundDependencies): BackgroundWorkers {
@@ -78,6 +81,7 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'pruning the records of bank calls failed; tried again in an hour'));
   };
+  let unsubscribe: (() => void) | undefined;
   return {
     start() {
       jobs.start();
@@ -85,6 +89,10 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
       prune();
       pruning = setInterval(prune, 60 * 60 * 1000);
       pruning.unref();
+      unsubscribe = dependencies.workSignal?.subscribe(() => {
+        jobs.poke();
+        webhooks.poke();
+      });
     },
     poke() {
       jobs.poke();
@@ -92,6 +100,7 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
     },
     async stop() {
       clearInterval(pruning);
+      unsubscribe?.();
       await Promise.all([jobs.stop(), webhooks.stop(), pruned]);
       await dispatcher.close();
     },
