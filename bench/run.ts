@@ -28,10 +28,10 @@ import { parseDatabaseUrl } from '../src/config/config.js';
 import { isDetailedStatus, isFinal } from '../src/domain/detailed-status.js';
 import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import { freePort } from '../test/helpers/test-app.js';
-import { paymentRequest } from '../test/helpers/payment-requests.js';
 import { createTestPki, startReceiver } from '../test/webhooks/https-receiver.js';
+import { paymentRequest } from '../test/helpers/payment-requests.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../test/helpers/secret-keys.js';
-import { hansaProviderId, percentile, sleep, startChild, withFreshPostgres, type Child } from './shared.js';
+import { hansaProviderId, payerlessJourneyRequest, percentile, sleep, startChild, withFreshPostgres, type Child } from './shared.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 10));
@@ -81,6 +81,7 @@ interface JourneyFigures {
   completedPerSecond: number;
   creationToCompletedP50Ms: number;
   creationToCompletedP99Ms: number;
+  unfinished: Unfinished;
 }
 
 interface WebhookFigures {
@@ -91,6 +92,7 @@ interface WebhookFigures {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  unfinished: Unfinished;
 }
 
 const results: Results = {
@@ -301,12 +303,6 @@ async function seedPayments(handle: DatabaseHandle, clientId: string, count: num
   if (handle.kind === 'postgres') await sql`ANALYZE`.execute(db);
 }
 
-function journeyRequest(providerId: string, webhookUrl?: string): Record<string, unknown> {
-  const request = paymentRequest({ provider: { id: providerId }, amount: 1, sender: { credentials: { id: 'dave', password: 'sandbox' } } });
-  if (webhookUrl !== undefined) (request.metadata as Record<string, unknown>).webhookUrl = webhookUrl;
-  return request;
-}
-
 async function createJourney(ours: Ours, authorization: Record<string, string>, request: Record<string, unknown>): Promise<string> {
   const response = await fetch(`${ours.base}/api/v1/ob/payments`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorization }, body: JSON.stringify(request) });
   const body = await response.text();
@@ -326,6 +322,44 @@ async function waitForFinal(handle: DatabaseHandle, paymentIds: readonly string[
   }
 }
 
+/**
+ * What became of the journeys that did not end: how many stand at each status, and the bank calls made for them
+ * that found the bank unavailable or failed (from the bank-call records, written out when the server stops). A
+ * journey whose bank call got no answer within the request waits for the payer (the password is not kept), so
+ * under an overloaded machine this says whether the bank's answers were late, or something else held them.
+ */
+async function unfinishedJourneys(handle: DatabaseHandle, paymentIds: readonly string[]): Promise<Unfinished> {
+  const rows = await handle.db.selectFrom('payments').select(['id', 'detailed_status']).where('id', 'in', [...paymentIds]).execute();
+  const open = rows.filter((row) => !(isDetailedStatus(row.detailed_status) && isFinal(row.detailed_status)));
+  const byStatus: Record<string, number> = {};
+  for (const row of open) byStatus[row.detailed_status] = (byStatus[row.detailed_status] ?? 0) + 1;
+  const failedCalls: Record<string, number> = {};
+  if (open.length > 0) {
+    const calls = await handle.db
+      .selectFrom('bank_calls')
+      .select(['operation', 'outcome', 'latency_ms'])
+      .where('payment_id', 'in', open.map((row) => row.id))
+      .where('outcome', '!=', 'ok')
+      .execute();
+    for (const call of calls) {
+      const key = `${call.operation} ${call.outcome} (${Math.round(Number(call.latency_ms) / 1000)} s)`;
+      failedCalls[key] = (failedCalls[key] ?? 0) + 1;
+    }
+  }
+  return { open: open.length, byStatus, failedCalls };
+}
+
+interface Unfinished {
+  open: number;
+  byStatus: Record<string, number>;
+  failedCalls: Record<string, number>;
+}
+
+function unfinishedText(unfinished: Unfinished): string {
+  if (unfinished.open === 0) return 'none left open';
+  return `${unfinished.open} left open (${JSON.stringify(unfinished.byStatus)}; their failed bank calls: ${JSON.stringify(unfinished.failedCalls)})`;
+}
+
 async function journeys(dir: string): Promise<void> {
   const databaseUrl = `sqlite:${join(dir, 'journeys.sqlite')}`;
   const ours = await startOurs(databaseUrl, JOURNEY_ENV);
@@ -340,7 +374,7 @@ async function journeys(dir: string): Promise<void> {
       Array.from({ length: CONNECTIONS }, async () => {
         while (next < JOURNEYS) {
           next += 1;
-          ids.push(await createJourney(ours, authorization, journeyRequest(providerId)));
+          ids.push(await createJourney(ours, authorization, payerlessJourneyRequest(providerId)));
         }
       }),
     );
@@ -362,6 +396,8 @@ async function journeys(dir: string): Promise<void> {
     const start = Math.min(...firstAt.values());
     const end = Math.max(...completedAt.values());
     const span = (end - start) / 1000;
+    // The bank-call records are written out as the server stops.
+    await ours.process.stop();
     results.journeys = {
       payments: ids.length,
       completed,
@@ -370,6 +406,7 @@ async function journeys(dir: string): Promise<void> {
       completedPerSecond: completed / span,
       creationToCompletedP50Ms: percentile(durations, 50),
       creationToCompletedP99Ms: percentile(durations, 99),
+      unfinished: await unfinishedJourneys(handle, ids),
     };
   } finally {
     await handle.close();
@@ -379,7 +416,8 @@ async function journeys(dir: string): Promise<void> {
   say(
     `\nJourneys to COMPLETED (SQLite, embedded Hansa bank, payer dave, credentials in the request, ${CONNECTIONS} at once, BANK_STATUS_POLL_BASE_MS=200): ` +
       `${j.completed} of ${j.payments} completed; created in ${j.creationSeconds.toFixed(1)} s; first created to last completed ${j.firstCreatedToLastCompletedSeconds.toFixed(1)} s = ` +
-      `${j.completedPerSecond.toFixed(0)} completed/s; creation to completed p50 ${j.creationToCompletedP50Ms} ms, p99 ${j.creationToCompletedP99Ms} ms`,
+      `${j.completedPerSecond.toFixed(0)} completed/s; creation to completed p50 ${j.creationToCompletedP50Ms} ms, p99 ${j.creationToCompletedP99Ms} ms; ` +
+      unfinishedText(j.unfinished),
   );
 }
 
@@ -407,7 +445,7 @@ async function webhooks(dir: string): Promise<void> {
     for (let i = 0; i < total; i += 1) {
       const due = started + (i * 1000) / WEBHOOK_RATE;
       if (due > Date.now()) await sleep(due - Date.now());
-      creations.push(createJourney(ours, authorization, journeyRequest(providerId, `${receiver.origin}/hooks`)));
+      creations.push(createJourney(ours, authorization, payerlessJourneyRequest(providerId, `${receiver.origin}/hooks`)));
     }
     const ids = await Promise.all(creations);
     await waitForFinal(handle, ids);
@@ -424,6 +462,7 @@ async function webhooks(dir: string): Promise<void> {
       await sleep(200);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
+    await ours.process.stop();
     results.webhooks = {
       paymentsPerSecond: WEBHOOK_RATE,
       payments: ids.length,
@@ -432,6 +471,7 @@ async function webhooks(dir: string): Promise<void> {
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
       maxMs: sorted[sorted.length - 1] ?? 0,
+      unfinished: await unfinishedJourneys(handle, ids),
     };
   } finally {
     await handle.close();
@@ -441,7 +481,7 @@ async function webhooks(dir: string): Promise<void> {
   const w = results.webhooks;
   say(
     `\nWebhooks at ${w.paymentsPerSecond} payments/s for ${WEBHOOK_SECONDS} s (journeys as above, HTTPS receiver on loopback): ${w.deliveries} deliveries, ${w.undelivered} undelivered; ` +
-      `status record time to receiver: p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, max ${w.maxMs} ms`,
+      `status record time to receiver: p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, max ${w.maxMs} ms; journeys: ${unfinishedText(w.unfinished)}`,
   );
 }
 

@@ -22,10 +22,9 @@ import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrations.js';
 import { ClientService } from '../src/auth/clients.js';
 import { freePort } from '../test/helpers/test-app.js';
-import { paymentRequest } from '../test/helpers/payment-requests.js';
 import { createTestPki, startReceiver } from '../test/webhooks/https-receiver.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../test/helpers/secret-keys.js';
-import { hansaProviderId, percentile, sleep, startChild, withFreshPostgres, type Child } from './shared.js';
+import { hansaProviderId, payerlessJourneyRequest, percentile, sleep, startChild, withFreshPostgres, type Child } from './shared.js';
 
 const QUICK = process.env.SCALING_QUICK === '1';
 const ADMIN_URL = process.env.DATABASE_URL;
@@ -117,8 +116,7 @@ async function createJourneys(apis: readonly Started[], tokens: readonly string[
         const index = next;
         next += 1;
         const which = index % apis.length;
-        const request = paymentRequest({ provider: { id: providerId }, amount: 1, sender: { credentials: { id: 'dave', password: 'sandbox' } } });
-        if (webhookUrl !== undefined) (request.metadata as Record<string, unknown>).webhookUrl = webhookUrl(index);
+        const request = payerlessJourneyRequest(providerId, webhookUrl?.(index));
         const response = await fetch(`${apis[which]?.url}/api/v1/ob/payments`, {
           method: 'POST',
           headers: { authorization: `Bearer ${tokens[which]}`, 'content-type': 'application/json' },

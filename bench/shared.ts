@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { loadCatalogue } from '../src/providers/catalogue.js';
+import { paymentRequest } from '../test/helpers/payment-requests.js';
 
 export interface Child {
   readonly child: ChildProcess;
@@ -67,6 +68,17 @@ export function hansaProviderId(): string {
   const hansa = loadCatalogue(undefined, 'http://127.0.0.1:1').banks('sandbox').find((bank) => bank.name === 'Hansa Direktbank Sandbox');
   if (hansa === undefined) throw new Error('the Hansa sandbox bank is not in the catalogue');
   return hansa.id;
+}
+
+/**
+ * A payer-less embedded journey: the sandbox payer dave (who needs no one-time code) with his credentials in the
+ * request. A cent each: dave holds 1,000.00 EUR in the bank of each server process, so no run of the bench meets an
+ * insufficient-funds rejection (which would end journeys failed rather than completed).
+ */
+export function payerlessJourneyRequest(providerId: string, webhookUrl?: string): Record<string, unknown> {
+  const request = paymentRequest({ provider: { id: providerId }, amount: 0.01, sender: { credentials: { id: 'dave', password: 'sandbox' } } });
+  if (webhookUrl !== undefined) (request.metadata as Record<string, unknown>).webhookUrl = webhookUrl;
+  return request;
 }
 
 /** The p-th percentile of ascending `sorted` (nearest rank); 0 when empty. */
