@@ -202,12 +202,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   if (revocations !== undefined) app.addHook('onReady', async () => revocations.ready(5000));
   const tokens = new TokenService(database.db, now, revocations === undefined ? undefined : new VerifiedTokenCache(revocations));
   const auth = new Authenticator(tokens, createRateLimiter(config.rateLimit));
-  // Every commit that leaves work for the background (a webhook event, a job) wakes this process's workers.
+  // Every commit that leaves work for the background (a webhook delivery, a job) wakes this process's workers by
+  // the time it falls due (src/jobs/work-signal.ts).
   const workSignal = new WorkSignal();
   app.decorate('workSignal', workSignal);
   // On SQLite concurrent creations share a commit (one fsync for many, src/storage/group-commit.ts).
   const groupCommit = database.kind === 'sqlite' ? new GroupCommitter(database.db) : undefined;
-  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets, () => workSignal.notify(), groupCommit), {
+  const paymentService = new PaymentService(new PaymentRepository(database.db, secrets, (work) => workSignal.notify(work), groupCommit), {
     baseUrl: config.baseUrl,
     flowDeadlineSeconds: config.flowDeadlineSeconds,
     now,
@@ -233,9 +234,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     await bankCallRecorder.close();
   });
   const flow = new FlowEngine({
-    store: new PaymentStateStore(database.db, secrets, now, (records) => {
+    store: new PaymentStateStore(database.db, secrets, now, (records, work) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
-      workSignal.notify();
+      workSignal.notify(work);
     }),
     secretBox: secrets,
     catalogue,

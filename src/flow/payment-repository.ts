@@ -11,6 +11,7 @@ import { sha256Hex } from '../crypto/hashes.js';
 import { scaledAmount } from '../domain/money.js';
 import { isUniqueViolation } from '../storage/database.js';
 import type { GroupCommitter } from '../storage/group-commit.js';
+import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { flowTokenContext } from '../storage/stored-secrets.js';
 import type { Database, PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
@@ -129,8 +130,8 @@ export class PaymentRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly secrets: SecretBox,
-    /** Told after a payment was created (its first event and jobs committed), to wake the background workers. */
-    private readonly onCreated: () => void = () => undefined,
+    /** Told what a creation's commit left for the background workers (its jobs, its first webhook delivery). */
+    private readonly onCommitted: (work: CommittedWork) => void = () => undefined,
     /** Commits concurrent creations together (SQLite, src/storage/group-commit.ts); each in its own transaction without. */
     private readonly groupCommit?: GroupCommitter,
   ) {}
@@ -153,7 +154,7 @@ export class PaymentRepository {
       };
       const firstStatus = this.groupCommit === undefined ? await this.db.transaction().execute(write) : await this.groupCommit.run(write);
       if (firstStatus === undefined) throw new Error('The first status record was not written');
-      this.onCreated();
+      this.onCommitted({ jobsDueAt: earliestDue(jobs.map((job) => job.runAt)), webhooks: payment.webhookUrl !== null });
       return { kind: 'created', firstStatus };
     } catch (error) {
       if (isUniqueViolation(error)) return { kind: 'duplicate' };

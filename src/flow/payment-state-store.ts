@@ -9,6 +9,7 @@ import { sha256Hex } from '../crypto/hashes.js';
 import type { Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
+import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
 import { paymentFromRow, paymentToRow } from './payment-repository.js';
@@ -49,8 +50,11 @@ export class PaymentStateStore {
     /** Opens the sealed flow token of a loaded payment. */
     private readonly secrets: SecretBox,
     private readonly now: () => Date = () => new Date(),
-    /** Told of every status record after its transaction committed (metrics). */
-    private readonly onRecorded: (records: readonly StatusRecord[]) => void = () => undefined,
+    /**
+     * Told after each write committed: the status records it wrote (metrics) and what it left for the background
+     * workers (jobs and when they fall due, webhook deliveries).
+     */
+    private readonly onCommitted: (records: readonly StatusRecord[], work: CommittedWork) => void = () => undefined,
   ) {}
 
   async load(paymentId: string): Promise<Payment | undefined> {
@@ -141,7 +145,13 @@ export class PaymentStateStore {
       }
       return { kind: 'applied' as const, payment: next, records };
     });
-    if (result.kind === 'applied' && result.records.length > 0) this.onRecorded(result.records);
+    if (result.kind === 'applied') {
+      const scheduled = isFinal(next.detailedStatus) ? [] : schedule;
+      this.onCommitted(result.records, {
+        jobsDueAt: earliestDue(scheduled.map((job) => job.runAt)),
+        webhooks: result.records.length > 0 && next.webhookUrl !== null,
+      });
+    }
     return result;
   }
 }

@@ -35,6 +35,8 @@ export class PollingWorker<T> {
   private poked = false;
   /** When the current sleep ends (epoch ms), so `wakeBy` can only shorten it. */
   private sleepingUntil = Number.POSITIVE_INFINITY;
+  /** The earliest `wakeBy` that came while the loop was awake (epoch ms): the next sleep ends by then. */
+  private wakeByWhileAwake = Number.POSITIVE_INFINITY;
   private sleepTimer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -60,8 +62,8 @@ export class PollingWorker<T> {
 
   /** Looks for due items by `at` (epoch ms) at the latest: an item this worker knows falls due then. */
   wakeBy(at: number): void {
-    if (this.wake === undefined || at >= this.sleepingUntil) return;
-    this.arm(at);
+    if (this.wake === undefined) this.wakeByWhileAwake = Math.min(this.wakeByWhileAwake, at);
+    else if (at < this.sleepingUntil) this.arm(at);
   }
 
   /** Stops claiming and waits for the items in flight (graceful shutdown). */
@@ -122,6 +124,8 @@ export class PollingWorker<T> {
   }
 
   private sleep(ms: number): Promise<void> {
+    const until = Math.min(Date.now() + ms, this.wakeByWhileAwake);
+    this.wakeByWhileAwake = Number.POSITIVE_INFINITY;
     if (this.poked) {
       this.poked = false;
       return Promise.resolve();
@@ -133,7 +137,7 @@ export class PollingWorker<T> {
         this.sleepingUntil = Number.POSITIVE_INFINITY;
         resolve();
       };
-      this.arm(Date.now() + ms);
+      this.arm(until);
     });
   }
 

@@ -62,6 +62,11 @@ export class JobWorker {
     this.worker.poke();
   }
 
+  /** Looks for due jobs by `at` (epoch ms) at the latest: a job scheduled in this process falls due then. */
+  wakeBy(at: number): void {
+    this.worker.wakeBy(at);
+  }
+
   /** Stops claiming; waits for the jobs in flight to finish. */
   stop(): Promise<void> {
     return this.worker.stop();

@@ -89,9 +89,9 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
       prune();
       pruning = setInterval(prune, 60 * 60 * 1000);
       pruning.unref();
-      unsubscribe = dependencies.workSignal?.subscribe(() => {
-        jobs.poke();
-        webhooks.poke();
+      unsubscribe = dependencies.workSignal?.subscribe((work) => {
+        if (work.jobsDueAt !== undefined) jobs.wakeBy(work.jobsDueAt);
+        if (work.webhooks) webhooks.poke();
       });
     },
     poke() {

@@ -90,4 +90,57 @@ describe('polling worker', () => {
     mock.timers.tick(60_000);
     await stopped;
   });
+
+  it('wakes by a due time it was told during a claim, and not before it', async () => {
+    let claims = 0;
+    let worker: PollingWorker<string> | undefined;
+    const work: LeasedWork<string> = {
+      async claim() {
+        claims += 1;
+        // A job due in 300 ms was committed while this claim ran (after the claim's own read).
+        if (claims === 1) worker?.wakeBy(Date.now() + 300);
+        return [];
+      },
+      process: async () => undefined,
+    };
+    worker = new PollingWorker('test', work, { logger: silent, pollIntervalMs: 60_000, concurrency: 1 });
+    worker.start();
+    await settle();
+    assert.equal(claims, 1);
+    mock.timers.tick(299);
+    await settle();
+    assert.equal(claims, 1, 'not before the job is due');
+    mock.timers.tick(1);
+    await settle();
+    assert.equal(claims, 2, 'the sleep ended when the job fell due, not at the poll interval');
+    const stopped = worker.stop();
+    mock.timers.tick(60_000);
+    await stopped;
+  });
+
+  it('is not woken by a due time later than its sleep', async () => {
+    let claims = 0;
+    const work: LeasedWork<string> = {
+      async claim() {
+        claims += 1;
+        return [];
+      },
+      process: async () => undefined,
+      nextDueInMs: async () => 100,
+    };
+    const worker = new PollingWorker('test', work, { logger: silent, pollIntervalMs: 60_000, concurrency: 1 });
+    worker.start();
+    await settle();
+    assert.equal(claims, 1);
+    // A flow-expiry job due in half an hour: the worker keeps its sleep of 100 ms and claims no earlier.
+    worker.wakeBy(Date.now() + 30 * 60_000);
+    await settle();
+    assert.equal(claims, 1);
+    mock.timers.tick(100);
+    await settle();
+    assert.equal(claims, 2);
+    const stopped = worker.stop();
+    mock.timers.tick(60_000);
+    await stopped;
+  });
 });
