@@ -145,15 +145,23 @@ export class PaymentRepository {
     jobs: readonly JobSchedule[] = [],
   ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
     try {
-      const write = async (trx: Transaction<Database>) => {
-        // The scaled amount serves the console's amount filter (migration 0008).
-        await trx.insertInto('payments').values({ ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null }).execute();
+      const write = async (trx: Transaction<Database>): Promise<StatusRecord | 'duplicate'> => {
+        // The scaled amount serves the console's amount filter (migration 0008). A payment of the client with the
+        // same endToEndId already there (the unique index decides, so concurrent requests cannot both win) makes
+        // this write nothing, without an error that would fail a group commit's other writes.
+        const inserted = await trx
+          .insertInto('payments')
+          .values({ ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null })
+          .onConflict((conflict) => conflict.columns(['client_id', 'end_to_end_id']).doNothing())
+          .executeTakeFirst();
+        if (inserted.numInsertedOrUpdatedRows === 0n) return 'duplicate';
         const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
         await scheduleJobs(trx, payment, jobs, payment.createdAt);
+        if (record === undefined) throw new Error('The first status record was not written');
         return record;
       };
       const firstStatus = this.groupCommit === undefined ? await this.db.transaction().execute(write) : await this.groupCommit.run(write);
-      if (firstStatus === undefined) throw new Error('The first status record was not written');
+      if (firstStatus === 'duplicate') return { kind: 'duplicate' };
       this.onCommitted({ jobsDueAt: earliestDue(jobs.map((job) => job.runAt)), webhooks: payment.webhookUrl !== null });
       return { kind: 'created', firstStatus };
     } catch (error) {

@@ -60,8 +60,10 @@ export function registerObservabilityRoutes(app: App, options: { database: Datab
     }
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // With `done`, not `async`: it runs on every request and never waits.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpRequestDuration.observe({ route, method: request.method, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
 }

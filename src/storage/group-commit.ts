@@ -1,12 +1,17 @@
 /**
- * Group commit: writes that arrive while a transaction is committing wait, then commit together in the next one,
- * each inside a savepoint of its own. On SQLite every commit is an fsync (synchronous=FULL) and transactions run
- * one at a time, so one fsync for many writes instead of one each is what sets the pace of concurrent payment
+ * Group commit: writes that arrive while a transaction is committing wait, then commit together in the next one.
+ * On SQLite every commit is an fsync (synchronous=FULL) and transactions run one at a time on the one connection,
+ * so one BEGIN/COMMIT and one fsync for many writes instead of one each is what sets the pace of concurrent payment
  * creations (docs/performance.md). Nothing is weakened: a caller's promise settles only after the transaction
- * holding its write committed (or failed), and a write that fails is rolled back to its savepoint alone, leaving
- * the others of its group to commit.
+ * holding its write committed.
+ *
+ * A write that fails takes nothing else down with it: the group's transaction is rolled back and every write of
+ * the group runs again in a transaction of its own, so each caller gets its own outcome. (Savepoints would isolate
+ * a failure too, but cost two statements a write on the path every write takes; a failure is the rare case, and
+ * the expected one, a duplicate payment, is answered by the write without an error.) So `work` may run twice and
+ * must do nothing but write through the transaction it is given.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 /** One caller's work inside the shared transaction. */
@@ -18,7 +23,7 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-/** At most this many writes share a transaction (bounds its duration and the savepoint stack). */
+/** At most this many writes share a transaction (bounds its duration and what a failure makes run again). */
 const MAX_GROUP = 64;
 
 export class GroupCommitter {
@@ -40,35 +45,33 @@ export class GroupCommitter {
     try {
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, MAX_GROUP);
-        const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+        let values: unknown[];
         try {
-          await this.db.transaction().execute(async (trx) => {
-            for (const [index, pending] of group.entries()) {
-              const savepoint = sql.raw(`group_write_${index}`);
-              await sql`SAVEPOINT ${savepoint}`.execute(trx);
-              try {
-                outcomes.push({ ok: true, value: await pending.work(trx) });
-                await sql`RELEASE SAVEPOINT ${savepoint}`.execute(trx);
-              } catch (error) {
-                await sql`ROLLBACK TO SAVEPOINT ${savepoint}`.execute(trx);
-                await sql`RELEASE SAVEPOINT ${savepoint}`.execute(trx);
-                outcomes.push({ ok: false, error });
-              }
-            }
+          values = await this.db.transaction().execute(async (trx) => {
+            const results: unknown[] = [];
+            for (const pending of group) results.push(await pending.work(trx));
+            return results;
           });
         } catch (error) {
-          // The commit itself failed: nothing of the group is stored.
-          for (const pending of group) pending.reject(error);
+          if (group.length === 1) group[0]?.reject(error);
+          else await this.oneByOne(group);
           continue;
         }
-        group.forEach((pending, index) => {
-          const outcome = outcomes[index];
-          if (outcome?.ok === true) pending.resolve(outcome.value);
-          else pending.reject(outcome?.error ?? new Error('group commit lost a write'));
-        });
+        group.forEach((pending, index) => pending.resolve(values[index]));
       }
     } finally {
       this.flushing = false;
+    }
+  }
+
+  /** After a group failed: each write again, in a transaction of its own, with its own outcome. */
+  private async oneByOne(group: readonly Pending[]): Promise<void> {
+    for (const pending of group) {
+      try {
+        pending.resolve(await this.db.transaction().execute(pending.work));
+      } catch (error) {
+        pending.reject(error);
+      }
     }
   }
 }
