@@ -60,10 +60,8 @@ export function registerObservabilityRoutes(app: App, options: { database: Datab
     }
   });
 
-  // With `done`, not `async`: it runs on every request and never waits.
-  app.addHook('onResponse', (request, reply, done) => {
+  app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpRequestDuration.observe({ route, method: request.method, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    done();
   });
 }
