@@ -4,23 +4,27 @@
  *
  * 1. roles      payer-less journeys driven to completion by 1 process doing everything, then by N API processes
  *               (PROCESS_ROLE=api) and M worker processes (PROCESS_ROLE=worker) on the same database.
- * 2. backlog    SCALING_BACKLOG (5,000) due bank-status jobs behind a slow bank (every status call delayed
+ * 2. backlog    SCALING_BACKLOG (100,000) due bank-status jobs behind a slow bank (every status call delayed
  *               SCALING_BANK_DELAY_MS), drained by M worker processes; drained per second, queue depth and age,
- *               for at most SCALING_DRAIN_SECONDS.
+ *               for at most SCALING_DRAIN_SECONDS. SCALING_BACKLOG_REAL (2,000) of them are real journeys
+ *               created through the API; the rest are copies of those made in the database (see `copyPayments`).
  * 3. storm      journeys whose webhooks go to 10 receivers of which 2 always answer 500: lag of the healthy
  *               receivers' deliveries, the due queue while it lasts, and whether every payment's events reached
  *               the healthy receivers in order.
  *
  * Everything listens on loopback; every part is bounded in count and time. SCALING_QUICK=1 shrinks every part.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Database } from '../src/storage/schema.js';
 import { parseDatabaseUrl } from '../src/config/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrations.js';
 import { ClientService } from '../src/auth/clients.js';
+import { flowTokenContext } from '../src/storage/stored-secrets.js';
 import { freePort } from '../test/helpers/test-app.js';
 import { createTestPki, startReceiver } from '../test/webhooks/https-receiver.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../test/helpers/secret-keys.js';
@@ -34,7 +38,8 @@ const API_PROCESSES = Number(process.env.SCALING_API ?? 2);
 const WORKER_PROCESSES = Number(process.env.SCALING_WORKERS ?? 2);
 // Real payments waiting at the bank, each created through the API (copies of a few made in SQL did not complete:
 // docs/scaling.md), so the backlog is as large as creation allows in the time.
-const BACKLOG = Number(process.env.SCALING_BACKLOG ?? (QUICK ? 500 : 5_000));
+const BACKLOG = Number(process.env.SCALING_BACKLOG ?? (QUICK ? 2_000 : 100_000));
+const BACKLOG_REAL = Math.min(BACKLOG, Number(process.env.SCALING_BACKLOG_REAL ?? (QUICK ? 200 : 2_000)));
 const BANK_DELAY_MS = Number(process.env.SCALING_BANK_DELAY_MS ?? 200);
 const DRAIN_SECONDS = Number(process.env.SCALING_DRAIN_SECONDS ?? (QUICK ? 60 : 240));
 const STORM_PAYMENTS = Number(process.env.SCALING_STORM_PAYMENTS ?? (QUICK ? 100 : 1_000));
@@ -195,6 +200,55 @@ async function roles(): Promise<void> {
   }
 }
 
+/**
+ * Copies of the open payments (each with its status records and jobs), `count` in all, so a backlog of 100,000
+ * needs only a few thousand journeys through the API. A copy is a payment of its own: a fresh id, endToEndId and
+ * flow token (sealed under its own id, as the service seals it), its jobs unclaimed. It keeps the bank's payment
+ * of its original, which the bank answers for (the sandbox bank has executed it), so each copy's bank-status job
+ * does what a real one does: asks the bank, records the outcome, ends.
+ */
+async function copyPayments(handle: DatabaseHandle, count: number): Promise<void> {
+  if (count <= 0) return;
+  const originals = await handle.db.selectFrom('payments').selectAll().where('detailed_status', 'not in', ['PAYMENT_EXECUTION_COMPLETED', 'PAYMENT_EXECUTION_FAILED']).execute();
+  if (originals.length === 0) throw new Error('no open payment to copy for the backlog');
+  const history = await handle.db.selectFrom('payment_status_history').selectAll().execute();
+  const jobs = await handle.db.selectFrom('jobs').selectAll().execute();
+  const byPayment = <T extends { payment_id: string }>(rows: readonly T[]): Map<string, T[]> => {
+    const grouped = new Map<string, T[]>();
+    for (const row of rows) grouped.set(row.payment_id, [...(grouped.get(row.payment_id) ?? []), row]);
+    return grouped;
+  };
+  const historyOf = byPayment(history);
+  const jobsOf = byPayment(jobs);
+  const box = testSecretBox();
+  const batch = 500;
+  for (let from = 0; from < count; from += batch) {
+    const payments: Insertable<Database['payments']>[] = [];
+    const records: (typeof history)[number][] = [];
+    const copiedJobs: (typeof jobs)[number][] = [];
+    for (let i = from; i < Math.min(count, from + batch); i += 1) {
+      const original = originals[i % originals.length];
+      if (original === undefined) continue;
+      const id = randomUUID();
+      payments.push({
+        ...original,
+        id,
+        end_to_end_id: `copy-${i}`,
+        flow_token_hash: randomUUID(),
+        flow_token_sealed: box.seal(randomUUID(), flowTokenContext(id)),
+        amount_scaled: original.amount_scaled === null ? null : Number(original.amount_scaled),
+      });
+      for (const record of historyOf.get(original.id) ?? []) records.push({ ...record, id: randomUUID(), payment_id: id });
+      for (const job of jobsOf.get(original.id) ?? []) copiedJobs.push({ ...job, id: randomUUID(), payment_id: id, locked_by: null, locked_until: null });
+    }
+    await handle.db.transaction().execute(async (trx) => {
+      await trx.insertInto('payments').values(payments).execute();
+      await trx.insertInto('payment_status_history').values(records).execute();
+      if (copiedJobs.length > 0) await trx.insertInto('jobs').values(copiedJobs).execute();
+    });
+  }
+}
+
 /** Delays every payment-status call of the Hansa sandbox bank. */
 async function slowBank(bankUrl: string, delayMs: number): Promise<void> {
   const response = await fetch(`${bankUrl}/hansa/sandbox/faults`, {
@@ -213,10 +267,13 @@ async function backlog(): Promise<void> {
       const api = await startService('api', url, bank.url);
       const client = await new ClientService(handle.db, testSecretBox()).create({ name: 'backlog' });
       try {
-        await createJourneys([api], [await tokenFor(api.url, client)], hansaProviderId(), BACKLOG);
+        await createJourneys([api], [await tokenFor(api.url, client)], hansaProviderId(), BACKLOG_REAL);
       } finally {
         await api.stop();
       }
+      const copiedAt = Date.now();
+      await copyPayments(handle, BACKLOG - BACKLOG_REAL);
+      say(`(backlog: ${BACKLOG_REAL} journeys created through the API, ${BACKLOG - BACKLOG_REAL} copies of them made in ${((Date.now() - copiedAt) / 1000).toFixed(0)} s)`);
       const db = handle.db as unknown as Kysely<unknown>;
       await sql`UPDATE jobs SET run_at = ${new Date().toISOString()} WHERE kind = 'bank-status'`.execute(db);
       await sql`ANALYZE`.execute(db);
