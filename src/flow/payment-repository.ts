@@ -227,7 +227,7 @@ export class PaymentRepository {
   /** The latest status record of a client's payment. */
   async latestForClient(paymentId: string, clientId: string): Promise<StatusRecord | undefined> {
     const row = await this.db
-      // The record carries its client, so tenancy needs no join: one probe of the client-led index (migration 0009).
+      // The record carries its client, so tenancy needs no join: one probe of the client-led index (migration 0011).
       .selectFrom('payment_status_history')
       .selectAll()
       .where('client_id', '=', clientId)
