@@ -121,7 +121,7 @@ declare module 'fastify' {
     jobHandlers: Partial<Record<JobKind, JobHandler>>;
     /** The records of bank calls; closed (written out) after the workers stop, before the database closes. */
     bankCallRecorder: BankCallRecorder;
-    /** Raised after every commit that made background work due (statuses, jobs), for this process's workers. */
+    /** Told after every commit what it left for this process's workers (jobs and when due, webhook deliveries). */
     workSignal: WorkSignal;
   }
 }

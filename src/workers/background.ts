@@ -34,7 +34,7 @@ export interface BackgroundDependencies {
   readonly jobHandlers: Partial<Record<JobKind, JobHandler>>;
   readonly metrics?: Metrics;
   readonly now?: () => Date;
-  /** This process's API raises it after committing background work; the workers then look at once. */
+  /** This process's API tells it what each commit left (jobs and when due, webhook deliveries); the workers look by then. */
   readonly workSignal?: WorkSignal;
 }
 
