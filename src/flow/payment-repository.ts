@@ -155,8 +155,9 @@ export class PaymentRepository {
           .onConflict((conflict) => conflict.columns(['client_id', 'end_to_end_id']).doNothing())
           .executeTakeFirst();
         if (inserted.numInsertedOrUpdatedRows === 0n) return 'duplicate';
-        const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
         await scheduleJobs(trx, payment, jobs, payment.createdAt);
+        // Last: its feed event holds the client's event counter until the commit.
+        const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
         if (record === undefined) throw new Error('The first status record was not written');
         return record;
       };

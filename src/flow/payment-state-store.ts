@@ -127,6 +127,13 @@ export class PaymentStateStore {
         .where('version', '=', payment.version)
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) return { kind: 'conflict' as const };
+      if (isFinal(next.detailedStatus)) {
+        await cancelJobs(trx, payment);
+      } else {
+        if (cancel.length > 0) await cancelJobs(trx, payment, cancel);
+        if (schedule.length > 0) await scheduleJobs(trx, payment, schedule, at);
+      }
+      // The status records last: their feed events hold the client's event counter until the commit.
       let records: StatusRecord[] = [];
       if (path.length > 0) {
         const lastRecord = await trx
@@ -136,12 +143,6 @@ export class PaymentStateStore {
           .where('payment_id', '=', payment.id)
           .executeTakeFirst();
         records = await appendStatusRecords(trx, next, path, Number(lastRecord?.sequence ?? 0), at);
-      }
-      if (isFinal(next.detailedStatus)) {
-        await cancelJobs(trx, payment);
-      } else {
-        if (cancel.length > 0) await cancelJobs(trx, payment, cancel);
-        if (schedule.length > 0) await scheduleJobs(trx, payment, schedule, at);
       }
       return { kind: 'applied' as const, payment: next, records };
     });

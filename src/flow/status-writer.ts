@@ -4,7 +4,7 @@
  * outbox when the payment has a webhookUrl) and never the other way round: all commit or none does.
  */
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Payment, StatusRecord } from '../domain/payment.js';
 import { PAYMENT_STATUS_UPDATED, paymentStatusWebhookBody } from '../webhooks/payload.js';
@@ -16,8 +16,9 @@ export interface StatusEntry {
 }
 
 /**
- * Writes one history record per entry, numbered after `lastSequence`, each at `at`, with its webhook event.
- * Returns the records written.
+ * Writes one history record per entry, numbered after `lastSequence`, each at `at`, with its event (feed and
+ * webhook). Returns the records written. Call it as the transaction's last write: from its feed numbering until
+ * the commit, the client's other status changes wait (see appendToClientFeed).
  */
 export async function appendStatusRecords(
   trx: Transaction<Database>,
@@ -49,21 +50,9 @@ export async function appendStatusRecords(
       })),
     )
     .execute();
-  // Every record is an event of the client's feed (GET /api/v1/events); positions come from the client's counter,
-  // whose row stays locked until this transaction commits, so the feed's order is the commit order.
-  const { event_position: lastPosition } = await trx
-    .updateTable('clients')
-    .set((eb) => ({ event_position: eb('event_position', '+', records.length) }))
-    .where('id', '=', payment.clientId)
-    .returning('event_position')
-    .executeTakeFirstOrThrow();
-  const events = records.map((record, index) => ({
+  const events = records.map((record) => ({
     record,
     id: randomUUID(),
-    client_id: payment.clientId,
-    position: Number(lastPosition) - records.length + index + 1,
-    type: PAYMENT_STATUS_UPDATED,
-    payment_id: payment.id,
     body: paymentStatusWebhookBody({
       paymentId: record.paymentId,
       endToEndId: payment.endToEndId,
@@ -72,9 +61,7 @@ export async function appendStatusRecords(
       failureReasons: record.failureReasons,
       createdAt: record.createdAt,
     }),
-    created_at: at,
   }));
-  await trx.insertInto('events').values(events.map(({ record: _record, ...event }) => event)).execute();
   // Deliveries only where there is somewhere to deliver; a delivery is its event, under the same id with the same bytes.
   if (payment.webhookUrl !== null) {
     const url = payment.webhookUrl;
@@ -110,5 +97,62 @@ export async function appendStatusRecords(
       )
       .execute();
   }
+  await appendToClientFeed(
+    trx,
+    payment,
+    events.map((event) => ({ id: event.id, body: event.body })),
+    at,
+  );
   return records;
+}
+
+/**
+ * Every record is an event of the client's feed (GET /api/v1/events), numbered from the client's counter. The
+ * counter's row stays locked from here until the transaction commits, so the feed's order is the commit order; that
+ * is also why this runs last: every status change of one client waits for that lock, so it must be held for as
+ * short a time as possible (on PostgreSQL one statement, then the commit; see docs/scaling.md).
+ */
+async function appendToClientFeed(
+  trx: Transaction<Database>,
+  payment: Pick<Payment, 'id' | 'clientId'>,
+  events: readonly { readonly id: string; readonly body: string }[],
+  at: string,
+): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    // Counter and events in one statement: the lock is taken by the statement that also writes the events.
+    await sql`
+      WITH counter AS (
+        UPDATE clients SET event_position = event_position + ${events.length}
+        WHERE id = ${payment.clientId}
+        RETURNING event_position
+      )
+      INSERT INTO events (id, client_id, position, type, payment_id, body, created_at)
+      SELECT event.id, ${payment.clientId}, counter.event_position - ${events.length} + event.ordinal,
+             ${PAYMENT_STATUS_UPDATED}, ${payment.id}, event.body, ${at}
+      FROM counter,
+           unnest(${events.map((event) => event.id)}::text[], ${events.map((event) => event.body)}::text[])
+             WITH ORDINALITY AS event(id, body, ordinal)`.execute(trx);
+    return;
+  }
+  // SQLite: one writer at a time holds the whole database until it commits, so two statements cost no waiting.
+  const { event_position: lastPosition } = await trx
+    .updateTable('clients')
+    .set((eb) => ({ event_position: eb('event_position', '+', events.length) }))
+    .where('id', '=', payment.clientId)
+    .returning('event_position')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('events')
+    .values(
+      events.map((event, index) => ({
+        id: event.id,
+        client_id: payment.clientId,
+        position: Number(lastPosition) - events.length + index + 1,
+        type: PAYMENT_STATUS_UPDATED,
+        payment_id: payment.id,
+        body: event.body,
+        created_at: at,
+      })),
+    )
+    .execute();
 }

@@ -161,13 +161,32 @@ for (const kind of await testDatabaseKinds()) {
       const busy = await t.createClient();
       const busyToken = await busy.token();
       const paymentIds = await Promise.all(Array.from({ length: 12 }, () => createPayment(busyToken)));
-      await Promise.all(paymentIds.map((paymentId) => move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING')));
+      // Some move one status, some three in one transition (three events numbered by one write).
+      await Promise.all(
+        paymentIds.map((paymentId, index) =>
+          index % 2 === 0
+            ? move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING')
+            : move(
+                paymentId,
+                'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING',
+                'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
+                'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING',
+              ),
+        ),
+      );
       const events = await new EventFeed(t.database.db).after(busy.clientId, 0, 100);
-      assert.deepEqual(events.map((event) => event.position), Array.from({ length: 24 }, (_, index) => index + 1));
-      // Each payment's two events in order: the feed's order is commit order.
-      for (const paymentId of paymentIds) {
+      assert.deepEqual(events.map((event) => event.position), Array.from({ length: 6 * 2 + 6 * 4 }, (_, index) => index + 1));
+      // Each payment's events in order: the feed's order is commit order.
+      for (const [index, paymentId] of paymentIds.entries()) {
         const ofPayment = events.filter((event) => event.body.includes(paymentId)).map((event) => (JSON.parse(event.body) as FeedItem['data']).data.detailedStatus);
-        assert.deepEqual(ofPayment, ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING']);
+        const moved =
+          index % 2 === 0
+            ? ['PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING']
+            : ['PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING', 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING'];
+        assert.deepEqual(ofPayment, ['PROVIDER_SELECTION_REDIRECT_PENDING', ...moved]);
+        // A transition's events are consecutive in the feed.
+        const positions = events.filter((event) => event.body.includes(paymentId)).slice(1).map((event) => event.position);
+        assert.deepEqual(positions, positions.map((_, offset) => (positions[0] ?? 0) + offset));
       }
     });
 
