@@ -4,7 +4,7 @@
  * outbox when the payment has a webhookUrl) and never the other way round: all commit or none does.
  */
 import { randomUUID } from 'node:crypto';
-import { PostgresAdapter, sql, type Transaction } from 'kysely';
+import { PostgresAdapter, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Payment, StatusRecord } from '../domain/payment.js';
 import { PAYMENT_STATUS_UPDATED, paymentStatusWebhookBody } from '../webhooks/payload.js';
@@ -17,8 +17,8 @@ export interface StatusEntry {
 
 /**
  * Writes one history record per entry, numbered after `lastSequence`, each at `at`, with its event (feed and
- * webhook). Returns the records written. Call it as the transaction's last write: from its feed numbering until
- * the commit, the client's other status changes wait (see appendToClientFeed).
+ * webhook). Returns the records written. Call it as the transaction's last write: on SQLite, from its feed
+ * numbering until the commit, the client's other status changes wait (see appendToClientFeed).
  */
 export async function appendStatusRecords(
   trx: Transaction<Database>,
@@ -107,10 +107,13 @@ export async function appendStatusRecords(
 }
 
 /**
- * Every record is an event of the client's feed (GET /api/v1/events), numbered from the client's counter. The
- * counter's row stays locked from here until the transaction commits, so the feed's order is the commit order; that
- * is also why this runs last: every status change of one client waits for that lock, so it must be held for as
- * short a time as possible (on PostgreSQL one statement, then the commit; see docs/scaling.md).
+ * Every record is an event of the client's feed (GET /api/v1/events), numbered 1, 2, 3 … per client in commit
+ * order from the client's counter (`clients.event_position`). Every status change of one client takes that counter,
+ * so it must be held as briefly as possible:
+ *
+ * - PostgreSQL: the events are written without a position; a deferred trigger numbers them inside COMMIT
+ *   (migration 0012), so the counter is locked only while the transaction commits.
+ * - SQLite: one writer at a time holds the whole database until it commits anyway; the position is taken here.
  */
 async function appendToClientFeed(
   trx: Transaction<Database>,
@@ -118,23 +121,18 @@ async function appendToClientFeed(
   events: readonly { readonly id: string; readonly body: string }[],
   at: string,
 ): Promise<void> {
+  const rows = events.map((event) => ({
+    id: event.id,
+    client_id: payment.clientId,
+    type: PAYMENT_STATUS_UPDATED,
+    payment_id: payment.id,
+    body: event.body,
+    created_at: at,
+  }));
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    // Counter and events in one statement: the lock is taken by the statement that also writes the events.
-    await sql`
-      WITH counter AS (
-        UPDATE clients SET event_position = event_position + ${events.length}
-        WHERE id = ${payment.clientId}
-        RETURNING event_position
-      )
-      INSERT INTO events (id, client_id, position, type, payment_id, body, created_at)
-      SELECT event.id, ${payment.clientId}, counter.event_position - ${events.length} + event.ordinal,
-             ${PAYMENT_STATUS_UPDATED}, ${payment.id}, event.body, ${at}
-      FROM counter,
-           unnest(${events.map((event) => event.id)}::text[], ${events.map((event) => event.body)}::text[])
-             WITH ORDINALITY AS event(id, body, ordinal)`.execute(trx);
+    await trx.insertInto('events').values(rows.map((row) => ({ ...row, position: null }))).execute();
     return;
   }
-  // SQLite: one writer at a time holds the whole database until it commits, so two statements cost no waiting.
   const { event_position: lastPosition } = await trx
     .updateTable('clients')
     .set((eb) => ({ event_position: eb('event_position', '+', events.length) }))
@@ -143,16 +141,6 @@ async function appendToClientFeed(
     .executeTakeFirstOrThrow();
   await trx
     .insertInto('events')
-    .values(
-      events.map((event, index) => ({
-        id: event.id,
-        client_id: payment.clientId,
-        position: Number(lastPosition) - events.length + index + 1,
-        type: PAYMENT_STATUS_UPDATED,
-        payment_id: payment.id,
-        body: event.body,
-        created_at: at,
-      })),
-    )
+    .values(rows.map((row, index) => ({ ...row, position: Number(lastPosition) - events.length + index + 1 })))
     .execute();
 }

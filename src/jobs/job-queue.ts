@@ -42,7 +42,7 @@ export async function scheduleJobs(
         created_at: at,
         updated_at: at,
       })
-      .onConflict((conflict) => conflict.columns(['client_id', 'kind', 'payment_id']).doUpdateSet({ run_at: job.runAt, attempts: 0, updated_at: at }))
+      .onConflict((conflict) => conflict.columns(['client_id', 'payment_id', 'kind']).doUpdateSet({ run_at: job.runAt, attempts: 0, updated_at: at }))
       .execute();
   }
 }

@@ -140,8 +140,11 @@ export interface EventsTable {
   /** The event id: a webhook delivery of this event carries it as `webhook-id`. */
   id: string;
   client_id: string;
-  /** 1, 2, 3 … per client, in commit order: the feed's cursor counts these. */
-  position: number;
+  /**
+   * 1, 2, 3 … per client, in commit order: the feed's cursor counts these. On PostgreSQL written as null and
+   * numbered inside the commit (migration 0012), so a committed event always has one.
+   */
+  position: ColumnType<number, number | null, number>;
   type: string;
   payment_id: string;
   /** The exact JSON a webhook of this event delivers. */
