@@ -206,7 +206,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // the time it falls due (src/jobs/work-signal.ts).
   const workSignal = new WorkSignal();
   app.decorate('workSignal', workSignal);
-  // On SQLite concurrent creations share a commit (one fsync for many, src/storage/group-commit.ts).
+  // On SQLite concurrent creations and status changes share a commit (one fsync for many, src/storage/group-commit.ts).
   const groupCommit = database.kind === 'sqlite' ? new GroupCommitter(database.db) : undefined;
   const paymentService = new PaymentService(new PaymentRepository(database.db, secrets, (work) => workSignal.notify(work), groupCommit), {
     baseUrl: config.baseUrl,
@@ -237,7 +237,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     store: new PaymentStateStore(database.db, secrets, now, (records, work) => {
       for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
       workSignal.notify(work);
-    }),
+    }, groupCommit),
     secretBox: secrets,
     catalogue,
     connectors,

@@ -7,6 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sha256Hex } from '../crypto/hashes.js';
 import type { Database } from '../storage/schema.js';
+import type { GroupCommitter } from '../storage/group-commit.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
@@ -55,6 +56,8 @@ export class PaymentStateStore {
      * workers (jobs and when they fall due, webhook deliveries).
      */
     private readonly onCommitted: (records: readonly StatusRecord[], work: CommittedWork) => void = () => undefined,
+    /** Commits concurrent writes together (SQLite, src/storage/group-commit.ts); each in its own transaction without. */
+    private readonly groupCommit?: GroupCommitter,
   ) {}
 
   async load(paymentId: string): Promise<Payment | undefined> {
@@ -118,7 +121,7 @@ export class PaymentStateStore {
     };
     // The flow token never changes after creation: its hash and sealed copy are left as they are.
     const { id: _id, created_at: _created, flow_token_hash: _hash, flow_token_sealed: _sealed, ...row } = paymentToRow(next, this.secrets);
-    const result = await this.db.transaction().execute(async (trx) => {
+    const work = async (trx: Transaction<Database>) => {
       const updated = await trx
         .updateTable('payments')
         .set(row)
@@ -145,7 +148,9 @@ export class PaymentStateStore {
         records = await appendStatusRecords(trx, next, path, Number(lastRecord?.sequence ?? 0), at);
       }
       return { kind: 'applied' as const, payment: next, records };
-    });
+    };
+    // Grouped or not, the caller hears of its write only once it has committed.
+    const result = this.groupCommit === undefined ? await this.db.transaction().execute(work) : await this.groupCommit.run(work);
     if (result.kind === 'applied') {
       const scheduled = isFinal(next.detailedStatus) ? [] : schedule;
       this.onCommitted(result.records, {

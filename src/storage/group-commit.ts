@@ -36,12 +36,15 @@ export class GroupCommitter {
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.flushing) void this.flush();
+      if (this.flushing) return;
+      this.flushing = true;
+      // Wait for the rest of this turn of the event loop: the requests whose data arrived with this one are being
+      // handled now, and their writes join this group instead of each waiting for a commit of its own.
+      setImmediate(() => void this.flush());
     });
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     try {
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, MAX_GROUP);
