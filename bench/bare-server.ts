@@ -1,8 +1,9 @@
 /**
  * The baseline of the benchmark: a bare Fastify server doing the same database work as our payment creation
- * (in one transaction: the payment, its first status record, the client's event counter and the feed event, the
- * flow-expiry job) and latest-status read (one indexed select), with no authentication, validation or
- * serialisation schemas. Run as a child process by run.ts.
+ * (in one transaction: the payment, its first status record, the flow-expiry job, the feed event and its number from
+ * the client's event counter) and latest-status read (one indexed select), with no authentication, validation or
+ * serialisation schemas, and one transaction a request (ours groups concurrent creations on SQLite). Run as a
+ * child process by run.ts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
@@ -47,20 +48,24 @@ async function serveBare(): Promise<void> {
         failure_reasons: null, version: 1, created_at: now, updated_at: now, flow_expires_at: now,
       }).execute();
       await trx.insertInto('payment_status_history').values({ id: randomUUID(), client_id: clientId, payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();
-      const { event_position: position } = await trx
-        .updateTable('clients')
-        .set((eb) => ({ event_position: eb('event_position', '+', 1) }))
-        .where('id', '=', clientId)
-        .returning('event_position')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('events')
-        .values({ id: randomUUID(), client_id: clientId, position: Number(position), type: 'payment.status.updated', payment_id: id, body: JSON.stringify({ paymentId: id, detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING', createdAt: now }), created_at: now })
-        .execute();
       await trx
         .insertInto('jobs')
         .values({ id: randomUUID(), kind: 'flow-expiry', client_id: clientId, payment_id: id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now, updated_at: now })
         .execute();
+      // The feed event last, numbered as ours numbers it: inside the commit on PostgreSQL (migration 0012's
+      // trigger), from the client's counter on SQLite.
+      const event = { id: randomUUID(), client_id: clientId, type: 'payment.status.updated', payment_id: id, body: JSON.stringify({ paymentId: id, detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING', createdAt: now }), created_at: now };
+      if (database.kind === 'postgres') {
+        await trx.insertInto('events').values({ ...event, position: null }).execute();
+      } else {
+        const { event_position: position } = await trx
+          .updateTable('clients')
+          .set((eb) => ({ event_position: eb('event_position', '+', 1) }))
+          .where('id', '=', clientId)
+          .returning('event_position')
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('events').values({ ...event, position: Number(position) }).execute();
+      }
     });
     return reply.code(201).send({ paymentId: id, status: 'PENDING', createdAt: now });
   });

@@ -2,7 +2,9 @@
  * Reads V8 CPU profiles (`node --cpu-prof`, as `BENCH_PROFILE_DIR=dir npm run bench` writes them for our server)
  * and prints where the busy time went (idle left out; start-up module loading shown as one line): self time by
  * package or source folder, self time by function, and inclusive time of our own functions (src/).
- * Usage: node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]
+ * Usage: node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [last-seconds]
+ * With last-seconds only the samples of the profile's last seconds count: the api part ends with its 10 s of
+ * latest-status reads, so `… 25 10` is the read path alone.
  */
 import { readFileSync } from 'node:fs';
 
@@ -18,13 +20,20 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArgument] = process.argv.slice(2);
+const [file, topArgument, lastSecondsArgument] = process.argv.slice(2);
 if (file === undefined) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
 const top = Number(topArgument ?? 25);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMicros = new Map<number, number>();
-profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+const spanMicros = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+const fromMicros = lastSecondsArgument === undefined ? 0 : spanMicros - Number(lastSecondsArgument) * 1e6;
+let atMicros = 0;
+profile.samples.forEach((id, index) => {
+  const delta = profile.timeDeltas[index] ?? 0;
+  atMicros += delta;
+  if (atMicros >= fromMicros) selfMicros.set(id, (selfMicros.get(id) ?? 0) + delta);
+});
 const parentOf = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 const isIdle = (id: number): boolean => byId.get(id)?.callFrame.functionName === '(idle)';
@@ -69,7 +78,9 @@ const print = (title: string, entries: Map<string, number>): void => {
   process.stdout.write(`\n${title}\n`);
   for (const [key, micros] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${percent(micros)}  ${key}\n`);
 };
-process.stdout.write(`${file}: ${(total / 1e6).toFixed(1)} s busy (idle left out)\n`);
+process.stdout.write(
+  `${file}: ${(total / 1e6).toFixed(1)} s busy (idle left out)${lastSecondsArgument === undefined ? '' : ` in its last ${lastSecondsArgument} s`}\n`,
+);
 print('Self time by package or folder', places);
 print('Self time by function', functions);
 print('Inclusive time of our functions (src/)', inclusive);
