@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import tls from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import type { Agent } from 'undici';
 import { deliverWebhook, WEBHOOK_USER_AGENT } from '../../src/webhooks/deliver.js';
@@ -95,6 +96,33 @@ describe('deliverWebhook against a local HTTPS receiver', () => {
       dispatcher,
       ...overrides,
     });
+
+  it('builds the trust store of a configured CA once, not again for every new connection', async () => {
+    // Building a TLS context from Node's ~140 root certificates and the CA takes milliseconds of the event loop;
+    // done for each new connection it stalled every delivery in a burst (docs/performance.md, webhooks).
+    const withCa = createWebhookDispatcher({ allowPrivateTargets: true, caCertificates: pki.caCertificate });
+    receiver.routes.set('/held', (_request, response) => {
+      setTimeout(() => response.writeHead(204).end(), 50);
+    });
+    const original = tls.createSecureContext;
+    let built = 0;
+    tls.createSecureContext = (...args: Parameters<typeof original>) => {
+      built += 1;
+      return original(...args);
+    };
+    try {
+      // Six at once: each needs a connection of its own.
+      const results = await Promise.all(Array.from({ length: 6 }, () => send('/held', { dispatcher: withCa })));
+      assert.deepEqual(
+        results.map((result) => result.outcome),
+        Array.from({ length: 6 }, () => 'delivered'),
+      );
+    } finally {
+      tls.createSecureContext = original;
+      await withCa.close();
+    }
+    assert.equal(built, 0);
+  });
 
   it('delivers a signed POST that the standardwebhooks library verifies', async () => {
     const before = receiver.requests.length;
