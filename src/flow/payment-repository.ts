@@ -11,6 +11,7 @@ import { sha256Hex } from '../crypto/hashes.js';
 import { scaledAmount } from '../domain/money.js';
 import { isUniqueViolation } from '../storage/database.js';
 import type { GroupCommitter } from '../storage/group-commit.js';
+import { ReusableQuery } from '../storage/reusable-query.js';
 import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { flowTokenContext } from '../storage/stored-secrets.js';
@@ -136,6 +137,18 @@ export class PaymentRepository {
     private readonly groupCommit?: GroupCommitter,
   ) {}
 
+  /** The API's most frequent read, compiled once (src/storage/reusable-query.ts). */
+  private readonly latestStatus = new ReusableQuery((value: (name: 'clientId' | 'paymentId') => string) =>
+    this.db
+      // The record carries its client, so tenancy needs no join: one probe of the client-led index (migration 0011).
+      .selectFrom('payment_status_history')
+      .selectAll()
+      .where('client_id', '=', value('clientId'))
+      .where('payment_id', '=', value('paymentId'))
+      .orderBy('sequence', 'desc')
+      .limit(1),
+  );
+
   /**
    * Stores a new payment with its first status record, atomically. `duplicate` when the client already has
    * a payment with this endToEndId (the unique index decides, so concurrent requests cannot both win).
@@ -227,15 +240,7 @@ export class PaymentRepository {
 
   /** The latest status record of a client's payment. */
   async latestForClient(paymentId: string, clientId: string): Promise<StatusRecord | undefined> {
-    const row = await this.db
-      // The record carries its client, so tenancy needs no join: one probe of the client-led index (migration 0011).
-      .selectFrom('payment_status_history')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .where('payment_id', '=', paymentId)
-      .orderBy('sequence', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const [row] = await this.latestStatus.execute(this.db, { clientId, paymentId });
     return row === undefined ? undefined : statusRecordFromRow(row);
   }
 }
