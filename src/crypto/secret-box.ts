@@ -59,6 +59,9 @@ export function generateSecretKeysSetting(id = `k${new Date().toISOString().slic
   return `${id}:${randomBytes(KEY_BYTES).toString('base64')}`;
 }
 
+/** How every sealed value begins, whatever its key; a plain value never does (it has no dot). */
+export const SEALED_PREFIX = `${VERSION}.`;
+
 /** Is this stored value in sealed form (as opposed to a plain value written before sealing existed)? */
 export function isSealed(value: string): boolean {
   return value.startsWith(`${VERSION}.`) && value.split('.').length === 4;
@@ -112,6 +115,11 @@ export class SecretBox {
     } catch {
       throw new SecretBoxError(`a stored secret for ${context} does not open with key ${keyId} (wrong key, altered value or another row's value)`);
     }
+  }
+
+  /** How every value sealed under the active key begins (what need not be sealed again). */
+  get activeSealedPrefix(): string {
+    return `${VERSION}.${this.active.id}.`;
   }
 
   /** Was this value sealed with a key other than the active one (or not sealed at all)? Then reencrypt re-seals it. */

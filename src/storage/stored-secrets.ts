@@ -3,9 +3,12 @@
  * at start-up for plain values left by the migration that introduced sealing, and in
  * `openpis secrets reencrypt` for values sealed under a key that is no longer the active one.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import { isSealed, type SecretBox } from '../crypto/secret-box.js';
+import { isSealed, SEALED_PREFIX, type SecretBox } from '../crypto/secret-box.js';
+
+/** Payments read at once when looking for flow tokens to seal. */
+const RESEAL_PAGE = 1000;
 
 export const webhookSecretContext = (clientId: string): string => `clients.webhook_secret:${clientId}`;
 export const previousWebhookSecretContext = (clientId: string): string => `clients.previous_webhook_secret:${clientId}`;
@@ -52,16 +55,31 @@ export async function resealStoredSecrets(
     webhookSecrets += (current ? 1 : 0) + (previous ? 1 : 0);
   }
   let flowTokens = 0;
-  const payments = await db.selectFrom('payments').select(['id', 'flow_token_sealed']).execute();
-  for (const payment of payments) {
-    if (!needsReseal(payment.flow_token_sealed)) continue;
-    await db
-      .updateTable('payments')
-      .set({ flow_token_sealed: reseal(payment.flow_token_sealed, flowTokenContext(payment.id)) })
-      .where('id', '=', payment.id)
-      .where('flow_token_sealed', '=', payment.flow_token_sealed)
+  // Payments are many (every start runs this): the database passes over the rows already sealed as wanted, and
+  // the rest come a page at a time, so neither a million sealed rows nor a million to re-seal are held at once.
+  const settledPrefix = options.onlyPlain === true ? SEALED_PREFIX : box.activeSealedPrefix;
+  for (let after = ''; ; ) {
+    const page = await db
+      .selectFrom('payments')
+      .select(['id', 'flow_token_sealed'])
+      .where('id', '>', after)
+      .where(sql<string>`substr(flow_token_sealed, 1, ${settledPrefix.length})`, '<>', settledPrefix)
+      .orderBy('id')
+      .limit(RESEAL_PAGE)
       .execute();
-    flowTokens += 1;
+    for (const payment of page) {
+      if (!needsReseal(payment.flow_token_sealed)) continue;
+      await db
+        .updateTable('payments')
+        .set({ flow_token_sealed: reseal(payment.flow_token_sealed, flowTokenContext(payment.id)) })
+        .where('id', '=', payment.id)
+        .where('flow_token_sealed', '=', payment.flow_token_sealed)
+        .execute();
+      flowTokens += 1;
+    }
+    const last = page[page.length - 1];
+    if (page.length < RESEAL_PAGE || last === undefined) break;
+    after = last.id;
   }
   let totpSecrets = 0;
   const users = await db.selectFrom('console_users').select(['id', 'totp_secret_sealed']).where('totp_secret_sealed', 'is not', null).execute();
