@@ -169,7 +169,6 @@ export class PaymentRepository {
           .executeTakeFirst();
         if (inserted.numInsertedOrUpdatedRows === 0n) return 'duplicate';
         await scheduleJobs(trx, payment, jobs, payment.createdAt);
-        // Last: its feed event holds the client's event counter until the commit.
         const [record] = await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
         if (record === undefined) throw new Error('The first status record was not written');
         return record;

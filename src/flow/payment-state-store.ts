@@ -136,7 +136,6 @@ export class PaymentStateStore {
         if (cancel.length > 0) await cancelJobs(trx, payment, cancel);
         if (schedule.length > 0) await scheduleJobs(trx, payment, schedule, at);
       }
-      // The status records last: their feed events hold the client's event counter until the commit.
       let records: StatusRecord[] = [];
       if (path.length > 0) {
         const lastRecord = await trx

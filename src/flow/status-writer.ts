@@ -17,8 +17,7 @@ export interface StatusEntry {
 
 /**
  * Writes one history record per entry, numbered after `lastSequence`, each at `at`, with its event (feed and
- * webhook). Returns the records written. Call it as the transaction's last write: on SQLite, from its feed
- * numbering until the commit, the client's other status changes wait (see appendToClientFeed).
+ * webhook). Returns the records written.
  */
 export async function appendStatusRecords(
   trx: Transaction<Database>,
