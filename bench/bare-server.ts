@@ -6,6 +6,7 @@
  * child process by run.ts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { newRecordId } from '../src/domain/ids.js';
 import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import { parseDatabaseUrl } from '../src/config/config.js';
@@ -36,7 +37,7 @@ async function serveBare(): Promise<void> {
   const app = Fastify({ logger: false });
   app.post('/payments', async (request, reply) => {
     const body = request.body as { amount: number; currency: string; metadata: { endToEndId: string; redirectUri: string; psuIpAddress: string; psuUserAgent: string }; recipient: unknown; remittanceInformation: unknown };
-    const id = randomUUID();
+    const id = newRecordId();
     const now = new Date().toISOString();
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('payments').values({
@@ -47,14 +48,14 @@ async function serveBare(): Promise<void> {
         locale: null, flow_token_hash: randomBytes(32).toString('hex'), flow_token_sealed: randomBytes(32).toString('base64url'), provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING',
         failure_reasons: null, version: 1, created_at: now, updated_at: now, flow_expires_at: now,
       }).execute();
-      await trx.insertInto('payment_status_history').values({ id: randomUUID(), client_id: clientId, payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();
+      await trx.insertInto('payment_status_history').values({ id: newRecordId(), client_id: clientId, payment_id: id, sequence: 1, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, created_at: now }).execute();
       await trx
         .insertInto('jobs')
-        .values({ id: randomUUID(), kind: 'flow-expiry', client_id: clientId, payment_id: id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now, updated_at: now })
+        .values({ id: newRecordId(), kind: 'flow-expiry', client_id: clientId, payment_id: id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now, updated_at: now })
         .execute();
       // The feed event last, numbered as ours numbers it: inside the commit on PostgreSQL (migration 0012's
       // trigger), from the client's counter on SQLite.
-      const event = { id: randomUUID(), client_id: clientId, type: 'payment.status.updated', payment_id: id, body: JSON.stringify({ paymentId: id, detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING', createdAt: now }), created_at: now };
+      const event = { id: newRecordId(), client_id: clientId, type: 'payment.status.updated', payment_id: id, body: JSON.stringify({ paymentId: id, detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING', createdAt: now }), created_at: now };
       if (database.kind === 'postgres') {
         await trx.insertInto('events').values({ ...event, position: null }).execute();
       } else {

@@ -3,7 +3,7 @@
  * through here, so a record never exists without its event (in the client's event feed, and in the webhook
  * outbox when the payment has a webhookUrl) and never the other way round: all commit or none does.
  */
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../domain/ids.js';
 import { PostgresAdapter, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Payment, StatusRecord } from '../domain/payment.js';
@@ -27,7 +27,7 @@ export async function appendStatusRecords(
   at: string,
 ): Promise<StatusRecord[]> {
   const records: StatusRecord[] = entries.map((entry, index) => ({
-    id: randomUUID(),
+    id: newRecordId(),
     paymentId: payment.id,
     sequence: lastSequence + index + 1,
     detailedStatus: entry.status,
@@ -51,7 +51,7 @@ export async function appendStatusRecords(
     .execute();
   const events = records.map((record) => ({
     record,
-    id: randomUUID(),
+    id: newRecordId(),
     body: paymentStatusWebhookBody({
       paymentId: record.paymentId,
       endToEndId: payment.endToEndId,

@@ -5,7 +5,7 @@
  * `FOR UPDATE SKIP LOCKED`, so concurrent claimers never wait on or take each other's rows; SQLite has a
  * single writer, so its claim transaction is serial by nature.
  */
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../domain/ids.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { JobKind, JobSchedule } from './job-kinds.js';
@@ -30,7 +30,7 @@ export async function scheduleJobs(
     await trx
       .insertInto('jobs')
       .values({
-        id: randomUUID(),
+        id: newRecordId(),
         kind: job.kind,
         client_id: payment.clientId,
         payment_id: payment.id,

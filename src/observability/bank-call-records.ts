@@ -12,7 +12,7 @@
  * nothing; a crash loses at most what was buffered (under `flushAfterMs` of calls). The payment's own truth (its
  * status history) never depends on these records.
  */
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../domain/ids.js';
 import type { Kysely } from 'kysely';
 import type { BankCallOutcome, BankCallsTable, Database } from '../storage/schema.js';
 
@@ -132,7 +132,7 @@ export class BankCallRecorder implements BankCallSink {
 
 function toRow(call: BankCallRecord): BankCallsTable {
   return {
-    id: randomUUID(),
+    id: newRecordId(),
     at: call.at,
     bank_id: call.bankId,
     client_id: call.clientId,

@@ -1,5 +1,6 @@
 /** Creating payments and reading them back for their client. */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { newRecordId } from '../domain/ids.js';
 import { topLevelStatus } from '../domain/detailed-status.js';
 import { initialStatus } from '../domain/transitions.js';
 import { ApiError } from '../http/errors.js';
@@ -43,7 +44,7 @@ export class PaymentService {
     const { credentials: _credentials, ...senderRest } = request.sender ?? {};
     const sender: SenderDetails | null = request.sender === undefined ? null : senderRest;
     const payment: Payment = {
-      id: randomUUID(),
+      id: newRecordId(),
       clientId: client.clientId,
       environment: client.environment,
       endToEndId: request.metadata.endToEndId,

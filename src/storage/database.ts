@@ -28,6 +28,11 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     // which a payments ledger needs more than the last bit of write throughput.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = FULL');
+    // Read the database through memory mapping and keep more of it cached: with a million payments the indexes no
+    // longer fit SQLite's default 2 MB cache, and each read otherwise copies pages in with a system call
+    // (docs/performance.md, change 12). Reads only: writes and their fsync are unchanged.
+    sqlite.pragma('mmap_size = 268435456');
+    sqlite.pragma('cache_size = -65536');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });

@@ -4,7 +4,7 @@
  * PostgreSQL), one payment's events strictly in order: an event is due only when no earlier event of its
  * payment is still pending.
  */
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../domain/ids.js';
 import type { Kysely } from 'kysely';
 import type { Database, WebhookEventState } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -140,7 +140,7 @@ export class WebhookOutbox {
       await trx
         .insertInto('webhook_attempts')
         .values({
-          id: randomUUID(),
+          id: newRecordId(),
           event_id: event.id,
           attempt: event.attempts + 1,
           attempted_at: at,
