@@ -4,7 +4,8 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest, withField } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Payment ids are time-ordered UUIDs, version 7 (docs/api-decisions.md, "Ids"). */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 interface Created {
@@ -42,7 +43,7 @@ for (const kind of await testDatabaseKinds()) {
         assert.equal(response.status, 201);
         const body = (await response.json()) as Created;
         assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'paymentId', 'redirectUrl', 'status', 'updatedAt']);
-        assert.match(body.paymentId, UUID);
+        assert.match(body.paymentId, UUID_V7);
         assert.equal(body.status, 'PENDING');
         assert.match(body.createdAt, ISO);
         assert.equal(body.createdAt, body.updatedAt);
