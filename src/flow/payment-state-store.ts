@@ -92,11 +92,6 @@ export class PaymentStateStore {
     return this.write(request.payment, request.path, request.changes ?? {}, request.schedule ?? [], request.cancel ?? []);
   }
 
-  /** Runs `work` in a transaction of this store's database (for callers that write more than a transition). */
-  async inTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(work);
-  }
-
   private async write(
     payment: Payment,
     path: readonly StatusEntry[],

@@ -49,6 +49,20 @@ describe('group commit on SQLite', () => {
     assert.deepEqual(seenWhenSettled, ids);
   });
 
+  it('puts the writes made in one turn of the event loop into one transaction, the first one too', async () => {
+    const committer = new GroupCommitter(writer.db);
+    const transactions = new Set<unknown>();
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        committer.run(async (trx) => {
+          transactions.add(trx);
+          await trx.insertInto('clients').values(client(randomUUID())).execute();
+        }),
+      ),
+    );
+    assert.equal(transactions.size, 1);
+  });
+
   it('rolls back a failing write alone: its own rows go, the others of its group stay', async () => {
     const committer = new GroupCommitter(writer.db);
     const taken = randomUUID();
