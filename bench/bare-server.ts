@@ -11,6 +11,7 @@ import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import { parseDatabaseUrl } from '../src/config/config.js';
 import { openDatabase } from '../src/storage/database.js';
+import { takeEventPositions } from '../src/storage/event-counters.js';
 import { migrateToLatest } from '../src/storage/migrations.js';
 
 // An orderly exit on SIGTERM, so a profile taken with --cpu-prof is written out.
@@ -53,19 +54,13 @@ async function serveBare(): Promise<void> {
         .insertInto('jobs')
         .values({ id: newRecordId(), kind: 'flow-expiry', client_id: clientId, payment_id: id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now, updated_at: now })
         .execute();
-      // The feed event last, numbered as ours numbers it: inside the commit on PostgreSQL (migration 0012's
-      // trigger), from the client's counter on SQLite.
+      // The feed event last, numbered as ours numbers it: inside the commit on PostgreSQL (the trigger of
+      // migrations 0012 and 0014), from the client's counter on SQLite.
       const event = { id: newRecordId(), client_id: clientId, type: 'payment.status.updated', payment_id: id, body: JSON.stringify({ paymentId: id, detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING', createdAt: now }), created_at: now };
       if (database.kind === 'postgres') {
         await trx.insertInto('events').values({ ...event, position: null }).execute();
       } else {
-        const { event_position: position } = await trx
-          .updateTable('clients')
-          .set((eb) => ({ event_position: eb('event_position', '+', 1) }))
-          .where('id', '=', clientId)
-          .returning('event_position')
-          .executeTakeFirstOrThrow();
-        await trx.insertInto('events').values({ ...event, position: Number(position) }).execute();
+        await trx.insertInto('events').values({ ...event, position: await takeEventPositions(trx, clientId, 1) }).execute();
       }
     });
     return reply.code(201).send({ paymentId: id, status: 'PENDING', createdAt: now });

@@ -5,6 +5,7 @@
  */
 import { newRecordId } from '../domain/ids.js';
 import { PostgresAdapter, type Transaction } from 'kysely';
+import { takeEventPositions } from '../storage/event-counters.js';
 import type { Database } from '../storage/schema.js';
 import type { Payment, StatusRecord } from '../domain/payment.js';
 import { PAYMENT_STATUS_UPDATED, paymentStatusWebhookBody } from '../webhooks/payload.js';
@@ -107,11 +108,11 @@ export async function appendStatusRecords(
 
 /**
  * Every record is an event of the client's feed (GET /api/v1/events), numbered 1, 2, 3 … per client in commit
- * order from the client's counter (`clients.event_position`). Every status change of one client takes that counter,
- * so it must be held as briefly as possible:
+ * order from the client's counter (src/storage/event-counters.ts). Every status change of one client takes that
+ * counter, so it must be held as briefly as possible:
  *
  * - PostgreSQL: the events are written without a position; a deferred trigger numbers them inside COMMIT
- *   (migration 0012), so the counter is locked only while the transaction commits.
+ *   (migrations 0012 and 0014), so the counter is locked only while the transaction commits.
  * - SQLite: one writer at a time holds the whole database until it commits anyway; the position is taken here.
  */
 async function appendToClientFeed(
@@ -132,14 +133,9 @@ async function appendToClientFeed(
     await trx.insertInto('events').values(rows.map((row) => ({ ...row, position: null }))).execute();
     return;
   }
-  const { event_position: lastPosition } = await trx
-    .updateTable('clients')
-    .set((eb) => ({ event_position: eb('event_position', '+', events.length) }))
-    .where('id', '=', payment.clientId)
-    .returning('event_position')
-    .executeTakeFirstOrThrow();
+  const lastPosition = await takeEventPositions(trx, payment.clientId, events.length);
   await trx
     .insertInto('events')
-    .values(rows.map((row, index) => ({ ...row, position: Number(lastPosition) - events.length + index + 1 })))
+    .values(rows.map((row, index) => ({ ...row, position: lastPosition - events.length + index + 1 })))
     .execute();
 }

@@ -38,10 +38,19 @@ export interface ClientsTable {
   logo_png: string | null;
   logo_width: number | null;
   logo_height: number | null;
-  /** Position of the client's latest event in its feed (0: none yet); bumped by each status change's transaction. */
-  event_position: Generated<number>;
   /** Raised by every revocation of the client's tokens (disable, secret rotation); token caches compare it. */
   revocation_version: Generated<number>;
+}
+
+/**
+ * Each client's event-feed counter: the position of its latest event (no row: none yet). Its own table, not a column
+ * of `clients`, because every insert that names a client locks the client's row for its foreign-key check, and a
+ * row both locked that way and rewritten at every commit piles up lock groups and dead versions in PostgreSQL
+ * (migration 0014).
+ */
+export interface ClientEventCountersTable {
+  client_id: string;
+  last_position: number;
 }
 
 export interface AccessTokensTable {
@@ -275,6 +284,7 @@ export interface BankCallsTable {
 
 export interface Database {
   clients: ClientsTable;
+  client_event_counters: ClientEventCountersTable;
   access_tokens: AccessTokensTable;
   payments: PaymentsTable & PaymentListColumns;
   payment_status_history: PaymentStatusHistoryTable;

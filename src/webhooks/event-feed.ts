@@ -4,6 +4,7 @@
  * carries the same id (`webhook-id`) and the same body bytes, so a client may mix both and deduplicate on the id.
  */
 import type { Kysely } from 'kysely';
+import { latestEventPosition } from '../storage/event-counters.js';
 import type { Database } from '../storage/schema.js';
 
 export interface FeedEvent {
@@ -21,11 +22,10 @@ export class EventFeed {
 
   /**
    * The position of the client's latest committed event. Every event at or below it has committed too: positions
-   * are handed out under the client row's lock, held by the writing transaction until it commits.
+   * are handed out under the lock of the client's counter row, held by the writing transaction until it commits.
    */
   async latestPosition(clientId: string): Promise<number> {
-    const row = await this.db.selectFrom('clients').select('event_position').where('id', '=', clientId).executeTakeFirst();
-    return Number(row?.event_position ?? 0);
+    return latestEventPosition(this.db, clientId);
   }
 
   /** Up to `limit` of the client's events after `afterPosition`, oldest first, optionally of one type only. */
