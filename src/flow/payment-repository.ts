@@ -65,6 +65,15 @@ export function paymentFromRow(row: Selectable<PaymentsTable>, secrets: SecretBo
 /** The flow token is stored only as its hash (for lookup) and sealed for this payment (for `redirectUrl`). */
 export function paymentToRow(payment: Payment, secrets: SecretBox): PaymentsTable {
   return {
+    ...paymentColumns(payment),
+    flow_token_hash: sha256Hex(payment.flowToken),
+    flow_token_sealed: secrets.seal(payment.flowToken, flowTokenContext(payment.id)),
+  };
+}
+
+/** The payment's columns but its flow token's (which never changes after creation, so only creation writes it). */
+export function paymentColumns(payment: Payment): Omit<PaymentsTable, 'flow_token_hash' | 'flow_token_sealed'> {
+  return {
     id: payment.id,
     client_id: payment.clientId,
     environment: payment.environment,
@@ -85,8 +94,6 @@ export function paymentToRow(payment: Payment, secrets: SecretBox): PaymentsTabl
     psu_ip_address: payment.psuIpAddress,
     psu_user_agent: payment.psuUserAgent,
     locale: payment.locale,
-    flow_token_hash: sha256Hex(payment.flowToken),
-    flow_token_sealed: secrets.seal(payment.flowToken, flowTokenContext(payment.id)),
     provider_payment_id: payment.providerPaymentId,
     detailed_status: payment.detailedStatus,
     failure_reasons: payment.failureReasons === null ? null : JSON.stringify(payment.failureReasons),
