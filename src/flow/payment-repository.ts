@@ -2,14 +2,15 @@
  * Storage of payments and their status history, the same code on SQLite and PostgreSQL. History is
  * append-only; a payment and its first status record are written in one transaction.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { PostgresAdapter, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
-import { appendStatusRecords } from './status-writer.js';
+import { appendStatusRecords, statusChangeRows } from './status-writer.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
-import { scheduleJobs } from '../jobs/job-queue.js';
+import { jobRows, scheduleJobs } from '../jobs/job-queue.js';
 import { sha256Hex } from '../crypto/hashes.js';
 import { scaledAmount } from '../domain/money.js';
 import { isUniqueViolation } from '../storage/database.js';
+import { insertWithDependents } from '../storage/insert-with-dependents.js';
 import type { GroupCommitter } from '../storage/group-commit.js';
 import { ReusableQuery } from '../storage/reusable-query.js';
 import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
@@ -165,6 +166,7 @@ export class PaymentRepository {
     jobs: readonly JobSchedule[] = [],
   ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
     try {
+      if (this.db.getExecutor().adapter instanceof PostgresAdapter) return await this.createInOneStatement(payment, jobs);
       const write = async (trx: Transaction<Database>): Promise<StatusRecord | 'duplicate'> => {
         // The scaled amount serves the console's amount filter (migration 0008). A payment of the client with the
         // same endToEndId already there (the unique index decides, so concurrent requests cannot both win) makes
@@ -188,6 +190,37 @@ export class PaymentRepository {
       if (isUniqueViolation(error)) return { kind: 'duplicate' };
       throw error;
     }
+  }
+
+  /**
+   * PostgreSQL: the payment, its jobs, its first status record, that record's feed event and webhook delivery in one
+   * statement, so in one round trip and its own transaction (src/storage/insert-with-dependents.ts). The same rows
+   * as the transaction of the other path writes; the feed event is numbered by the trigger at commit.
+   */
+  private async createInOneStatement(
+    payment: Payment,
+    jobs: readonly JobSchedule[],
+  ): Promise<{ kind: 'created'; firstStatus: StatusRecord } | { kind: 'duplicate' }> {
+    const status = statusChangeRows(payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
+    const [firstStatus] = status.records;
+    if (firstStatus === undefined) throw new Error('The first status record was not built');
+    const inserted = await insertWithDependents(
+      this.db,
+      {
+        table: 'payments',
+        row: { ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null },
+        uniqueColumns: ['client_id', 'end_to_end_id'],
+      },
+      [
+        ...jobRows(payment, jobs, payment.createdAt).map((row) => ({ table: 'jobs' as const, row })),
+        ...status.history.map((row) => ({ table: 'payment_status_history' as const, row })),
+        ...status.deliveries.map((row) => ({ table: 'webhook_events' as const, row })),
+        ...status.events.map((row) => ({ table: 'events' as const, row: { ...row, position: null } })),
+      ],
+    );
+    if (!inserted) return { kind: 'duplicate' };
+    this.onCommitted({ jobsDueAt: earliestDue(jobs.map((job) => job.runAt)), webhooks: payment.webhookUrl !== null });
+    return { kind: 'created', firstStatus };
   }
 
   /** A client's payment; undefined for an unknown id and for another client's payment alike. */

@@ -4,9 +4,9 @@
  * outbox when the payment has a webhookUrl) and never the other way round: all commit or none does.
  */
 import { newRecordId } from '../domain/ids.js';
-import { PostgresAdapter, type Transaction } from 'kysely';
+import { PostgresAdapter, type Insertable, type Transaction } from 'kysely';
 import { takeEventPositions } from '../storage/event-counters.js';
-import type { Database } from '../storage/schema.js';
+import type { Database, EventsTable, PaymentStatusHistoryTable, WebhookEventsTable } from '../storage/schema.js';
 import type { Payment, StatusRecord } from '../domain/payment.js';
 import { PAYMENT_STATUS_UPDATED, paymentStatusWebhookBody } from '../webhooks/payload.js';
 import type { DetailedStatus, FailureReason } from '../domain/detailed-status.js';
@@ -14,6 +14,83 @@ import type { DetailedStatus, FailureReason } from '../domain/detailed-status.js
 export interface StatusEntry {
   readonly status: DetailedStatus;
   readonly failureReasons?: readonly FailureReason[] | null;
+}
+
+/** What a status change writes: its records and, as table rows, their history, feed events and deliveries. */
+export interface StatusChangeRows {
+  readonly records: StatusRecord[];
+  readonly history: Insertable<PaymentStatusHistoryTable>[];
+  /** Feed events without their position: it is given as they are written (appendToClientFeed). */
+  readonly events: (Omit<Insertable<EventsTable>, 'position'> & { readonly id: string })[];
+  /** Webhook deliveries, one per event under the same id and bytes; none when the payment has no webhook URL. */
+  readonly deliveries: Insertable<WebhookEventsTable>[];
+}
+
+/**
+ * The rows of one history record per entry, numbered after `lastSequence`, each at `at`, with its event (feed and
+ * webhook). `deliveryState` 'gone': the receiver answered 410 for this payment, so deliveries are kept, never sent.
+ */
+export function statusChangeRows(
+  payment: Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'>,
+  entries: readonly StatusEntry[],
+  lastSequence: number,
+  at: string,
+  deliveryState: 'pending' | 'gone' = 'pending',
+): StatusChangeRows {
+  const records: StatusRecord[] = entries.map((entry, index) => ({
+    id: newRecordId(),
+    paymentId: payment.id,
+    sequence: lastSequence + index + 1,
+    detailedStatus: entry.status,
+    failureReasons: entry.failureReasons ?? null,
+    createdAt: at,
+  }));
+  const history = records.map((record) => ({
+    id: record.id,
+    client_id: payment.clientId,
+    payment_id: record.paymentId,
+    sequence: record.sequence,
+    detailed_status: record.detailedStatus,
+    failure_reasons: record.failureReasons === null ? null : JSON.stringify(record.failureReasons),
+    created_at: record.createdAt,
+  }));
+  const events = records.map((record) => ({
+    id: newRecordId(),
+    client_id: payment.clientId,
+    type: PAYMENT_STATUS_UPDATED,
+    payment_id: payment.id,
+    body: paymentStatusWebhookBody({
+      paymentId: record.paymentId,
+      endToEndId: payment.endToEndId,
+      statusId: record.id,
+      detailedStatus: record.detailedStatus,
+      failureReasons: record.failureReasons,
+      createdAt: record.createdAt,
+    }),
+    created_at: at,
+  }));
+  const url = payment.webhookUrl;
+  const deliveries =
+    url === null
+      ? []
+      : events.map((event, index) => ({
+          id: event.id,
+          payment_id: payment.id,
+          client_id: payment.clientId,
+          status_record_id: records[index]?.id ?? '',
+          sequence: records[index]?.sequence ?? 0,
+          url,
+          body: event.body,
+          state: deliveryState,
+          attempts: 0,
+          next_attempt_at: at,
+          locked_by: null,
+          locked_until: null,
+          created_at: at,
+          updated_at: at,
+          delivered_at: null,
+        }));
+  return { records, history, events, deliveries };
 }
 
 /**
@@ -27,83 +104,24 @@ export async function appendStatusRecords(
   lastSequence: number,
   at: string,
 ): Promise<StatusRecord[]> {
-  const records: StatusRecord[] = entries.map((entry, index) => ({
-    id: newRecordId(),
-    paymentId: payment.id,
-    sequence: lastSequence + index + 1,
-    detailedStatus: entry.status,
-    failureReasons: entry.failureReasons ?? null,
-    createdAt: at,
-  }));
-  if (records.length === 0) return records;
-  await trx
-    .insertInto('payment_status_history')
-    .values(
-      records.map((record) => ({
-        id: record.id,
-        client_id: payment.clientId,
-        payment_id: record.paymentId,
-        sequence: record.sequence,
-        detailed_status: record.detailedStatus,
-        failure_reasons: record.failureReasons === null ? null : JSON.stringify(record.failureReasons),
-        created_at: record.createdAt,
-      })),
-    )
-    .execute();
-  const events = records.map((record) => ({
-    record,
-    id: newRecordId(),
-    body: paymentStatusWebhookBody({
-      paymentId: record.paymentId,
-      endToEndId: payment.endToEndId,
-      statusId: record.id,
-      detailedStatus: record.detailedStatus,
-      failureReasons: record.failureReasons,
-      createdAt: record.createdAt,
-    }),
-  }));
-  // Deliveries only where there is somewhere to deliver; a delivery is its event, under the same id with the same bytes.
-  if (payment.webhookUrl !== null) {
-    const url = payment.webhookUrl;
-    // After a receiver answered 410 for this payment, later events are kept (for the operator) but never sent.
-    const stopped = await trx
-      .selectFrom('webhook_events')
-      .select('id')
-      .where('client_id', '=', payment.clientId)
-      .where('payment_id', '=', payment.id)
-      .where('state', '=', 'gone')
-      .limit(1)
-      .executeTakeFirst();
-    await trx
-      .insertInto('webhook_events')
-      .values(
-        events.map((event) => ({
-          id: event.id,
-          payment_id: payment.id,
-          client_id: payment.clientId,
-          status_record_id: event.record.id,
-          sequence: event.record.sequence,
-          url,
-          body: event.body,
-          state: stopped === undefined ? ('pending' as const) : ('gone' as const),
-          attempts: 0,
-          next_attempt_at: at,
-          locked_by: null,
-          locked_until: null,
-          created_at: at,
-          updated_at: at,
-          delivered_at: null,
-        })),
-      )
-      .execute();
-  }
-  await appendToClientFeed(
-    trx,
-    payment,
-    events.map((event) => ({ id: event.id, body: event.body })),
-    at,
-  );
-  return records;
+  if (entries.length === 0) return [];
+  // After a receiver answered 410 for this payment, later events are kept (for the operator) but never sent.
+  const stopped =
+    payment.webhookUrl === null
+      ? undefined
+      : await trx
+          .selectFrom('webhook_events')
+          .select('id')
+          .where('client_id', '=', payment.clientId)
+          .where('payment_id', '=', payment.id)
+          .where('state', '=', 'gone')
+          .limit(1)
+          .executeTakeFirst();
+  const rows = statusChangeRows(payment, entries, lastSequence, at, stopped === undefined ? 'pending' : 'gone');
+  await trx.insertInto('payment_status_history').values(rows.history).execute();
+  if (rows.deliveries.length > 0) await trx.insertInto('webhook_events').values(rows.deliveries).execute();
+  await appendToClientFeed(trx, payment.clientId, rows.events);
+  return rows.records;
 }
 
 /**
@@ -115,27 +133,14 @@ export async function appendStatusRecords(
  *   (migrations 0012 and 0014), so the counter is locked only while the transaction commits.
  * - SQLite: one writer at a time holds the whole database until it commits anyway; the position is taken here.
  */
-async function appendToClientFeed(
-  trx: Transaction<Database>,
-  payment: Pick<Payment, 'id' | 'clientId'>,
-  events: readonly { readonly id: string; readonly body: string }[],
-  at: string,
-): Promise<void> {
-  const rows = events.map((event) => ({
-    id: event.id,
-    client_id: payment.clientId,
-    type: PAYMENT_STATUS_UPDATED,
-    payment_id: payment.id,
-    body: event.body,
-    created_at: at,
-  }));
+async function appendToClientFeed(trx: Transaction<Database>, clientId: string, events: StatusChangeRows['events']): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    await trx.insertInto('events').values(rows.map((row) => ({ ...row, position: null }))).execute();
+    await trx.insertInto('events').values(events.map((event) => ({ ...event, position: null }))).execute();
     return;
   }
-  const lastPosition = await takeEventPositions(trx, payment.clientId, events.length);
+  const lastPosition = await takeEventPositions(trx, clientId, events.length);
   await trx
     .insertInto('events')
-    .values(rows.map((row, index) => ({ ...row, position: lastPosition - events.length + index + 1 })))
+    .values(events.map((event, index) => ({ ...event, position: lastPosition - events.length + index + 1 })))
     .execute();
 }

@@ -6,8 +6,8 @@
  * single writer, so its claim transaction is serial by nature.
  */
 import { newRecordId } from '../domain/ids.js';
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { Database, JobsTable } from '../storage/schema.js';
 import type { JobKind, JobSchedule } from './job-kinds.js';
 
 export interface Job {
@@ -26,25 +26,30 @@ export async function scheduleJobs(
   schedule: readonly JobSchedule[],
   at: string,
 ): Promise<void> {
-  for (const job of schedule) {
+  for (const row of jobRows(payment, schedule, at)) {
     await trx
       .insertInto('jobs')
-      .values({
-        id: newRecordId(),
-        kind: job.kind,
-        client_id: payment.clientId,
-        payment_id: payment.id,
-        run_at: job.runAt,
-        attempts: 0,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict((conflict) => conflict.columns(['client_id', 'payment_id', 'kind']).doUpdateSet({ run_at: job.runAt, attempts: 0, updated_at: at }))
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['client_id', 'payment_id', 'kind']).doUpdateSet({ run_at: row.run_at, attempts: 0, updated_at: at }))
       .execute();
   }
+}
+
+/** The rows of a payment's jobs to schedule, new, due at their `runAt`. */
+export function jobRows(payment: { readonly id: string; readonly clientId: string }, schedule: readonly JobSchedule[], at: string): Insertable<JobsTable>[] {
+  return schedule.map((job) => ({
+    id: newRecordId(),
+    kind: job.kind,
+    client_id: payment.clientId,
+    payment_id: payment.id,
+    run_at: job.runAt,
+    attempts: 0,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+  }));
 }
 
 /** Drops the payment's jobs (of the given kinds, or all) inside the caller's transaction. */

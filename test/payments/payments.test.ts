@@ -128,6 +128,12 @@ for (const kind of await testDatabaseKinds()) {
         assert.equal(rows.length, 1);
         const history = await t.database.db.selectFrom('payment_status_history').select('id').where('payment_id', '=', rows[0]?.id ?? '').execute();
         assert.equal(history.length, 1);
+        // Its dependents once, and a refused request writes none (its own payment id appears nowhere).
+        const events = await t.database.db.selectFrom('events').select(['payment_id', 'position']).where('body', 'like', `%${e2e}%`).execute();
+        assert.deepEqual(events.map((event) => event.payment_id), [rows[0]?.id]);
+        assert.ok(Number(events[0]?.position) > 0);
+        const jobs = await t.database.db.selectFrom('jobs').select('kind').where('payment_id', '=', rows[0]?.id ?? '').execute();
+        assert.deepEqual(jobs.map((job) => job.kind), ['flow-expiry']);
       });
 
       it('keeps a valid Accept-Language for the payer and ignores invalid ones', async () => {
