@@ -324,9 +324,10 @@ async function million(name: string, freshUrl: string, seededUrl: string, freshA
     for (const [operation, measure] of [['create payment', create], ['latest status', read]] as const) {
       const rounds: { fresh: Figures; seeded: Figures; ratio: number }[] = [];
       for (let round = 0; round < MILLION_ROUNDS; round += 1) {
-        const order = round % 2 === 0 ? [fresh, seeded] : [seeded, fresh];
-        const [first, second] = [await measure(order[0] ?? fresh), await measure(order[1] ?? seeded)];
-        const [freshFigures, seededFigures] = order[0] === fresh ? [first, second] : [second, first];
+        const freshFirst = round % 2 === 0;
+        const firstFigures = await measure(freshFirst ? fresh : seeded);
+        const secondFigures = await measure(freshFirst ? seeded : fresh);
+        const [freshFigures, seededFigures] = freshFirst ? [firstFigures, secondFigures] : [secondFigures, firstFigures];
         rounds.push({ fresh: freshFigures, seeded: seededFigures, ratio: seededFigures.requestsPerSecond / freshFigures.requestsPerSecond });
       }
       const median = medianRound(rounds);

@@ -64,7 +64,7 @@ export const SEALED_PREFIX = `${VERSION}.`;
 
 /** Is this stored value in sealed form (as opposed to a plain value written before sealing existed)? */
 export function isSealed(value: string): boolean {
-  return value.startsWith(`${VERSION}.`) && value.split('.').length === 4;
+  return value.startsWith(SEALED_PREFIX) && value.split('.').length === 4;
 }
 
 export class SecretBox {
@@ -119,7 +119,7 @@ export class SecretBox {
 
   /** How every value sealed under the active key begins (what need not be sealed again). */
   get activeSealedPrefix(): string {
-    return `${VERSION}.${this.active.id}.`;
+    return `${SEALED_PREFIX}${this.active.id}.`;
   }
 
   /** Was this value sealed with a key other than the active one (or not sealed at all)? Then reencrypt re-seals it. */

@@ -119,7 +119,10 @@ export class PaymentStateStore {
     // change) and undo a column written beside the engine since (the sandbox runner's flow deadline).
     const columns = paymentColumns(next);
     const row: Updateable<PaymentsTable> = { version: columns.version, updated_at: columns.updated_at };
-    if (last !== undefined) Object.assign(row, { detailed_status: columns.detailed_status, failure_reasons: columns.failure_reasons });
+    if (last !== undefined) {
+      row.detailed_status = columns.detailed_status;
+      row.failure_reasons = columns.failure_reasons;
+    }
     if (changes.providerId !== undefined) row.provider_id = columns.provider_id;
     if (changes.providerPaymentId !== undefined) row.provider_payment_id = columns.provider_payment_id;
     if (changes.sender !== undefined) row.sender = columns.sender;

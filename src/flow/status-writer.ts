@@ -54,42 +54,46 @@ export function statusChangeRows(
     failure_reasons: record.failureReasons === null ? null : JSON.stringify(record.failureReasons),
     created_at: record.createdAt,
   }));
-  const events = records.map((record) => ({
-    id: newRecordId(),
-    client_id: payment.clientId,
-    type: PAYMENT_STATUS_UPDATED,
-    payment_id: payment.id,
-    body: paymentStatusWebhookBody({
-      paymentId: record.paymentId,
-      endToEndId: payment.endToEndId,
-      statusId: record.id,
-      detailedStatus: record.detailedStatus,
-      failureReasons: record.failureReasons,
-      createdAt: record.createdAt,
-    }),
-    created_at: at,
-  }));
+  // A delivery is its event: the same id and the same bytes, made only where there is somewhere to deliver.
   const url = payment.webhookUrl;
-  const deliveries =
-    url === null
-      ? []
-      : events.map((event, index) => ({
-          id: event.id,
-          payment_id: payment.id,
-          client_id: payment.clientId,
-          status_record_id: records[index]?.id ?? '',
-          sequence: records[index]?.sequence ?? 0,
-          url,
-          body: event.body,
-          state: deliveryState,
-          attempts: 0,
-          next_attempt_at: at,
-          locked_by: null,
-          locked_until: null,
-          created_at: at,
-          updated_at: at,
-          delivered_at: null,
-        }));
+  const events: StatusChangeRows['events'] = [];
+  const deliveries: Insertable<WebhookEventsTable>[] = [];
+  for (const record of records) {
+    const event = {
+      id: newRecordId(),
+      client_id: payment.clientId,
+      type: PAYMENT_STATUS_UPDATED,
+      payment_id: payment.id,
+      body: paymentStatusWebhookBody({
+        paymentId: record.paymentId,
+        endToEndId: payment.endToEndId,
+        statusId: record.id,
+        detailedStatus: record.detailedStatus,
+        failureReasons: record.failureReasons,
+        createdAt: record.createdAt,
+      }),
+      created_at: at,
+    };
+    events.push(event);
+    if (url === null) continue;
+    deliveries.push({
+      id: event.id,
+      payment_id: payment.id,
+      client_id: payment.clientId,
+      status_record_id: record.id,
+      sequence: record.sequence,
+      url,
+      body: event.body,
+      state: deliveryState,
+      attempts: 0,
+      next_attempt_at: at,
+      locked_by: null,
+      locked_until: null,
+      created_at: at,
+      updated_at: at,
+      delivered_at: null,
+    });
+  }
   return { records, history, events, deliveries };
 }
 
