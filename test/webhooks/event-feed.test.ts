@@ -191,6 +191,25 @@ for (const kind of await testDatabaseKinds()) {
       }
     });
 
+    it('numbers creations and status changes made at the same time in one sequence, and a refused duplicate takes no position', async () => {
+      const mixed = await t.createClient();
+      const mixedToken = await mixed.token();
+      const first = await Promise.all(Array.from({ length: 4 }, () => createPayment(mixedToken)));
+      const repeated = paymentRequest();
+      const create = (): Promise<Response> => t.request('/api/v1/ob/payments', { method: 'POST', token: mixedToken, json: repeated });
+      // Creations (one of them repeated ten times at once) while the first payments change status.
+      const [, responses] = await Promise.all([
+        Promise.all(first.map((paymentId) => move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'))),
+        Promise.all([...Array.from({ length: 10 }, create), ...Array.from({ length: 4 }, () => createPayment(mixedToken))]),
+      ]);
+      assert.deepEqual(responses.slice(0, 10).map((response) => response.status).sort(), [201, ...Array<number>(9).fill(409)]);
+      const last = await createPayment(mixedToken);
+      const events = await new EventFeed(t.database.db).after(mixed.clientId, 0, 100);
+      // 4 creations, 4 status changes, 1 + 4 creations, then the last: 14 events numbered 1 … 14.
+      assert.deepEqual(events.map((event) => event.position), Array.from({ length: 14 }, (_, index) => index + 1));
+      assert.ok(events.at(-1)?.body.includes(last));
+    });
+
     if (kind.name === 'postgres') {
       it("numbers the feed without rewriting the client's row, which every insert naming the client locks for its foreign key", async () => {
         // A row both share-locked by concurrent inserts and rewritten at each of their commits gets a new lock group
