@@ -200,9 +200,10 @@ for (const kind of await testDatabaseKinds()) {
       // Creations (one of them repeated ten times at once) while the first payments change status.
       const [, responses] = await Promise.all([
         Promise.all(first.map((paymentId) => move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'))),
-        Promise.all([...Array.from({ length: 10 }, create), ...Array.from({ length: 4 }, () => createPayment(mixedToken))]),
+        Promise.all(Array.from({ length: 10 }, create)),
+        Promise.all(Array.from({ length: 4 }, () => createPayment(mixedToken))),
       ]);
-      assert.deepEqual(responses.slice(0, 10).map((response) => response.status).sort(), [201, ...Array<number>(9).fill(409)]);
+      assert.deepEqual(responses.map((response) => response.status).sort(), [201, ...Array<number>(9).fill(409)]);
       const last = await createPayment(mixedToken);
       const events = await new EventFeed(t.database.db).after(mixed.clientId, 0, 100);
       // 4 creations, 4 status changes, 1 + 4 creations, then the last: 14 events numbered 1 … 14.
