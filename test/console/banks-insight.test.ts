@@ -57,6 +57,8 @@ for (const kind of await testDatabaseKinds()) {
       for (let index = 1; index <= 19; index += 1) recorder.record({ at: at(30), bankId: BANKS.midi, clientId: globex.clientId, paymentId: null, operation: 'getPaymentStatus', outcome: index % 2 === 0 ? 'refused' : 'ok', httpStatus: index % 2 === 0 ? 400 : null, latencyMs: index * 100 });
       recorder.record({ at: at(50), bankId: BANKS.midi, clientId: globex.clientId, paymentId: null, operation: 'getPaymentStatus', outcome: 'unavailable', httpStatus: null, latencyMs: 30_000 });
       await recorder.close();
+      // The app writes its records of bank calls in batches, up to 250 ms after a call: the pages read what is written.
+      await app.app.bankCallRecorder.flush();
 
       ({ operator, member } = await signedInOperatorAndMember(app, acme.clientId));
     });
