@@ -99,7 +99,38 @@ export class ConsoleRouter {
         throwFileSizeLimit: false,
         limits: { fileSize: limits.maxFileBytes + 1, files: limits.files, fields: limits.fields, parts: limits.files + limits.fields },
       });
-      scope.post(`/console${path}`, { schema: { hide: true } }, (request, reply) => this.serve(request, reply, access, handler, true));
+      // Who is asking is settled before the body is read: a signed-out or barred request, or one from another
+      // site, is answered at once, so only the console's own users can make the server parse an upload.
+      // Answering in this hook ends the request (Fastify: an async hook that has sent returns the reply).
+      const admitBeforeBody = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+        consoleHeaders(reply);
+        try {
+          const signed = await this.signedIn(request);
+          if (signed === undefined) return this.toSignIn(reply, request, true);
+          if (!sameOriginPost(request, this.services.config.baseUrl)) return this.formExpired(reply, request, signed.session.user.id);
+          if (access.operatorsOnly === true && signed.session.user.role !== 'operator') {
+            return this.notFoundPage(reply, await this.viewerOf(request, signed.session, signed.token), access.section);
+          }
+          return undefined;
+        } catch (error) {
+          return this.failed(reply, request, error);
+        }
+      };
+      // Errors reach this handler only from reading the body (the handler answers its own), so they are the
+      // sender's: a body cut off or malformed (the multipart reader's errors carry no status), or more parts than
+      // the form has (413). They get a page that says so, not a server error. Only the reader's own faults (5xx)
+      // are ours.
+      scope.setErrorHandler(async (error, request, reply) => {
+        consoleHeaders(reply);
+        const statusCode = typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 400;
+        if (statusCode >= 500) return this.failed(reply, request, error);
+        request.log.warn({ err: error }, 'console upload unreadable');
+        return reply
+          .code(statusCode >= 400 ? statusCode : 400)
+          .type('text/html; charset=utf-8')
+          .send(authPage('The upload could not be read', html`<p>The form did not arrive whole, or it carried more than it may. Please go back and choose the file again.</p><p><a href="/console">Back to the console</a></p>`));
+      });
+      scope.post(`/console${path}`, { schema: { hide: true }, onRequest: admitBeforeBody }, (request, reply) => this.serve(request, reply, access, handler, true));
     });
   }
 
@@ -126,14 +157,10 @@ export class ConsoleRouter {
     consoleHeaders(reply);
     try {
       const signed = await this.signedIn(request);
-      if (signed === undefined) {
-        const next = isPost ? '' : `?next=${encodeURIComponent(request.url)}`;
-        return reply.code(303).header('Location', `/console/sign-in${next}`).send();
-      }
+      if (signed === undefined) return this.toSignIn(reply, request, isPost);
       const viewer = await this.viewerOf(request, signed.session, signed.token);
       if (isPost && (!sameOriginPost(request, this.services.config.baseUrl) || !consoleCsrfValid(signed.token, valuesOf(request.body, CSRF_FIELD)[0]))) {
-        request.log.warn({ user: viewer.user.id }, 'console form refused: CSRF token or origin wrong');
-        return reply.code(403).type('text/html; charset=utf-8').send(authPage('This form has expired', html`<p>Please go back, reload the page and try again.</p><p><a href="/console">Back to the console</a></p>`));
+        return this.formExpired(reply, request, viewer.user.id);
       }
       if (access.operatorsOnly === true && viewer.user.role !== 'operator') return this.notFoundPage(reply, viewer, access.section);
       const answer = await handler({
@@ -154,9 +181,24 @@ export class ConsoleRouter {
           return this.notFoundPage(reply, viewer, access.section);
       }
     } catch (error) {
-      request.log.error({ err: error }, 'console page failed');
-      return reply.code(500).type('text/html; charset=utf-8').send(authPage('Something went wrong', html`<p>The page could not be shown. The error is in the service's log.</p><p><a href="/console">Back to the console</a></p>`));
+      return this.failed(reply, request, error);
     }
+  }
+
+  /** Not signed in: to the sign-in page, which brings a page (not a post) back afterwards. */
+  private toSignIn(reply: FastifyReply, request: FastifyRequest, isPost: boolean): FastifyReply {
+    const next = isPost ? '' : `?next=${encodeURIComponent(request.url)}`;
+    return reply.code(303).header('Location', `/console/sign-in${next}`).send();
+  }
+
+  private formExpired(reply: FastifyReply, request: FastifyRequest, userId: string): FastifyReply {
+    request.log.warn({ user: userId }, 'console form refused: CSRF token or origin wrong');
+    return reply.code(403).type('text/html; charset=utf-8').send(authPage('This form has expired', html`<p>Please go back, reload the page and try again.</p><p><a href="/console">Back to the console</a></p>`));
+  }
+
+  private failed(reply: FastifyReply, request: FastifyRequest, error: unknown): FastifyReply {
+    request.log.error({ err: error }, 'console page failed');
+    return reply.code(500).type('text/html; charset=utf-8').send(authPage('Something went wrong', html`<p>The page could not be shown. The error is in the service's log.</p><p><a href="/console">Back to the console</a></p>`));
   }
 
   notFoundPage(reply: FastifyReply, viewer: Viewer, section: ConsoleSectionId | undefined): FastifyReply {

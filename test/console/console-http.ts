@@ -21,7 +21,8 @@ export class ConsoleBrowser {
 
   constructor(private readonly baseUrl: string) {}
 
-  private async send(path: string, init: RequestInit): Promise<ConsoleAnswer> {
+  /** Any request, with the cookies; keeps what it sets. */
+  async send(path: string, init: RequestInit): Promise<ConsoleAnswer> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) headers.set('cookie', [...this.cookies.entries()].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(`${this.baseUrl}${path}`, { ...init, headers, redirect: 'manual' });

@@ -71,6 +71,26 @@ describe('console: uploading a client logo', { timeout: 120_000 }, () => {
     assert.equal(await storedLogo(), null);
   });
 
+  it('turns away a signed-out or barred upload before reading its body', async () => {
+    // A body the multipart parser cannot read: answered by who is asking, not by the parser, so no one outside
+    // the console can make the server parse (and hold in memory) an upload.
+    const broken = { 'content-type': 'multipart/form-data; boundary=cut', origin: app.baseUrl };
+    const body = '--cut\r\nContent-Disposition: form-data; name="logo"; filename="a.png"\r\n\r\nno end';
+    const path = `/console/clients/${acme.clientId}/logo`;
+    const signedOut = await fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: broken, body, redirect: 'manual' });
+    assert.equal(signedOut.status, 303);
+    assert.equal(signedOut.headers.get('location'), '/console/sign-in');
+    const byMember = await member.send(path, { method: 'POST', headers: broken, body });
+    assert.equal(byMember.status, 404);
+    const crossSite = await operator.send(path, { method: 'POST', headers: { ...broken, origin: 'https://elsewhere.example' }, body });
+    assert.equal(crossSite.status, 403);
+    // An operator's upload that did not arrive whole: the sender's mistake, said on a page.
+    const cutOff = await operator.send(path, { method: 'POST', headers: broken, body });
+    assert.equal(cutOff.status, 400);
+    assert.match(cutOff.html, /The upload could not be read/);
+    assert.equal(await storedLogo(), null);
+  });
+
   it('stores a real PNG through the pipeline, serves it at its hashed URL and audits the change', async () => {
     const png = await sharp({ create: { width: 960, height: 200, channels: 4, background: '#0a5c36' } }).png().toBuffer();
     const uploaded = await uploadAs(operator, png, 'logo.png', 'image/png');
