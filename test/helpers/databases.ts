@@ -23,14 +23,25 @@ export interface TestDatabaseKind {
 
 const POSTGRES_URL = process.env.OPENPIS_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/**
+ * The temporary folders of this test process's SQLite databases not dropped yet. Whatever a test leaves (a failed
+ * `before`, a close that threw first) goes when the process exits: each test file runs in a process of its own.
+ */
+const undroppedFolders = new Set<string>();
+process.once('exit', () => {
+  for (const dir of undroppedFolders) rmSync(dir, { recursive: true, force: true });
+});
+
 const sqlite: TestDatabaseKind = {
   name: 'sqlite',
   async create() {
     const dir = mkdtempSync(join(tmpdir(), 'openpis-test-'));
+    undroppedFolders.add(dir);
     return {
       config: { kind: 'sqlite', path: join(dir, 'openpis.sqlite') },
       async drop() {
         rmSync(dir, { recursive: true, force: true });
+        undroppedFolders.delete(dir);
       },
     };
   },

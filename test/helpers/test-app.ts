@@ -147,10 +147,13 @@ export async function startTestApp(
       };
     },
     async close() {
-      await workers?.stop();
-      await app.close();
-      await database.close();
-      await testDatabase.drop();
+      // The database is dropped even when stopping something before it failed.
+      try {
+        await workers?.stop();
+        await app.close();
+      } finally {
+        await database.close().finally(() => testDatabase.drop());
+      }
     },
   };
 }
