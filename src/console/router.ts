@@ -71,12 +71,38 @@ function fileOf(body: unknown, name: string): Buffer | undefined {
   return Buffer.isBuffer(value) ? value : undefined;
 }
 
+/** How long a shutdown waits for the work pages started and answered before it was done (`finishBeforeClose`). */
+export const UNFINISHED_WORK_GRACE_MS = 15_000;
+
 export class ConsoleRouter {
+  /** Work pages answered before it was done, until it is. */
+  private readonly unfinished = new Set<Promise<void>>();
+
   constructor(
     private readonly app: App,
     private readonly services: ConsoleServices,
     private readonly cookies: CookieSettings,
-  ) {}
+  ) {
+    // Before the server stops listening, since such work may call it (a scenario plays the payer on our pages).
+    app.addHook('preClose', async () => {
+      if (this.unfinished.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, UNFINISHED_WORK_GRACE_MS);
+      });
+      await Promise.race([Promise.allSettled(this.unfinished), grace]);
+      clearTimeout(timer);
+    });
+  }
+
+  /**
+   * Work a page starts and answers before it is done (it must handle its own errors): a shutdown waits for it, up
+   * to UNFINISHED_WORK_GRACE_MS, instead of cutting it off halfway.
+   */
+  finishBeforeClose(work: Promise<void>): void {
+    const tracked = work.finally(() => this.unfinished.delete(tracked));
+    this.unfinished.add(tracked);
+  }
 
   get(path: string, access: Access, handler: Handler): void {
     this.app.get(`/console${path}`, { schema: { hide: true } }, (request, reply) => this.serve(request, reply, access, handler, false));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AuditLog } from '../../src/people/audit-log.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
+import { injectSandboxFault, startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
 import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
@@ -123,3 +123,30 @@ for (const kind of await testDatabaseKinds()) {
     });
   });
 }
+
+describe('console Sandbox: a scenario started just before a shutdown', { timeout: 120_000 }, () => {
+  it('plays the payer’s part to its end and deletes the run’s token before the server stops', async () => {
+    const [sqlite] = await testDatabaseKinds();
+    assert.ok(sqlite !== undefined);
+    const app = await startTestApp(sqlite);
+    try {
+      const shop = await app.createClient({ name: 'Laptop Shop' });
+      const { operator } = await signedInOperatorAndMember(app, shop.clientId, 'mia@shop.example');
+      // The bank takes its time over the one-time code, so the payer's part is still under way when the shutdown begins.
+      assert.equal((await injectSandboxFault(app, 'hansa', { operations: ['updateAuthorisation'], fault: { kind: 'delay', delayMs: 1000 } })).status, 201);
+      await operator.get('/console/sandbox');
+      const answer = await operator.post('/console/sandbox/scenarios', { scenario: 'completed', client: shop.clientId });
+      const paymentId = /started=([0-9a-f-]{36})$/.exec(answer.location ?? '')?.[1] ?? '';
+      assert.notEqual(paymentId, '', `redirected to ${answer.location ?? ''}`);
+      // The shutdown begins while the payer's part (the one-time code on our page) is under way.
+      await app.app.close();
+      const statuses = (await app.database.db.selectFrom('payment_status_history').select('detailed_status').where('payment_id', '=', paymentId).orderBy('sequence').execute()).map((row) => row.detailed_status);
+      // The one-time code was entered: the bank took the payment for execution.
+      assert.ok(statuses.includes('PAYMENT_EXECUTION_PENDING'), statuses.join(', '));
+      const tokens = await app.database.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', shop.clientId).execute();
+      assert.deepEqual(tokens, []);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -209,11 +209,13 @@ ${banks.length === 0
       throw error;
     }
     // The payer's part (a one-time code, the cancel button, the shortened deadline) follows without holding the
-    // answer; the outcome is then the service's own work, visible on the payment's page.
-    void startedRun
-      .play()
-      .catch((error: unknown) => request.log.warn({ paymentId: startedRun.paymentId, scenario, reason: error instanceof Error ? error.message : String(error) }, 'scenario payment: the payer’s part failed'))
-      .finally(() => startedRun.close().catch((error: unknown) => request.log.warn({ paymentId: startedRun.paymentId, reason: error instanceof Error ? error.message : String(error) }, 'scenario payment: its access token was not deleted')));
+    // answer; the outcome is then the service's own work, visible on the payment's page. A shutdown lets it finish.
+    router.finishBeforeClose(
+      startedRun
+        .play()
+        .catch((error: unknown) => request.log.warn({ paymentId: startedRun.paymentId, scenario, reason: error instanceof Error ? error.message : String(error) }, 'scenario payment: the payer’s part failed'))
+        .finally(() => startedRun.close().catch((error: unknown) => request.log.warn({ paymentId: startedRun.paymentId, reason: error instanceof Error ? error.message : String(error) }, 'scenario payment: its access token was not deleted'))),
+    );
     return redirect(`/console/sandbox?started=${encodeURIComponent(startedRun.paymentId)}`);
   });
 
