@@ -62,6 +62,7 @@ ${sections.map(
 <strong>${viewer.user.name}</strong>
 <span class="email">${viewer.user.email}</span>
 <span>${viewer.user.role === 'operator' ? 'Operator (every client)' : html`Member of ${viewer.clientName ?? viewer.user.clientId ?? ''}`}</span>
+<a href="/console/account/password">Change password</a>
 <form method="post" action="/console/sign-out">${csrfField(viewer.csrfToken)}<button type="submit">Sign out</button></form>
 </div>
 </header>

@@ -15,6 +15,7 @@ import { ConsoleSessions } from '../people/sessions.js';
 import type { ProviderCatalogue } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
+import { registerAccountPages } from './account/pages.js';
 import { registerAuditPages } from './audit/pages.js';
 import { registerBankPages } from './banks/pages.js';
 import { registerClientPages } from './clients/pages.js';
@@ -50,6 +51,7 @@ export const CONSOLE_PAGES: readonly ConsolePageModule[] = [
   registerClientPages,
   registerPeoplePages,
   registerAuditPages,
+  registerAccountPages,
 ];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {

@@ -29,6 +29,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 .side .who strong{color:#fff;overflow-wrap:anywhere}
 .side .who .email{display:none}
 .side .who form{margin:0 0 0 auto}
+.side .who a{color:#e5e7eb}
 @media (min-width:64rem){.side .who{display:block;margin-top:1rem;padding-top:1rem}.side .who strong,.side .who span{display:block}.side .who .email{display:block}.side .who form{margin-top:.5rem}}
 .side .who button{background:transparent;color:#e5e7eb;border:1px solid #6b7280;min-height:2.5rem;padding:.375rem .75rem;width:auto;margin:0}
 .content{padding:1rem;min-width:0}
@@ -40,6 +41,7 @@ h2{font-size:1.125rem;margin:2rem 0 .75rem}
 h3{font-size:1rem;margin:1.25rem 0 .5rem}
 .lead{color:#4b5563;margin:.25rem 0 0}
 .card{background:#fff;border:1px solid #e5e7eb;border-radius:10px;padding:1rem;margin:0 0 1rem}
+.card.narrow{max-width:32rem}
 @media (min-width:64rem){.card{padding:1.25rem 1.5rem}}
 .grid{display:grid;gap:1rem}
 @media (min-width:48rem){.grid.two{grid-template-columns:1fr 1fr}}

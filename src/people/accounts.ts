@@ -52,6 +52,12 @@ export class ConsoleUserNotFoundError extends Error {
 }
 
 /** The answer to a password or code: never says which of email and password was wrong. */
+/** How a person's change of their own password ended. */
+export type OwnPasswordChange =
+  | { readonly outcome: 'changed' }
+  | { readonly outcome: 'wrong-password'; readonly nowLocked: boolean }
+  | { readonly outcome: 'refused'; readonly problem: string };
+
 export type CredentialCheck =
   | { readonly outcome: 'accepted'; readonly user: ConsoleUser }
   | { readonly outcome: 'refused'; readonly user: ConsoleUser | undefined; readonly nowLocked: boolean }
@@ -202,6 +208,25 @@ export class ConsoleUsers {
     const user = await this.update(id, { password_hash: await hashPassword(password), failed_attempts: 0, locked_until: null });
     await this.endSessions(id);
     return user;
+  }
+
+  /**
+   * A person's own new password, given with their current one. A wrong current password counts toward the lock-out
+   * as at sign-in (someone else at an unattended session cannot try passwords without end), and the failure that
+   * locks the account ends its sessions. Ending the person's other sessions is the caller's (it knows this one).
+   */
+  async changeOwnPassword(id: string, current: string, next: string): Promise<OwnPasswordChange> {
+    const row = await this.db.selectFrom('console_users').select('password_hash').where('id', '=', id).executeTakeFirst();
+    if (row === undefined) throw new ConsoleUserNotFoundError(id);
+    if (!(await passwordMatches(row.password_hash, current))) {
+      const nowLocked = await this.countFailure(id);
+      if (nowLocked) await this.endSessions(id);
+      return { outcome: 'wrong-password', nowLocked };
+    }
+    const problem = passwordProblem(next) ?? (next === current ? 'the new password must differ from the current one' : undefined);
+    if (problem !== undefined) return { outcome: 'refused', problem };
+    await this.update(id, { password_hash: await hashPassword(next), failed_attempts: 0, locked_until: null });
+    return { outcome: 'changed' };
   }
 
   /** Forgets an operator's authenticator (a lost phone): they enrol a new one at their next sign-in. */

@@ -3,7 +3,7 @@
  * and every `openpis users`/`clients` command. Append-only: this module has no update or delete, and the table
  * refuses both (triggers of migration 0008, on SQLite and PostgreSQL). Details never hold a secret or a password.
  */
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../domain/ids.js';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AuditLogTable, Database } from '../storage/schema.js';
 
@@ -90,7 +90,8 @@ export class AuditLog {
     await (trx ?? this.db)
       .insertInto('audit_log')
       .values({
-        id: randomUUID(),
+        // Time-ordered: entries of one millisecond list in the order they were recorded (the log orders by time, then id).
+        id: newRecordId(),
         at: this.now().toISOString(),
         actor_id: actor.id,
         actor: actor.label,

@@ -94,6 +94,15 @@ export class ConsoleSessions {
     await this.db.deleteFrom('console_sessions').where('id_hash', '=', sha256Hex(token)).execute();
   }
 
+  /** Ends every other session of this session's person (their password changed here). */
+  async endOthers(token: string): Promise<void> {
+    if (!SESSION_TOKEN.test(token)) return;
+    const idHash = sha256Hex(token);
+    const row = await this.db.selectFrom('console_sessions').select('user_id').where('id_hash', '=', idHash).executeTakeFirst();
+    if (row === undefined) return;
+    await this.db.deleteFrom('console_sessions').where('user_id', '=', row.user_id).where('id_hash', '!=', idHash).execute();
+  }
+
   /** Sessions past their end, removed by the sign-in page now and then so the table does not grow. */
   async sweep(): Promise<void> {
     const now = this.now();

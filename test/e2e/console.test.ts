@@ -117,6 +117,7 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
       `/console/clients/${acme.clientId}`,
       '/console/people',
       '/console/audit',
+      '/console/account/password',
       '/console/no-such-page',
     ];
     for (const path of paths) {
@@ -125,6 +126,16 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     }
     const mia = (await consoleUsers(app).find('mia@acme.example')).id;
     await page.goto(`${app.baseUrl}/console/people/${mia}`);
+    await checkAccessibility(page);
+
+    // A password change refused (the current one is wrong): the reason, with the fields marked.
+    await page.getByRole('link', { name: 'Change password' }).click();
+    await page.getByLabel('Current password').fill('not the password');
+    await page.getByLabel('New password', { exact: true }).fill('plum rocket lantern meadow');
+    await page.getByLabel('New password again').fill('plum rocket lantern meadow');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    assert.match(await page.getByRole('alert').innerText(), /The current password is not right/);
+    assert.equal(await page.getByLabel('Current password').inputValue(), '');
     await checkAccessibility(page);
 
     // The client's logo, uploaded through the page's file input: an SVG is refused with the reason, a PNG is shown.
