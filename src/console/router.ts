@@ -131,13 +131,7 @@ export class ConsoleRouter {
       const admitBeforeBody = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
         consoleHeaders(reply);
         try {
-          const signed = await this.signedIn(request);
-          if (signed === undefined) return this.toSignIn(reply, request, true);
-          if (!sameOriginPost(request, this.services.config.baseUrl)) return this.formExpired(reply, request, signed.session.user.id);
-          if (access.operatorsOnly === true && signed.session.user.role !== 'operator') {
-            return this.notFoundPage(reply, await this.viewerOf(request, signed.session, signed.token), access.section);
-          }
-          return undefined;
+          return (await this.admit(request, reply, access, true, 'body unread')) === undefined ? reply : undefined;
         } catch (error) {
           return this.failed(reply, request, error);
         }
@@ -182,13 +176,8 @@ export class ConsoleRouter {
   private async serve(request: FastifyRequest, reply: FastifyReply, access: Access, handler: Handler, isPost: boolean): Promise<FastifyReply> {
     consoleHeaders(reply);
     try {
-      const signed = await this.signedIn(request);
-      if (signed === undefined) return this.toSignIn(reply, request, isPost);
-      const viewer = await this.viewerOf(request, signed.session, signed.token);
-      if (isPost && (!sameOriginPost(request, this.services.config.baseUrl) || !consoleCsrfValid(signed.token, valuesOf(request.body, CSRF_FIELD)[0]))) {
-        return this.formExpired(reply, request, viewer.user.id);
-      }
-      if (access.operatorsOnly === true && viewer.user.role !== 'operator') return this.notFoundPage(reply, viewer, access.section);
+      const viewer = await this.admit(request, reply, access, isPost, 'body read');
+      if (viewer === undefined) return reply;
       const answer = await handler({
         request,
         viewer,
@@ -209,6 +198,30 @@ export class ConsoleRouter {
     } catch (error) {
       return this.failed(reply, request, error);
     }
+  }
+
+  /**
+   * Who may have the page, checked in one place: someone signed in (else to the sign-in page); for a post, from our
+   * own origin and with the session's CSRF token (else 403; the token travels in the body, so it is checked once the
+   * body is read); an operator where the page says so (else 404). The viewer, or undefined when the refusal is sent.
+   */
+  private async admit(request: FastifyRequest, reply: FastifyReply, access: Access, isPost: boolean, body: 'body read' | 'body unread'): Promise<Viewer | undefined> {
+    const signed = await this.signedIn(request);
+    if (signed === undefined) {
+      this.toSignIn(reply, request, isPost);
+      return undefined;
+    }
+    const viewer = await this.viewerOf(request, signed.session, signed.token);
+    const csrfWrong = body === 'body read' && !consoleCsrfValid(signed.token, valuesOf(request.body, CSRF_FIELD)[0]);
+    if (isPost && (!sameOriginPost(request, this.services.config.baseUrl) || csrfWrong)) {
+      this.formExpired(reply, request, viewer.user.id);
+      return undefined;
+    }
+    if (access.operatorsOnly === true && viewer.user.role !== 'operator') {
+      this.notFoundPage(reply, viewer, access.section);
+      return undefined;
+    }
+    return viewer;
   }
 
   /** Not signed in: to the sign-in page, which brings a page (not a post) back afterwards. */

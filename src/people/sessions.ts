@@ -98,9 +98,11 @@ export class ConsoleSessions {
   async endOthers(token: string): Promise<void> {
     if (!SESSION_TOKEN.test(token)) return;
     const idHash = sha256Hex(token);
-    const row = await this.db.selectFrom('console_sessions').select('user_id').where('id_hash', '=', idHash).executeTakeFirst();
-    if (row === undefined) return;
-    await this.db.deleteFrom('console_sessions').where('user_id', '=', row.user_id).where('id_hash', '!=', idHash).execute();
+    await this.db
+      .deleteFrom('console_sessions')
+      .where('user_id', '=', (eb) => eb.selectFrom('console_sessions as this_one').select('this_one.user_id').where('this_one.id_hash', '=', idHash))
+      .where('id_hash', '!=', idHash)
+      .execute();
   }
 
   /** Sessions past their end, removed by the sign-in page now and then so the table does not grow. */

@@ -33,6 +33,11 @@ describe('console: changing one’s own password', { timeout: 120_000 }, () => {
     assert.equal(answer.status, 303, `sign-in of ${email}`);
     return browser;
   };
+  /** A new member of the client, signed in from two browsers (their sessions "here" and "elsewhere"). */
+  const newMember = async (email: string): Promise<{ here: ConsoleBrowser; elsewhere: ConsoleBrowser }> => {
+    await consoleUsers(app).create({ email, name: email.split('@')[0] ?? email, role: 'member', clientId, password: PASSWORD });
+    return { here: await memberSignedIn(email), elsewhere: await memberSignedIn(email) };
+  };
   const changePassword = async (browser: ConsoleBrowser, current: string, next: string, confirm = next) => {
     await browser.get('/console/account/password');
     return browser.post('/console/account/password', { current, next, confirm });
@@ -41,8 +46,7 @@ describe('console: changing one’s own password', { timeout: 120_000 }, () => {
     (await new AuditLog(app.database.db).list({ limit: 100 })).filter((entry) => entry.target === email).map((entry) => entry.action).reverse();
 
   it('is linked beside the person’s name on every page', async () => {
-    await consoleUsers(app).create({ email: 'link@acme.example', name: 'Lin', role: 'member', clientId, password: PASSWORD });
-    const browser = await memberSignedIn('link@acme.example');
+    const { here: browser } = await newMember('link@acme.example');
     const home = await browser.get('/console/payments');
     assert.match(home.html, /<a href="\/console\/account\/password">Change password<\/a>/);
     const form = await browser.get('/console/account/password');
@@ -53,9 +57,7 @@ describe('console: changing one’s own password', { timeout: 120_000 }, () => {
 
   it('changes it, ends the person’s other sessions but not this one, and audits it', async () => {
     const email = 'mia@acme.example';
-    await consoleUsers(app).create({ email, name: 'Mia Member', role: 'member', clientId, password: PASSWORD });
-    const here = await memberSignedIn(email);
-    const elsewhere = await memberSignedIn(email);
+    const { here, elsewhere } = await newMember(email);
     const answer = await changePassword(here, PASSWORD, NEW_PASSWORD);
     assert.equal(answer.status, 303);
     assert.equal(answer.location, '/console/account/password?done=changed');
@@ -74,8 +76,7 @@ describe('console: changing one’s own password', { timeout: 120_000 }, () => {
 
   it('refuses a wrong current password, a short or unchanged new one and a repetition that differs, changing nothing', async () => {
     const email = 'ned@acme.example';
-    await consoleUsers(app).create({ email, name: 'Ned', role: 'member', clientId, password: PASSWORD });
-    const browser = await memberSignedIn(email);
+    const { here: browser } = await newMember(email);
     const cases: [string, string, string, RegExp][] = [
       ['not my password at all', NEW_PASSWORD, NEW_PASSWORD, /The current password is not right\./],
       [PASSWORD, 'too short', 'too short', /at least 12 characters/],
@@ -99,9 +100,7 @@ describe('console: changing one’s own password', { timeout: 120_000 }, () => {
 
   it('counts a wrong current password toward the lock-out; the failure that locks ends every session', async () => {
     const email = 'lou@acme.example';
-    await consoleUsers(app).create({ email, name: 'Lou', role: 'member', clientId, password: PASSWORD });
-    const browser = await memberSignedIn(email);
-    const elsewhere = await memberSignedIn(email);
+    const { here: browser, elsewhere } = await newMember(email);
     assert.equal((await changePassword(browser, 'wrong one, first', NEW_PASSWORD)).status, 400);
     assert.equal((await changePassword(browser, 'wrong one, second', NEW_PASSWORD)).status, 400);
     const locking = await changePassword(browser, 'wrong one, third', NEW_PASSWORD);

@@ -12,7 +12,7 @@ import { cookieValue, SESSION_COOKIE } from '../security.js';
 import type { ConsoleServices } from '../services.js';
 import type { Viewer } from '../viewer.js';
 
-export const PASSWORD_PAGE_PATH = '/console/account/password';
+const PASSWORD_PAGE_PATH = '/console/account/password';
 
 export function registerAccountPages(router: ConsoleRouter, services: ConsoleServices): void {
   /** The form, with what was wrong and the fields it was about (`wrong`). */
