@@ -246,6 +246,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     now,
     pollBaseMs: config.bankStatusPolling.baseMs,
     pollMaxMs: config.bankStatusPolling.maxMs,
+    pollBudgetPerSecond: config.bankStatusPolling.budgetPerSecond,
     bankPendingAlertSeconds: config.bankPendingAlertSeconds,
   });
 

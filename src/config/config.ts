@@ -68,7 +68,8 @@ export interface Config {
    */
   readonly openBankingSigningKey: { readonly keyFile: string; readonly keyId: string } | undefined;
   /** Polling of a payment's bank status: first delay, doubling per attempt up to the maximum (ms). */
-  readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number };
+  /** The bank-status polling schedule (src/flow/polling.ts) and the per-bank budget of background calls. */
+  readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number; readonly budgetPerSecond: number };
   /**
    * A payment pending at the bank (the bank holds it, the payer's part is over, no final status yet) older than
    * this is shown to the operator: a gauge and one warning per payment (docs/operations.md).
@@ -240,8 +241,9 @@ export function loadConfig(env: Environment = process.env): Config {
     },
     openBankingSigningKey: parseSigningKey(read('OB_SIGNING_KEY_FILE'), read('OB_SIGNING_KEY_ID'), problems),
     bankStatusPolling: {
-      baseMs: integer('BANK_STATUS_POLL_BASE_MS', 2000, 10, 600_000),
-      maxMs: integer('BANK_STATUS_POLL_MAX_MS', 15 * 60_000, 10, 24 * 60 * 60_000),
+      baseMs: integer('BANK_STATUS_POLL_BASE_MS', 1000, 10, 600_000),
+      maxMs: integer('BANK_STATUS_POLL_MAX_MS', 2 * 60_000, 10, 24 * 60 * 60_000),
+      budgetPerSecond: integer('BANK_POLL_BUDGET_PER_SECOND', 20, 1, 100_000),
     },
     bankPendingAlertSeconds: integer('BANK_PENDING_ALERT_SECONDS', 60 * 60, 1, 30 * 24 * 60 * 60),
     secretKeys: parseSecretKeysSetting(read('SECRET_KEYS'), problems),

@@ -136,6 +136,11 @@ export interface BankProfile {
   readonly oneTimeCodeAttempts: number;
   /** The bank checks the payer's funds before it takes the payment, so a lack of funds fails before execution. */
   readonly fundsConfirmation: boolean;
+  /**
+   * How long we wait for one answer of the bank (its catalogue `timeoutMs`). A call whose answer we gave up on may
+   * still be worked on by the bank for about as long again, so the flow believes "nothing happened" only after that.
+   */
+  readonly answerTimeoutMs: number;
 }
 
 /** Refused logins and wrong one-time codes a bank accepts when its settings do not say (the usual limit). */

@@ -20,9 +20,10 @@ import type { Payment } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
-import { toStoredFlowState, flowStateOf, withUnleasedFields } from './flow-state.js';
+import { toStoredFlowState, flowStateOf, withUnleasedFields, type FlowState } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
+import { PollBudget, PollingSchedule } from './polling.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
 import { checkFollowupData, missingData, needsPassword, type FollowupNeeds } from './steps/followup-data.js';
@@ -36,7 +37,7 @@ import {
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
 import { banksFor, processSelection, returnToBankSelection } from './steps/provider-selection.js';
-import { reconcile, startReconciling } from './steps/reconciliation.js';
+import { RECONCILE_DELAY_MS, reconcile, startReconciling } from './steps/reconciliation.js';
 import {
   checkAccountSelection,
   checkSenderAccount,
@@ -61,9 +62,13 @@ export interface FlowEngineOptions {
   readonly baseUrl: string;
   readonly logger: FastifyBaseLogger;
   readonly now?: () => Date;
-  /** First delay of the bank-status polling backoff (doubles per attempt up to `pollMaxMs`). */
+  /** The bank-status polling schedule (src/flow/polling.ts): the delay of its fast first minute, and its cap. */
   readonly pollBaseMs?: number;
   readonly pollMaxMs?: number;
+  /** Background calls this process makes to one bank per second at most (BANK_POLL_BUDGET_PER_SECOND). */
+  readonly pollBudgetPerSecond?: number;
+  /** Jitter source of the polling schedule (tests fix it). */
+  readonly random?: () => number;
   /** How long one request may hold a payment; longer than any sequence of bank calls (timeouts included). */
   readonly leaseMs?: number;
   /** Age past which a payment pending at the bank is reported to the operator (BANK_PENDING_ALERT_SECONDS). */
@@ -112,8 +117,8 @@ export class FlowEngine {
   private readonly context: FlowContext;
   private readonly now: () => Date;
   private readonly logger: FastifyBaseLogger;
-  private readonly pollBaseMs: number;
-  private readonly pollMaxMs: number;
+  private readonly polling: PollingSchedule;
+  private readonly pollBudget: PollBudget;
   private readonly leaseMs: number;
   private readonly bankPendingAlertSeconds: number;
 
@@ -122,8 +127,12 @@ export class FlowEngine {
     this.now = options.now ?? (() => new Date());
     this.context = { catalogue: options.catalogue, connectors: options.connectors, baseUrl: options.baseUrl, now: this.now, secretBox: options.secretBox };
     this.logger = options.logger;
-    this.pollBaseMs = options.pollBaseMs ?? 2000;
-    this.pollMaxMs = options.pollMaxMs ?? 15 * 60 * 1000;
+    this.polling = new PollingSchedule({
+      baseMs: options.pollBaseMs ?? 1000,
+      maxMs: options.pollMaxMs ?? 2 * 60 * 1000,
+      ...(options.random === undefined ? {} : { random: options.random }),
+    });
+    this.pollBudget = new PollBudget(options.pollBudgetPerSecond ?? 20, () => this.now().getTime());
     this.leaseMs = options.leaseMs ?? 60_000;
     this.bankPendingAlertSeconds = options.bankPendingAlertSeconds ?? 60 * 60;
   }
@@ -222,12 +231,12 @@ export class FlowEngine {
    * is and the payer sees its current page.
    */
   perform(payment: Payment, waitsIn: readonly DetailedStatus[], actor: Actor, work: (run: FlowRun) => Promise<StepResult>): Promise<ActionOutcome> {
-    return this.act(payment, waitsIn, actor, {}, work);
+    return this.act(payment, waitsIn, actor, { payer: true }, work);
   }
 
   /** "Continue" on a page of a status the engine goes on from by itself (the review page, a retry). */
   continueFlow(payment: Payment, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, AUTOMATIC_STATUSES, actor, {}, (run) => this.advance(run));
+    return this.act(payment, AUTOMATIC_STATUSES, actor, { payer: true }, (run) => this.advance(run));
   }
 
   /**
@@ -242,12 +251,12 @@ export class FlowEngine {
   /** "Choose another bank": back to the bank list, recorded as a status change like any other (see canGoBack). */
   goBack(payment: Payment, actor: Actor): Promise<ActionOutcome> {
     if (!this.canGoBack(payment)) return Promise.resolve({ kind: 'next', payment });
-    return this.act(payment, [payment.detailedStatus], actor, {}, async (run) => (this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP));
+    return this.act(payment, [payment.detailedStatus], actor, { payer: true }, async (run) => (this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP));
   }
 
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
   cancel(payment: Payment, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, 'any-open', actor, {}, async (run) => {
+    return this.act(payment, 'any-open', actor, { payer: true }, async (run) => {
       if (run.state.bankPayment !== undefined) return cancelHeldPayment(run);
       const to = failureStatusFrom(run.status);
       if (to !== undefined) run.enter(to, [failureReason('PSU_CANCELLED')]);
@@ -280,7 +289,7 @@ export class FlowEngine {
     // The flow ended while the payer was at the bank (expiry, cancel): an unused callback just leads them on.
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
     if (payment.detailedStatus !== expected) return undefined;
-    const outcome = await this.act(payment, [expected], actor, {}, async (run) => {
+    const outcome = await this.act(payment, [expected], actor, { payer: true }, async (run) => {
       run.returnedNok = returned.nok;
       run.bankReturn = { data: returned, expectedState: returnState(paymentId, secret) };
       run.setState({ callback: undefined, spentCallbackHash: state.callback?.hash, bankRedirectUrl: undefined });
@@ -311,7 +320,7 @@ export class FlowEngine {
    */
   async refresh(payment: Payment, actor: Actor): Promise<Payment> {
     if (!isWaiting(payment) || leaseActive(payment, this.now())) return payment;
-    const outcome = await this.act(payment, 'any-open', actor, { quiet: true }, (run) => this.reconcileStep(run));
+    const outcome = await this.act(payment, 'any-open', actor, { quiet: true, payer: true }, (run) => this.reconcileStep(run));
     return outcome.payment;
   }
 
@@ -320,11 +329,13 @@ export class FlowEngine {
    * first step that needs the payer, so the password is used within this request and then forgotten.
    */
   async runWithCredentials(payment: Payment, secrets: Secrets, actor: Actor): Promise<Payment> {
-    const outcome = await this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { secrets }, (run) => this.advance(run));
-    if (outcome.kind !== 'page' || outcome.refused !== true) return outcome.payment;
-    // The bank refused the login: nothing was recorded but the count. The payer corrects it on our form, which the
-    // flow reaches now (without the refused credentials), so the payer's first page shows the refusal.
-    const asked = await this.act(outcome.payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, {}, (run) => this.advance(run));
+    const outcome = await this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { secrets, payer: true }, (run) => this.advance(run));
+    if (outcome.kind !== 'page') return outcome.payment;
+    // Nothing definite was recorded: the bank refused the login (only the count is kept), or could not be reached
+    // before anything at the bank could execute (the password is gone with this request). The payment must not rest
+    // at its first status with no future: the flow goes on without the credentials to the payer's form, so the
+    // client hears at once that the payer is needed at the redirectUrl (docs/state-machine.md, payer-less payments).
+    const asked = await this.act(outcome.payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { payer: true }, (run) => this.advance(run));
     return asked.payment;
   }
 
@@ -351,8 +362,9 @@ export class FlowEngine {
     return { kind: 'retry', runAt: soon < leaseUntil ? soon : leaseUntil, note: 'payment busy' };
   }
 
-  private backoff(job: Job): number {
-    return Math.min(this.pollMaxMs, this.pollBaseMs * 2 ** Math.min(job.attempts, 20));
+  /** The next look of a wait `job` has been in for `job.attempts` looks (src/flow/polling.ts). */
+  private nextLook(job: Job, retryAfterSeconds?: number): string {
+    return this.later(this.polling.delayMs(job.attempts, retryAfterSeconds));
   }
 
   private async bankStatusJob(job: Job): Promise<JobOutcome> {
@@ -360,16 +372,20 @@ export class FlowEngine {
     if (payment === undefined || isFinal(payment.detailedStatus)) return { kind: 'done' };
     const leaseUntil = flowStateOf(payment).leaseUntil;
     if (leaseUntil !== undefined && leaseUntil > this.now().toISOString()) return this.whenReleased(leaseUntil);
+    // Nothing to ask the bank: the payer has the next move (a page of ours or the bank's) and no bank answer is open.
+    // This is the safety net a durable step leaves behind it, finding the run finished.
+    const executing = phaseOf(payment.detailedStatus) === 7;
+    if (!executing && !needsBankLook(payment) && !AUTOMATIC_STATUSES.includes(payment.detailedStatus)) return { kind: 'done' };
+    const bank = this.bankOf(payment);
+    const wait = bank === undefined ? 0 : this.pollBudget.take(bank.id);
+    if (wait > 0) return { kind: 'retry', runAt: this.later(wait), note: 'bank poll budget' };
     const log = this.logger.child({ jobId: job.id, paymentId: payment.id });
     payment = await this.alertIfPendingTooLong(payment, log);
     const actor: Actor = { log, requestId: job.id };
-    if (phaseOf(payment.detailedStatus) === 7) {
+    if (executing) {
       const run = new FlowRun(this.context, payment, log, actor.requestId);
       const poll = await pollExecution(run);
-      if (poll.kind === 'pending') {
-        const delay = Math.max(this.backoff(job), (poll.retryAfterSeconds ?? 0) * 1000);
-        return { kind: 'retry', runAt: this.later(delay), note: 'execution pending' };
-      }
+      if (poll.kind === 'pending') return { kind: 'retry', runAt: this.nextLook(job, poll.retryAfterSeconds), note: 'execution pending' };
       const committed = await this.commit(run);
       return committed ? { kind: 'done' } : { kind: 'retry', runAt: this.later(BUSY_RETRY_MS), note: 'conflict' };
     }
@@ -377,10 +393,9 @@ export class FlowEngine {
     const after = outcome.payment;
     if (isFinal(after.detailedStatus)) return { kind: 'done' };
     if (phaseOf(after.detailedStatus) === 7) return { kind: 'retry', runAt: this.later(0), note: 'execution' };
-    if (!isWaiting(after)) return { kind: 'done' };
-    // A payer waiting on a decoupled approval: ask at a steady pace; otherwise back off.
-    const decoupled = after.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING';
-    return { kind: 'retry', runAt: this.later(decoupled ? this.pollBaseMs : this.backoff(job)), note: 'bank outcome open' };
+    if (outcome.kind === 'next' && outcome.busy === true) return { kind: 'retry', runAt: this.later(BUSY_RETRY_MS), note: 'payment busy' };
+    if (!needsBankLook(after)) return { kind: 'done' };
+    return { kind: 'retry', runAt: this.nextLook(job), note: 'bank outcome open' };
   }
 
   private async expiryJob(job: Job): Promise<JobOutcome> {
@@ -403,7 +418,7 @@ export class FlowEngine {
     const after = await this.store.load(payment.id);
     if (after === undefined || isFinal(after.detailedStatus) || phaseOf(after.detailedStatus) === 7) return { kind: 'done' };
     if (expiry === 'nothing-to-do') return { kind: 'done' };
-    return { kind: 'retry', runAt: this.later(expiry === 'try-later' ? this.backoff(job) : 200), note: expiry === 'try-later' ? 'bank outcome open' : 'not recorded' };
+    return { kind: 'retry', runAt: this.later(expiry === 'try-later' ? this.polling.delayMs(job.attempts) : 200), note: expiry === 'try-later' ? 'bank outcome open' : 'not recorded' };
   }
 
   /** The operator's warning for a payment the bank has held too long, once per payment (src/flow/bank-pending.ts). */
@@ -411,38 +426,55 @@ export class FlowEngine {
     return alertIfPendingTooLong(this.store, payment, { now: this.now(), alertAfterSeconds: this.bankPendingAlertSeconds, log });
   }
 
-  /** One look at the bank for a payment whose outcome is open. */
+  /**
+   * One look at the bank for a payment whose outcome is open, or a payment found resting where the engine goes on
+   * by itself (a run that died, a payment from an older version: the sweep). Every status has its way forward here.
+   */
   private async reconcileStep(run: FlowRun): Promise<StepResult> {
+    this.adoptProviderPaymentId(run);
     if (run.status === 'SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING') {
       const result = await processConsent(run);
       return result.kind === 'continue' ? this.advance(run) : result;
     }
     if (run.status === 'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING') return this.advance(run);
-    if (run.state.bankPayment === undefined || phaseOf(run.status) === 7) return STOP;
+    if (phaseOf(run.status) === 7) return STOP;
+    if (run.state.bankPayment === undefined) {
+      // No reference at the bank: a registration whose answer was lost (or whose run died) left at most an
+      // unauthorised payment there, which cannot execute. Forget it and go on from where the payment rests; the
+      // flow stops at the first step that needs the payer.
+      if (run.state.openCall !== undefined || run.state.reconciling === true) run.setState({ openCall: undefined, reconciling: undefined });
+      return AUTOMATIC_STATUSES.includes(run.status) ? this.advance(run) : STOP;
+    }
     if (run.status === 'PAYMENT_CONSENT_REDIRECT_PENDING' && run.state.scaApproach === 'EMBEDDED' && run.state.reconciling === true) {
       // A one-time code whose answer was lost: the bank's SCA status tells whether the payer must type it again.
       return afterUnansweredCode(run, 'in-background');
     }
     const outcome = await reconcile(run);
+    if (outcome === 'moved') return STOP;
     if (outcome === 'pending' && this.loginLost(run)) {
-      // The bank holds the payment, not authorised, and the login under way was lost with its password: the payer
-      // logs in again on our page (the bank knows the user ID from the registration).
+      // The bank holds the payment, not authorised, and the login under way had no answer. The bank may still be
+      // working on it: only after the settle window is it taken as lost, and the payer logs in again on our page
+      // (the bank knows the user ID from the registration). The open call stays, so the job keeps asking the bank
+      // meanwhile: a late login that the bank took still completes the payment.
+      if (!run.openCallSettled()) return startReconciling(run);
       run.setState({ reconciling: undefined });
-      if (run.status === 'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING') run.enter('SENDER_AUTHORIZATION_REDIRECT_PENDING');
-      return STOP;
+      return AUTOMATIC_STATUSES.includes(run.status) ? this.advance(run) : STOP;
     }
-    if (outcome !== 'moved' && run.state.reconciling === true) return startReconciling(run);
-    return STOP;
+    if (run.state.reconciling === true) return startReconciling(run);
+    // Nothing open at the bank and the payment rests at an automatic status (a run that died before its first call).
+    return AUTOMATIC_STATUSES.includes(run.status) ? this.advance(run) : STOP;
+  }
+
+  /** The bank's payment id a durable step committed in the flow state, written to its column (a run that died). */
+  private adoptProviderPaymentId(run: FlowRun): void {
+    const id = (run.checkpointed ?? run.state).providerPaymentId;
+    if (id !== undefined && run.changes.providerPaymentId === undefined) run.changes = { ...run.changes, providerPaymentId: id };
+    run.setState({ providerPaymentId: undefined });
   }
 
   /** Whether an open bank answer is the one to the payer's login (the authorisation started with the password). */
   private loginLost(run: FlowRun): boolean {
-    const loginStatuses: readonly DetailedStatus[] = [
-      'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
-      'SENDER_AUTHORIZATION_REDIRECT_PENDING',
-      'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
-    ];
-    return loginStatuses.includes(run.status) && run.state.authorisation === undefined && needsPassword(run.bank());
+    return run.state.authorisation === undefined && needsPassword(run.bank()) && (LOGIN_STATUSES.includes(run.status) || AUTOMATIC_STATUSES.includes(run.status));
   }
 
   // ---- running steps ---------------------------------------------------------------------------------------------
@@ -500,7 +532,7 @@ export class FlowEngine {
     payment: Payment,
     allowed: readonly DetailedStatus[] | 'any-open',
     actor: Actor,
-    options: { secrets?: Secrets; quiet?: boolean },
+    options: { secrets?: Secrets; quiet?: boolean; payer?: boolean },
     work: (run: FlowRun) => Promise<StepResult>,
   ): Promise<ActionOutcome> {
     const open = allowed === 'any-open' ? !isFinal(payment.detailedStatus) : allowed.includes(payment.detailedStatus);
@@ -512,27 +544,38 @@ export class FlowEngine {
       return { kind: 'next', payment: (await this.store.load(payment.id)) ?? payment, busy: true };
     }
     const run = new FlowRun(this.context, leased.payment, actor.log, actor.requestId, options.secrets ?? {});
+    run.payerPresent = options.payer === true;
+    run.checkpointer = (current) => this.checkpoint(current);
     const original = { ...run.state };
     let result: StepResult;
     let carriedPassword = false;
     try {
       result = await work(run);
     } catch (error) {
-      // Unexpected: record nothing, release the lease, let the error answer 500.
+      // Unexpected (a bug, or a process that dies in the middle, as tests simulate): nothing the run decided is
+      // recorded, the lease is released. What a durable step committed stays: a call the bank may have acted on is
+      // reconciled by the bank-status job (decisions §8), never forgotten.
       run.path.length = 0;
       run.schedule.length = 0;
       run.changes = {};
-      run.state = original;
+      run.state = run.checkpointed ?? original;
+      this.adoptProviderPaymentId(run);
+      if (run.state.openCall !== undefined || run.state.reconciling === true) {
+        run.setState({ reconciling: true });
+        run.scheduleJob('bank-status', new Date(this.now().getTime() + RECONCILE_DELAY_MS));
+      }
       await this.commit(run).catch(() => undefined);
       throw error;
     } finally {
       carriedPassword = run.secrets.password !== undefined;
       // Whatever happened, the password leaves memory with this request.
       run.secrets = {};
+      run.checkpointer = undefined;
     }
     if (result.kind === 'invalid' || result.kind === 'refused' || (result.kind === 'retry' && carriedPassword)) {
       // Nothing definite: the payer corrects the input, or enters the password again, from the stored status. Only
       // the count of refused attempts stays (a refused attempt's bank payment was withdrawn or stays in `original`).
+      // A durable step of this run may have committed an open call meanwhile: the state written now replaces it.
       const { failedLogins, failedCodes, codeNotProcessed } = run.state;
       run.path.length = 0;
       run.schedule.length = 0;
@@ -559,6 +602,38 @@ export class FlowEngine {
   }
 
   /**
+   * A durable step (decisions §8): before a call that may change what the bank holds, the flow state the run holds
+   * (the previous call's answer, the call now open) is committed under the lease, with the bank-status job due just
+   * after the lease ends. A process that dies during the call leaves the payment with a reference to reconcile and
+   * work due; statuses are recorded by the run's own commit, as before.
+   */
+  private async checkpoint(run: FlowRun): Promise<void> {
+    const lease = flowStateOf(run.payment).leaseUntil;
+    if (lease === undefined) throw new Error(`A durable step of payment ${run.payment.id} outside a lease`);
+    const safetyNet = { kind: 'bank-status' as const, runAt: new Date(Date.parse(lease) + RECONCILE_DELAY_MS).toISOString() };
+    let base = run.payment;
+    let state = run.state;
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const providerPaymentId = run.changes.providerPaymentId;
+      // The column is written with the run's statuses; until then the id travels with the bank reference.
+      const stored: FlowState = { ...state, ...(providerPaymentId === undefined ? {} : { providerPaymentId }) };
+      const result = await this.store.update(base, { flowState: toStoredFlowState({ ...stored, leaseUntil: lease }) }, { schedule: [safetyNet] });
+      if (result.kind === 'applied') {
+        run.payment = result.payment;
+        run.state = state;
+        run.checkpointed = stored;
+        return;
+      }
+      // Only a write that does not take the lease (the page key, the language, the pending alert) may come between.
+      const current = await this.store.load(run.payment.id);
+      if (current === undefined || flowStateOf(current).leaseUntil !== lease || current.detailedStatus !== base.detailedStatus) break;
+      base = current;
+      state = withUnleasedFields(state, flowStateOf(current));
+    }
+    throw new Error(`Payment ${run.payment.id} changed under its lease; the bank call was not sent`);
+  }
+
+  /**
    * Writes the run (statuses, changes, flow state without the lease, jobs) and logs every status change. A run under
    * the lease whose write finds the payment changed by a write that does not take the lease (the page key, the
    * language, the pending alert: the lease still ours, the status unchanged) commits on top of it: what the run holds
@@ -571,7 +646,7 @@ export class FlowEngine {
     // A credential held for the authorisation has no use once the payment is over.
     let state = isFinal(run.status) ? { ...run.state, heldSecret: undefined } : run.state;
     for (let attempt = 1; ; attempt += 1) {
-      const flowState = toStoredFlowState({ ...state, leaseUntil: undefined });
+      const flowState = toStoredFlowState({ ...state, leaseUntil: undefined, providerPaymentId: undefined });
       const result =
         run.path.length === 0
           ? await this.store.update(base, { ...run.changes, flowState }, { schedule: run.schedule })
@@ -618,6 +693,23 @@ const SENDER_ACCOUNT_BEFORE_LOGIN: readonly DetailedStatus[] = [
 
 /** How soon a job that found the payment busy looks again (ms). */
 const BUSY_RETRY_MS = 200;
+
+/** Statuses around the payer's login at banks that need it first (phase 3, or phase 6 for the others). */
+const LOGIN_STATUSES: readonly DetailedStatus[] = [
+  'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
+  'SENDER_AUTHORIZATION_REDIRECT_PENDING',
+  'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
+];
+
+/**
+ * Whether the bank is to be asked about the payment in the background: a bank answer is open (`reconciling`), a call
+ * the bank may have acted on is unsettled (`openCall`), or the payer approves in the bank's app (decoupled).
+ */
+function needsBankLook(payment: Payment): boolean {
+  const state = flowStateOf(payment);
+  if (state.reconciling === true || state.openCall !== undefined) return true;
+  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED';
+}
 
 /** Statuses the engine continues from by itself ("Continue" on the review page goes on from them). */
 export const AUTOMATIC_STATUSES: readonly DetailedStatus[] = [

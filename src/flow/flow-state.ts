@@ -13,6 +13,27 @@ export interface OfferedAccount {
   readonly name?: string;
 }
 
+/** The bank calls that can change what the bank holds (the ones recorded before they are sent). */
+export type StateChangingCall =
+  | 'registerPayment'
+  | 'startAuthorisation'
+  | 'updatePsuAuthentication'
+  | 'selectScaMethod'
+  | 'authoriseTransaction'
+  | 'completeAuthorisation'
+  | 'cancelPayment';
+
+export interface OpenBankCall {
+  readonly operation: StateChangingCall;
+  /** When it was sent (UTC ISO 8601). */
+  readonly sentAt: string;
+  /**
+   * The bank answered, but not usably (a 5xx, a malformed answer): it is done with the request, whatever it did.
+   * Unset while no answer came (timeout, connection lost): the bank may still be working on it.
+   */
+  readonly answered?: boolean;
+}
+
 export interface FlowState {
   /** Per-payment random key of the page tokens (CSRF); created on the payer's first visit. */
   readonly pageKey?: string;
@@ -50,6 +71,18 @@ export interface FlowState {
   readonly heldSecret?: string;
   /** Set while the outcome of a bank call is unknown (timeout, 5xx): the bank-status job asks the bank again. */
   readonly reconciling?: boolean;
+  /**
+   * A call that may change what the bank holds, recorded (and committed, with `reconciling`) before it is sent and
+   * cleared with its definite answer (decisions §8, durable steps). Still set after a crash or a lost answer: the
+   * bank may have acted on it, so the bank is asked before anything else is decided, and the bank's "nothing
+   * happened" is believed only once the bank could no longer be working on it (`sentAt` + the settle window).
+   */
+  readonly openCall?: OpenBankCall;
+  /**
+   * The bank's id of the payment (as the client sees it) learnt by a run and committed by one of its durable steps,
+   * before the run's own commit writes the column. Left here only by a run that died: its recovery writes it.
+   */
+  readonly providerPaymentId?: string;
   /** Set once the operator was warned that the bank has held the payment past BANK_PENDING_ALERT_SECONDS. */
   readonly bankPendingAlerted?: boolean;
   /**

@@ -5,6 +5,7 @@
  * error of the bank that leaves the outcome open records no status at all.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { BankUnavailableError } from '../connectors/index.js';
 import type {
   AccountInformation,
   BankConnector,
@@ -20,7 +21,8 @@ import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import type { Payment, SenderDetails } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import { failureReason, type DetailedStatus, type FailureCode, type FailureReason } from '../domain/detailed-status.js';
-import { flowStateOf, heldSecretContext, type FlowState } from './flow-state.js';
+import { flowStateOf, heldSecretContext, type FlowState, type StateChangingCall } from './flow-state.js';
+import { callBank, type BankCall } from './steps/bank-errors.js';
 import type { StatusEntry } from './status-writer.js';
 import { assertTransition, failureStatusFrom } from '../domain/transitions.js';
 
@@ -38,6 +40,11 @@ export interface FlowContext {
   readonly now: () => Date;
   /** Seals what a connector asks us to hold between calls (ADR 0005's key ring). */
   readonly secretBox: SecretBox;
+}
+
+/** How long after sending a call the bank may still act on it: twice the time we wait for its answer. */
+export function settleWindowMs(answerTimeoutMs: number): number {
+  return 2 * answerTimeoutMs;
 }
 
 export class FlowRun {
@@ -65,6 +72,20 @@ export class FlowRun {
   callbackSecret: string | undefined;
   /** Whether this run registered the payment at the bank (with the login id it carries, if any). */
   registeredInRun = false;
+  /**
+   * Whether the payer is in the session (a request from their browser, or the creation request that carries their
+   * details). Background work (jobs) is not: the PSU-present headers are then left out (decisions §8).
+   */
+  payerPresent = false;
+  /**
+   * Commits what the run holds so far (flow state, bank references) under the lease, before a call that may change
+   * what the bank holds (set by the engine; absent in runs that only read, such as pages).
+   */
+  checkpointer: ((run: FlowRun) => Promise<void>) | undefined;
+  /** The flow state as last committed by a checkpoint of this run (undefined: none yet). */
+  checkpointed: FlowState | undefined;
+  /** The payment was already handed to reconciliation when the run began (its job is the one running, or due). */
+  readonly reconcilingAtStart: boolean;
 
   constructor(
     readonly context: FlowContext,
@@ -75,6 +96,7 @@ export class FlowRun {
   ) {
     this.state = { ...flowStateOf(payment) };
     this.secrets = secrets;
+    this.reconcilingAtStart = this.state.reconciling === true;
   }
 
   /** The status the run has reached (recorded or not yet). */
@@ -143,7 +165,40 @@ export class FlowRun {
   }
 
   callContext(): CallContext {
+    // The PSU-present headers say the payer is in the session: sent only while they are (decisions §8).
+    if (!this.payerPresent) return { requestId: this.requestId };
     return { requestId: this.requestId, psuIpAddress: this.payment.psuIpAddress, psuUserAgent: this.payment.psuUserAgent };
+  }
+
+  /**
+   * Sends a call that may change what the bank holds, as a durable step (decisions §8): the call is recorded as open
+   * and committed with everything the run learnt so far (the previous call's answer) before it is sent; its definite
+   * answer closes it. An answer that does not come (timeout, 5xx) leaves it open, with the time it was sent, for
+   * reconciliation to settle with the bank.
+   */
+  async send<T>(operation: StateChangingCall, call: () => Promise<T>): Promise<BankCall<T>> {
+    const reconcilingBefore = this.state.reconciling;
+    this.setState({ openCall: { operation, sentAt: this.context.now().toISOString() }, reconciling: true });
+    await this.checkpointer?.(this);
+    const result = await callBank(call);
+    if (result.ok || result.definite) {
+      this.setState({ openCall: undefined, reconciling: reconcilingBefore });
+    } else {
+      const open = this.state.openCall;
+      const noAnswer = result.error instanceof BankUnavailableError && (result.error.reason === 'timeout' || result.error.reason === 'connection');
+      this.setState({ reconciling: reconcilingBefore, ...(open === undefined || noAnswer ? {} : { openCall: { ...open, answered: true } }) });
+    }
+    return result;
+  }
+
+  /**
+   * Whether the bank can no longer be working on the open call (none, or sent longer ago than twice the bank's answer
+   * timeout): only then is the bank's "nothing happened" taken as the call's outcome.
+   */
+  openCallSettled(): boolean {
+    const open = this.state.openCall;
+    if (open === undefined || open.answered === true) return true;
+    return this.context.now().getTime() - Date.parse(open.sentAt) >= settleWindowMs(this.profile().answerTimeoutMs);
   }
 
   /** What the connector asked us to hold for the authorisation under way, opened for the call that needs it. */

@@ -18,6 +18,7 @@ export function berlinGroupProfile(settings: BerlinGroupSettings): BankProfile {
     loginAttempts: settings.loginAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
     oneTimeCodeAttempts: settings.oneTimeCodeAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
     fundsConfirmation: false,
+    answerTimeoutMs: settings.timeoutMs,
   };
 }
 

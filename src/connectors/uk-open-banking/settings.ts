@@ -64,5 +64,6 @@ export function ukOpenBankingProfile(settings: UkOpenBankingSettings): BankProfi
     // The payer's one-time codes are entered at the bank, never on our pages.
     oneTimeCodeAttempts: 0,
     fundsConfirmation: settings.fundsConfirmation,
+    answerTimeoutMs: settings.timeoutMs,
   };
 }

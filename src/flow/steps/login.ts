@@ -10,8 +10,8 @@
 import { bankProfile } from '../../connectors/index.js';
 import type { Bank } from '../../providers/catalogue.js';
 import type { FlowRun } from '../run.js';
-import { callBank } from './bank-errors.js';
-import { CONTINUE, REFUSED, type StepResult } from './step-result.js';
+import { lookAtPayment, moveToExecution, withdrawAtBank } from './reconciliation.js';
+import { CONTINUE, REFUSED, STOP, type StepResult } from './step-result.js';
 
 /** Refused logins the bank accepts for one payment (pages without a run at hand ask for the bank's profile). */
 export function loginAttempts(bank: Bank): number {
@@ -43,29 +43,22 @@ export async function refuseLogin(run: FlowRun, failStep: () => void): Promise<S
   const failed = (run.state.failedLogins ?? 0) + 1;
   const limit = run.profile().loginAttempts;
   const heldBefore = run.state.bankPayment !== undefined && !run.registeredInRun;
-  if (failed < limit && !(heldBefore && (await bankClosedPayment(run)))) {
-    if (run.registeredInRun) await cancelAtBank(run);
+  // A payment the bank held before this login may have been authorised by an earlier login whose answer was lost
+  // (the bank then refuses the repeat), or closed after too many refusals: its own status decides first.
+  const view = heldBefore ? await lookAtPayment(run) : undefined;
+  if (view?.kind === 'proceeded') {
+    run.log.info({ paymentId: run.payment.id, requestId: run.requestId }, 'the bank refused a repeated login but has authorised the payment: on to execution');
+    moveToExecution(run);
+    if (view.completed) run.enter('PAYMENT_EXECUTION_COMPLETED');
+    return STOP;
+  }
+  if (failed < limit && view?.kind !== 'closed') {
+    if (run.registeredInRun) await withdrawAtBank(run);
     run.log.info({ paymentId: run.payment.id, requestId: run.requestId, attemptsLeft: limit - failed }, 'login refused by the bank; the payer may try again');
     run.setState({ failedLogins: failed });
     return REFUSED;
   }
   failStep();
-  await cancelAtBank(run);
+  await withdrawAtBank(run);
   return CONTINUE;
-}
-
-/** Whether the bank already closed the payment (rejected after too many refusals): then no attempt is left. */
-async function bankClosedPayment(run: FlowRun): Promise<boolean> {
-  const bankPayment = run.state.bankPayment;
-  if (bankPayment === undefined) return false;
-  const status = await callBank(() => run.connector().getPaymentStatus({ context: run.callContext(), payment: bankPayment }));
-  return status.ok && status.value.outcome === 'failed';
-}
-
-/** Best effort: a payment the payer can no longer authorise is withdrawn at the bank (it would expire there anyway). */
-export async function cancelAtBank(run: FlowRun): Promise<void> {
-  const bankPayment = run.state.bankPayment;
-  if (bankPayment === undefined) return;
-  const cancelled = await callBank(() => run.connector().cancelPayment({ context: run.callContext(), payment: bankPayment }));
-  if (!cancelled.ok) run.log.info({ paymentId: run.payment.id, err: cancelled.error.message }, 'could not withdraw the payment at the bank');
 }

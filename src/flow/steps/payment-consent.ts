@@ -12,8 +12,8 @@ import type { AuthorisationResult, ScaMethod } from '../../connectors/index.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
-import { cancelAtBank, loginAccepted, refuseLogin } from './login.js';
-import { failFromBank, keepAuthorisationReferences, moveToExecution, reconcile, startReconciling } from './reconciliation.js';
+import { loginAccepted, refuseLogin } from './login.js';
+import { failAfterRefusal, failFromBank, keepAuthorisationReferences, moveToExecution, reconcile, startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, REFUSED, STOP, type StepResult } from './step-result.js';
 
 function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
@@ -52,8 +52,8 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         const context = run.callContext();
         const call: BankCall<AuthorisationResult> =
           next.kind === 'authenticate' && authorisation !== undefined
-            ? await callBank(() => run.embedded().updatePsuAuthentication({ context, resource: bankPayment, authorisation, psu }))
-            : await callBank(() => {
+            ? await run.send('updatePsuAuthentication', () => run.embedded().updatePsuAuthentication({ context, resource: bankPayment, authorisation, psu }))
+            : await run.send('startAuthorisation', () => {
                 const connector = run.connector();
                 // Redirect banks may send the payer back from this authorisation: the registration's callback, or a new one.
                 const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
@@ -62,8 +62,8 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         if (!call.ok) {
           if (!call.definite) return startReconciling(run);
           if (wantsPassword && call.code === 'PSU_AUTHENTICATION_FAILED') return refuseLogin(run, () => run.fail('PSU_AUTHENTICATION_FAILED'));
-          run.fail(call.code);
-          return CONTINUE;
+          const code = call.code;
+          return failAfterRefusal(run, () => run.fail(code));
         }
         if (wantsPassword) loginAccepted(run);
         keepAuthorisation(run, call.value);
@@ -119,15 +119,15 @@ export async function chooseScaMethod(run: FlowRun, method: ScaMethod): Promise<
   const bankPayment = run.state.bankPayment;
   const authorisation = run.state.authorisation;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to choose a method for');
-  const chosen = await callBank(() =>
+  const chosen = await run.send('selectScaMethod', () =>
     run.embedded().selectScaMethod({ context: run.callContext(), resource: bankPayment, authorisation, methodId: method.id }),
   );
   // Choosing a method authorises nothing, so an unreachable bank only means: choose again.
   if (!chosen.ok && !chosen.definite) return BANK_UNAVAILABLE;
   run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING');
   if (!chosen.ok) {
-    run.fail(chosen.code);
-    return CONTINUE;
+    const code = chosen.code;
+    return failAfterRefusal(run, () => run.fail(code));
   }
   keepAuthorisation(run, chosen.value);
   run.setState({ chosenScaMethod: chosen.value.chosenScaMethod ?? method, scaMethods: undefined });
@@ -149,7 +149,7 @@ export async function submitCode(run: FlowRun, code: string): Promise<StepResult
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to send the code to');
   run.setState({ codeNotProcessed: undefined });
   const context = run.callContext();
-  const sent = await callBank(() =>
+  const sent = await run.send('authoriseTransaction', () =>
     run.embedded().authoriseTransaction({ context, resource: bankPayment, authorisation, scaAuthenticationData: code }),
   );
   if (!sent.ok && !sent.definite) return afterUnansweredCode(run, 'in-request');
@@ -164,15 +164,13 @@ export async function submitCode(run: FlowRun, code: string): Promise<StepResult
         return REFUSED;
       }
       run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
-      run.fail('SCA_FAILED');
-      await cancelAtBank(run);
-      return CONTINUE;
+      return failAfterRefusal(run, () => run.fail('SCA_FAILED'), { withdraw: true });
     }
   }
   run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
   if (!sent.ok) {
-    run.fail(sent.code);
-    return CONTINUE;
+    const code = sent.code;
+    return failAfterRefusal(run, () => run.fail(code));
   }
   keepAuthorisation(run, sent.value);
   if (sent.value.next.kind === 'authorised') {
@@ -216,7 +214,10 @@ export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'i
     case 'psu-authenticated':
     case 'sca-method-selected':
     case 'started':
-      // Still waiting for a code: the code was not taken.
+      // Still waiting for a code. A bank may still be working on a code whose answer we gave up on: only once it can
+      // no longer be (the settle window) was the code not taken; until then the page waits and the job asks again.
+      if (!run.openCallSettled()) return startReconciling(run);
+      run.setState({ openCall: undefined });
       run.log.info({ paymentId: run.payment.id, requestId: run.requestId }, 'the bank did not take the one-time code; the payer types it again');
       if (where === 'in-request') return { kind: 'retry', notice: 'codeNotProcessed' };
       run.setState({ reconciling: undefined, codeNotProcessed: true });

@@ -6,7 +6,7 @@
  */
 import type { PaymentOrder } from '../../connectors/index.js';
 import type { FlowRun } from '../run.js';
-import { callBank, type BankCall } from './bank-errors.js';
+import type { BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
 import { refuseLogin } from './login.js';
 import { BANK_UNAVAILABLE, CONTINUE, type StepResult } from './step-result.js';
@@ -44,7 +44,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
   const order = paymentOrder(run);
   const loginId = run.loginId();
-  const result = await callBank(() =>
+  const result = await run.send('registerPayment', () =>
     connector.registerPayment({
       context: run.callContext(),
       payment: order,

@@ -13,14 +13,18 @@ import { failureReason } from '../../domain/detailed-status.js';
 import type { FlowRun } from '../run.js';
 import { failureStatusFrom } from '../../domain/transitions.js';
 import { callBank } from './bank-errors.js';
-import { STOP, type StepResult } from './step-result.js';
+import { CONTINUE, STOP, type StepResult } from './step-result.js';
 
 /** First look at the bank again this soon after an indeterminate answer. */
 export const RECONCILE_DELAY_MS = 1000;
 
+/**
+ * Hands an open bank answer to the bank-status job. A payment already reconciling keeps its job where it is: the
+ * job's own retry follows the polling schedule, which a fresh schedule here would send back to its start.
+ */
 export function startReconciling(run: FlowRun): StepResult {
+  if (!run.reconcilingAtStart) run.scheduleJob('bank-status', new Date(run.context.now().getTime() + RECONCILE_DELAY_MS));
   run.setState({ reconciling: true });
-  run.scheduleJob('bank-status', new Date(run.context.now().getTime() + RECONCILE_DELAY_MS));
   return STOP;
 }
 
@@ -29,8 +33,72 @@ export function moveToExecution(run: FlowRun): void {
   const path = pathTo(run.status, 'PAYMENT_EXECUTION_PENDING');
   if (path === undefined) throw new Error(`No path from ${run.status} to execution`);
   for (const status of path) run.enter(status);
-  run.setState({ reconciling: undefined, callback: undefined, bankRedirectUrl: undefined });
+  run.setState({ reconciling: undefined, openCall: undefined, callback: undefined, bankRedirectUrl: undefined });
   run.scheduleJob('bank-status', run.context.now());
+}
+
+/** What the bank's own status says of a payment it holds, for a decision that must not contradict it. */
+export type BankView =
+  /** Authorised or further: it may execute (or has). */
+  | { readonly kind: 'proceeded'; readonly completed: boolean }
+  /** Rejected or cancelled at the bank: it can no longer execute. */
+  | { readonly kind: 'closed'; readonly failureCode: FailureCode }
+  /** Held, not authorised. */
+  | { readonly kind: 'received' }
+  /** No definite answer (unreachable, or a status we cannot read). */
+  | { readonly kind: 'unknown' };
+
+export async function lookAtPayment(run: FlowRun): Promise<BankView> {
+  const bankPayment = run.state.bankPayment;
+  if (bankPayment === undefined) throw new Error('Nothing to look at: the bank holds no payment');
+  const status = await callBank(() => run.connector().getPaymentStatus({ context: run.callContext(), payment: bankPayment }));
+  if (!status.ok) return { kind: 'unknown' };
+  const { outcome, transactionStatus, failureCode } = status.value;
+  if (outcome === 'failed') return { kind: 'closed', failureCode: failureCode ?? 'BANK_REJECTED' };
+  if (transactionStatus.state === 'unknown') return { kind: 'unknown' };
+  if (transactionStatus.state === 'received') return { kind: 'received' };
+  return { kind: 'proceeded', completed: outcome === 'completed' };
+}
+
+/**
+ * A definite refusal of a call about a payment the bank holds. The refusal alone never fails the payment: the
+ * bank's own status for it is read first (decisions §8), because an earlier call whose answer was lost (a login, a
+ * code) may have authorised it meanwhile, and a repeat of that call is then refused. Authorised or further: on to
+ * execution. Closed or still unauthorised: the step fails (`failStep`; a payment still held is withdrawn at the bank
+ * when `withdraw`). No definite answer: the payment stays pending and reconciliation asks again.
+ */
+export async function failAfterRefusal(run: FlowRun, failStep: () => void, options: { readonly withdraw?: boolean } = {}): Promise<StepResult> {
+  if (run.state.bankPayment === undefined) {
+    failStep();
+    return CONTINUE;
+  }
+  const view = await lookAtPayment(run);
+  switch (view.kind) {
+    case 'proceeded':
+      run.log.info({ paymentId: run.payment.id, requestId: run.requestId }, 'the bank refused a repeated call but has authorised the payment: on to execution');
+      moveToExecution(run);
+      if (view.completed) run.enter('PAYMENT_EXECUTION_COMPLETED');
+      return STOP;
+    case 'unknown':
+      return startReconciling(run);
+    case 'closed':
+      failStep();
+      return CONTINUE;
+    case 'received':
+      failStep();
+      if (options.withdraw === true) await withdrawAtBank(run);
+      return CONTINUE;
+  }
+}
+
+/** Best effort: a payment the payer can no longer authorise is withdrawn at the bank (it would expire there anyway). */
+export async function withdrawAtBank(run: FlowRun): Promise<void> {
+  const bankPayment = run.state.bankPayment;
+  if (bankPayment === undefined) return;
+  const cancelled = await run.send('cancelPayment', () => run.connector().cancelPayment({ context: run.callContext(), payment: bankPayment }));
+  if (!cancelled.ok) run.log.info({ paymentId: run.payment.id, err: cancelled.error.message }, 'could not withdraw the payment at the bank');
+  // The payment fails either way (an unauthorised payment cannot execute): the withdrawal is not left open.
+  run.setState({ openCall: undefined });
 }
 
 /** Records a definite refusal seen at the bank, at the step the payment waited in. */
@@ -71,15 +139,18 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
     const returned = run.bankReturn;
     run.bankReturn = undefined;
     const heldSecret = run.heldSecret();
-    const sca = await callBank(() =>
+    // With the payer's return or a held token the bank is told to go on (UK: the code exchanged, the payment
+    // submitted): a durable step. Without them it is only asked.
+    const completing = returned !== undefined || heldSecret !== undefined;
+    const ask = (): ReturnType<typeof connector.completeAuthorisation> =>
       connector.completeAuthorisation({
         context,
         payment: bankPayment,
         authorisation,
         ...(returned === undefined ? {} : { returned }),
         ...(heldSecret === undefined ? {} : { heldSecret }),
-      }),
-    );
+      });
+    const sca = completing ? await run.send('completeAuthorisation', ask) : await callBank(ask);
     if (sca.ok) keepAuthorisationReferences(run, sca.value);
     if (sca.ok && (sca.value.scaStatus.state === 'finalised' || sca.value.scaStatus.state === 'exempted')) {
       moveToExecution(run);
@@ -111,7 +182,7 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
   }
   if (options.expiring !== true && options.payerGaveUp !== true) return 'pending';
   // Not authorised: withdraw it at the bank before calling it failed, so a late approval cannot execute it.
-  const cancelled = await callBank(() => connector.cancelPayment({ context, payment: payment() }));
+  const cancelled = await run.send('cancelPayment', () => connector.cancelPayment({ context, payment: payment() }));
   if (!cancelled.ok && !cancelled.definite) return 'unreachable';
   if (!cancelled.ok) {
     // Refused: look again; it may have moved on meanwhile.

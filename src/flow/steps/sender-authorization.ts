@@ -7,11 +7,10 @@
  * here, at SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED with PSU_AUTHENTICATION_FAILED.
  */
 import type { FlowRun } from '../run.js';
-import { callBank } from './bank-errors.js';
 import { missingData } from './followup-data.js';
-import { cancelAtBank, loginAccepted, refuseLogin } from './login.js';
+import { loginAccepted, refuseLogin } from './login.js';
 import { initiate } from './payment-registration.js';
-import { keepAuthorisationReferences, startReconciling } from './reconciliation.js';
+import { failAfterRefusal, keepAuthorisationReferences, startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
 
 export async function checkSenderAuthorization(run: FlowRun): Promise<StepResult> {
@@ -54,7 +53,7 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
   if (bankPayment === undefined) throw new Error('initiate() keeps the bank payment');
   const loginId = run.loginId();
   const password = run.secrets.password;
-  const started = await callBank(() =>
+  const started = await run.send('startAuthorisation', () =>
     run.connector().startAuthorisation({
       context: run.callContext(),
       payment: bankPayment,
@@ -69,12 +68,12 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
     // processing status is recorded only with a definite answer: the payer may have to log in again.
     return startReconciling(run);
   }
-  run.enter('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING');
   if (!started.ok) {
-    run.fail(started.code);
-    await cancelAtBank(run);
-    return CONTINUE;
+    // Refused for another reason: the bank's own status for the payment decides first (an earlier login whose
+    // answer was lost may have authorised it).
+    return failAfterRefusal(run, () => failLogin(run, started.code), { withdraw: true });
   }
+  run.enter('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING');
   loginAccepted(run);
   run.next = started.value.next;
   keepAuthorisationReferences(run, started.value);

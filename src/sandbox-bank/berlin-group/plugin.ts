@@ -12,7 +12,7 @@ import { FaultPlan } from '../shared/faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
 import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
-import { normalisePublicUrl, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
+import { normalisePublicUrl, playFaultsAfterActing, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
 import { registerFaultControl } from './routes/fault-control.js';
 import { registerXs2aRoutes } from './xs2a-routes.js';
 
@@ -58,6 +58,7 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
     publicUrl,
     rawBodies: new WeakMap(),
     held: new Set(),
+    faultsAfterActing: new WeakMap(),
   };
 
   // Our own JSON parser keeps the raw bytes (the Digest of a signed request is over them) and accepts an empty
@@ -70,6 +71,7 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
   });
 
   releaseHeldRequestsOnClose(app, context);
+  playFaultsAfterActing(app, context);
 
   app.setErrorHandler((error: FastifyError | Xs2aError, request, reply) => {
     if (error instanceof Xs2aError) return reply.code(error.status).type('application/json').send(error.body());

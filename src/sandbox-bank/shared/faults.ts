@@ -32,14 +32,22 @@ export const MAX_HOLD_MS = 60_000;
 /** Delays are bounded for the same reason. */
 export const MAX_DELAY_MS = 60_000;
 
+/**
+ * `afterActing`: the bank does the call's work first (the payment registered, the login taken, the code checked) and
+ * only then the fault takes the answer: the delay comes before the answer, the 5xx replaces it, or no answer comes.
+ * This is what a live bank does when our request timed out on the way back: the bank acted, we do not know it.
+ * Without it the fault comes first and the bank does nothing.
+ */
+const afterActing = Type.Optional(Type.Boolean());
+
 export const FaultSchema = Type.Union([
   Type.Object(
-    { kind: Type.Literal('delay'), delayMs: Type.Integer({ minimum: 1, maximum: MAX_DELAY_MS }) },
+    { kind: Type.Literal('delay'), delayMs: Type.Integer({ minimum: 1, maximum: MAX_DELAY_MS }), afterActing },
     { additionalProperties: false },
   ),
   Type.Object(
     // Only the 5xx statuses the standard defines for every operation.
-    { kind: Type.Literal('error'), status: Type.Union([Type.Literal(500), Type.Literal(503)]) },
+    { kind: Type.Literal('error'), status: Type.Union([Type.Literal(500), Type.Literal(503)]), afterActing },
     { additionalProperties: false },
   ),
   Type.Object(
@@ -47,6 +55,7 @@ export const FaultSchema = Type.Union([
       kind: Type.Literal('timeout'),
       /** How long the request is held before the connection is dropped without an answer (default and cap 60 s). */
       holdMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_MS })),
+      afterActing,
     },
     { additionalProperties: false },
   ),

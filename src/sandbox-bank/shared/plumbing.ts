@@ -19,6 +19,8 @@ export interface RequestKeeping {
   readonly rawBodies: WeakMap<FastifyRequest, Buffer>;
   /** Requests held by a timeout fault, released when the app closes. */
   readonly held: Set<() => void>;
+  /** Faults that take the answer of a call the bank has acted on (`afterActing`), played when the answer is sent. */
+  readonly faultsAfterActing: WeakMap<FastifyRequest, Fault>;
 }
 
 /** The public URL without a trailing slash; `what` names the sandbox in the error of a relative one. */
@@ -57,6 +59,32 @@ export function releaseHeldRequestsOnClose(app: FastifyInstance, keeping: Pick<R
   });
 }
 
+/**
+ * Plays the faults that come after the bank acted (`afterActing`), as the answer leaves: the call's work is done
+ * (and its state kept) whatever happens to the answer. A delay holds the answer back, an error replaces it with a
+ * bodiless 5xx (`errorHeaders` adds the standard's own headers), a timeout never sends it and drops the connection.
+ */
+export function playFaultsAfterActing(app: FastifyInstance, keeping: Pick<RequestKeeping, 'held' | 'faultsAfterActing'>): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const fault = keeping.faultsAfterActing.get(request);
+    if (fault === undefined) return payload;
+    keeping.faultsAfterActing.delete(request);
+    switch (fault.kind) {
+      case 'delay':
+        await sleep(fault.delayMs);
+        return payload;
+      case 'error':
+        reply.code(fault.status);
+        reply.removeHeader('content-type');
+        reply.removeHeader('content-length');
+        return '';
+      case 'timeout':
+        await holdUnanswered(keeping, request, fault.holdMs ?? MAX_HOLD_MS, () => reply.raw.socket?.destroy());
+        return payload;
+    }
+  });
+}
+
 export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
   const text = Array.isArray(value) ? value.join(', ') : value;
@@ -69,11 +97,15 @@ export function header(request: FastifyRequest, name: string): string | undefine
  */
 export async function applyFault(
   fault: Fault | undefined,
-  call: { readonly request: FastifyRequest; readonly reply: FastifyReply; readonly keeping: Pick<RequestKeeping, 'held'> },
+  call: { readonly request: FastifyRequest; readonly reply: FastifyReply; readonly keeping: Pick<RequestKeeping, 'held' | 'faultsAfterActing'> },
   // A reply is thenable, not a Promise: awaiting it waits until the answer is sent.
   sendError: (status: 500 | 503) => unknown,
 ): Promise<boolean> {
   if (fault === undefined) return true;
+  if (fault.afterActing === true) {
+    call.keeping.faultsAfterActing.set(call.request, fault);
+    return true;
+  }
   switch (fault.kind) {
     case 'delay':
       await sleep(fault.delayMs);
@@ -90,12 +122,17 @@ export async function applyFault(
 /** Never answers: keeps the request until the client gives up or the bound passes, then drops the connection. */
 export async function hold(keeping: Pick<RequestKeeping, 'held'>, request: FastifyRequest, reply: FastifyReply, holdMs: number): Promise<void> {
   reply.hijack();
-  await new Promise<void>((resolve) => {
+  await holdUnanswered(keeping, request, holdMs, () => reply.raw.socket?.destroy());
+}
+
+/** Waits until the client gives up, the bound passes or the app closes, then drops the connection (`drop`). */
+function holdUnanswered(keeping: Pick<RequestKeeping, 'held'>, request: FastifyRequest, holdMs: number, drop: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
     const release = (): void => {
       clearTimeout(timer);
       keeping.held.delete(release);
       request.raw.socket.off('close', release);
-      reply.raw.socket?.destroy();
+      drop();
       resolve();
     };
     const timer = setTimeout(release, Math.min(holdMs, MAX_HOLD_MS));

@@ -10,7 +10,7 @@ import { Compile } from 'typebox/compile';
 import { FaultPlan } from '../shared/faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
 import { operatorTokenCheck } from '../shared/operator-token.js';
-import { normalisePublicUrl, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
+import { normalisePublicUrl, playFaultsAfterActing, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
 import { ukSandboxBanks } from './banks.js';
 import { interactionId, sendSigned, type UkContext } from './context.js';
 import { OAuthError, ObError, Unauthenticated } from './errors.js';
@@ -73,11 +73,13 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     trustAnchors: options.trustAnchors ?? ['openbanking.org.uk'],
     rawBodies: new WeakMap(),
     held: new Set(),
+    faultsAfterActing: new WeakMap(),
   };
 
   // Keep the raw bytes: the request's detached signature is over them.
   await registerBodyParsers(app, context, () => new ObError('UK.OBIE.Resource.InvalidFormat', 'The body is not valid JSON'));
   releaseHeldRequestsOnClose(app, context);
+  playFaultsAfterActing(app, context);
 
   app.setErrorHandler(async (error: FastifyError | ObError | OAuthError | Unauthenticated, request, reply) => {
     const id = interactionId(request);
