@@ -11,7 +11,7 @@ const base = 'http://127.0.0.1:9/xs2a/bank-a';
 
 describe('berlinGroupProfile', () => {
   test('embedded: login id and password; limits from the settings, else 3', () => {
-    const embedded = berlinGroupProfile(settings(base, { scaApproaches: ['EMBEDDED', 'REDIRECT'], requiresSenderAuthorization: true, loginAttempts: 5 }));
+    const embedded = berlinGroupProfile(settings(base, { scaApproaches: ['EMBEDDED', 'REDIRECT'], requiresSenderAuthorization: true, loginAttempts: 5, timeoutMs: 7000 }));
     assert.deepEqual(embedded, {
       scaApproach: 'EMBEDDED',
       needsLoginId: true,
@@ -22,6 +22,7 @@ describe('berlinGroupProfile', () => {
       loginAttempts: 5,
       oneTimeCodeAttempts: 3,
       fundsConfirmation: false,
+      answerTimeoutMs: 7000,
     });
   });
 
