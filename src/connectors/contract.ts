@@ -433,6 +433,12 @@ export interface PaymentStatusResult {
   readonly outcome: PaymentOutcome;
   /** When the outcome is `failed`: the reason to record (insufficient funds, cancelled, rejected...). */
   readonly failureCode: FailureCode | undefined;
+  /**
+   * The bank stated the reason (a message whose meaning we know, such as Berlin Group `SCA_INVALID`), rather than it
+   * being read off the status code alone. A stated reason is the bank's word and wins over what the flow infers (a
+   * payer back through our "not OK" address is taken as cancelling only when the bank does not say otherwise).
+   */
+  readonly failureReasonStated?: boolean;
   /** The bank's funds check, when it reports one. */
   readonly fundsAvailable: boolean | undefined;
   readonly psuMessage: string | undefined;

@@ -108,6 +108,18 @@ for (const kind of await testDatabaseKinds()) {
       assert.ok(statuses.every((status) => !status.endsWith('_FAILED')));
     });
 
+    it('a verification that failed at the bank (payer ivan, sent back through the "not OK" address) is SCA_FAILED, not the payer cancelling', async () => {
+      const paymentId = await approvedAtRedirectBank('ivan');
+      const statuses = await reaches(paymentId, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED');
+      assert.equal(statuses.at(-1), 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED');
+      const latest = (await (await t.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token })).json()) as { failureReasons: { code: string }[] };
+      assert.deepEqual(latest.failureReasons.map((reason) => reason.code), ['SCA_FAILED']);
+      const payment = (await (await t.request(`/api/v1/ob/payments/${paymentId}`, { token })).json()) as { redirectUrl: string };
+      const outcome = await get(payment.redirectUrl);
+      assert.match(outcome.html, /Your bank could not confirm that it was you\./);
+      assert.doesNotMatch(outcome.html, /You cancelled/i);
+    });
+
     it('a payment pending at the bank for less than BANK_PENDING_ALERT_SECONDS (default 1 h) is neither counted nor logged', async () => {
       // gustav's payments stay accepted for execution (ACSP) for ever; Rheinland does not count that as completed.
       const paymentId = await approvedAtRedirectBank('gustav');

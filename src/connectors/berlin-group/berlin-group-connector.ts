@@ -307,8 +307,10 @@ export class BerlinGroupConnector implements BankConnector {
     const outcome = paymentOutcome(transactionStatus, this.settings);
     const bankMessages = toBankMessages(answer.tppMessages);
     let failureCode: FailureCode | undefined;
+    let failureReasonStated = false;
     if (outcome === 'failed') {
       const fromMessages = bankMessages.map((message) => failureCodeOfMessage(message)).find((code) => code !== undefined);
+      failureReasonStated = fromMessages !== undefined;
       failureCode =
         fromMessages ??
         (answer.fundsAvailable === false
@@ -321,6 +323,7 @@ export class BerlinGroupConnector implements BankConnector {
       transactionStatus,
       outcome,
       failureCode,
+      failureReasonStated,
       fundsAvailable: answer.fundsAvailable,
       psuMessage: answer.psuMessage,
       bankMessages,

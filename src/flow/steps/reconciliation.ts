@@ -161,9 +161,13 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
       // The payment's specific reason first; the authorisation's own (the payer denied, no funds at the bank's check)
       // before the payment's generic refusal.
       const fromStatus = status.ok && status.value.outcome === 'failed' ? status.value.failureCode : undefined;
+      // The bank's stated reason is its word (a failed verification is not the payer cancelling, even when the
+      // payer came back through our "not OK" address). Without one: the payment's specific reason, then the
+      // authorisation's own (the payer denied, no funds at the bank's check), then the generic refusal.
+      const stated = status.ok && status.value.failureReasonStated === true ? fromStatus : undefined;
       const generic = fromStatus === undefined || fromStatus === 'BANK_REJECTED' || fromStatus === 'SCA_FAILED';
-      const code = (generic ? undefined : fromStatus) ?? sca.value.failureCode ?? fromStatus ?? 'SCA_FAILED';
-      failFromBank(run, options.payerGaveUp === true && code === 'SCA_FAILED' ? 'PSU_CANCELLED' : code);
+      const code = stated ?? (generic ? undefined : fromStatus) ?? sca.value.failureCode ?? fromStatus ?? 'SCA_FAILED';
+      failFromBank(run, stated === undefined && options.payerGaveUp === true && code === 'SCA_FAILED' ? 'PSU_CANCELLED' : code);
       return 'moved';
     }
   }
