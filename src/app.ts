@@ -119,6 +119,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The job handlers of this app's flow engine, for `createBackgroundWorkers`. */
     jobHandlers: Partial<Record<JobKind, JobHandler>>;
+    /** Finds open payments without a future and schedules them (the workers run it at start and periodically). */
+    flowSweep: () => Promise<number>;
     /** The records of bank calls; closed (written out) after the workers stop, before the database closes. */
     bankCallRecorder: BankCallRecorder;
     /** Told after every commit what it left for this process's workers (jobs and when due, webhook deliveries). */
@@ -253,6 +255,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   // Handlers of the background jobs, run by the workers of this or another process (src/workers/).
   const jobHandlers: Partial<Record<JobKind, JobHandler>> = { ...flow.jobHandlers() };
   app.decorate('jobHandlers', jobHandlers);
+  app.decorate('flowSweep', () => flow.sweepPaymentsWithoutFuture());
 
   if (config.sandboxBank.mode === 'embedded') {
     // The sandbox bank in this process, reached by the connectors over real HTTP; not part of our API document.

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const workers =
     config.processRole === 'api'
       ? undefined
-      : createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, metrics, workSignal: app.workSignal });
+      : createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, sweep: app.flowSweep, metrics, workSignal: app.workSignal });
 
   const clients = new ClientService(database.db, runtime.secrets);
   if (runtime.secretKeysWarning !== undefined) app.log.warn(runtime.secretKeysWarning);

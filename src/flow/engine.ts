@@ -341,6 +341,26 @@ export class FlowEngine {
 
   // ---- jobs ----------------------------------------------------------------------------------------------------
 
+  /**
+   * Finds open payments without a future (no bank-status job, and not a payer's page with its expiry job), logs each
+   * and gives it one: the expiry job for a payer's page, else the bank-status job now, which goes on from any status
+   * (`reconcileStep`). Run at start-up and periodically by the workers. Returns how many were found.
+   */
+  async sweepPaymentsWithoutFuture(limit = 500): Promise<number> {
+    const stranded = await this.store.findWithoutFuture(limit);
+    const nowIso = this.now().toISOString();
+    for (const payment of stranded) {
+      const payerPage = payment.detailedStatus.endsWith('_REDIRECT_PENDING');
+      this.logger.warn({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'open payment without a future found; scheduling it');
+      await this.store.schedule(payment, [
+        payerPage && phaseOf(payment.detailedStatus) !== 7
+          ? { kind: 'flow-expiry', runAt: payment.flowExpiresAt < nowIso ? nowIso : payment.flowExpiresAt }
+          : { kind: 'bank-status', runAt: nowIso },
+      ]);
+    }
+    return stranded.length;
+  }
+
   jobHandlers(): { 'bank-status': JobHandler; 'flow-expiry': JobHandler } {
     return {
       'bank-status': (job) => this.bankStatusJob(job),

@@ -14,7 +14,7 @@ import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
 import { paymentColumns, paymentFromRow } from './payment-repository.js';
-import { isFinal, type FailureReason } from '../domain/detailed-status.js';
+import { DETAILED_STATUSES, isFinal, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
 import { appendStatusRecords, type StatusEntry } from './status-writer.js';
 import { assertTransition } from '../domain/transitions.js';
 
@@ -80,6 +80,41 @@ export class PaymentStateStore {
     jobs: { readonly schedule?: readonly JobSchedule[]; readonly cancel?: readonly JobKind[] } = {},
   ): Promise<TransitionResult> {
     return this.write(payment, [], changes, jobs.schedule ?? [], jobs.cancel ?? []);
+  }
+
+  /**
+   * Open payments with no way forward (docs/state-machine.md, "No payment without a future"): no bank-status job, and
+   * not a payer's page with its expiry job. The engine cannot leave a payment so; the sweep finds any that an older
+   * version or a bug did. Served by the index on (detailed_status, created_at): only open statuses are read.
+   */
+  async findWithoutFuture(limit: number): Promise<Array<{ readonly id: string; readonly clientId: string; readonly detailedStatus: DetailedStatus; readonly flowExpiresAt: string }>> {
+    const open = DETAILED_STATUSES.filter((status) => !isFinal(status));
+    const rows = await this.db
+      .selectFrom('payments as p')
+      .select(['p.id', 'p.client_id', 'p.detailed_status', 'p.flow_expires_at'])
+      .where('p.detailed_status', 'in', open)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs as j')
+              .select('j.id')
+              .whereRef('j.client_id', '=', 'p.client_id')
+              .whereRef('j.payment_id', '=', 'p.id')
+              .where((inner) => inner.or([inner('j.kind', '=', 'bank-status'), inner.and([inner('j.kind', '=', 'flow-expiry'), inner('p.detailed_status', 'like', '%REDIRECT_PENDING')])])),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ id: row.id, clientId: row.client_id, detailedStatus: row.detailed_status as DetailedStatus, flowExpiresAt: row.flow_expires_at }));
+  }
+
+  /** (Re)schedules jobs of a payment on their own (the sweep), telling the workers when they fall due. */
+  async schedule(payment: { readonly id: string; readonly clientId: string }, schedule: readonly JobSchedule[]): Promise<void> {
+    const at = this.now().toISOString();
+    await this.db.transaction().execute((trx) => scheduleJobs(trx, payment, schedule, at));
+    this.onCommitted([], { jobsDueAt: earliestDue(schedule.map((job) => job.runAt)), webhooks: false });
   }
 
   async transition(request: TransitionRequest): Promise<TransitionResult> {

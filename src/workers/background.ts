@@ -36,7 +36,12 @@ export interface BackgroundDependencies {
   readonly now?: () => Date;
   /** This process's API tells it what each commit left (jobs and when due, webhook deliveries); the workers look by then. */
   readonly workSignal?: WorkSignal;
+  /** Finds open payments without a future and schedules them (the flow engine's sweep): at start, then every 5 minutes. */
+  readonly sweep?: () => Promise<number>;
 }
+
+/** How often the sweep for payments without a future runs (and once at start). */
+export const SWEEP_INTERVAL_MS = 5 * 60 * 1000;
 
 export function createBackgroundWorkers(dependencies: BackgroundDependencies): BackgroundWorkers {
   const { config, database, logger, metrics } = dependencies;
@@ -81,6 +86,18 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'pruning the records of bank calls failed; tried again in an hour'));
   };
+  // Payments without a future (from an older version, or a bug): found and scheduled at start and every few minutes.
+  let sweeping: NodeJS.Timeout | undefined;
+  let swept: Promise<void> = Promise.resolve();
+  const sweep = (): void => {
+    const run = dependencies.sweep;
+    if (run === undefined) return;
+    swept = run()
+      .then((count) => {
+        if (count > 0) jobs.poke();
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'the sweep for payments without a future failed; tried again later'));
+  };
   let unsubscribe: (() => void) | undefined;
   return {
     start() {
@@ -89,6 +106,9 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
       prune();
       pruning = setInterval(prune, 60 * 60 * 1000);
       pruning.unref();
+      sweep();
+      sweeping = setInterval(sweep, SWEEP_INTERVAL_MS);
+      sweeping.unref();
       unsubscribe = dependencies.workSignal?.subscribe((work) => {
         if (work.jobsDueAt !== undefined) jobs.wakeBy(work.jobsDueAt);
         if (work.webhooks) webhooks.poke();
@@ -100,8 +120,9 @@ export function createBackgroundWorkers(dependencies: BackgroundDependencies): B
     },
     async stop() {
       clearInterval(pruning);
+      clearInterval(sweeping);
       unsubscribe?.();
-      await Promise.all([jobs.stop(), webhooks.stop(), pruned]);
+      await Promise.all([jobs.stop(), webhooks.stop(), pruned, swept]);
       await dispatcher.close();
     },
   };

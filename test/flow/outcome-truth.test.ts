@@ -171,6 +171,24 @@ for (const kind of kinds) {
       assert.ok(!history.some((status) => status.endsWith('_FAILED')));
     });
 
+    it('the sweep finds open payments without a future (as an older version could leave them) and gives each one', async () => {
+      // A custom-mode payment without credentials, and a hosted one at the bank list, their jobs gone.
+      const custom = await flow.create({ provider: { id: BANKS.hansa } });
+      const hosted = await flow.create({ provider: undefined });
+      for (const paymentId of [custom.paymentId, hosted.paymentId]) {
+        await flow.app.database.db.deleteFrom('jobs').where('payment_id', '=', paymentId).execute();
+      }
+      const stranded = await paymentsWithoutFuture();
+      assert.ok(stranded.includes(custom.paymentId) && stranded.includes(hosted.paymentId), stranded.join(', '));
+      assert.ok((await flow.app.app.flowSweep()) >= 2);
+      // The custom one goes on by itself to the payer's form; the hosted one waits at the bank list with its expiry.
+      await flow.waitFor(custom.paymentId, (status) => status === 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING');
+      assert.equal(statuses(await flow.history(hosted.paymentId)).at(-1), 'PROVIDER_SELECTION_REDIRECT_PENDING');
+      await flow.app.app.flowSweep();
+      assert.deepEqual(await paymentsWithoutFuture(), []);
+      assert.ok(flow.app.logs.some((line) => line.includes('open payment without a future found') && line.includes(custom.paymentId)));
+    });
+
     it('every payment of these faults has a future at every moment it is open, and the password is nowhere', async () => {
       assert.deepEqual(await paymentsWithoutFuture(), []);
       await flow.assertPasswordNowhere();

@@ -96,7 +96,7 @@ export async function startTestApp(
   await metricsServer.listen({ port: metricsPort, host: '127.0.0.1' });
   const workers =
     options.workers === true
-      ? createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, ...(options.now === undefined ? {} : { now: options.now }) })
+      ? createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, sweep: app.flowSweep, ...(options.now === undefined ? {} : { now: options.now }) })
       : undefined;
   workers?.start();
   const clients = new ClientService(database.db, new SecretBox(config.secretKeys));
