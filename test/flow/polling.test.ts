@@ -9,6 +9,11 @@ import type { CallContext, Connectors } from '../../src/connectors/index.js';
 import { PollBudget, PollingSchedule } from '../../src/flow/polling.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
+import { ukPaymentRequest } from '../helpers/payment-requests.js';
+import { waitFor } from '../helpers/wait.js';
+
+/** A UK Open Banking sandbox bank whose payers approve in their app (CIBA). */
+const PENNINE = 'f9649db5-0013-49e6-8e71-bc2f4f38f24b';
 
 describe('the polling schedule', () => {
   const middle = (): number => 0.5;
@@ -103,6 +108,24 @@ describe('polling a payment at the bank', { timeout: 120_000 }, () => {
     const old = await delay(100_000);
     assert.ok(old >= 8000, `an old wait is asked at the cap (${old} ms)`);
     assert.ok(young < 5000, `a young wait is asked at the base pace (${young} ms)`);
+  });
+
+  it('a CIBA grant still pending at each poll is an expected answer, not a warning in the log', async () => {
+    recorder.calls.length = 0;
+    const response = await flow.app.request('/api/v1/ob/payments', {
+      method: 'POST',
+      token: await flow.client.token(),
+      json: ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }),
+    });
+    assert.equal(response.status, 201, await response.clone().text());
+    await waitFor('three polls of the pending grant', () => {
+      const polls = recorder.calls.filter((call) => call.operation === 'completeAuthorisation').length;
+      return polls >= 3 ? polls : undefined;
+    }, 30_000);
+    const warnings = flow.app.logs
+      .map((line) => JSON.parse(line) as { level: number; msg: string; operation?: string; status?: number })
+      .filter((entry) => entry.level >= 40 && entry.operation === 'completeAuthorisation');
+    assert.deepEqual(warnings, []);
   });
 
   it('PSU-present headers go with the payer\'s own requests only, never with background polls', async () => {

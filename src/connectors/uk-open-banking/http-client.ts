@@ -28,6 +28,11 @@ export interface UkHttpRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Exact body bytes (the signature, when any, is over these). */
   readonly body?: string;
+  /**
+   * Error statuses that are an expected answer of this call, logged like a success (a CIBA grant still pending is a
+   * 400 `authorization_pending` at every poll until the payer decides): not a warning an operator should read.
+   */
+  readonly expectedStatuses?: readonly number[];
 }
 
 export interface UkHttpResponse {
@@ -74,7 +79,8 @@ export class UkHttpClient {
     }
     const durationMs = Math.round(performance.now() - started);
     const status = response.statusCode;
-    this.logger?.[status >= 400 ? 'warn' : 'debug']({ ...logFields, status, durationMs }, 'bank call');
+    const unexpected = status >= 400 && call.expectedStatuses?.includes(status) !== true;
+    this.logger?.[unexpected ? 'warn' : 'debug']({ ...logFields, status, durationMs }, 'bank call');
     return { status, headers: flattenHeaders(response.headers), text: raw.toString('utf8') };
   }
 }

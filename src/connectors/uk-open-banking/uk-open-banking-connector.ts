@@ -301,7 +301,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
   private async pollCiba(context: CallContext, payment: PaymentRef, authorisation: Extract<AuthorisationRef, { kind: 'ciba' }>): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
     const metadata = await bankMetadata(this.http, this.settings.issuer);
-    const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, { grant_type: CIBA_GRANT, auth_req_id: authorisation.authReqId });
+    // Pending is a 400 at every poll until the payer decides (CIBA §11): expected, not a warning.
+    const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, { grant_type: CIBA_GRANT, auth_req_id: authorisation.authReqId }, [400]);
     if (status !== 200) {
       switch (body['error']) {
         case 'authorization_pending':
@@ -511,7 +512,12 @@ export class UkOpenBankingConnector implements UkBankConnector {
   }
 
   /** A form POST to an OAuth endpoint with our client authentication; OAuth error answers come back to the caller. */
-  private async oauthPost(operation: string, endpoint: string, parameters: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
+  private async oauthPost(
+    operation: string,
+    endpoint: string,
+    parameters: Record<string, string>,
+    expectedStatuses?: readonly number[],
+  ): Promise<{ status: number; body: JsonObject }> {
     const form = new URLSearchParams(parameters);
     if (this.settings.tokenEndpointAuthMethod === 'private_key_jwt') {
       form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
@@ -526,6 +532,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
       url: new URL(endpoint),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: form.toString(),
+      ...(expectedStatuses === undefined ? {} : { expectedStatuses }),
     });
     throwIfUnavailable(operation, response);
     const json = parseJsonBody(operation, response);
