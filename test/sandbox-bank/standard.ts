@@ -172,6 +172,15 @@ export class Standard {
     return problems;
   }
 
+  /** Problems of a JSON request body alone, against the operation's request schema. */
+  validateRequestBody(operationId: string, body: unknown): string[] {
+    const requestBody = this.resolve(this.operation(operationId).node['requestBody']);
+    const json = this.resolve(this.resolve(requestBody?.['content'])?.['application/json']);
+    const schema = json?.['schema'];
+    if (!isObject(schema)) return ['the operation takes no JSON body'];
+    return this.check(schema, `${operationId}:request`, body, 'body');
+  }
+
   /** Problems of a response: the status must be one the operation defines, with its headers and body schema. */
   validateResponse(operationId: string, status: number, response: Exchange): string[] {
     const operation = this.operation(operationId);
