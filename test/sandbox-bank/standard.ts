@@ -1,5 +1,5 @@
 /**
- * Checks requests and responses against the Berlin Group NextGenPSD2 1.3.11 OpenAPI file itself, loaded at test
+ * Checks requests and responses against the Berlin Group NextGenPSD2 1.3.12 OpenAPI file itself, loaded at test
  * time from the shared standards folder beside the repository (never copied into the project).
  *
  * The file is read as published, with three readings where it cannot be taken literally, each noted where applied:
@@ -17,7 +17,7 @@ import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const STANDARD_PATH = path.resolve(repoRoot, '../shared/standards/berlin-group/psd2-api-1.3.11.yaml');
+export const STANDARD_PATH = path.resolve(repoRoot, '../shared/standards/berlin-group/psd2-api-1.3.12.yaml');
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
