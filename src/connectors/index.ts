@@ -11,7 +11,7 @@ import type { BankConnector, BankProfile, SettingsOf } from './contract.js';
 import { BerlinGroupConnector } from './berlin-group/berlin-group-connector.js';
 import { berlinGroupProfile } from './berlin-group/profile.js';
 import { BerlinGroupHttpClient, type ConnectorLogger } from './berlin-group/http-client.js';
-import { MAX_RESPONSE_BYTES } from './transport.js';
+import { bankAddressProblem, MAX_RESPONSE_BYTES } from './transport.js';
 import { RequestSigner, type SigningKeys } from './berlin-group/signing.js';
 import { createUkOpenBankingConnector, ukOpenBankingProfile, withSandboxBankUrl as withUkSandboxBankUrl } from './uk-open-banking/index.js';
 import type { SigningKeys as UkSigningKeys } from './uk-open-banking/jose.js';
@@ -86,6 +86,8 @@ interface StandardEntry<S extends Standard> {
   readonly offersAccountInformation: (settings: SettingsOf<S>) => boolean;
   /** The settings with `{SANDBOX_BANK_URL}` replaced in every address. */
   readonly withSandboxBankUrl: (settings: SettingsOf<S>, sandboxBankUrl: string) => SettingsOf<S>;
+  /** Every address of the bank in the settings (checked by {@link bankAddressProblems}). */
+  readonly addresses: (settings: SettingsOf<S>) => readonly string[];
 }
 
 /** One entry per banking standard; a new standard adds its entry here (docs/adding-a-connector.md). */
@@ -104,6 +106,7 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
     profile: (settings) => berlinGroupProfile(settings),
     offersAccountInformation: (settings) => settings.accountInformation,
     withSandboxBankUrl: (settings, sandboxBankUrl) => ({ ...settings, baseUrl: settings.baseUrl.replace('{SANDBOX_BANK_URL}', sandboxBankUrl) }),
+    addresses: (settings) => [settings.baseUrl],
   },
   'uk-open-banking': {
     build: (settings, shared) => {
@@ -120,6 +123,7 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
     profile: (settings) => ukOpenBankingProfile(settings),
     offersAccountInformation: () => false,
     withSandboxBankUrl: (settings, sandboxBankUrl) => withUkSandboxBankUrl(settings, sandboxBankUrl),
+    addresses: (settings) => [settings.issuer, settings.resourceBaseUrl],
   },
 };
 
@@ -136,6 +140,22 @@ export function bankProfile(settings: ConnectorSettings): BankProfile {
 /** Whether the bank's connector offers account information (so the payer may choose the sender account from a list). */
 export function offersAccountInformation(settings: ConnectorSettings): boolean {
   return entryFor(settings).offersAccountInformation(settings);
+}
+
+/**
+ * Why the bank's configured addresses cannot be used (empty when they can): each must be https, or plain http to
+ * this machine. Addresses written with `{SANDBOX_BANK_URL}` are the operator's own sandbox bank and follow
+ * SANDBOX_BANK_URL (plain http there is a local or sandbox-only trial, which BASE_URL's own check governs). The
+ * catalogue asks this as it loads, so a production bank on plain http stops the start, not a payment.
+ */
+export function bankAddressProblems(settings: ConnectorSettings): string[] {
+  return entryFor(settings)
+    .addresses(settings)
+    .filter((address) => !address.startsWith('{SANDBOX_BANK_URL}'))
+    .flatMap((address) => {
+      const problem = bankAddressProblem(address);
+      return problem === undefined ? [] : [problem];
+    });
 }
 
 /** The settings with the sandbox bank's address put in for `{SANDBOX_BANK_URL}` (the catalogue does it at load). */

@@ -71,3 +71,39 @@ export function sanitisedCause(error: unknown): Error {
   if (typeof code === 'string') Object.assign(cause, { code });
   return cause;
 }
+
+/** Loopback names and addresses: what only this machine can reach (a sandbox bank or a test stand-in). */
+export function isLoopbackHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+/**
+ * Why a configured bank address (a catalogue's `baseUrl`, `issuer`, `resourceBaseUrl`) may not be used, or undefined
+ * when it may: https, or plain http to this machine only (a sandbox bank or a stand-in). Everything we send a bank —
+ * the payer's identity and password, our signatures, tokens — would otherwise cross the network readable and
+ * changeable by anyone on the way.
+ */
+export function bankAddressProblem(address: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return `${address} is not an absolute URL`;
+  }
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
+  return `${url.origin} is not https (plain http only to a sandbox bank on this machine)`;
+}
+
+/**
+ * Why a URL the bank gave us (a `_links` href, a discovery endpoint, a redirect for the payer) may not be used, or
+ * undefined: https always; plain http only while the bank itself is configured on plain http — which the catalogue
+ * allows only for our own sandbox bank or one on this machine — and then only to that bank's origin or to this
+ * machine. So a bank on https can never send the payer or us to a plain-http address, whatever its answer says.
+ */
+export function bankLinkProblem(link: URL, bank: URL): string | undefined {
+  if (link.protocol === 'https:') return undefined;
+  if (link.protocol === 'http:' && bank.protocol === 'http:' && (link.origin === bank.origin || isLoopbackHost(link.hostname))) return undefined;
+  return `${link.protocol === 'http:' ? 'a plain-http' : `a ${link.protocol.replace(/:$/, '')}`} address (${link.origin}) where https is required`;
+}

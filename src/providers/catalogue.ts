@@ -18,7 +18,7 @@ export type RequiredPaymentField = (typeof REQUIRED_PAYMENT_FIELDS)[number];
 
 import type { Environment, PaymentSchemeName } from '../domain/reference-data.js';
 import { ConnectorSettingsSchema, type ConnectorSettings } from '../connectors/settings.js';
-import { bankProfile, offersAccountInformation, withSandboxBankUrl } from '../connectors/index.js';
+import { bankAddressProblems, bankProfile, offersAccountInformation, withSandboxBankUrl } from '../connectors/index.js';
 import { assignMonograms } from './monograms.js';
 
 export type { ConnectorSettings } from '../connectors/settings.js';
@@ -155,7 +155,7 @@ export class ProviderCatalogue {
           monogram: monogramOf(sub.id),
           popularRank: subRank,
           requiredPaymentFields: checkedRequiredFields(sub, subConnector, listed),
-          connector: resolveConnector(subConnector, sandboxBankUrl),
+          connector: resolveConnector(subConnector, sandboxBankUrl, sub.name),
           parentId: entry.id,
           groupName: entry.name,
         }));
@@ -173,7 +173,7 @@ export class ProviderCatalogue {
           monogram: monogramOf(entry.id),
           popularRank,
           requiredPaymentFields: checkedRequiredFields(entry, connector, entry.requiredPaymentFields),
-          connector: resolveConnector(connector, sandboxBankUrl),
+          connector: resolveConnector(connector, sandboxBankUrl, entry.name),
           parentId: undefined,
           groupName: undefined,
         };
@@ -240,7 +240,9 @@ function checkListed(
   }
 }
 
-function resolveConnector(settings: ConnectorSettings, sandboxBankUrl: string): ConnectorSettings {
+function resolveConnector(settings: ConnectorSettings, sandboxBankUrl: string, bankName: string): ConnectorSettings {
+  const problems = bankAddressProblems(settings);
+  if (problems.length > 0) throw new Error(`Provider ${bankName}: its address cannot be used: ${problems.join('; ')}`);
   return withSandboxBankUrl(settings, sandboxBankUrl);
 }
 

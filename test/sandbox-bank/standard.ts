@@ -1,5 +1,5 @@
 /**
- * Checks requests and responses against the Berlin Group NextGenPSD2 1.3.11 OpenAPI file itself, loaded at test
+ * Checks requests and responses against the Berlin Group NextGenPSD2 1.3.12 OpenAPI file itself, loaded at test
  * time from the shared standards folder beside the repository (never copied into the project).
  *
  * The file is read as published, with three readings where it cannot be taken literally, each noted where applied:
@@ -17,7 +17,7 @@ import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const STANDARD_PATH = path.resolve(repoRoot, '../shared/standards/berlin-group/psd2-api-1.3.11.yaml');
+export const STANDARD_PATH = path.resolve(repoRoot, '../shared/standards/berlin-group/psd2-api-1.3.12.yaml');
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -170,6 +170,15 @@ export class Standard {
       problems.push('a request body is required');
     }
     return problems;
+  }
+
+  /** Problems of a JSON request body alone, against the operation's request schema. */
+  validateRequestBody(operationId: string, body: unknown): string[] {
+    const requestBody = this.resolve(this.operation(operationId).node['requestBody']);
+    const json = this.resolve(this.resolve(requestBody?.['content'])?.['application/json']);
+    const schema = json?.['schema'];
+    if (!isObject(schema)) return ['the operation takes no JSON body'];
+    return this.check(schema, `${operationId}:request`, body, 'body');
   }
 
   /** Problems of a response: the status must be one the operation defines, with its headers and body schema. */

@@ -11,7 +11,7 @@ import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMe
 import { failureCodeOfMessages } from './status-maps.js';
 import type { RequestSigner } from './signing.js';
 import { check } from './wire-types.js';
-import { errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
+import { bankLinkProblem, errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
 
 /** Structured logger (pino's `Logger` fits). */
 export interface ConnectorLogger {
@@ -84,7 +84,11 @@ export class BerlinGroupHttpClient {
     return url;
   }
 
-  /** Resolves a link meant for the PSU's browser (scaRedirect): any http(s) URL, relative ones against the bank. */
+  /**
+   * Resolves a link meant for the PSU's browser (scaRedirect): any host (banks send the payer to their identity
+   * provider), relative ones against the bank, but https — plain http only from a bank itself on plain http (a
+   * sandbox bank), see {@link bankLinkProblem}. The payer types their bank password on that page.
+   */
   resolveBrowserLink(operation: string, href: string): string {
     let url: URL;
     try {
@@ -92,13 +96,15 @@ export class BerlinGroupHttpClient {
     } catch {
       throw new BankProtocolError(operation, 'the bank sent a redirect link that is not a URL');
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new BankProtocolError(operation, 'the bank sent a redirect link that is not http(s)');
-    }
+    const problem = bankLinkProblem(url, this.base);
+    if (problem !== undefined) throw new BankProtocolError(operation, `the bank sent a redirect link to ${problem}`);
     return url.href;
   }
 
   async send(call: BankRequest): Promise<BankResponse> {
+    // Every call, whatever built its URL: nothing the bank is sent may travel over plain http to the network.
+    const problem = bankLinkProblem(call.url, this.base);
+    if (problem !== undefined) throw new BankProtocolError(call.operation, `refusing to call ${problem}`);
     const bodyText = call.body === undefined ? undefined : JSON.stringify(call.body);
     const headers = this.headersFor(call, bodyText);
     const timeoutMs = this.settings.timeoutMs;

@@ -5,6 +5,7 @@
  */
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { BankProtocolError } from '../errors.js';
+import { bankLinkProblem } from '../transport.js';
 import { parseJsonBody, throwIfUnavailable, type UkHttpClient } from './http-client.js';
 import type { BankKeys } from './jose.js';
 import { isObject } from './mapping.js';
@@ -45,8 +46,10 @@ async function fetchMetadata(http: UkHttpClient, issuer: string): Promise<BankMe
   const document = await getJson(http, new URL(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`));
   // OpenID Connect Discovery 4.3: the issuer in the document must be exactly the one we asked.
   if (document['issuer'] !== issuer) throw new BankProtocolError(OPERATION, 'the discovery document names another issuer');
-  const tokenEndpoint = httpUrl(document['token_endpoint']);
-  const jwksUri = httpUrl(document['jwks_uri']);
+  const bank = new URL(issuer);
+  const endpoint = (name: string): string | undefined => endpointUrl(document[name], name, bank);
+  const tokenEndpoint = endpoint('token_endpoint');
+  const jwksUri = endpoint('jwks_uri');
   if (tokenEndpoint === undefined || jwksUri === undefined) throw new BankProtocolError(OPERATION, 'the discovery document lacks token_endpoint or jwks_uri');
   const jwks = await getJson(http, new URL(jwksUri));
   let keys: BankKeys;
@@ -57,10 +60,11 @@ async function fetchMetadata(http: UkHttpClient, issuer: string): Promise<BankMe
   }
   return {
     issuer,
-    authorizationEndpoint: httpUrl(document['authorization_endpoint']),
+    // The payer's browser is sent here with the request object: https like every other endpoint.
+    authorizationEndpoint: endpoint('authorization_endpoint'),
     tokenEndpoint,
-    backchannelEndpoint: httpUrl(document['backchannel_authentication_endpoint']),
-    sandboxResourceBase: httpUrl(document['openpis:resource_base']),
+    backchannelEndpoint: endpoint('backchannel_authentication_endpoint'),
+    sandboxResourceBase: endpoint('openpis:resource_base'),
     keys,
   };
 }
@@ -74,12 +78,20 @@ async function getJson(http: UkHttpClient, url: URL): Promise<Record<string, unk
   return json;
 }
 
-function httpUrl(value: unknown): string | undefined {
+/**
+ * An endpoint of the discovery document: absent (or not a URL) is undefined; a URL that is not https (plain http only
+ * from a bank itself on plain http, see {@link bankLinkProblem}) makes the whole document unusable, since we would
+ * send assertions, codes and tokens, or the payer, there.
+ */
+function endpointUrl(value: unknown, name: string, bank: URL): string | undefined {
   if (typeof value !== 'string') return undefined;
+  let url: URL;
   try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+    url = new URL(value);
   } catch {
     return undefined;
   }
+  const problem = bankLinkProblem(url, bank);
+  if (problem !== undefined) throw new BankProtocolError(OPERATION, `the discovery document's ${name} is ${problem}`);
+  return url.href;
 }

@@ -8,7 +8,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { BankProtocolError, BankUnavailableError } from '../errors.js';
-import { errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
+import { bankLinkProblem, errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
 
 export { parseRetryAfter } from '../transport.js';
 
@@ -48,9 +48,15 @@ export class UkHttpClient {
     private readonly dispatcher: Dispatcher,
     private readonly timeoutMs: number,
     private readonly logger: ConnectorLogger | undefined,
+    /** The bank's issuer: whether plain http may be used at all follows from it (see {@link bankLinkProblem}). */
+    private readonly bank: URL,
   ) {}
 
   async send(call: UkHttpRequest): Promise<UkHttpResponse> {
+    // Every call, whatever built its URL (settings, discovery): tokens, assertions and the payer's consent never
+    // travel over plain http to the network.
+    const problem = bankLinkProblem(call.url, this.bank);
+    if (problem !== undefined) throw new BankProtocolError(call.operation, `refusing to call ${problem}`);
     const started = performance.now();
     const logFields = { operation: call.operation, method: call.method, path: call.url.pathname };
     let response: Dispatcher.ResponseData;

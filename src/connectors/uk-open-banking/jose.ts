@@ -72,6 +72,15 @@ export async function detachedSignature(keys: SigningKeys, body: string, claims:
 }
 
 /**
+ * How far the bank's clock may be from ours, in seconds, and how old an id_token or a message signature may be when
+ * it reaches us. An id_token is issued as the payer is sent back (front channel) or as we exchange the code or poll
+ * CIBA (token endpoint), and a signature as the bank answers: each is seconds old when we check it. Five minutes
+ * leaves room for a slow payer's browser and a skewed clock, while an old token or signature replayed is refused.
+ */
+export const CLOCK_SKEW_SECONDS = 60;
+export const MAX_AGE_SECONDS = 5 * 60;
+
+/**
  * Checks the bank's detached signature over the exact body text against its JWKS. Throws (any error) when it does
  * not verify; the caller turns that into a protocol error.
  */
@@ -83,8 +92,13 @@ export async function verifyDetachedSignature(signature: string, body: string, k
     keys,
     { algorithms: [PS256], crit: CRIT_ALLOWED },
   );
+  // The profile's iat is a NumericDate in whole seconds. jose checks `crit` names are present, not their values, and
+  // has no age option for a JWS that is not a JWT: the bound is ours, the same as the id_token's.
   const iat = protectedHeader?.[OB_IAT];
-  if (typeof iat !== 'number' || iat > seconds(expected.now) + 60) throw new Error('the signature iat is missing or in the future');
+  if (typeof iat !== 'number' || !Number.isInteger(iat)) throw new Error('the signature iat is missing or not a time in seconds');
+  const age = seconds(expected.now) - iat;
+  if (age < -CLOCK_SKEW_SECONDS) throw new Error('the signature iat is in the future');
+  if (age > MAX_AGE_SECONDS + CLOCK_SKEW_SECONDS) throw new Error('the signature iat is too old');
   if (typeof protectedHeader?.[OB_ISS] !== 'string') throw new Error('the signature has no issuer');
   if (expected.trustAnchor !== undefined && protectedHeader?.[OB_TAN] !== expected.trustAnchor) throw new Error('the signature names another trust anchor');
 }
@@ -100,15 +114,29 @@ export interface IdTokenExpectations {
   readonly state?: string;
 }
 
-/** Verifies an id_token of the bank (signature, iss, aud, exp, nonce, intent id, c_hash, s_hash); throws otherwise. */
+/** OIDC Core 2: the claims every id_token carries. */
+const ID_TOKEN_REQUIRED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'iat'];
+
+/**
+ * Verifies an id_token of the bank as OIDC Core 3.1.3.7 and 3.3.2.12 ask: PS256 signature by the bank's key, iss,
+ * aud (and azp), exp, iat within {@link MAX_AGE_SECONDS}, nonce, the intent id, c_hash and s_hash. Throws otherwise.
+ */
 export async function verifyIdToken(idToken: string, keys: BankKeys, expected: IdTokenExpectations): Promise<JWTPayload> {
   const { payload } = await jwtVerify(idToken, keys, {
     algorithms: [PS256],
     issuer: expected.issuer,
     audience: expected.clientId,
+    requiredClaims: ID_TOKEN_REQUIRED_CLAIMS,
     currentDate: expected.now,
-    clockTolerance: 30,
+    clockTolerance: CLOCK_SKEW_SECONDS,
+    // Also refuses an iat in the future beyond the tolerance.
+    maxTokenAge: MAX_AGE_SECONDS,
   });
+  // jose accepts an aud array that merely contains us. OIDC: with more than one audience, azp must be present, and
+  // when present it must be our client id — otherwise the token was issued to another party that listed us.
+  const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if (audiences.length > 1 && payload['azp'] === undefined) throw new Error('several audiences and no azp');
+  if (payload['azp'] !== undefined && payload['azp'] !== expected.clientId) throw new Error('azp names another party');
   if (payload['openbanking_intent_id'] !== expected.consentId) throw new Error('openbanking_intent_id names another consent');
   if (expected.nonce !== undefined && payload['nonce'] !== expected.nonce) throw new Error('nonce differs');
   if (expected.code !== undefined && payload['c_hash'] !== leftHalfHash(expected.code)) throw new Error('c_hash differs');

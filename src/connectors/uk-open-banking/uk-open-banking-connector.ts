@@ -106,7 +106,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     private readonly deps: UkOpenBankingDependencies,
   ) {
     this.profile = ukOpenBankingProfile(settings);
-    this.http = new UkHttpClient(deps.dispatcher, settings.timeoutMs, deps.logger);
+    this.http = new UkHttpClient(deps.dispatcher, settings.timeoutMs, deps.logger, new URL(settings.issuer));
     // A trailing slash makes the standard's relative paths resolve below the base path.
     this.resourceBase = new URL(settings.resourceBaseUrl.endsWith('/') ? settings.resourceBaseUrl : `${settings.resourceBaseUrl}/`);
   }

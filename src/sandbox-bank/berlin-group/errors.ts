@@ -63,3 +63,21 @@ export class Xs2aError extends Error {
     return { tppMessages: [this.path === undefined ? message : { ...message, path: this.path }] };
   }
 }
+
+/** A request body that does not conform: FORMAT_ERROR, one `tppMessages` entry per problem, each with its path. */
+export class Xs2aFormatError extends Xs2aError {
+  constructor(readonly problems: ReadonlyArray<{ readonly path: string | undefined; readonly text: string }>) {
+    const first = problems[0] ?? { path: undefined, text: 'The body is invalid' };
+    super('FORMAT_ERROR', first.text, first.path === undefined ? {} : { path: first.path });
+    this.name = 'Xs2aFormatError';
+  }
+
+  override body(): { tppMessages: TppMessage[] } {
+    return {
+      tppMessages: this.problems.map(({ path, text }): TppMessage => {
+        const message: TppMessage = { category: 'ERROR', code: 'FORMAT_ERROR', text: text.slice(0, 500) };
+        return path === undefined ? message : { ...message, path };
+      }),
+    };
+  }
+}

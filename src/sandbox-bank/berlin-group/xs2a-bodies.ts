@@ -1,12 +1,16 @@
 /**
  * The request bodies the XS2A API takes, as the standard's OpenAPI file defines them (the parts the sandbox acts
- * on), and their checks.
+ * on), and their checks. test/sandbox-bank/berlin-group/request-bodies.test.ts holds them against
+ * psd2-api-1.3.12.yaml on a corpus: what these accept the standard accepts (`debtorAccount` may be left out, see
+ * docs/sandbox-bank.md), and what the standard forbids these refuse. Where the standard's patterns are unanchored
+ * (amount, BIC) these anchor them, so they are stricter than a literal reading, never looser.
  */
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 
 const AccountReferenceSchema = Type.Object({
-  iban: Type.String({ minLength: 1, maxLength: 34 }),
+  // The standard's `iban` pattern, anchored: electronic format only (no spaces, upper-case country code).
+  iban: Type.String({ pattern: '^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$' }),
   currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
 });
 

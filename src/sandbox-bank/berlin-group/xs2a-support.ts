@@ -9,7 +9,7 @@ import type { ScaApproach } from '../../providers/catalogue.js';
 import { header } from '../shared/plumbing.js';
 import type { SandboxBankDefinition } from './banks.js';
 import { bankUrl, booleanHeader, type BankContext } from './context.js';
-import { Xs2aError } from './errors.js';
+import { Xs2aError, Xs2aFormatError } from './errors.js';
 import type { AccountReference, Authorisation, Consent, Payment, Resource } from './state.js';
 
 export type Href = { href: string };
@@ -29,16 +29,39 @@ export function isJsonRequest(request: FastifyRequest): boolean {
 
 interface BodyCheck<T> {
   Check(value: unknown): value is T;
-  Errors(value: unknown): Array<{ instancePath: string; message: string }>;
+  Errors(value: unknown): Array<{ keyword: string; instancePath: string; params: unknown; message: string }>;
 }
 
-/** The body as the check wants it, or a FORMAT_ERROR naming the first field that is wrong. */
+/** How many of a body's problems one answer lists. */
+const MAX_BODY_PROBLEMS = 10;
+
+/** `/creditorAccount/iban` → `creditorAccount.iban`; `/access/accounts/0/iban` → `access.accounts[0].iban`. */
+function dottedPath(pointer: string, child?: string): string {
+  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
+}
+
+/**
+ * The body as the check wants it, or a FORMAT_ERROR listing every field that is wrong (a missing one by its own
+ * path), as `tppMessages` with `path` and `text`.
+ */
 export function parseBody<T>(check: BodyCheck<T>, body: unknown): T {
   const value = body ?? {};
   if (check.Check(value)) return value;
-  const first = check.Errors(value)[0];
-  const path = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
-  throw new Xs2aError('FORMAT_ERROR', `${path || 'body'} ${first?.message ?? 'is invalid'}`, path === '' ? {} : { path });
+  const problems = check.Errors(value).flatMap((error) => {
+    const required = (error.params as { requiredProperties?: unknown } | undefined)?.requiredProperties;
+    if (error.keyword === 'required' && Array.isArray(required)) {
+      return required.map((name) => {
+        const path = dottedPath(error.instancePath, String(name));
+        return { path, text: `${path} is required` };
+      });
+    }
+    const path = dottedPath(error.instancePath);
+    return [{ path: path === '' ? undefined : path, text: `${path || 'body'} ${error.message}` }];
+  });
+  const unique = [...new Map(problems.map((problem) => [`${problem.path ?? ''}|${problem.text}`, problem])).values()];
+  throw new Xs2aFormatError(unique.slice(0, MAX_BODY_PROBLEMS));
 }
 
 export function accountReference(value: { iban: string; currency?: string | undefined }, path: string): AccountReference {

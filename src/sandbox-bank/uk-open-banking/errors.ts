@@ -70,6 +70,36 @@ export class ObError extends Error {
   }
 }
 
+/** One problem of a request body: its `UK.OBIE.*` name, the field's dotted path, and what is wrong. */
+export interface ObFieldError {
+  readonly name: ObErrorName;
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * A request body that does not conform to the standard's schema: 400 with one `Errors[]` entry per problem (the
+ * profile allows several), each with its `ErrorCode` and `Path`.
+ */
+export class ObFormatError extends ObError {
+  constructor(readonly problems: readonly ObFieldError[]) {
+    const first = problems[0] ?? { name: 'UK.OBIE.Field.Invalid', path: 'body', text: 'The body does not conform' };
+    super(first.name, problems.length === 1 ? first.text : `The body does not conform to the standard (${problems.length} problems)`, 400, first.path);
+    this.name = 'ObFormatError';
+  }
+
+  override body(id: string): ObErrorBody {
+    return {
+      ...super.body(id),
+      Errors: this.problems.map((problem) => ({
+        ErrorCode: OB_ERROR_CODES[problem.name],
+        Message: `${problem.name} - ${problem.text}`.slice(0, 500),
+        Path: problem.path,
+      })),
+    };
+  }
+}
+
 /** A 401 without a body: no token, or an unknown or expired one (read-write-data-api-profile, "401"). */
 export class Unauthenticated extends Error {
   constructor(readonly reason: string) {

@@ -12,6 +12,7 @@ import { admit, bearer, header, resourceBase, sendSigned, type UkContext } from 
 import { ObError } from './errors.js';
 import type { UkOperationName } from './faults.js';
 import { verifyDetached } from './jws.js';
+import { checkRequestBody } from './request-schemas.js';
 import { canonicalJson, type AccessToken, type Consent, type Initiation, type Payment } from './state.js';
 
 const BASE = '/:slug/open-banking/v4.0/pisp';
@@ -139,6 +140,8 @@ async function createConsent(context: UkContext, request: SlugRequest, reply: Fa
   if (token.grant !== 'client_credentials') throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'Use a client-credentials token to create a consent', 403);
   const key = idempotencyKey(request);
   const body: unknown = request.body;
+  // The standard's schema first, as an ASPSP's gateway does: nothing that does not conform is stored or echoed.
+  checkRequestBody('consent', body);
   const previous = state.idempotent(`${token.clientId}:consent`, key, body);
   if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
   if (previous?.kind === 'same') {
@@ -188,6 +191,7 @@ async function createPayment(context: UkContext, request: SlugRequest, reply: Fa
   if (token.consentId === undefined) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for the consent', 403);
   const key = idempotencyKey(request);
   const body: unknown = request.body;
+  checkRequestBody('payment', body);
   const previous = state.idempotent(`${token.clientId}:payment`, key, body);
   if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
   if (previous?.kind === 'same') {
