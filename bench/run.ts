@@ -21,6 +21,8 @@
  * BENCH_JSON=file also writes the figures as JSON; BENCH_PROFILE_DIR=dir runs our server with --cpu-prof.
  * The servers run as child processes, so the load generator does not share their event loop.
  */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +100,15 @@ interface JourneyFigures {
   creationToCompletedP50Ms: number;
   creationToCompletedP99Ms: number;
   unfinished: Unfinished;
+  /** Our final status held against the bank's own (issue 22): journeys not final, and any that contradict the bank. */
+  truth: BankTruth;
+  /** CPU burners that ran beside the service (BENCH_CPU_BURNERS). */
+  cpuBurners: number;
+}
+
+interface BankTruth {
+  notFinal: { paymentId: string; status: string; bankStatus: string }[];
+  contradicting: { paymentId: string; status: string; bankStatus: string }[];
 }
 
 interface WebhookFigures {
@@ -457,10 +468,59 @@ function unfinishedText(unfinished: Unfinished): string {
   return `${unfinished.open} left open (${JSON.stringify(unfinished.byStatus)}; their failed bank calls: ${JSON.stringify(unfinished.failedCalls)})`;
 }
 
+/** Busy loops beside the service (BENCH_CPU_BURNERS, default 0): a loaded machine, as live banks' answers meet it. */
+const CPU_BURNERS = Number(process.env.BENCH_CPU_BURNERS ?? 0);
+
+function startCpuBurners(count: number): () => void {
+  const burners = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', 'const end = Date.now() + 30 * 60 * 1000; while (Date.now() < end) {}'], { stdio: 'ignore' }),
+  );
+  return () => {
+    for (const burner of burners) burner.kill('SIGKILL');
+  };
+}
+
+/**
+ * Each journey's status held against the bank's own status for its payment, read from the embedded sandbox bank
+ * (Hansa) while the service still runs: COMPLETED must be a settled payment (ACSC, ACCC) and anything else not.
+ */
+async function bankTruth(ours: Ours, handle: DatabaseHandle, paymentIds: readonly string[]): Promise<BankTruth> {
+  const rows = await handle.db.selectFrom('payments').select(['id', 'detailed_status', 'provider_payment_id']).where('id', 'in', [...paymentIds]).execute();
+  const truth: BankTruth = { notFinal: [], contradicting: [] };
+  for (let index = 0; index < rows.length; index += 20) {
+    await Promise.all(
+      rows.slice(index, index + 20).map(async (row) => {
+        let bankStatus = 'none (never registered)';
+        if (row.provider_payment_id !== null) {
+          const response = await fetch(`${ours.base}/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/${encodeURIComponent(row.provider_payment_id)}/status`, {
+            headers: { 'x-request-id': randomUUID(), accept: 'application/json' },
+          });
+          bankStatus = response.ok ? String(((await response.json()) as { transactionStatus?: string }).transactionStatus) : `HTTP ${response.status}`;
+        }
+        const final = isDetailedStatus(row.detailed_status) && isFinal(row.detailed_status);
+        const settled = bankStatus === 'ACSC' || bankStatus === 'ACCC';
+        const entry = { paymentId: row.id, status: row.detailed_status, bankStatus };
+        if (!final) truth.notFinal.push(entry);
+        else if (row.detailed_status.endsWith('_COMPLETED') !== settled) truth.contradicting.push(entry);
+      }),
+    );
+  }
+  return truth;
+}
+
+function truthText(truth: BankTruth): string {
+  const list = (entries: BankTruth['notFinal']): string => entries.slice(0, 20).map((entry) => `${entry.paymentId} ${entry.status} / bank ${entry.bankStatus}`).join('; ');
+  return (
+    `${truth.notFinal.length} not final${truth.notFinal.length === 0 ? '' : ` (${list(truth.notFinal)})`}, ` +
+    `${truth.contradicting.length} contradicting the bank${truth.contradicting.length === 0 ? '' : ` (${list(truth.contradicting)})`}`
+  );
+}
+
 async function journeys(dir: string): Promise<void> {
   const databaseUrl = `sqlite:${join(dir, 'journeys.sqlite')}`;
   const ours = await startOurs(databaseUrl, JOURNEY_ENV);
   const handle = openDatabase(parseDatabaseUrl(databaseUrl, []));
+  const stopBurners = startCpuBurners(CPU_BURNERS);
   try {
     const { authorization } = await demoToken(ours);
     const providerId = hansaProviderId();
@@ -493,6 +553,8 @@ async function journeys(dir: string): Promise<void> {
     const start = Math.min(...firstAt.values());
     const end = Math.max(...completedAt.values());
     const span = (end - start) / 1000;
+    stopBurners();
+    const truth = await bankTruth(ours, handle, ids);
     // The bank-call records are written out as the server stops.
     await ours.process.stop();
     results.journeys = {
@@ -504,8 +566,11 @@ async function journeys(dir: string): Promise<void> {
       creationToCompletedP50Ms: percentile(durations, 50),
       creationToCompletedP99Ms: percentile(durations, 99),
       unfinished: await unfinishedJourneys(handle, ids),
+      truth,
+      cpuBurners: CPU_BURNERS,
     };
   } finally {
+    stopBurners();
     await handle.close();
     await ours.process.stop();
   }
@@ -514,7 +579,7 @@ async function journeys(dir: string): Promise<void> {
     `\nJourneys to COMPLETED (SQLite, embedded Hansa bank, payer dave, credentials in the request, ${CONNECTIONS} at once, BANK_STATUS_POLL_BASE_MS=200): ` +
       `${j.completed} of ${j.payments} completed; created in ${j.creationSeconds.toFixed(1)} s; first created to last completed ${j.firstCreatedToLastCompletedSeconds.toFixed(1)} s = ` +
       `${j.completedPerSecond.toFixed(0)} completed/s; creation to completed p50 ${j.creationToCompletedP50Ms} ms, p99 ${j.creationToCompletedP99Ms} ms; ` +
-      unfinishedText(j.unfinished),
+      `${unfinishedText(j.unfinished)}; ${j.cpuBurners} CPU burners beside it; against the bank: ${truthText(j.truth)}`,
   );
 }
 

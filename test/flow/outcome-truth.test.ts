@@ -141,8 +141,16 @@ for (const kind of kinds) {
       assert.ok(payment.provider_payment_id !== null, 'the bank reference is known');
     });
 
-    it('3. a registration whose answer is lost while the creation carried the password: the payer is asked at once, not left silent', async () => {
-      await fault('hansa', { psuId: 'dave', operations: ['initiatePayment'], fault: { kind: 'timeout', holdMs: SLOW_MS }, times: 1 });
+    it('3. a registration whose answer is lost once is sent again within the request: COMPLETED, the payer never asked', async () => {
+      await fault('hansa', { psuId: 'dave', operations: ['initiatePayment'], fault: { kind: 'timeout', holdMs: SLOW_MS, afterActing: true }, times: 1 });
+      const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } });
+      const history = await ends(created.paymentId);
+      assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
+      assert.ok(!history.includes('FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING'), 'the payer was asked');
+    });
+
+    it('3. a registration whose answer is lost twice while the creation carried the password: the payer is asked at once, not left silent', async () => {
+      await fault('hansa', { psuId: 'dave', operations: ['initiatePayment'], fault: { kind: 'timeout', holdMs: SLOW_MS }, times: 2 });
       const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } });
       assert.equal(created.status, 'PENDING');
       const history = statuses(await flow.history(created.paymentId));

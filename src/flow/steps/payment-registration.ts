@@ -44,7 +44,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
   const order = paymentOrder(run);
   const loginId = run.loginId();
-  const result = await run.send('registerPayment', () =>
+  const register = (): ReturnType<typeof connector.registerPayment> =>
     connector.registerPayment({
       context: run.callContext(),
       payment: order,
@@ -52,8 +52,15 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
       idempotencyKey: run.payment.id,
       ...(returnAddress === undefined ? {} : { returnAddress }),
       ...(loginId === undefined ? {} : { psuId: loginId }),
-    }),
-  );
+    });
+  let result = await run.send('registerPayment', register);
+  // A registration whose answer was lost is sent once more at once: what it may have left at the bank cannot execute
+  // (an unauthorised payment, a UK consent, which the idempotency key makes the same one), and the credentials this
+  // request carries are gone after it, so a second try now spares the payer (or a payer-less creation) the form.
+  if (!result.ok && !result.definite) {
+    run.log.info({ paymentId: run.payment.id, requestId: run.requestId, err: result.error.message }, 'registration unanswered; sent once more');
+    result = await run.send('registerPayment', register);
+  }
   if (!result.ok) return result;
   const registered = result.value;
   run.registeredInRun = true;
