@@ -6,6 +6,7 @@ import { buildApp, createMetrics } from './app.js';
 import { ClientService } from './auth/clients.js';
 import { ConfigError, httpsRequiredProblem } from './config/config.js';
 import { buildMetricsServer } from './observability/routes.js';
+import { listenOrExplain, ListenerUnavailableError } from './http/listen.js';
 import { openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
 
@@ -42,6 +43,32 @@ async function main(): Promise<void> {
       ? undefined
       : createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, metrics, workSignal: app.workSignal });
 
+  // Every listener is bound before anything is served or made: a port another process holds (a second service on
+  // this machine wants the metrics port too) stops the start with one line naming the setting, and leaves nothing
+  // behind (no demo client whose secret nobody saw). The metrics listener first, so the API never serves alone.
+  const metricsListener = config.metrics;
+  const metricsServer = metricsListener === undefined ? undefined : buildMetricsServer({ metrics, token: metricsListener.token, logger: app.log });
+  const metricsAddress =
+    metricsServer === undefined || metricsListener === undefined
+      ? undefined
+      : await listenOrExplain(() => metricsServer.listen({ port: metricsListener.port, host: metricsListener.host }), {
+          what: 'metrics (Prometheus)',
+          host: metricsListener.host,
+          port: metricsListener.port,
+          fix: 'Set METRICS_PORT to a free port, or METRICS_PORT=off.',
+        });
+  try {
+    await listenOrExplain(() => app.listen({ port: config.port, host: config.host }), {
+      what: 'the API',
+      host: config.host,
+      port: config.port,
+      fix: 'Set PORT to a free port (and HOST to an address of this machine).',
+    });
+  } catch (error) {
+    await metricsServer?.close();
+    throw error;
+  }
+
   const clients = new ClientService(database.db, runtime.secrets);
   if (runtime.secretKeysWarning !== undefined) app.log.warn(runtime.secretKeysWarning);
   let demo: Awaited<ReturnType<ClientService['create']>> | undefined;
@@ -49,10 +76,6 @@ async function main(): Promise<void> {
     demo = await clients.create({ name: 'demo', environment: 'sandbox' });
   }
 
-  await app.listen({ port: config.port, host: config.host });
-  // Prometheus scrapes a listener of its own, never the public API port (METRICS_HOST/METRICS_PORT/METRICS_TOKEN).
-  const metricsServer = config.metrics === undefined ? undefined : buildMetricsServer({ metrics, token: config.metrics.token, logger: app.log });
-  const metricsAddress = await metricsServer?.listen({ port: config.metrics?.port ?? 0, host: config.metrics?.host ?? '127.0.0.1' });
   workers?.start();
   const lines = [
     '',
@@ -104,6 +127,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`${error instanceof ConfigError || error instanceof ListenerUnavailableError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
