@@ -227,7 +227,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     onWriteFailed: (error) => app.log.warn({ err: error }, 'records of bank calls not written yet; retrying'),
   });
   app.decorate('bankCallRecorder', bankCallRecorder);
-  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics, bankCallRecorder);
+  // A bank that does not know a payment it gave us is an operator's alarm (log error and metric), never a failure.
+  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics, bankCallRecorder, {
+    error: (details, message) => app.log.error(details, message),
+  });
   const connectors = dependencies.wrapConnectors === undefined ? metered : dependencies.wrapConnectors(metered);
   app.addHook('onClose', async () => {
     await connectors.close();

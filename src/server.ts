@@ -7,7 +7,7 @@ import { ClientService } from './auth/clients.js';
 import { ConfigError, httpsRequiredProblem } from './config/config.js';
 import { buildMetricsServer } from './observability/routes.js';
 import { listenOrExplain, ListenerUnavailableError } from './http/listen.js';
-import { openRuntime } from './runtime.js';
+import { embeddedSandboxProblem, openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
 
 /**
@@ -22,6 +22,11 @@ const logDestination = { write: (line: string): void => void process.stdout.writ
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
+  const sandboxProblem = embeddedSandboxProblem(config, runtime.catalogue);
+  if (sandboxProblem !== undefined) {
+    await database.close();
+    throw new ConfigError([sandboxProblem]);
+  }
   // Only HTTPS carries payer credentials: refuse to serve production clients from a plain-http address.
   const httpsProblem = httpsRequiredProblem(config.baseUrl);
   if (httpsProblem !== undefined) {

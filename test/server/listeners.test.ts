@@ -4,35 +4,16 @@
  * started as their commands run them, on a port this test holds.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from '../helpers/test-app.js';
+import { runToExit } from '../helpers/processes.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../helpers/secret-keys.js';
 import { ClientService } from '../../src/auth/clients.js';
 import { openDatabase } from '../../src/storage/database.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Runs a command to its end (a process that serves instead is killed after a minute: the test then fails). */
-function runToExit(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const bound = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => {
-    child.once('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 function holdPort(): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
