@@ -141,6 +141,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     },
     // 1 MiB is far above any valid payment request; larger bodies get 413 (decisions §6).
     bodyLimit: 1024 * 1024,
+    // Start-up waits for every plugin however busy the machine is: no timer (Fastify's default fails a plugin that
+    // takes 10 s, which a loaded machine once made happen). A plugin that truly hangs is the orchestrator's to see.
+    pluginTimeout: 0,
     requestIdHeader: false,
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
