@@ -185,9 +185,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   await app.register(swagger, openApiDocumentation());
   // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or
   // validator badge), and the package installs on Node 20.
+  // The page opens with the project's name (the document's title); Swagger UI's top bar, with the framework's logo
+  // and an "Explore" box for loading other documents, is left out (BaseLayout; the logo only ever replaced the bar's).
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true, tryItOutEnabled: false },
+    uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true, tryItOutEnabled: false, layout: 'BaseLayout' },
     theme: { title: 'openpis API' },
     staticCSP: true,
     logLevel: 'warn',

@@ -9,6 +9,9 @@ import { buildMetricsServer } from './observability/routes.js';
 import { listenOrExplain, ListenerUnavailableError } from './http/listen.js';
 import { embeddedSandboxProblem, openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
+import { startupBanner } from './start-up-banner.js';
+import { loadSandboxFixtures } from './sandbox-bank/index.js';
+import { ConsoleUsers } from './people/accounts.js';
 
 /**
  * Output must never hold the process: a reader that has gone away (EPIPE) or stopped reading (a full pipe) would
@@ -82,28 +85,17 @@ async function main(): Promise<void> {
   }
 
   workers?.start();
-  const lines = [
-    '',
-    `openpis is listening on ${config.baseUrl}`,
-    `  API reference:  ${config.baseUrl}/docs`,
-    `  Metrics:        ${metricsAddress === undefined ? 'off (METRICS_PORT=off)' : `${metricsAddress}/metrics`}`,
-    `  Database:       ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
-    `  Role:           ${config.processRole === 'all' ? 'API and workers' : config.processRole === 'api' ? 'API only' : 'workers only'}`,
-  ];
-  if (demo !== undefined) {
-    // Shown once: only a hash of the secret is stored.
-    lines.push(
-      '',
-      'A demo sandbox client was created (shown only this once):',
-      `  clientId:      ${demo.clientId}`,
-      `  clientSecret:  ${demo.clientSecret}`,
-      `  webhookSecret: ${demo.webhookSecret}`,
-      '',
-      'Get a token:',
-      `  curl -s -u '${demo.clientId}:${demo.clientSecret}' -d grant_type=client_credentials ${config.baseUrl}/api/v1/auth/token`,
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  const payer = runtime.catalogue.usesSandboxBank ? loadSandboxFixtures().payers[0] : undefined;
+  process.stdout.write(
+    startupBanner({
+      config,
+      metricsAddress,
+      consoleUsers: await new ConsoleUsers(database.db, runtime.secrets, config.console.lockout).count(),
+      sandbox: payer === undefined ? undefined : { url: config.sandboxBank.url, payer },
+      demo,
+    }),
+  );
+
 
   let closing = false;
   const shutdown = (signal: string): void => {

@@ -4,11 +4,17 @@
  * now made beside start-up (the first signing request waits for them), and the timer is off in every app we build.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildSandboxBankApp } from '../../src/sandbox-bank/index.js';
 import { loadCatalogue } from '../../src/providers/catalogue.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startService } from '../helpers/processes.js';
+import { waitUntil } from '../helpers/wait.js';
+import { startupBanner } from '../../src/start-up-banner.js';
 
 const sqlite = (await testDatabaseKinds()).find((kind) => kind.name === 'sqlite');
 
@@ -44,5 +50,33 @@ describe('start-up under load', () => {
     } finally {
       await bank.close();
     }
+  });
+});
+
+describe('the start-up banner', () => {
+  it('names the console, the sandbox banks with a test payer, and how to make the first operator', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openpis-banner-'));
+    const service = await startService({ DATABASE_URL: `sqlite:${join(dir, 'banner.sqlite')}` });
+    try {
+      // Printed in one write; the bound only keeps a broken start from hanging the test.
+      await waitUntil('the whole banner', () => service.output().includes('--role operator'));
+      const output = service.output();
+      assert.match(output, new RegExp(`Console: +${service.url}/console`));
+      assert.match(output, new RegExp(`Sandbox banks: +${service.url}/sandbox-bank \\(test payers, e\\.g\\. alice / password sandbox / code 123456`));
+      assert.match(output, /Create the first operator[^\n]*\n +npx openpis users create --email \S+ --name "[^"]+" --role operator/);
+    } finally {
+      await service.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out what does not apply: the operator hint once there is one, the API and console in a worker', () => {
+    const config = { baseUrl: 'https://pay.example', processRole: 'all' as const, database: { kind: 'postgres' as const, url: 'postgres://x' } };
+    const withOperator = startupBanner({ config, metricsAddress: undefined, consoleUsers: 1, sandbox: undefined, demo: undefined });
+    assert.match(withOperator, /Console: +https:\/\/pay\.example\/console/);
+    assert.doesNotMatch(withOperator, /users create|Sandbox banks/);
+    const worker = startupBanner({ config: { ...config, processRole: 'worker' }, metricsAddress: 'http://127.0.0.1:9464', consoleUsers: 0, sandbox: undefined, demo: undefined });
+    assert.doesNotMatch(worker, /Console|API reference|users create/);
+    assert.match(worker, /Metrics: +http:\/\/127\.0\.0\.1:9464\/metrics/);
   });
 });
