@@ -65,6 +65,6 @@ describe('expiry of abandoned flows', { skip: browserSkip, timeout: 60_000 }, ()
     await page.waitForURL((url) => url.origin === shop.url);
     assert.equal(new URL(page.url()).searchParams.get('paymentId'), hosted.paymentId);
     await page.context().close();
-    await flow.assertPasswordNowhere();
+    await flow.assertPasswordNowhere({ loggedIn: 'at the bank' }); // typed on the bank's own page above
   });
 });
