@@ -13,6 +13,7 @@ import type { Database } from '../../src/storage/schema.js';
 import type { TestDatabaseKind } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
+import { WAIT_BOUND_MS } from '../helpers/wait.js';
 
 /** Every test payer's password in these tests: random per run, so any trace of it is ours. */
 export const TEST_PASSWORD = `pw-${randomBytes(9).toString('base64url')}`;
@@ -91,7 +92,7 @@ export async function startFlowHarness(
       assert.equal(response.status, 200, body);
       return JSON.parse(body) as Array<{ detailedStatus: string; status: string; failureReasons: Array<{ code: string }> | null }>;
     },
-    async waitFor(paymentId, done, timeoutMs = 15_000) {
+    async waitFor(paymentId, done, timeoutMs = WAIT_BOUND_MS) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const response = await app.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token });

@@ -102,7 +102,7 @@ for (const kind of sqlite) {
     }
 
     async function finalHistory(paymentId: string, final: string) {
-      await flow.waitFor(paymentId, (status) => status === final, 30_000);
+      await flow.waitFor(paymentId, (status) => status === final);
       return flow.history(paymentId);
     }
 
