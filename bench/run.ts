@@ -652,8 +652,12 @@ async function webhooks(dir: string): Promise<void> {
 
 /** One API process, then two on the same PostgreSQL database, sharing the same load. */
 async function processes(name: string, databaseUrl: string): Promise<void> {
-  const first = await startOurs(databaseUrl, { PROCESS_ROLE: 'api' });
-  const second = await startOurs(databaseUrl, { PROCESS_ROLE: 'api' });
+  // API processes apart share one stand-alone sandbox bank (an embedded one is refused with split roles).
+  const bankPort = await freePort();
+  const bankUrl = `http://127.0.0.1:${bankPort}`;
+  const bank = await startChild(['bin/openpis.mjs', 'sandbox-bank', '--port', String(bankPort), '--public-url', bankUrl], { LOG_LEVEL: 'warn' }, /Sandbox bank listening/);
+  const first = await startOurs(databaseUrl, { PROCESS_ROLE: 'api', SANDBOX_BANK_URL: bankUrl });
+  const second = await startOurs(databaseUrl, { PROCESS_ROLE: 'api', SANDBOX_BANK_URL: bankUrl });
   try {
     const { authorization } = await demoToken(first);
     const ids = await createPayments(`${first.base}/api/v1/ob/payments`, authorization, 200);
@@ -669,7 +673,7 @@ async function processes(name: string, databaseUrl: string): Promise<void> {
     results.processes.push({ database: name, operation: 'latest status', one: oneRead, two: twoRead, ratio: twoRead.requestsPerSecond / oneRead.requestsPerSecond });
     say(`(${name} processes: ${results.processes.map((row) => `${row.operation} one ${figuresCell(row.one)} two ${figuresCell(row.two)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
   } finally {
-    await Promise.all([first.process.stop(), second.process.stop()]);
+    await Promise.all([first.process.stop(), second.process.stop(), bank.stop()]);
   }
 }
 

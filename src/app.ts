@@ -143,6 +143,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     },
     // 1 MiB is far above any valid payment request; larger bodies get 413 (decisions §6).
     bodyLimit: 1024 * 1024,
+    // Start-up waits for every plugin however busy the machine is: no timer (Fastify's default fails a plugin that
+    // takes 10 s, which a loaded machine once made happen). A plugin that truly hangs is the orchestrator's to see.
+    pluginTimeout: 0,
     requestIdHeader: false,
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
@@ -184,9 +187,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   await app.register(swagger, openApiDocumentation());
   // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or
   // validator badge), and the package installs on Node 20.
+  // The page opens with the project's name (the document's title); Swagger UI's top bar, with the framework's logo
+  // and an "Explore" box for loading other documents, is left out (BaseLayout; the logo only ever replaced the bar's).
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true, tryItOutEnabled: false },
+    uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true, tryItOutEnabled: false, layout: 'BaseLayout' },
     theme: { title: 'openpis API' },
     staticCSP: true,
     logLevel: 'warn',
@@ -229,7 +234,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     onWriteFailed: (error) => app.log.warn({ err: error }, 'records of bank calls not written yet; retrying'),
   });
   app.decorate('bankCallRecorder', bankCallRecorder);
-  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics, bankCallRecorder);
+  // A bank that does not know a payment it gave us is an operator's alarm (log error and metric), never a failure.
+  const metered = meterConnectors(createConnectors({ logger: app.log, now, openBankingKeys }), catalogue, metrics, bankCallRecorder, {
+    error: (details, message) => app.log.error(details, message),
+  });
   const connectors = dependencies.wrapConnectors === undefined ? metered : dependencies.wrapConnectors(metered);
   app.addHook('onClose', async () => {
     await connectors.close();

@@ -44,6 +44,20 @@ async function resealPlainSecrets(database: DatabaseHandle, secrets: SecretBox):
 }
 
 /**
+ * Why this process must not start with an embedded sandbox bank, if it must not: the sandbox bank keeps its payments
+ * in the memory of the process that serves it, so an API process and a worker process would each have a bank of
+ * their own, and the worker's would never know the API's payments (they would stay pending for ever). Split roles
+ * share one stand-alone sandbox bank instead. Only when the catalogue reaches banks at the sandbox bank at all.
+ */
+export function embeddedSandboxProblem(config: Pick<Config, 'processRole' | 'sandboxBank'>, catalogue: Pick<ProviderCatalogue, 'usesSandboxBank'>): string | undefined {
+  if (config.processRole === 'all' || config.sandboxBank.mode !== 'embedded' || !catalogue.usesSandboxBank) return undefined;
+  return (
+    `PROCESS_ROLE=${config.processRole} needs a sandbox bank that every process shares: run \`openpis sandbox-bank\` ` +
+    'and set SANDBOX_BANK_URL to its address in every process (docs/operations.md#processes)'
+  );
+}
+
+/**
  * The key ring: SECRET_KEYS when set. Otherwise, on SQLite only, a key kept in `secret-keys` beside the
  * database file (created on first start, mode 0600) so that `npm start` needs no set-up; a copy of the
  * database directory then holds the key too, which is why production must set SECRET_KEYS. PostgreSQL without

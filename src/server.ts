@@ -6,8 +6,12 @@ import { buildApp, createMetrics } from './app.js';
 import { ClientService } from './auth/clients.js';
 import { ConfigError, httpsRequiredProblem } from './config/config.js';
 import { buildMetricsServer } from './observability/routes.js';
-import { openRuntime } from './runtime.js';
+import { listenOrExplain, ListenerUnavailableError } from './http/listen.js';
+import { embeddedSandboxProblem, openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './workers/background.js';
+import { startupBanner } from './start-up-banner.js';
+import { loadSandboxFixtures } from './sandbox-bank/index.js';
+import { ConsoleUsers } from './people/accounts.js';
 
 /**
  * Output must never hold the process: a reader that has gone away (EPIPE) or stopped reading (a full pipe) would
@@ -21,6 +25,11 @@ const logDestination = { write: (line: string): void => void process.stdout.writ
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
+  const sandboxProblem = embeddedSandboxProblem(config, runtime.catalogue);
+  if (sandboxProblem !== undefined) {
+    await database.close();
+    throw new ConfigError([sandboxProblem]);
+  }
   // Only HTTPS carries payer credentials: refuse to serve production clients from a plain-http address.
   const httpsProblem = httpsRequiredProblem(config.baseUrl);
   if (httpsProblem !== undefined) {
@@ -42,6 +51,32 @@ async function main(): Promise<void> {
       ? undefined
       : createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, sweep: app.flowSweep, metrics, workSignal: app.workSignal });
 
+  // Every listener is bound before anything is served or made: a port another process holds (a second service on
+  // this machine wants the metrics port too) stops the start with one line naming the setting, and leaves nothing
+  // behind (no demo client whose secret nobody saw). The metrics listener first, so the API never serves alone.
+  const metricsListener = config.metrics;
+  const metricsServer = metricsListener === undefined ? undefined : buildMetricsServer({ metrics, token: metricsListener.token, logger: app.log });
+  const metricsAddress =
+    metricsServer === undefined || metricsListener === undefined
+      ? undefined
+      : await listenOrExplain(() => metricsServer.listen({ port: metricsListener.port, host: metricsListener.host }), {
+          what: 'metrics (Prometheus)',
+          host: metricsListener.host,
+          port: metricsListener.port,
+          fix: 'Set METRICS_PORT to a free port, or METRICS_PORT=off.',
+        });
+  try {
+    await listenOrExplain(() => app.listen({ port: config.port, host: config.host }), {
+      what: 'the API',
+      host: config.host,
+      port: config.port,
+      fix: 'Set PORT to a free port (and HOST to an address of this machine).',
+    });
+  } catch (error) {
+    await metricsServer?.close();
+    throw error;
+  }
+
   const clients = new ClientService(database.db, runtime.secrets);
   if (runtime.secretKeysWarning !== undefined) app.log.warn(runtime.secretKeysWarning);
   let demo: Awaited<ReturnType<ClientService['create']>> | undefined;
@@ -49,33 +84,18 @@ async function main(): Promise<void> {
     demo = await clients.create({ name: 'demo', environment: 'sandbox' });
   }
 
-  await app.listen({ port: config.port, host: config.host });
-  // Prometheus scrapes a listener of its own, never the public API port (METRICS_HOST/METRICS_PORT/METRICS_TOKEN).
-  const metricsServer = config.metrics === undefined ? undefined : buildMetricsServer({ metrics, token: config.metrics.token, logger: app.log });
-  const metricsAddress = await metricsServer?.listen({ port: config.metrics?.port ?? 0, host: config.metrics?.host ?? '127.0.0.1' });
   workers?.start();
-  const lines = [
-    '',
-    `openpis is listening on ${config.baseUrl}`,
-    `  API reference:  ${config.baseUrl}/docs`,
-    `  Metrics:        ${metricsAddress === undefined ? 'off (METRICS_PORT=off)' : `${metricsAddress}/metrics`}`,
-    `  Database:       ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}`,
-    `  Role:           ${config.processRole === 'all' ? 'API and workers' : config.processRole === 'api' ? 'API only' : 'workers only'}`,
-  ];
-  if (demo !== undefined) {
-    // Shown once: only a hash of the secret is stored.
-    lines.push(
-      '',
-      'A demo sandbox client was created (shown only this once):',
-      `  clientId:      ${demo.clientId}`,
-      `  clientSecret:  ${demo.clientSecret}`,
-      `  webhookSecret: ${demo.webhookSecret}`,
-      '',
-      'Get a token:',
-      `  curl -s -u '${demo.clientId}:${demo.clientSecret}' -d grant_type=client_credentials ${config.baseUrl}/api/v1/auth/token`,
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  const payer = runtime.catalogue.usesSandboxBank ? loadSandboxFixtures().payers[0] : undefined;
+  process.stdout.write(
+    startupBanner({
+      config,
+      metricsAddress,
+      consoleUsers: await new ConsoleUsers(database.db, runtime.secrets, config.console.lockout).count(),
+      sandbox: payer === undefined ? undefined : { url: config.sandboxBank.url, payer },
+      demo,
+    }),
+  );
+
 
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -104,6 +124,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`${error instanceof ConfigError || error instanceof ListenerUnavailableError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -21,6 +21,7 @@ import { resealStoredSecrets } from '../storage/stored-secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { loadCatalogue } from '../providers/catalogue.js';
 import { startSandboxBank } from '../sandbox-bank/index.js';
+import { listenOrExplain, ListenerUnavailableError } from '../http/listen.js';
 import { recordCliAction, usersCommand } from './users.js';
 import { ConsoleUserError, ConsoleUserNotFoundError } from '../people/accounts.js';
 import { listen, ListenError } from './listen.js';
@@ -72,14 +73,14 @@ export function buildCli(): Command {
       const config = loadConfig();
       const publicUrl = (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, '');
       const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
-      const bank = await startSandboxBank({
+      const bank = await listenOrExplain(() => startSandboxBank({
         port: options.port,
         host: options.host,
         publicUrl,
         catalogue,
         logLevel: config.logLevel,
         operatorToken: config.sandboxOperatorToken,
-      });
+      }), { what: 'the sandbox bank', host: options.host, port: options.port, fix: 'Pass a free port with --port.' });
       process.stdout.write(`Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service); UK Open Banking banks under ${publicUrl}/uk\n`);
       // Output must never hold the process (see src/server.ts), and stopping is bounded like the service's.
       process.stdout.on('error', () => undefined);
@@ -528,7 +529,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError || error instanceof SecretBoxError ||
       error instanceof BrandingError || error instanceof BrandingClientNotFoundError || error instanceof LogoError ||
       error instanceof ConsoleUserError || error instanceof ConsoleUserNotFoundError || error instanceof InvalidArgumentError ||
-      error instanceof ListenError || error instanceof TriggerError) {
+      error instanceof ListenError || error instanceof TriggerError || error instanceof ListenerUnavailableError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
       return;

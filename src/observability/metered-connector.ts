@@ -4,7 +4,7 @@
  * (src/observability/bank-call-records.ts: who the call served, operation, outcome, HTTP status, latency; nothing
  * of what was sent or received).
  */
-import { ConnectorError, type BankCallCaller, type BankConnector, type Connectors } from '../connectors/index.js';
+import { BankRejectedError, ConnectorError, type BankCallCaller, type BankConnector, type Connectors } from '../connectors/index.js';
 import type { ConnectorSettings, ProviderCatalogue } from '../providers/catalogue.js';
 import type { BankCallOutcome } from '../storage/schema.js';
 import type { BankCallSink } from './bank-call-records.js';
@@ -24,6 +24,23 @@ export function bankCallOutcome(error: unknown): BankCallOutcome {
   return error.kind === 'rejected' ? 'refused' : error.kind;
 }
 
+/**
+ * Did the bank refuse a call about a resource it gave us itself (a payment or consent the call names) because it
+ * does not know it? The bank lost it, or this process talks to another bank than the one that made it (a sandbox
+ * bank in each of two processes, docs/operations.md). The payment stays as it is (the bank's truth is unknown, so
+ * never failed on this alone), but the operator must hear of it: counted and logged as an error.
+ */
+export function unknownToBank(input: unknown, error: unknown): boolean {
+  if (!(error instanceof BankRejectedError)) return false;
+  const namesOwnResource = typeof input === 'object' && input !== null && ('payment' in input || 'consent' in input);
+  return namesOwnResource && (error.httpStatus === 404 || error.messages.some((message) => message.code === 'RESOURCE_UNKNOWN'));
+}
+
+/** Where an unknown resource is reported (the app's logger); calls are counted whether or not one is given. */
+export interface BankCallAlerts {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
 /** Where a metered connector's calls are recorded, and for whom. */
 export interface BankCallRecording {
   readonly sink: BankCallSink;
@@ -32,16 +49,22 @@ export interface BankCallRecording {
   readonly caller: BankCallCaller | undefined;
 }
 
-export function meterConnector(connector: BankConnector, provider: string, metrics: Metrics, recording?: BankCallRecording): BankConnector {
-  return meterOperations(connector, provider, metrics, recording);
+export function meterConnector(connector: BankConnector, provider: string, metrics: Metrics, recording?: BankCallRecording, alerts?: BankCallAlerts): BankConnector {
+  return meterOperations(connector, provider, metrics, recording, alerts);
 }
 
-function meterOperations<T extends object>(operations: T, provider: string, metrics: Metrics, recording: BankCallRecording | undefined): T {
+function meterOperations<T extends object>(
+  operations: T,
+  provider: string,
+  metrics: Metrics,
+  recording: BankCallRecording | undefined,
+  alerts: BankCallAlerts | undefined,
+): T {
   return new Proxy(operations, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof property === 'string' && CAPABILITIES.has(property) && typeof value === 'object' && value !== null) {
-        return meterOperations(value, provider, metrics, recording);
+        return meterOperations(value, provider, metrics, recording, alerts);
       }
       if (typeof value !== 'function' || typeof property !== 'string') return value;
       const operation = property;
@@ -70,6 +93,18 @@ function meterOperations<T extends object>(operations: T, provider: string, metr
         } catch (error) {
           metrics.bankCalls.inc({ provider, operation, result: bankCallResult(error) });
           finish(bankCallOutcome(error), error instanceof ConnectorError ? (error.httpStatus ?? null) : null);
+          if (unknownToBank(args[0], error)) {
+            metrics.bankUnknownResources.inc({ provider, operation });
+            alerts?.error(
+              {
+                provider,
+                operation,
+                httpStatus: error instanceof ConnectorError ? error.httpStatus : undefined,
+                paymentId: recording?.caller?.paymentId,
+              },
+              'the bank does not know a payment or consent it gave us; the payment stays pending (a sandbox bank per process? see docs/operations.md)',
+            );
+          }
           throw error;
         } finally {
           stopTimer();
@@ -80,7 +115,7 @@ function meterOperations<T extends object>(operations: T, provider: string, metr
 }
 
 /** The process's connectors, each bank's metered under the bank's name (and recorded into `sink`, if given). */
-export function meterConnectors(connectors: Connectors, catalogue: ProviderCatalogue, metrics: Metrics, sink?: BankCallSink): Connectors {
+export function meterConnectors(connectors: Connectors, catalogue: ProviderCatalogue, metrics: Metrics, sink?: BankCallSink, alerts?: BankCallAlerts): Connectors {
   const banks = new Map<ConnectorSettings, { id: string; name: string }>();
   for (const environment of ['sandbox', 'production'] as const) {
     for (const bank of catalogue.banks(environment)) banks.set(bank.connector, { id: bank.id, name: bank.name });
@@ -89,7 +124,7 @@ export function meterConnectors(connectors: Connectors, catalogue: ProviderCatal
     for: (settings, caller) => {
       const bank = banks.get(settings);
       const recording = sink === undefined ? undefined : { sink, bankId: bank?.id ?? 'unknown', caller };
-      return meterConnector(connectors.for(settings, caller), bank?.name ?? 'unknown', metrics, recording);
+      return meterConnector(connectors.for(settings, caller), bank?.name ?? 'unknown', metrics, recording, alerts);
     },
     close: () => connectors.close(),
   };

@@ -70,6 +70,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Refusals of a call about a payment or consent the bank itself gave us, because it does not know it (alert on > 0). */
+  readonly bankUnknownResources = new Counter({
+    name: 'openpis_bank_unknown_resources_total',
+    help: 'Bank calls about a payment or consent the bank gave us, refused because the bank does not know it (404 / RESOURCE_UNKNOWN)',
+    labelNames: ['provider', 'operation'] as const,
+    registers: [this.registry],
+  });
+
   readonly bankCallRecordsDropped = new Counter({
     name: 'openpis_bank_call_records_dropped_total',
     help: 'Records of bank calls dropped because the database could not take them (the buffer was full)',

@@ -424,7 +424,12 @@ export const EventSchema = Type.Object(
     createdAt: DateTime,
     data: PaymentStatusUpdatedWebhookSchema,
   },
-  { title: 'Event', description: "An event of the feed; `data` is, byte for byte, the body of the event's webhook", examples: [EVENT_EXAMPLE] },
+  {
+    title: 'Event',
+    description:
+      "An event of the feed; `data` is, byte for byte, the body of the event's webhook, so one handler serves webhooks and the feed (pass it `data`). The body has a `data` of its own: the payment is `data.data.paymentId`, its status `data.data.status` (docs/api-decisions.md, \"Lists and the event feed\").",
+    examples: [EVENT_EXAMPLE],
+  },
 );
 
 export const EventFeedSchema = Type.Object(

@@ -142,9 +142,19 @@ export class ProviderCatalogue {
   private readonly byId = new Map<string, ProviderLookup>();
   /** A fingerprint of the catalogue's content, used for ETags. */
   readonly version: string;
+  /** Whether any bank is reached at the sandbox bank (its settings name `{SANDBOX_BANK_URL}`). */
+  readonly usesSandboxBank: boolean;
 
   constructor(file: CatalogueFile, sandboxBankUrl: string) {
     const entries: CatalogueEntry[] = [];
+    let usesSandboxBank = false;
+    const resolveConnector = (settings: ConnectorSettings, bankName: string): ConnectorSettings => {
+      const problems = bankAddressProblems(settings);
+      if (problems.length > 0) throw new Error(`Provider ${bankName}: its address cannot be used: ${problems.join('; ')}`);
+      const resolved = withSandboxBankUrl(settings, sandboxBankUrl);
+      if (JSON.stringify(resolved) !== JSON.stringify(settings)) usesSandboxBank = true;
+      return resolved;
+    };
     const monograms = assignMonograms(file.providers.flatMap((entry) => [entry, ...(entry.subsidiaries ?? [])]));
     const monogramOf = (id: string): string => monograms.get(id) ?? '';
     for (const entry of file.providers) {
@@ -155,7 +165,7 @@ export class ProviderCatalogue {
           monogram: monogramOf(sub.id),
           popularRank: subRank,
           requiredPaymentFields: checkedRequiredFields(sub, subConnector, listed),
-          connector: resolveConnector(subConnector, sandboxBankUrl, sub.name),
+          connector: resolveConnector(subConnector, sub.name),
           parentId: entry.id,
           groupName: entry.name,
         }));
@@ -173,7 +183,7 @@ export class ProviderCatalogue {
           monogram: monogramOf(entry.id),
           popularRank,
           requiredPaymentFields: checkedRequiredFields(entry, connector, entry.requiredPaymentFields),
-          connector: resolveConnector(connector, sandboxBankUrl, entry.name),
+          connector: resolveConnector(connector, entry.name),
           parentId: undefined,
           groupName: undefined,
         };
@@ -182,6 +192,7 @@ export class ProviderCatalogue {
       }
     }
     this.entries = entries;
+    this.usesSandboxBank = usesSandboxBank;
     this.version = createHash('sha256').update(JSON.stringify(file)).digest('base64url').slice(0, 22);
   }
 
@@ -238,12 +249,6 @@ function checkListed(
         `which require [${derived.join(', ')}]; remove the list or correct it`,
     );
   }
-}
-
-function resolveConnector(settings: ConnectorSettings, sandboxBankUrl: string, bankName: string): ConnectorSettings {
-  const problems = bankAddressProblems(settings);
-  if (problems.length > 0) throw new Error(`Provider ${bankName}: its address cannot be used: ${problems.join('; ')}`);
-  return withSandboxBankUrl(settings, sandboxBankUrl);
 }
 
 const checkCatalogue = Compile(CatalogueSchema);

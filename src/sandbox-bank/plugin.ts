@@ -65,6 +65,8 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
             },
           },
     bodyLimit: BODY_LIMIT,
+    // No start-up timer a busy machine can miss (as the service, src/app.ts).
+    pluginTimeout: 0,
   });
   void app.register(sandboxBankPlugin, pluginOptions);
   return app;

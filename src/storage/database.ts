@@ -7,7 +7,18 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from 'kysely';
 import type { DatabaseConfig } from '../config/config.js';
 import type { Database } from './schema.js';
 import { postgresRevocationWatch, sqliteRevocationWatch, type ClientRevocationWatch } from './client-revocations.js';
@@ -23,7 +34,9 @@ export interface DatabaseHandle {
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.kind === 'sqlite') {
     if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-    const sqlite = new SQLite(config.path);
+    // The CLI and the service may share the file: a connection waits up to this long for another's write to
+    // commit instead of failing with "database is locked". Set when the connection opens, before any pragma reads.
+    const sqlite = new SQLite(config.path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
     // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable on power loss,
     // which a payments ledger needs more than the last bit of write throughput.
     sqlite.pragma('journal_mode = WAL');
@@ -34,8 +47,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('mmap_size = 268435456');
     sqlite.pragma('cache_size = -65536');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({ dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }) });
     const revocations = sqliteRevocationWatch(sqlite);
     return { db, kind: 'sqlite', clientRevocations: () => revocations, close: () => db.destroy() };
   }
@@ -54,6 +66,31 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       await db.destroy();
     },
   };
+}
+
+/** How long a SQLite connection waits for another connection's write lock (the CLI beside the service). */
+export const SQLITE_BUSY_TIMEOUT_MS = 15_000;
+
+/**
+ * Transactions begin with the write lock (BEGIN IMMEDIATE). A transaction begun by a read (Kysely's plain BEGIN)
+ * that later writes cannot be made to wait: if another process wrote in between, SQLite refuses the write at once
+ * with SQLITE_BUSY ("database is locked"), whatever the busy timeout. Taking the lock first makes the busy timeout
+ * apply to every transaction. SQLite has one writer at a time anyway, and our transactions are there to write.
+ */
+class WriteLockingSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new WriteLockingSqliteDriver(this.settings);
+  }
+}
+
+class WriteLockingSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /** Statements kept prepared (distinct SQL texts); the service's queries are far fewer, so the bound is a safety net. */

@@ -13,7 +13,7 @@ import { sha256Hex } from '../../src/auth/secrets.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
-import { startService, type RunningProcess } from '../helpers/processes.js';
+import { startSandboxBank, startService, type RunningProcess } from '../helpers/processes.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientToken } from '../helpers/wait.js';
@@ -67,15 +67,19 @@ for (const kind of await testDatabaseKinds()) {
       let database: TestDatabase;
       let handle: DatabaseHandle;
       let service: RunningProcess;
+      let bank: RunningProcess;
       before(async () => {
         database = await kind.create();
         handle = openDatabase(database.config);
         await migrateToLatest(handle.db as unknown as Kysely<unknown>);
         const url = database.config.kind === 'postgres' ? database.config.url : `sqlite:${database.config.path}`;
-        service = await startService({ DATABASE_URL: url, PROCESS_ROLE: 'api' });
+        // An API-only process reaches a sandbox bank of its own (the embedded one is for a process of every role).
+        bank = await startSandboxBank();
+        service = await startService({ DATABASE_URL: url, PROCESS_ROLE: 'api', SANDBOX_BANK_URL: bank.url });
       });
       after(async () => {
         await service?.stop();
+        await bank?.stop();
         await handle?.close();
         await database?.drop();
       });

@@ -1,20 +1,36 @@
 /**
  * Work a console page answers before it is done (`router.finishBeforeClose`, e.g. a sandbox scenario playing the
- * payer's part): closing the app waits for it, so a shutdown does not cut it off halfway.
+ * payer's part): closing the app waits for it, so a shutdown does not cut it off halfway, and waits no longer than
+ * the grace. The clock is Node's mock: nothing here depends on how fast the machine is. Where a test checks that a
+ * close has *not* finished, it first lets every step that needs no time run (a bounded number of event-loop turns).
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import Fastify from 'fastify';
 import type { App } from '../../src/http/fastify-types.js';
-import { ConsoleRouter } from '../../src/console/router.js';
+import { ConsoleRouter, UNFINISHED_WORK_GRACE_MS } from '../../src/console/router.js';
 import type { ConsoleServices } from '../../src/console/services.js';
 
+/** Lets everything already under way that needs no time run: a close that does not wait would finish here. */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 100; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+async function appWithRouter(): Promise<{ app: App; router: ConsoleRouter }> {
+  // As the service builds it (src/app.ts): no plugin timeout, which would otherwise also end a close hook after 10 s.
+  const app = Fastify({ pluginTimeout: 0 }) as unknown as App;
+  // The router's pages are not served here: only its shutdown hook is, which needs no services.
+  const router = new ConsoleRouter(app, {} as ConsoleServices, { secure: false });
+  await app.ready();
+  return { app, router };
+}
+
 describe('console router: work answered before it was done', () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
+  afterEach(() => mock.timers.reset());
+
   it('is waited for when the app closes', async () => {
-    const app = Fastify() as unknown as App;
-    // The router's pages are not served here: only its shutdown hook is, which needs no services.
-    const router = new ConsoleRouter(app, {} as ConsoleServices, { secure: false });
-    await app.ready();
+    const { app, router } = await appWithRouter();
     const happened: string[] = [];
     let finishWork: () => void = () => undefined;
     router.finishBeforeClose(
@@ -23,19 +39,38 @@ describe('console router: work answered before it was done', () => {
       }).then(() => void happened.push('work done')),
     );
     const closing = app.close().then(() => void happened.push('closed'));
-    // Long enough for a close that does not wait to have finished.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(happened, []);
+    await settle();
+    assert.deepEqual(happened, [], 'the close waits for the work');
     finishWork();
     await closing;
     assert.deepEqual(happened, ['work done', 'closed']);
   });
 
-  it('does not hold a close when there is nothing under way', { timeout: 5000 }, async () => {
-    const app = Fastify() as unknown as App;
-    const router = new ConsoleRouter(app, {} as ConsoleServices, { secure: false });
+  it('does not hold a close when there is nothing under way: it ends with no time passing', async () => {
+    const { app, router } = await appWithRouter();
     router.finishBeforeClose(Promise.resolve());
-    await app.ready();
-    await app.close();
+    let closed = false;
+    const closing = app.close().then(() => {
+      closed = true;
+    });
+    await settle();
+    assert.equal(closed, true, 'closed without waiting on the grace');
+    await closing;
+  });
+
+  it('gives up on work that never ends once the grace is over, and not before', async () => {
+    const { app, router } = await appWithRouter();
+    router.finishBeforeClose(new Promise<void>(() => undefined));
+    let closed = false;
+    const closing = app.close().then(() => {
+      closed = true;
+    });
+    await settle();
+    mock.timers.tick(UNFINISHED_WORK_GRACE_MS - 1);
+    await settle();
+    assert.equal(closed, false, 'still waiting just before the grace is over');
+    mock.timers.tick(1);
+    await closing;
+    assert.equal(closed, true);
   });
 });

@@ -94,7 +94,7 @@ for (const kind of await testDatabaseKinds()) {
         if (failureCode !== undefined) assert.match(timeline, new RegExp(`<strong>${failureCode}</strong>`));
 
         // The run's own access token is gone once the payer's part is played.
-        await waitFor('the run’s access token to be deleted', async () => ((await tokenCount(shop.clientId)) === tokensBefore ? true : undefined), 10_000);
+        await waitFor('the run’s access token to be deleted', async () => ((await tokenCount(shop.clientId)) === tokensBefore ? true : undefined));
       });
     }
 

@@ -13,6 +13,7 @@ import type { Database } from '../../src/storage/schema.js';
 import type { TestDatabaseKind } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
+import { WAIT_BOUND_MS } from '../helpers/wait.js';
 
 /** Every test payer's password in these tests: random per run, so any trace of it is ours. */
 export const TEST_PASSWORD = `pw-${randomBytes(9).toString('base64url')}`;
@@ -42,8 +43,14 @@ export interface FlowHarness {
   history(paymentId: string): Promise<Array<{ detailedStatus: string; status: string; failureReasons: Array<{ code: string }> | null }>>;
   /** Polls the latest status until `done` says so (short intervals, bounded). */
   waitFor(paymentId: string, done: (detailedStatus: string) => boolean, timeoutMs?: number): Promise<string>;
-  /** Asserts the password is in no table, no log line and no response seen. */
-  assertPasswordNowhere(): Promise<void>;
+  /** Bank calls so far that carried the test password (embedded logins through our pages or the API). */
+  passwordsHandedToBank(): number;
+  /**
+   * Asserts the password is in no table, no log line and no response seen; first, that a payer logged in with it
+   * (else the scan proves nothing, and the test passes only when an earlier one logged in): through us to the bank
+   * (counted at the connectors), or, with `loggedIn: 'at the bank'`, on the bank's own page (the test saw that).
+   */
+  assertPasswordNowhere(options?: { readonly loggedIn?: 'through us' | 'at the bank' }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,11 +59,16 @@ export async function startFlowHarness(
   env: Record<string, string> = {},
   options: { readonly wrapConnectors?: (connectors: Connectors) => Connectors } = {},
 ): Promise<FlowHarness> {
+  let passwordsHandedToBank = 0;
+  const countPasswords = (connectors: Connectors): Connectors => ({
+    for: (settings, caller) => watchForPassword(connectors.for(settings, caller), () => (passwordsHandedToBank += 1)),
+    close: () => connectors.close(),
+  });
   const app = await startTestApp(kind, {
     env: { LOG_LEVEL: 'info', WORKER_POLL_INTERVAL_MS: '50', ...env },
     workers: true,
     sandboxFixtures: fixturesWithPassword(TEST_PASSWORD),
-    ...(options.wrapConnectors === undefined ? {} : { wrapConnectors: options.wrapConnectors }),
+    wrapConnectors: (connectors) => countPasswords(options.wrapConnectors === undefined ? connectors : options.wrapConnectors(connectors)),
   });
   const client = await app.createClient();
   const token = await client.token();
@@ -80,7 +92,7 @@ export async function startFlowHarness(
       assert.equal(response.status, 200, body);
       return JSON.parse(body) as Array<{ detailedStatus: string; status: string; failureReasons: Array<{ code: string }> | null }>;
     },
-    async waitFor(paymentId, done, timeoutMs = 15_000) {
+    async waitFor(paymentId, done, timeoutMs = WAIT_BOUND_MS) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const response = await app.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token });
@@ -92,7 +104,11 @@ export async function startFlowHarness(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    async assertPasswordNowhere() {
+    passwordsHandedToBank: () => passwordsHandedToBank,
+    async assertPasswordNowhere(options = {}) {
+      if ((options.loggedIn ?? 'through us') === 'through us') {
+        assert.ok(passwordsHandedToBank > 0, 'no payer logged in with the test password through us: the scan would prove nothing');
+      }
       const db = app.database.db as unknown as Kysely<Database>;
       for (const table of ['clients', 'access_tokens', 'payments', 'payment_status_history', 'webhook_events', 'webhook_attempts', 'jobs'] as const) {
         const rows = await db.selectFrom(table).selectAll().execute();
@@ -113,6 +129,31 @@ export async function startFlowHarness(
     close: () => app.close(),
   };
   return harness;
+}
+
+/**
+ * The connector with every operation (and capability's operation) watched: `seen` is told of each call whose
+ * arguments carry the test password. Nothing of the arguments is kept.
+ */
+function watchForPassword<T extends object>(operations: T, seen: () => void): T {
+  return new Proxy(operations, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string') return value;
+      if (typeof value === 'object' && value !== null && (property === 'embedded' || property === 'accountInformation')) return watchForPassword(value, seen);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        let text: string | undefined;
+        try {
+          text = JSON.stringify(args);
+        } catch {
+          text = undefined; // Not plain data: not a login either.
+        }
+        if (text?.includes(TEST_PASSWORD) === true) seen();
+        return (value as (...callArgs: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 /** The `detailedStatus` values of a history, in order. */

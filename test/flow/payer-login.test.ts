@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { fieldsAsked, get, headingOf, openFlow, submit, submitAndFollow, type Answer, continueLinkOf } from '../hosted/http-payer.js';
+import { fieldsAsked, get, headingOf, openFlow, submit, submitAndFollow, type Answer, continueLinkOf, pastWaitingPage } from '../hosted/http-payer.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -204,11 +204,7 @@ describe('the payer logs in at an embedded bank (HTTP)', { timeout: 120_000 }, (
       const created = await flow.create({ provider: { id: providerId }, sender: { credentials: { id: 'bob', password: TEST_PASSWORD } } });
       assert.equal((JSON.parse(created.body) as { status: string }).status, 'PENDING');
       // The bank holds the payment; whether the login reached it is open until it is asked.
-      let page = await get(created.redirectUrl, {}, flow.seen);
-      for (let tries = 0; tries < 100 && headingOf(page.html) === 'We are processing your payment'; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        page = await get(created.redirectUrl, {}, flow.seen);
-      }
+      const page = await pastWaitingPage(created.redirectUrl, await get(created.redirectUrl, {}, flow.seen), flow.seen);
       assert.equal(headingOf(page.html), `Log in to ${name === 'Banca Italia' ? 'Banca Sandbox Italia' : 'Baltic Sandbox Bank Lietuva'}`);
       assert.match(page.html, /Please enter your password again\./);
       // The bank knows the user ID from the registration: only the password is asked.
@@ -235,11 +231,7 @@ describe('the payer logs in at an embedded bank (HTTP)', { timeout: 120_000 }, (
     await fault('hansa', { psuId: 'bob', operations: ['startAuthorisation'], fault: { kind: 'error', status: 500 }, times: 1 });
     const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'bob', password: TEST_PASSWORD } } });
     assert.equal((JSON.parse(created.body) as { status: string }).status, 'PENDING');
-    let page = await get(created.redirectUrl, {}, flow.seen);
-    for (let tries = 0; tries < 100 && headingOf(page.html) === 'We are processing your payment'; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      page = await get(created.redirectUrl, {}, flow.seen);
-    }
+    const page = await pastWaitingPage(created.redirectUrl, await get(created.redirectUrl, {}, flow.seen), flow.seen);
     assert.equal(headingOf(page.html), 'Log in to Hansa Direktbank Sandbox');
     assert.match(page.html, /Please enter your password again\./);
     assert.deepEqual(fieldsAsked(page.html), ['password']);

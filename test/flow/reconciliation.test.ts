@@ -150,7 +150,7 @@ for (const kind of await testDatabaseKinds()) {
       const [alert] = await waitFor('the alert', () => {
         const alerts = pendingAlerts(t.logs, paymentId);
         return alerts.length > 0 ? alerts : undefined;
-      }, 15_000);
+      });
       assert.equal(alert?.['level'], 40, 'a warning');
       assert.equal(alert?.['detailedStatus'], 'PAYMENT_EXECUTION_PENDING');
       assert.equal(typeof alert?.['providerPaymentId'], 'string');
@@ -167,7 +167,7 @@ for (const kind of await testDatabaseKinds()) {
         return Number(/openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="getPaymentStatus",result="ok"\} (\d+)/.exec(metrics)?.[1] ?? 0);
       };
       const seen = await polls();
-      await waitFor('three more polls', async () => ((await polls()) >= seen + 3 ? true : undefined), 15_000);
+      await waitFor('three more polls', async () => ((await polls()) >= seen + 3 ? true : undefined));
       assert.equal(pendingAlerts(t.logs, paymentId).length, 1);
       assert.equal((await history(paymentId)).at(-1), 'PAYMENT_EXECUTION_PENDING');
       const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();

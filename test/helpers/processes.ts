@@ -56,6 +56,25 @@ function startProcess(args: string[], env: Record<string, string>, port: number,
   });
 }
 
+/**
+ * Runs a command (arguments of node, from the project's folder) that is expected to end, and gives its exit code
+ * and output. One that serves instead is killed after a minute, so the caller's assertions fail.
+ */
+export function runToExit(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const bound = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      clearTimeout(bound);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 /** The service as `npm start` runs it, with the given environment on top of test defaults. */
 export async function startService(env: Record<string, string>): Promise<RunningProcess> {
   const port = await freePort();

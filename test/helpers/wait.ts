@@ -1,7 +1,14 @@
-/** Polling helpers for tests that wait on background work; every wait is bounded. */
+/**
+ * Polling helpers for tests that wait on background work; every wait is bounded. The bound only ends a test that is
+ * broken: a passing one returns as soon as the condition holds. So it is generous (a loaded machine, 2 cores at load
+ * ~19, makes background work many times slower) and never the thing a test checks.
+ */
+
+/** How long a wait may take before the test fails, by default. */
+export const WAIT_BOUND_MS = 60_000;
 
 /** Calls `probe` every `intervalMs` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 8000, intervalMs = 50): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = WAIT_BOUND_MS, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -26,6 +33,6 @@ export async function clientToken(serviceUrl: string, client: { clientId: string
 }
 
 /** Waits until `condition` holds, checking every 25 ms; fails after `timeoutMs`. */
-export async function waitUntil(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(what: string, condition: () => boolean, timeoutMs = WAIT_BOUND_MS): Promise<void> {
   await waitFor(what, () => (condition() ? true : undefined), timeoutMs, 25);
 }

@@ -68,7 +68,7 @@ for (const kind of kinds) {
       ]);
       const changes = flow.app.logs.filter((line) => line.includes('payment status changed') && line.includes(paymentId));
       assert.ok(changes.length >= 8 && changes.every((line) => /"from":"\w+","to":"\w+"/.test(line) && line.includes('requestId')));
-      await flow.assertPasswordNowhere();
+      await flow.assertPasswordNowhere({ loggedIn: 'at the bank' }); // typed on the bank's pages above
     });
   });
 }

@@ -3,6 +3,7 @@
  * action and posts it with its CSRF token, and follows nothing by itself (every redirect is asserted).
  */
 import assert from 'node:assert/strict';
+import { waitFor } from '../helpers/wait.js';
 
 export interface Answer {
   readonly status: number;
@@ -79,4 +80,18 @@ export function continueLinkOf(answer: Answer): string {
   const link = /<a class="button primary" id="continue" href="([^"]+)"/.exec(answer.html)?.[1];
   assert.ok(link !== undefined, `no outcome page:\n${answer.html.slice(0, 2000)}`);
   return link.replace(/&amp;/g, '&');
+}
+
+/**
+ * `page`, or, while it is our waiting page ("We are processing your payment"), the flow link read again until the
+ * flow has moved on (the bank answered): bounded generously, since a loaded machine answers slowly.
+ */
+export async function pastWaitingPage(redirectUrl: string, page: Answer, seen?: string[]): Promise<Answer> {
+  let current = page;
+  await waitFor('the flow to move past the waiting page', async () => {
+    if (headingOf(current.html) !== 'We are processing your payment') return true;
+    current = await get(redirectUrl, {}, seen);
+    return headingOf(current.html) === 'We are processing your payment' ? undefined : true;
+  });
+  return current;
 }

@@ -57,6 +57,19 @@ describe('@openpis/sdk package', () => {
     assert.deepEqual(Object.keys(manifest.dependencies), ['standardwebhooks']);
   });
 
+  it('packs clean: the build, the README and a manifest that runs nothing where it is installed', { timeout: 120_000 }, async () => {
+    // What `npm pack` (and so a checkout's tarball, README "install") would ship; the build itself is tested below.
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir });
+    const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
+    const paths = (packed?.files ?? []).map((file) => file.path);
+    assert.ok(paths.includes('package.json') && paths.includes('README.md') && paths.includes('dist/esm/index.js'), paths.join('\n'));
+    assert.deepEqual(paths.filter((path) => !['package.json', 'README.md'].includes(path) && !path.startsWith('dist/')), []);
+    // Scripts npm runs when the package is installed (or built as a dependency) would look for files not packed.
+    const scripts = (manifest as Manifest & { scripts?: Record<string, string> }).scripts ?? {};
+    const runAtInstall = ['preinstall', 'install', 'postinstall', 'prepare', 'dependencies'].filter((name) => name in scripts);
+    assert.deepEqual(runAtInstall, []);
+  });
+
   it('builds to ES modules and CommonJS exporting the same API, with declarations where `exports` points', { timeout: 120_000 }, async () => {
     await run(process.execPath, [join(packageDir, 'scripts/build.mjs'), outDir]);
     const entry = manifest.exports['.'];

@@ -5,7 +5,8 @@
  * package import pointed at the SDK's sources.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,12 +24,17 @@ const packageDir = new URL('../../packages/sdk/', import.meta.url).pathname;
 const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
 const sdkSource = pathToFileURL(join(packageDir, 'src/index.ts')).href;
 
-/** The fenced block right after `<!-- <marker>… -->`, its package import pointed at the sources. */
-function readmeBlock(marker: string): string {
+/** The fenced block right after `<!-- <marker>… -->`, as the README has it. */
+function readmeBlockAsWritten(marker: string): string {
   const match = new RegExp(`<!-- ${marker}[^>]*-->\\n\`\`\`js\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
   assert.ok(match?.[1] !== undefined, `README block ${marker} not found`);
   assert.match(match[1], /from '@openpis\/sdk'/);
-  return match[1].replaceAll("from '@openpis/sdk'", `from '${sdkSource}'`);
+  return match[1];
+}
+
+/** The same block with its package import pointed at the sources. */
+function readmeBlock(marker: string): string {
+  return readmeBlockAsWritten(marker).replaceAll("from '@openpis/sdk'", `from '${sdkSource}'`);
 }
 
 /** Runs a README block as a module (in a folder inside the package, so its imports resolve as a user's would). */
@@ -65,6 +71,32 @@ describe('SDK README', () => {
     directory = mkdtempSync(join(packageDir, '.test-build-'));
   });
   after(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('the quick start compiles as strict TypeScript (saved as quickstart.mts), its import as written', { timeout: 120_000 }, async () => {
+    const folder = mkdtempSync(join(directory, 'typescript-'));
+    writeFileSync(join(folder, 'quickstart.mts'), readmeBlockAsWritten('quick-start'));
+    // A user's strict project; `@openpis/sdk` resolves to the SDK's sources instead of an installed build.
+    writeFileSync(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          types: ['node'],
+          skipLibCheck: true,
+          paths: { '@openpis/sdk': [join(packageDir, 'src/index.ts')] },
+        },
+        files: ['quickstart.mts'],
+      }),
+    );
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const compiled = spawnSync(process.execPath, [tsc, '-p', join(folder, 'tsconfig.json')], { encoding: 'utf8' });
+    assert.equal(compiled.status, 0, `${compiled.stdout}${compiled.stderr}`);
+  });
 
   describe('the quick start against the real service', () => {
     let service: TestApp;

@@ -72,13 +72,8 @@ describe('deliverWebhook against a local HTTPS receiver', () => {
       response.end();
     });
     receiver.routes.set('/redirect-target', verifying(200));
-    receiver.routes.set('/slow', (_request, response) => {
-      const timer = setTimeout(() => {
-        response.statusCode = 200;
-        response.end();
-      }, 2_000);
-      response.on('close', () => clearTimeout(timer));
-    });
+    // Never answers: only the sender's timeout ends the attempt (its connection then closes), however slow the machine.
+    receiver.routes.set('/slow', () => undefined);
   });
 
   after(async () => {
@@ -186,12 +181,11 @@ describe('deliverWebhook against a local HTTPS receiver', () => {
   });
 
   it('treats a response slower than the timeout as retry', async () => {
-    const started = Date.now();
+    // The receiver never answers, so an outcome at all shows the attempt gave up at the timeout.
     const result = await send('/slow', { timeoutMs: 300 });
     assert.equal(result.outcome, 'retry');
     assert.equal(result.statusCode, undefined);
     assert.equal(result.error, 'no response within 300 ms');
-    assert.ok(Date.now() - started < 1_500, 'gives up at the timeout, not when the receiver answers');
   });
 
   it('treats 410 as gone', async () => {

@@ -82,7 +82,7 @@ describe('crash recovery', () => {
       }),
     );
     // Let some deliveries happen, then pull the plug while others are due or in flight.
-    await waitFor('the first deliveries', async () => (receiver.requests.length >= 5 ? true : undefined), 20_000);
+    await waitFor('the first deliveries', async () => (receiver.requests.length >= 5 ? true : undefined));
     await first.stop('SIGKILL');
     const atCrash = await handle.db.selectFrom('webhook_events').select(['state', 'locked_by']).execute();
     const dueAtCrash = atCrash.filter((event) => event.state === 'pending').length;
@@ -138,7 +138,7 @@ describe('crash recovery', () => {
         body: JSON.stringify(request),
       });
       assert.equal(response.status, 201);
-      await waitFor('the delivery to start', async () => (started > 0 ? true : undefined), 10_000);
+      await waitFor('the delivery to start', async () => (started > 0 ? true : undefined));
       await service.stop('SIGTERM');
       // The process waited for the receiver's answer and recorded it before exiting.
       const [event] = await graceful.db.selectFrom('webhook_events').select(['state', 'locked_by', 'attempts']).execute();

@@ -70,10 +70,13 @@ export interface WebhookEventBody extends Omit<Schemas['PaymentStatusUpdatedWebh
   readonly type: Open<'payment.status.updated'>;
 }
 
-/** An event of the event feed (`GET /api/v1/events`): its `id` is the `webhook-id` of the same event's webhook. */
+/**
+ * An event of the event feed (`GET /api/v1/events`): its `id` is the `webhook-id` of the same event's webhook.
+ * `data` is that webhook's body, which has a `data` of its own: `event.data.data.paymentId`, `event.data.data.status`.
+ */
 export interface FeedEvent extends Omit<Schemas['Event'], 'type' | 'data'> {
   readonly type: Open<'payment.status.updated'>;
-  /** Exactly the body the webhook of this event delivers. */
+  /** Exactly the body the webhook of this event delivers (the same handler can take both); the payment is in `data.data`. */
   readonly data: WebhookEventBody;
 }
 

@@ -18,7 +18,8 @@ import type { AccessToken, RegisteredClient, UkSandboxState } from './state.js';
 export interface UkContext extends RequestKeeping {
   readonly state: UkSandboxState;
   readonly banks: ReadonlyMap<string, UkSandboxBank>;
-  readonly keys: ReadonlyMap<string, BankKey>;
+  /** Each bank's signing key, being made: start-up does not wait for RSA key generation, the first use does. */
+  readonly keys: ReadonlyMap<string, Promise<BankKey>>;
   readonly faults: FaultPlan<UkFaultRule>;
   /** Public base URL of the UK sandbox (banks live at `{publicUrl}/{slug}`), without a trailing slash. */
   readonly publicUrl: string;
@@ -48,7 +49,7 @@ export function requireBank(context: UkContext, slug: string): UkSandboxBank {
   return bank;
 }
 
-export function bankKey(context: UkContext, bank: UkSandboxBank): BankKey {
+export async function bankKey(context: UkContext, bank: UkSandboxBank): Promise<BankKey> {
   const key = context.keys.get(bank.slug);
   if (key === undefined) throw new Error(`no key for ${bank.slug}`);
   return key;
@@ -114,7 +115,7 @@ export function interactionId(request: FastifyRequest): string {
 /** Answers with JSON signed by the bank in `x-jws-signature` (the exact bytes sent are the ones signed). */
 export async function sendSigned(context: UkContext, bank: UkSandboxBank, request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
   const text = JSON.stringify(body);
-  const signature = await signDetached(text, bankKey(context, bank), `openpis-sandbox/${bank.slug}`, SANDBOX_TRUST_ANCHOR, context.state.now());
+  const signature = await signDetached(text, await bankKey(context, bank), `openpis-sandbox/${bank.slug}`, SANDBOX_TRUST_ANCHOR, context.state.now());
   return reply
     .code(status)
     .header('x-fapi-interaction-id', interactionId(request))

@@ -18,7 +18,7 @@ export async function issueIdToken(
   consentId: string,
   extra: { nonce: string | undefined; code?: string; state?: string | undefined; authReqId?: string | undefined },
 ): Promise<string> {
-  const key = bankKey(context, bank);
+  const key = await bankKey(context, bank);
   const now = Math.floor(context.state.now().getTime() / 1000);
   const claims: JWTPayload = {
     openbanking_intent_id: consentId,

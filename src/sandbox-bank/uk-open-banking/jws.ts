@@ -1,5 +1,5 @@
 /**
- * JOSE for the UK sandbox banks, all through `jose`: each bank's PS256 signing key (made at start, kept in memory),
+ * JOSE for the UK sandbox banks, all through `jose`: each bank's PS256 signing key (made as it starts, kept in memory),
  * detached `x-jws-signature` on responses, and the check of the TPP's detached request signature as the
  * read-write-data-api-profile's "Message Signing" section describes it.
  */

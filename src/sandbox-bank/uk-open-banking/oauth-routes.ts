@@ -82,7 +82,7 @@ async function discovery(context: UkContext, request: SlugRequest, reply: Fastif
 
 async function jwks(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {
   const bank = requireBank(context, request.params.slug);
-  return reply.send({ keys: [bankKey(context, bank).publicJwk] });
+  return reply.send({ keys: [(await bankKey(context, bank)).publicJwk] });
 }
 
 async function registerClient(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {

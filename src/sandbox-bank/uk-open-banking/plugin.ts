@@ -62,8 +62,15 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     state.registerClient({ clientId: client.clientId, jwks: client.jwks, redirectUris: client.redirectUris ?? [], signingIssuer: client.signingIssuer ?? client.clientId });
   }
   const banks = ukSandboxBanks();
-  const keys = new Map<string, BankKey>();
-  for (const bank of banks.values()) keys.set(bank.slug, await bankKeyOf(bank.slug));
+  // RSA key generation takes a while, far longer on a busy machine: started now, awaited by the first request that
+  // signs, never by start-up (which once failed under load with "Plugin did not start in time").
+  const keys = new Map<string, Promise<BankKey>>();
+  for (const bank of banks.values()) {
+    const key = bankKeyOf(bank.slug);
+    // A failure surfaces in the requests that await the key; not as an unhandled rejection here.
+    key.catch(() => undefined);
+    keys.set(bank.slug, key);
+  }
   const context: UkContext = {
     state,
     banks,

@@ -251,7 +251,7 @@ export interface components {
         };
         /**
          * Event
-         * @description An event of the feed; `data` is, byte for byte, the body of the event's webhook
+         * @description An event of the feed; `data` is, byte for byte, the body of the event's webhook, so one handler serves webhooks and the feed (pass it `data`). The body has a `data` of its own: the payment is `data.data.paymentId`, its status `data.data.status` (docs/api-decisions.md, "Lists and the event feed").
          * @example {
          *       "id": "9b1e4c7a-2d3f-4a5b-8c6d-7e8f9a0b1c2d",
          *       "type": "payment.status.updated",
