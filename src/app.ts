@@ -18,7 +18,7 @@ import { VerifiedTokenCache } from './auth/token-cache.js';
 import type { Config } from './config/config.js';
 import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
 import { messagesFor } from './http/ajv-messages.js';
-import { answerClientError, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
+import { answerClientError, requireHostHeader, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
 import type { App } from './http/fastify-types.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
@@ -151,12 +151,14 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     return503OnClosing: true,
     // Behind a proxy, request.protocol (hence HSTS) follows X-Forwarded-Proto only when the operator says so.
     trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
-    serverFactory: (handler) => {
-      if (config.tls === undefined) return createHttpServer(handler);
+    serverFactory: (fastifyHandler) => {
+      // Node's Host check answers without the error body; ours answers with it (src/http/errors.ts).
+      const handler = requireHostHeader(fastifyHandler);
+      if (config.tls === undefined) return createHttpServer({ requireHostHeader: false }, handler);
       const tls = { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
       // An https.Server serves requests like the http.Server Fastify's types expect (request.protocol reads the
       // socket's `encrypted`); Fastify's own `https` option would change the app's type for every caller.
-      return createHttpsServer(tls, handler) as unknown as HttpServer;
+      return createHttpsServer({ ...tls, requireHostHeader: false }, handler) as unknown as HttpServer;
     },
     // Errors raised before any route or hook runs get the same error body as everything else (src/http/errors.ts).
     frameworkErrors: sendError,
