@@ -4,7 +4,7 @@
  * `metadata.foo should not exist`.
  */
 import type { ErrorObject } from 'ajv';
-import { patternMessage } from './string-rules.js';
+import { codeListMessage, patternMessage } from './string-rules.js';
 
 /** Messages for the string formats our schemas use (ajv.ts); rules written as patterns are in string-rules.ts. */
 const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
@@ -51,6 +51,8 @@ function messageFor(error: ErrorObject): string {
     case 'const': {
       const allowed = error.keyword === 'enum' ? (params.allowedValues as unknown[]) : [params.allowedValue];
       const list = allowed.map(String);
+      const codeList = codeListMessage(allowed);
+      if (codeList !== undefined) return `${fieldPath(error.instancePath)} ${codeList}`;
       return list.length > 12
         ? `${fieldPath(error.instancePath)} must be a valid code`
         : `${fieldPath(error.instancePath)} must be one of the following values: ${list.join(', ')}`;

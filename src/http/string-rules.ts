@@ -1,3 +1,5 @@
+import { COUNTRY_CODES, CURRENCY_CODES } from '../domain/reference-data.js';
+
 /**
  * Rules on strings that a JSON Schema `pattern` can say, so that any validator reading our OpenAPI document enforces
  * what the service does (decisions §2), each with the message the service words its violation with. Only what a
@@ -35,4 +37,24 @@ const RULES = [REMITTANCE_TEXT, PSU_IP_ADDRESS, PRINTABLE_ASCII, IBAN_SHAPE];
 /** The message for a violated pattern of ours; undefined for any other pattern. */
 export function patternMessage(pattern: string): string | undefined {
   return RULES.find((rule) => rule.pattern === pattern)?.message;
+}
+
+/** A code list (a JSON Schema `enum` too long to quote in a message) and how its violation is worded. */
+export interface CodeListRule {
+  readonly values: readonly string[];
+  readonly message: string;
+}
+
+/**
+ * Country and currency codes, in every field that takes one. The lists are upper case only, and a client sending
+ * `de` or `eur` is told so rather than that the code is unknown (issue 23).
+ */
+export const COUNTRY_CODE: CodeListRule = { values: COUNTRY_CODES, message: 'must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)' };
+export const CURRENCY_CODE: CodeListRule = { values: CURRENCY_CODES, message: 'must be an ISO 4217 currency code in upper case (e.g. EUR)' };
+
+const CODE_LISTS = [COUNTRY_CODE, CURRENCY_CODE];
+
+/** The message for a violated enum that is one of our code lists; undefined for any other enum. */
+export function codeListMessage(allowed: readonly unknown[]): string | undefined {
+  return CODE_LISTS.find((rule) => rule.values.length === allowed.length && rule.values.every((value, index) => allowed[index] === value))?.message;
 }
