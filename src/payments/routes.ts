@@ -177,7 +177,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     '/api/v1/ob/payments',
     {
       onRequest: auth.require('payments:read'),
-      preValidation: splitCommaLists(['status', 'detailedStatus']),
+      preValidation: splitCommaLists(PaymentListQuerySchema),
       validatorCompiler: queryStringValidator,
       schema: {
         operationId: 'listPayments',

@@ -321,13 +321,13 @@ const PAGE_LIMIT_MAX = 100;
 /** Far above any cursor we hand out: a longer one cannot be ours. */
 const CURSOR_MAX_LENGTH = 600;
 
-/** A filter of the list: one or more of `values`, as repeated parameters or comma-separated (src/http/query-string.ts). */
+/** A filter of the list: one or more of `values`, comma-separated or as repeated parameters (src/http/query-string.ts). */
 function listFilter<const Values extends readonly string[]>(values: Values, what: string, example: Values[number]) {
   return Type.Optional(
     Type.Array(Type.Enum(values), {
       minItems: 1,
       maxItems: values.length,
-      description: `Only payments in one of these ${what}. Repeat the parameter or separate values with commas.`,
+      description: `Only payments in one of these ${what}, separated by commas. Repeating the parameter works too.`,
       examples: [[example]],
     }),
   );
