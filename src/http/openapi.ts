@@ -140,7 +140,12 @@ export function openApiDocumentation(): SwaggerOptions {
       ],
       components: {
         securitySchemes: {
-          basicAuth: { type: 'http', scheme: 'basic', description: 'clientId:clientSecret (token endpoint only)' },
+          basicAuth: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              'clientId:clientSecret, token endpoint only (OAuth `client_secret_basic`). The token endpoint equally takes `client_id` and `client_secret` in its form body instead (`client_secret_post`, RFC 6749 §2.3.1; OpenAPI has no scheme type for credentials in a body): one method per request, never both.',
+          },
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from POST /api/v1/auth/token' },
         },
         headers: RESPONSE_HEADERS as never,
