@@ -20,6 +20,7 @@ import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
 import { messagesFor } from './http/ajv-messages.js';
 import { answerClientError, requireHostHeader, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
 import type { App } from './http/fastify-types.js';
+import { parseJsonBody } from './http/json-body.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
 import { PaymentRepository } from './flow/payment-repository.js';
@@ -180,6 +181,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
 
   // Bodies are JSON, or a form at the token endpoint; plain text is never a valid request (415).
   app.removeContentTypeParser('text/plain');
+  // Every JSON body is judged on its text: no repeated keys, no number a double would change (src/http/json-body.ts).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   await app.register(formbody);
   await app.register(swagger, openApiDocumentation());
   // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or

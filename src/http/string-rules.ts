@@ -23,8 +23,14 @@ export const PSU_IP_ADDRESS: StringRule = {
   message: 'must be an IPv4 address (four octets) or a full IPv6 address (eight groups, no ::)',
 };
 
-/** Printable ASCII (0x20–0x7E), e.g. `endToEndId`. */
-export const PRINTABLE_ASCII: StringRule = { pattern: '^[ -~]*$', message: 'must contain only printable ASCII characters' };
+/**
+ * An id a client gives and later looks up by (`endToEndId`): printable ASCII (0x20–0x7E) that neither starts nor ends
+ * with a space, so never blank. `" "` or `"order-1 "` is a client's bug that would surface later as a failed lookup.
+ */
+export const CLIENT_ID_TEXT: StringRule = {
+  pattern: '^[!-~](?:[ -~]*[!-~])?$',
+  message: 'must contain only printable ASCII characters, without leading or trailing spaces',
+};
 
 /**
  * The shape of an IBAN (ISO 13616): country code, check digits, 11–30 letters or digits, single spaces between
@@ -32,7 +38,7 @@ export const PRINTABLE_ASCII: StringRule = { pattern: '^[ -~]*$', message: 'must
  */
 export const IBAN_SHAPE: StringRule = { pattern: '^[A-Za-z]{2}[0-9]{2}(?: ?[A-Za-z0-9]){11,30}$', message: 'must be a valid IBAN' };
 
-const RULES = [REMITTANCE_TEXT, PSU_IP_ADDRESS, PRINTABLE_ASCII, IBAN_SHAPE];
+const RULES = [REMITTANCE_TEXT, PSU_IP_ADDRESS, CLIENT_ID_TEXT, IBAN_SHAPE];
 
 /** The message for a violated pattern of ours; undefined for any other pattern. */
 export function patternMessage(pattern: string): string | undefined {

@@ -11,7 +11,7 @@ import { Type, type Static } from 'typebox';
 import { DETAILED_STATUSES, FAILURE_CODES } from '../domain/detailed-status.js';
 import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from '../domain/reference-data.js';
 import { IBAN_FORMAT_NOTE } from '../http/ajv.js';
-import { IBAN_SHAPE, PRINTABLE_ASCII, PSU_IP_ADDRESS, REMITTANCE_TEXT } from '../http/string-rules.js';
+import { CLIENT_ID_TEXT, IBAN_SHAPE, PSU_IP_ADDRESS, REMITTANCE_TEXT } from '../http/string-rules.js';
 
 /** Ids and times the examples share, so that the examples of one story agree with each other. */
 const EXAMPLE = {
@@ -161,8 +161,8 @@ export const PaymentCreationRequestSchema = Type.Object(
         endToEndId: Type.String({
           minLength: 1,
           maxLength: 64,
-          pattern: PRINTABLE_ASCII.pattern,
-          description: "The payment's id in the client's system, printable ASCII; unique per client (a second payment with it answers 409)",
+          pattern: CLIENT_ID_TEXT.pattern,
+          description: "The payment's id in the client's system: printable ASCII, no leading or trailing spaces; unique per client (a second payment with it answers 409)",
           examples: [EXAMPLE.endToEndId],
         }),
         webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Receives a webhook when the status changes (https)' })),
@@ -340,7 +340,7 @@ export const PaymentListQuerySchema = Type.Object(
     providerId: Type.Optional(
       Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)', examples: [EXAMPLE.providerId] }),
     ),
-    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer', examples: [EXAMPLE.endToEndId] })),
+    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: CLIENT_ID_TEXT.pattern, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer', examples: [EXAMPLE.endToEndId] })),
     createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)', examples: ['2026-11-01T00:00:00Z'] })),
     createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)', examples: ['2026-12-01T00:00:00Z'] })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' })),

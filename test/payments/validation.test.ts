@@ -233,9 +233,10 @@ describe('payment creation validation', () => {
     it('psuUserAgent is required', () => {
       expectViolation(withField(paymentRequest(), 'metadata.psuUserAgent', ''), 'metadata.psuUserAgent should not be empty');
     });
-    it('endToEndId is 1-64 printable ASCII characters', () => {
+    it('endToEndId is 1-64 printable ASCII characters, without leading or trailing spaces', () => {
       expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'x'.repeat(65)), 'metadata.endToEndId must be shorter than or equal to 64 characters');
-      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'zoë'), 'metadata.endToEndId must contain only printable ASCII characters');
+      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'zoë'), 'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces');
+      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', ' '), 'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces');
       expectValid(withField(paymentRequest(), 'metadata.endToEndId', 'x'.repeat(64)));
     });
   });

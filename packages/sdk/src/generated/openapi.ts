@@ -569,7 +569,7 @@ export interface components {
             psuIpAddress: string;
             psuUserAgent: string;
             /**
-             * @description The payment's id in the client's system, printable ASCII; unique per client (a second payment with it answers 409)
+             * @description The payment's id in the client's system: printable ASCII, no leading or trailing spaces; unique per client (a second payment with it answers 409)
              * @example order-1001
              */
             endToEndId: string;
