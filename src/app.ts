@@ -17,7 +17,7 @@ import { TokenService } from './auth/tokens.js';
 import { VerifiedTokenCache } from './auth/token-cache.js';
 import type { Config } from './config/config.js';
 import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
-import { messagesFor } from './http/ajv-messages.js';
+import { limitedMessagesFor } from './http/ajv-messages.js';
 import { answerClientError, requireHostHeader, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
 import type { App } from './http/fastify-types.js';
 import { parseJsonBody } from './http/json-body.js';
@@ -148,7 +148,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: AJV_OPTIONS, plugins: [addOpenpisFormats] },
-    schemaErrorFormatter: (errors) => new ValidationError(messagesFor(errors)),
+    schemaErrorFormatter: (errors) => {
+      const { messages, unlisted } = limitedMessagesFor(errors);
+      return new ValidationError(messages, unlisted);
+    },
     return503OnClosing: true,
     // Behind a proxy, request.protocol (hence HSTS) follows X-Forwarded-Proto only when the operator says so.
     trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],

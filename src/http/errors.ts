@@ -45,10 +45,23 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 listing every violated rule, comma-separated (decisions §2). */
+/**
+ * At most this many violations are listed in a message; the rest are counted (`…, and 49990 more`), so a body with
+ * thousands of faults (50,000 unknown keys) gets a short answer, and validators stop wording faults past it.
+ */
+export const MAX_LISTED_VIOLATIONS = 10;
+
+/** 400 listing the violated rules, comma-separated (decisions §2): the first ten, then how many more. */
 export class ValidationError extends ApiError {
-  constructor(readonly violations: readonly string[]) {
-    super(400, violations.join(', '));
+  /** The violations the message lists (at most MAX_LISTED_VIOLATIONS). */
+  readonly violations: readonly string[];
+
+  /** `unlisted`: violations found but not worded (the validator stopped wording at the cap). */
+  constructor(violations: readonly string[], unlisted = 0) {
+    const listed = violations.slice(0, MAX_LISTED_VIOLATIONS);
+    const more = violations.length - listed.length + unlisted;
+    super(400, more > 0 ? `${listed.join(', ')}, and ${more} more` : listed.join(', '));
+    this.violations = listed;
     this.name = 'ValidationError';
   }
 }

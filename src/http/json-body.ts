@@ -15,7 +15,7 @@
 import { errorCodes } from 'fastify';
 import { visit, type JSONPath } from 'jsonc-parser';
 import secureJson from 'secure-json-parse';
-import { ValidationError } from './errors.js';
+import { MAX_LISTED_VIOLATIONS, ValidationError } from './errors.js';
 
 /** Significant digits a double holds exactly (DBL_DIG). */
 export const MAX_SIGNIFICANT_DIGITS = 15;
@@ -47,16 +47,21 @@ function numberRule(text: string): string | undefined {
   return undefined;
 }
 
-/** Repeated keys and numbers a double would change, as `<field path> <rule>`. */
-function textViolations(text: string): string[] {
+/** Repeated keys and numbers a double would change, as `<field path> <rule>`: the first ones worded, the rest counted. */
+function textViolations(text: string): { violations: string[]; unlisted: number } {
   const violations: string[] = [];
-  // The keys seen so far in each object being read, innermost last.
-  const keysOfOpenObjects: Set<string>[] = [];
+  let unlisted = 0;
+  const record = (message: () => string): void => {
+    if (violations.length < MAX_LISTED_VIOLATIONS) violations.push(message());
+    else unlisted += 1;
+  };
+  // How often each key has appeared in each object being read, innermost last.
+  const keysOfOpenObjects: Map<string, number>[] = [];
   visit(
     text,
     {
       onObjectBegin: () => {
-        keysOfOpenObjects.push(new Set());
+        keysOfOpenObjects.push(new Map());
       },
       onObjectEnd: () => {
         keysOfOpenObjects.pop();
@@ -64,18 +69,20 @@ function textViolations(text: string): string[] {
       onObjectProperty: (property, _offset, _length, _line, _column, pathSupplier) => {
         const keys = keysOfOpenObjects[keysOfOpenObjects.length - 1];
         if (keys === undefined) return;
-        if (keys.has(property)) violations.push(`${fieldPath([...pathSupplier(), property])} must appear only once`);
-        else keys.add(property);
+        const seen = (keys.get(property) ?? 0) + 1;
+        keys.set(property, seen);
+        // Once per repeated key, however often it repeats.
+        if (seen === 2) record(() => `${fieldPath([...pathSupplier(), property])} must appear only once`);
       },
       onLiteralValue: (value, offset, length, _line, _column, pathSupplier) => {
         if (typeof value !== 'number') return;
         const rule = numberRule(text.slice(offset, offset + length));
-        if (rule !== undefined) violations.push(`${fieldPath(pathSupplier())} ${rule}`);
+        if (rule !== undefined) record(() => `${fieldPath(pathSupplier())} ${rule}`);
       },
     },
     { disallowComments: true, allowTrailingComma: false },
   );
-  return [...new Set(violations)];
+  return { violations, unlisted };
 }
 
 /**
@@ -90,7 +97,7 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
   }
-  const violations = textViolations(text);
-  if (violations.length > 0) throw new ValidationError(violations);
+  const { violations, unlisted } = textViolations(text);
+  if (violations.length > 0) throw new ValidationError(violations, unlisted);
   return value;
 }

@@ -4,7 +4,8 @@
  */
 import { electronicFormatIBAN } from 'ibantools';
 import { createAjv } from '../http/ajv.js';
-import { messagesFor } from '../http/ajv-messages.js';
+import { limitedMessagesFor } from '../http/ajv-messages.js';
+import { MAX_LISTED_VIOLATIONS } from '../http/errors.js';
 import type { Bank, Environment, ProviderCatalogue } from '../providers/catalogue.js';
 import { bankMismatch, eligibleBanks, type PaymentFit } from '../providers/eligibility.js';
 import { refusedHostKind } from '../webhooks/ssrf-guard.js';
@@ -32,7 +33,12 @@ export interface ValidPaymentRequest {
 
 export type PaymentValidationResult =
   | { readonly kind: 'valid'; readonly payment: ValidPaymentRequest }
-  | { readonly kind: 'invalid'; readonly violations: readonly string[] }
+  | {
+      readonly kind: 'invalid';
+      readonly violations: readonly string[];
+      /** Violations found but not worded: validation stops wording at the cap (src/http/errors.ts). */
+      readonly unlisted?: number;
+    }
   | { readonly kind: 'unknown-provider'; readonly providerId: string };
 
 const checkSchema = createAjv().compile<PaymentCreationRequest>(PaymentCreationRequestSchema);
@@ -153,7 +159,12 @@ function normaliseIbans(request: PaymentCreationRequest): PaymentCreationRequest
 
 export function validatePaymentCreation(body: unknown, context: ValidationContext): PaymentValidationResult {
   const schemaValid = checkSchema(body);
-  const violations = [...(schemaValid ? [] : messagesFor(checkSchema.errors ?? [])), ...semanticViolations(body, context)];
+  const schemaMessages = schemaValid ? { messages: [], unlisted: 0 } : limitedMessagesFor(checkSchema.errors ?? []);
+  // Past the cap of listed violations nothing more would be shown: the rules below are not run (issue 23 item 9).
+  if (schemaMessages.messages.length + schemaMessages.unlisted >= MAX_LISTED_VIOLATIONS) {
+    return { kind: 'invalid', violations: schemaMessages.messages, unlisted: schemaMessages.unlisted };
+  }
+  const violations = [...schemaMessages.messages, ...semanticViolations(body, context)];
 
   // The provider rules need a well-formed id; its lookup is in memory.
   const providerId = pick(body, 'provider', 'id');

@@ -43,6 +43,12 @@ describe('the JSON body parser', () => {
     assert.deepEqual(violationsOf('{"amount":1e-400}'), ['amount must be zero or between 1e-300 and 1e300 in magnitude']);
   });
 
+  it('counts violations past the first 10 instead of listing them', () => {
+    const error = new ValidationError(Array.from({ length: 12 }, (_, index) => `field${index} must be a string`));
+    assert.equal(error.message, `${Array.from({ length: 10 }, (_, index) => `field${index} must be a string`).join(', ')}, and 2 more`);
+    assert.equal(new ValidationError(['a must be a string'], 3).message, 'a must be a string, and 3 more');
+  });
+
   it('refuses a key repeated in one object, anywhere, even with the same value', () => {
     assert.deepEqual(violationsOf('{"amount":0.001,"amount":10.5}'), ['amount must appear only once']);
     assert.deepEqual(violationsOf('{"amount":10.5,"amount":10.5}'), ['amount must appear only once']);
@@ -104,6 +110,24 @@ describe('JSON bodies of the API', { skip: sqlite === undefined }, () => {
     }
     const inner = await post(JSON.stringify(withField(paymentRequest(), 'metadata.endToEndId', `order 1 ${Date.now()}`)));
     assert.equal(inner.status, 201);
+  });
+
+  it('lists the first 10 violations and counts the rest, however many there are (issue 23 item 9)', async () => {
+    const unknownKeys = Object.fromEntries(Array.from({ length: 50_000 }, (_, index) => [`k${index}`, index]));
+    const unknown = await post(JSON.stringify({ ...paymentRequest(), ...unknownKeys }));
+    assert.equal(unknown.status, 400);
+    const { message } = (await unknown.json()) as { message: string };
+    assert.ok(message.length < 1000, `${message.length} characters`);
+    assert.equal(message.match(/ should not exist/g)?.length, 10, message);
+    assert.match(message, /^k0 should not exist, k1 should not exist, .*, and 49990 more$/);
+
+    // The parser's own rules are capped the same way.
+    const repeated = `{${Array.from({ length: 40_000 }, (_, index) => `"k${index}":1,"k${index}":1`).join(',')}}`;
+    const duplicates = await post(repeated);
+    assert.equal(duplicates.status, 400);
+    const duplicateMessage = ((await duplicates.json()) as { message: string }).message;
+    assert.equal(duplicateMessage.match(/ must appear only once/g)?.length, 10, duplicateMessage);
+    assert.match(duplicateMessage, /^k0 must appear only once, .*, and 39990 more$/);
   });
 
   it('reads a page size only when written as digits', async () => {
