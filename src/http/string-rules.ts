@@ -1,3 +1,4 @@
+import { VISIBLE_TEXT_MESSAGE, VISIBLE_TEXT_PATTERN } from '../domain/display-text.js';
 import { COUNTRY_CODES, CURRENCY_CODES } from '../domain/reference-data.js';
 
 /**
@@ -38,7 +39,13 @@ export const CLIENT_ID_TEXT: StringRule = {
  */
 export const IBAN_SHAPE: StringRule = { pattern: '^[A-Za-z]{2}[0-9]{2}(?: ?[A-Za-z0-9]){11,30}$', message: 'must be a valid IBAN' };
 
-const RULES = [REMITTANCE_TEXT, PSU_IP_ADDRESS, CLIENT_ID_TEXT, IBAN_SHAPE];
+/**
+ * Names and addresses (shown to payers, sent to banks): no control characters and no invisible format characters
+ * such as bidi overrides or zero-width spaces (src/domain/display-text.ts). Names are stored in NFC.
+ */
+export const VISIBLE_TEXT: StringRule = { pattern: VISIBLE_TEXT_PATTERN, message: VISIBLE_TEXT_MESSAGE };
+
+const RULES = [REMITTANCE_TEXT, PSU_IP_ADDRESS, CLIENT_ID_TEXT, IBAN_SHAPE, VISIBLE_TEXT];
 
 /** The message for a violated pattern of ours; undefined for any other pattern. */
 export function patternMessage(pattern: string): string | undefined {

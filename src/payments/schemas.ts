@@ -11,7 +11,7 @@ import { Type, type Static } from 'typebox';
 import { DETAILED_STATUSES, FAILURE_CODES } from '../domain/detailed-status.js';
 import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from '../domain/reference-data.js';
 import { IBAN_FORMAT_NOTE } from '../http/ajv.js';
-import { CLIENT_ID_TEXT, IBAN_SHAPE, PSU_IP_ADDRESS, REMITTANCE_TEXT } from '../http/string-rules.js';
+import { CLIENT_ID_TEXT, IBAN_SHAPE, PSU_IP_ADDRESS, REMITTANCE_TEXT, VISIBLE_TEXT } from '../http/string-rules.js';
 
 /** Ids and times the examples share, so that the examples of one story agree with each other. */
 const EXAMPLE = {
@@ -46,10 +46,10 @@ export const AccountNumberSchema = Type.Object(
 export const AddressSchema = Type.Object(
   {
     country: CountryCode,
-    city: Type.String({ minLength: 1, maxLength: 35 }),
-    streetName: Type.String({ minLength: 1, maxLength: 70 }),
-    buildingNumber: Type.String({ minLength: 1, maxLength: 16, description: 'Building and apartment, office or suite number' }),
-    postCode: Type.String({ minLength: 1, maxLength: 16 }),
+    city: Type.String({ minLength: 1, maxLength: 35, pattern: VISIBLE_TEXT.pattern }),
+    streetName: Type.String({ minLength: 1, maxLength: 70, pattern: VISIBLE_TEXT.pattern }),
+    buildingNumber: Type.String({ minLength: 1, maxLength: 16, pattern: VISIBLE_TEXT.pattern, description: 'Building and apartment, office or suite number' }),
+    postCode: Type.String({ minLength: 1, maxLength: 16, pattern: VISIBLE_TEXT.pattern }),
   },
   { additionalProperties: false, title: 'Address' },
 );
@@ -128,7 +128,13 @@ export const PaymentCreationRequestSchema = Type.Object(
     recipient: Type.Object(
       {
         account: Type.Object({ number: AccountNumberSchema }, { additionalProperties: false, title: 'RecipientAccount' }),
-        name: Type.String({ minLength: 1, maxLength: 70, examples: ['Acme GmbH'] }),
+        name: Type.String({
+          minLength: 1,
+          maxLength: 70,
+          pattern: VISIBLE_TEXT.pattern,
+          description: 'Shown to the payer. No control characters and no invisible format characters (bidi overrides, zero-width spaces); stored in Unicode NFC',
+          examples: ['Acme GmbH'],
+        }),
         address: AddressSchema,
       },
       { additionalProperties: false, title: 'Recipient' },

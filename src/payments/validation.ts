@@ -9,6 +9,7 @@ import { MAX_LISTED_VIOLATIONS } from '../http/errors.js';
 import type { Bank, Environment, ProviderCatalogue } from '../providers/catalogue.js';
 import { bankMismatch, eligibleBanks, type PaymentFit } from '../providers/eligibility.js';
 import { refusedHostKind } from '../webhooks/ssrf-guard.js';
+import { hasInvisibleCharacters, normalisedDisplayText, VISIBLE_TEXT_MESSAGE } from '../domain/display-text.js';
 import { decimalPlaces, minorUnitDigits, toDecimalString } from '../domain/money.js';
 import { PaymentCreationRequestSchema, type PaymentCreationRequest } from './schemas.js';
 
@@ -71,6 +72,12 @@ function webhookUrlViolations(url: URL, context: ValidationContext): string[] {
   return violations;
 }
 
+/** Fields of names and addresses: shown to payers or sent to banks, so without invisible characters. */
+const VISIBLE_TEXT_FIELDS: readonly (readonly string[])[] = [
+  ['recipient', 'name'],
+  ...['recipient', 'sender'].flatMap((party) => ['city', 'streetName', 'buildingNumber', 'postCode'].map((field) => [party, 'address', field])),
+];
+
 /** Reads a nested property of a not-yet-validated body without trusting its shape. */
 export function pick(value: unknown, ...path: string[]): unknown {
   let current = value;
@@ -119,6 +126,13 @@ function semanticViolations(body: unknown, context: ValidationContext): string[]
     if (url !== undefined) violations.push(...webhookUrlViolations(url, context));
   }
 
+  // The schema's pattern names the Basic Multilingual Plane's invisible characters; this is the whole rule
+  // (format characters beyond it too), with the same message (src/domain/display-text.ts).
+  for (const path of VISIBLE_TEXT_FIELDS) {
+    const value = pick(body, ...path);
+    if (typeof value === 'string' && hasInvisibleCharacters(value)) violations.push(`${path.join('.')} ${VISIBLE_TEXT_MESSAGE}`);
+  }
+
   const list = pick(body, 'provider', 'preferences', 'countryCodes', 'list');
   const defaultCountry = pick(body, 'provider', 'preferences', 'countryCodes', 'default');
   if (Array.isArray(list) && typeof defaultCountry === 'string' && !list.includes(defaultCountry)) {
@@ -138,10 +152,12 @@ function paymentFit(request: PaymentCreationRequest): PaymentFit {
   };
 }
 
-function normaliseIbans(request: PaymentCreationRequest): PaymentCreationRequest {
+/** IBANs in electronic format; the recipient's name, shown to payers, in Unicode NFC (src/domain/display-text.ts). */
+function normalised(request: PaymentCreationRequest): PaymentCreationRequest {
   const normalise = (value: string): string => electronicFormatIBAN(value) ?? value;
   const recipient = {
     ...request.recipient,
+    name: normalisedDisplayText(request.recipient.name),
     account: { number: { ...request.recipient.account.number, value: normalise(request.recipient.account.number.value) } },
   };
   const senderAccount = request.sender?.account;
@@ -177,7 +193,7 @@ export function validatePaymentCreation(body: unknown, context: ValidationContex
   }
 
   if (!schemaValid || violations.length > 0) return { kind: 'invalid', violations: [...new Set(violations)] };
-  const request = normaliseIbans(body);
+  const request = normalised(body);
 
   if (lookup !== undefined) {
     if (lookup.kind !== 'bank') return { kind: 'unknown-provider', providerId: String(providerId) };

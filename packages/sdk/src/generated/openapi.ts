@@ -742,7 +742,10 @@ export interface components {
         /** Recipient */
         Recipient: {
             account: components["schemas"]["RecipientAccount"];
-            /** @example Acme GmbH */
+            /**
+             * @description Shown to the payer. No control characters and no invisible format characters (bidi overrides, zero-width spaces); stored in Unicode NFC
+             * @example Acme GmbH
+             */
             name: string;
             address: components["schemas"]["Address"];
         };
