@@ -17,9 +17,10 @@ import { TokenService } from './auth/tokens.js';
 import { VerifiedTokenCache } from './auth/token-cache.js';
 import type { Config } from './config/config.js';
 import { addOpenpisFormats, AJV_OPTIONS } from './http/ajv.js';
-import { messagesFor } from './http/ajv-messages.js';
-import { answerClientError, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
+import { limitedMessagesFor } from './http/ajv-messages.js';
+import { answerClientError, requireHostHeader, sendError, sendRouteNotFound, ValidationError } from './http/errors.js';
 import type { App } from './http/fastify-types.js';
+import { parseJsonBody } from './http/json-body.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
 import { PaymentRepository } from './flow/payment-repository.js';
@@ -152,16 +153,21 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: AJV_OPTIONS, plugins: [addOpenpisFormats] },
-    schemaErrorFormatter: (errors) => new ValidationError(messagesFor(errors)),
+    schemaErrorFormatter: (errors) => {
+      const { messages, unlisted } = limitedMessagesFor(errors);
+      return new ValidationError(messages, unlisted);
+    },
     return503OnClosing: true,
     // Behind a proxy, request.protocol (hence HSTS) follows X-Forwarded-Proto only when the operator says so.
     trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
-    serverFactory: (handler) => {
-      if (config.tls === undefined) return createHttpServer(handler);
+    serverFactory: (fastifyHandler) => {
+      // Node's Host check answers without the error body; ours answers with it (src/http/errors.ts).
+      const handler = requireHostHeader(fastifyHandler);
+      if (config.tls === undefined) return createHttpServer({ requireHostHeader: false }, handler);
       const tls = { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
       // An https.Server serves requests like the http.Server Fastify's types expect (request.protocol reads the
       // socket's `encrypted`); Fastify's own `https` option would change the app's type for every caller.
-      return createHttpsServer(tls, handler) as unknown as HttpServer;
+      return createHttpsServer({ ...tls, requireHostHeader: false }, handler) as unknown as HttpServer;
     },
     // Errors raised before any route or hook runs get the same error body as everything else (src/http/errors.ts).
     frameworkErrors: sendError,
@@ -183,6 +189,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
 
   // Bodies are JSON, or a form at the token endpoint; plain text is never a valid request (415).
   app.removeContentTypeParser('text/plain');
+  // Every JSON body is judged on its text: no repeated keys, no number a double would change (src/http/json-body.ts).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   await app.register(formbody);
   await app.register(swagger, openApiDocumentation());
   // Swagger UI from our own assets: the page needs no network beyond the service (no outside fonts, scripts or

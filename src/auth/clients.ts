@@ -8,6 +8,7 @@ import type { ClientsTable, Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
 import { announceClientRevocation, awaitRevocationPropagation } from '../storage/client-revocations.js';
+import { displayTextProblem, normalisedDisplayText } from '../domain/display-text.js';
 import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
 import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
@@ -30,6 +31,21 @@ export interface IssuedClientCredentials {
   readonly scopes: string;
 }
 
+/** Longest client name (the console's form says so too). */
+export const MAX_CLIENT_NAME_LENGTH = 120;
+
+/** Why a client name cannot be used (undefined when it can); pass it trimmed and in NFC (`normalisedDisplayText`). */
+export function clientNameProblem(name: string): string | undefined {
+  return displayTextProblem(name, MAX_CLIENT_NAME_LENGTH);
+}
+
+export class ClientNameError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClientNameError';
+  }
+}
+
 export class ClientNotFoundError extends Error {
   constructor(clientId: string) {
     super(`No client with id ${clientId}`);
@@ -46,6 +62,10 @@ export class ClientService {
   ) {}
 
   async create(input: { name: string; environment?: Environment; scopes?: readonly Scope[] }): Promise<IssuedClientCredentials> {
+    // The console and the CLI check the name first; this is the rule both share (names are shown to people).
+    const name = normalisedDisplayText(input.name.trim());
+    const problem = clientNameProblem(name);
+    if (problem !== undefined) throw new ClientNameError(`name ${problem}`);
     const clientId = randomUUID();
     const clientSecret = generateClientSecret();
     const webhookSecret = generateWebhookSecret();
@@ -56,7 +76,7 @@ export class ClientService {
       .insertInto('clients')
       .values({
         id: clientId,
-        name: input.name,
+        name,
         environment,
         scopes,
         secret_hash: sha256Hex(clientSecret),

@@ -1,6 +1,8 @@
 /**
- * `POST /api/v1/auth/token`: OAuth 2.0 client credentials grant (RFC 6749 §4.4) with HTTP Basic client
- * authentication. Errors follow RFC 6749 §5.2 with the spec's error body fields alongside (decisions §5).
+ * `POST /api/v1/auth/token`: OAuth 2.0 client credentials grant (RFC 6749 §4.4). The client authenticates with HTTP
+ * Basic (`client_secret_basic`) or with `client_id` and `client_secret` in the form body (`client_secret_post`,
+ * RFC 6749 §2.3.1: the default of several OAuth libraries), never with both in one request (§2.3). Errors follow
+ * RFC 6749 §5.2 with the spec's error body fields alongside (decisions §5).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify-types.js';
@@ -43,25 +45,46 @@ function sendOAuthError(reply: FastifyReply, { error, description, statusCode }:
     .send({ error, error_description: description, title: titleFor(statusCode), statusCode, message: description });
 }
 
+const AUTHENTICATION_REQUIRED = 'Client authentication is required: HTTP Basic, or client_id and client_secret in the form body';
+const ONE_METHOD = 'Use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both';
+const UNAVAILABLE = 'The authorization service is temporarily unavailable; retry with backoff';
+
 /**
  * The token route's own error handler: whatever goes wrong — our checks, body parsing, content type, size — the
  * answer is an RFC 6749 error with the error body fields alongside (decisions §5), never the generic error body,
- * which the route's response schema would not accept.
+ * which the route's response schema would not accept. A caller not yet authenticated (no Basic credentials, so the
+ * body was to carry them) learns nothing about its body: any fault of it is `invalid_client`.
  */
-function answerTokenError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof OAuthError) return sendOAuthError(reply, error);
-  const clientError = clientErrorOf(error);
-  if (clientError === undefined) {
-    request.log.error({ err: error }, 'token issuance failed');
-    return sendOAuthError(reply, new OAuthError('server_error', 'The authorization service is temporarily unavailable; retry with backoff'));
+function tokenErrorHandler(isAuthenticated: (request: FastifyRequest) => boolean) {
+  return function answerTokenError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    const clientError = clientErrorOf(error);
+    if (clientError === undefined) {
+      request.log.error({ err: error }, 'token issuance failed');
+      return sendOAuthError(reply, new OAuthError('server_error', UNAVAILABLE));
+    }
+    if (!isAuthenticated(request)) return sendOAuthError(reply, new OAuthError('invalid_client', AUTHENTICATION_REQUIRED));
+    const code = (error as FastifyError).code;
+    // A body that is not a form (JSON, text, an unknown type) is one fault with one answer, whatever parser saw it.
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return sendOAuthError(reply, new OAuthError('invalid_request', FORM_ONLY));
+    }
+    // Other HTTP-level faults (an oversized body: 413) keep their status; the body still says invalid_request.
+    return sendOAuthError(reply, new OAuthError('invalid_request', clientError.message, clientError.statusCode));
+  };
+}
+
+/** A client's secret is checked against its stored hash; a failing database is `server_error`, never a 500. */
+async function authenticate(tokens: TokenService, request: FastifyRequest, clientId: string, clientSecret: string): Promise<ClientCredentialsOwner> {
+  let client: ClientCredentialsOwner | undefined;
+  try {
+    client = await tokens.authenticateClient(clientId, clientSecret);
+  } catch (error) {
+    request.log.error({ err: error }, 'client authentication failed');
+    throw new OAuthError('server_error', UNAVAILABLE);
   }
-  const code = (error as FastifyError).code;
-  // A body that is not a form (JSON, text, an unknown type) is one fault with one answer, whatever parser saw it.
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return sendOAuthError(reply, new OAuthError('invalid_request', FORM_ONLY));
-  }
-  // Other HTTP-level faults (an oversized body: 413) keep their status; the body still says invalid_request.
-  return sendOAuthError(reply, new OAuthError('invalid_request', clientError.message, clientError.statusCode));
+  if (client === undefined) throw new OAuthError('invalid_client', 'Invalid client id or client secret');
+  return client;
 }
 
 /** `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1) → credentials, or undefined. */
@@ -135,13 +158,16 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
         tags: ['Authentication'],
         summary: 'Get an access token (OAuth 2.0 client credentials)',
         description:
-          'Authenticate with HTTP Basic (`clientId:clientSecret`). Form fields: `grant_type=client_credentials`, optional `scope` (space-separated; omitted = every scope the client holds). Tokens last 1800 seconds.',
-        security: [{ basicAuth: [] }],
+          'Authenticate with HTTP Basic (`clientId:clientSecret`, `client_secret_basic`) or with `client_id` and `client_secret` in the form body (`client_secret_post`, RFC 6749 §2.3.1), never both in one request. Form fields: `grant_type=client_credentials`, optional `scope` (space-separated; omitted = every scope the client holds). Tokens last 1800 seconds.',
+        // Basic, or nothing in the headers: the credentials are then in the form body (`client_id`, `client_secret`).
+        security: [{ basicAuth: [] }, {}],
         consumes: ['application/x-www-form-urlencoded'],
         body: Type.Object(
           {
             grant_type: Type.String({ description: 'Always `client_credentials`', examples: ['client_credentials'] }),
             scope: Type.Optional(Type.String({ description: 'Scopes wanted, space-separated; without it every scope the client holds', examples: ['payments:read payments:write'] })),
+            client_id: Type.Optional(Type.String({ description: 'The client id, for `client_secret_post`; with HTTP Basic it may be sent too and must then be the same client' })),
+            client_secret: Type.Optional(Type.String({ description: 'The client secret, for `client_secret_post` only: never together with HTTP Basic' })),
           },
           { title: 'TokenRequest', examples: [{ grant_type: 'client_credentials' }] },
         ),
@@ -151,7 +177,7 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
             Pragma: { type: 'string', description: '`no-cache`, for HTTP/1.0 caches', examples: ['no-cache'] },
           }),
           400: oauthError('`invalid_request`, `unsupported_grant_type` or `invalid_scope`', 'unsupported_grant_type', 400, 'Only grant_type=client_credentials is supported'),
-          401: oauthError('`invalid_client`: no HTTP Basic credentials, or wrong ones', 'invalid_client', 401, 'Invalid client id or client secret', {
+          401: oauthError('`invalid_client`: no client credentials (HTTP Basic or in the body), or wrong ones', 'invalid_client', 401, 'Invalid client id or client secret', {
             'WWW-Authenticate': { type: 'string', description: 'The Basic challenge', examples: [`Basic realm="${AUTH_REALM}"`] },
           }),
           413: oauthError('`invalid_request`: the body is over 1 MiB', 'invalid_request', 413, 'Request body is too large'),
@@ -162,29 +188,37 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
       },
       // The body is checked below so that every problem gets an RFC 6749 error, not the generic 400 body.
       validatorCompiler: () => () => true,
-      errorHandler: answerTokenError,
-      // The client is authenticated before its body is parsed or looked at, so an unauthenticated caller learns
-      // nothing about the request's other problems (docs/api-decisions.md).
+      errorHandler: tokenErrorHandler((request) => authenticatedClients.has(request)),
+      // A client using HTTP Basic is authenticated before its body is parsed or looked at, so an unauthenticated
+      // caller learns nothing about the request's other problems (docs/api-decisions.md). Without an Authorization
+      // header the credentials are in the body (client_secret_post), checked first thing in the handler.
       onRequest: async (request) => {
+        if (request.headers.authorization === undefined) return;
         const credentials = parseBasicCredentials(request.headers.authorization);
         if (credentials === undefined) throw new OAuthError('invalid_client', 'Client authentication with HTTP Basic is required');
-        let client: ClientCredentialsOwner | undefined;
-        try {
-          client = await tokens.authenticateClient(credentials.clientId, credentials.clientSecret);
-        } catch (error) {
-          request.log.error({ err: error }, 'client authentication failed');
-          throw new OAuthError('server_error', 'The authorization service is temporarily unavailable; retry with backoff');
-        }
-        if (client === undefined) throw new OAuthError('invalid_client', 'Invalid client id or client secret');
-        authenticatedClients.set(request, client);
+        authenticatedClients.set(request, await authenticate(tokens, request, credentials.clientId, credentials.clientSecret));
       },
     },
     async (request, reply) => {
-      const client = authenticatedClients.get(request);
-      if (client === undefined) throw new Error('token route reached without client authentication');
       const contentType = request.headers['content-type'] ?? '';
-      if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) throw new OAuthError('invalid_request', FORM_ONLY);
-      const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      const isForm = contentType.toLowerCase().startsWith('application/x-www-form-urlencoded');
+      const body = (isForm && typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      const bodyClientId = body.client_id;
+      const bodySecret = body.client_secret;
+      let client = authenticatedClients.get(request);
+      if (client === undefined) {
+        // client_secret_post: each once (a repeated field arrives as an array), neither empty.
+        if (typeof bodyClientId !== 'string' || bodyClientId === '' || typeof bodySecret !== 'string' || bodySecret === '') {
+          throw new OAuthError('invalid_client', AUTHENTICATION_REQUIRED);
+        }
+        client = await authenticate(tokens, request, bodyClientId, bodySecret);
+        authenticatedClients.set(request, client);
+      } else {
+        if (bodySecret !== undefined) throw new OAuthError('invalid_request', ONE_METHOD);
+        // RFC 6749 lets a client name itself in the body too; it must then be the client Basic authenticated.
+        if (bodyClientId !== undefined && bodyClientId !== client.clientId) throw new OAuthError('invalid_request', 'client_id must be the client authenticated with HTTP Basic');
+      }
+      if (!isForm) throw new OAuthError('invalid_request', FORM_ONLY);
       const grantType = body.grant_type;
       const scope = body.scope;
       if (typeof grantType !== 'string' || grantType === '') throw new OAuthError('invalid_request', 'grant_type is required (once)');

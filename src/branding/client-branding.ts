@@ -4,7 +4,8 @@
  * pages for each payment's client, and the logo served from the database by its hash (src/hosted/routes.ts).
  */
 import type { Kysely } from 'kysely';
-import { displayTextProblem, payerLinkProblem } from '../config/config.js';
+import { payerLinkProblem } from '../config/config.js';
+import { displayTextProblem, normalisedDisplayText } from '../domain/display-text.js';
 import type { Database } from '../storage/schema.js';
 import { BrandColourError, parseBrandColour } from './colour.js';
 import type { ProcessedLogo } from './logo.js';
@@ -55,7 +56,7 @@ export function checkedBrandingChanges(changes: BrandingChanges): BrandingChange
   const problems: string[] = [];
   let { displayName, brandColour, supportUrl } = changes;
   if (typeof displayName === 'string') {
-    displayName = displayName.trim();
+    displayName = normalisedDisplayText(displayName.trim());
     const problem = displayTextProblem(displayName, MAX_DISPLAY_NAME_LENGTH);
     if (problem !== undefined) problems.push(`the display name ${problem}`);
   }

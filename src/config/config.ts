@@ -5,6 +5,7 @@
  */
 
 import { parseSecretKeys, SecretBoxError, type SecretKey } from '../crypto/secret-box.js';
+import { displayTextProblem, normalisedDisplayText } from '../domain/display-text.js';
 import { parseRetryDelays } from './durations.js';
 
 export type DatabaseConfig =
@@ -186,13 +187,14 @@ export function loadConfig(env: Environment = process.env): Config {
     return found ?? fallback;
   };
 
-  /** Text shown to payers: one line, no control characters, bounded. */
+  /** Text shown to payers: one line, no control or format characters, bounded, kept in NFC (src/domain/display-text.ts). */
   const displayText = (name: string, maxLength: number): string | undefined => {
     const raw = read(name);
     if (raw === undefined) return undefined;
-    const problem = displayTextProblem(raw, maxLength);
+    const text = normalisedDisplayText(raw);
+    const problem = displayTextProblem(text, maxLength);
     if (problem !== undefined) problems.push(`${name} ${problem}`);
-    return raw;
+    return text;
   };
   /** A link shown to payers. */
   const link = (name: string): string | undefined => {
@@ -329,17 +331,6 @@ function parseMetricsListener(host: string | undefined, port: string | undefined
     problems.push(`METRICS_HOST=${bindHost} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
   }
   return { host: bindHost, port: portNumber, token };
-}
-
-/**
- * Why a text cannot be shown to payers as a name or statement (undefined when it can): one line of at most
- * `maxLength` characters, without control characters. Shared by the operator's settings and clients' branding.
- */
-export function displayTextProblem(text: string, maxLength: number): string | undefined {
-  if (text.trim() === '') return 'must not be empty';
-  if (/\p{Cc}/u.test(text)) return 'must be one line without control characters';
-  if ([...text].length > maxLength) return `must be at most ${maxLength} characters (got ${[...text].length})`;
-  return undefined;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Exact money. Amounts arrive as JSON numbers (the spec says so) and leave as decimal strings; in between
  * they never go through floating-point arithmetic. JavaScript prints a double as the shortest decimal that
- * reads back to it, which for any amount we accept (at most 11 significant digits) is exactly the digits
- * the client wrote, so the decimal is recovered from that text and worked on as digits only.
+ * reads back to it. The API's JSON parser refuses every number a double would change (more than 15 significant
+ * digits, or out of range: src/http/json-body.ts), so for every number that reaches us that print is exactly the
+ * decimal the client wrote (`10.50`, `1.05e1` → `10.5`), and the decimal is recovered from it and worked on as digits.
  */
 import currencyCodes from 'currency-codes';
 

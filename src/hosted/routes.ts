@@ -6,6 +6,7 @@
  * redirect URIs (the payment is found by `state`). Hidden from the API document. See docs/hosted-pages.md.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { payerVisibleText } from '../domain/display-text.js';
 import type { BankReturn } from '../connectors/index.js';
 import { isWaiting, type ActionOutcome, type Actor, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
@@ -105,10 +106,10 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
       amount: payment.amount,
       currency: payment.currency,
       merchant: merchant.name,
-      recipientName: payment.recipient.name,
+      recipientName: payerVisibleText(payment.recipient.name),
       recipientIban: payment.recipient.account.number.value,
-      reference: bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value,
-      bankName: bank?.name,
+      reference: payerVisibleText(bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value),
+      bankName: bank === undefined ? undefined : payerVisibleText(bank.name),
       fromIban: payment.sender?.account?.number.value,
     };
   };
@@ -117,7 +118,8 @@ export function registerHostedRoutes(app: App, options: HostedRoutesOptions): vo
   const merchantOf = async (payment: Payment): Promise<MerchantView> => {
     const brand = await branding.get(payment.clientId);
     return {
-      name: brand?.displayName ?? payment.recipient.name,
+      // Names and references reach the payer only through payerVisibleText: NFC, no control or format characters.
+      name: payerVisibleText(brand?.displayName ?? payment.recipient.name),
       logo: brand?.logo === undefined ? undefined : { path: clientLogoPath(brand.logo.sha256), width: brand.logo.width, height: brand.logo.height },
       supportUrl: brand?.supportUrl,
       stylesheetPath: brand?.brandColour === undefined ? undefined : brandStylesheetPath(brand.brandColour),

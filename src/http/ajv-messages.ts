@@ -4,7 +4,8 @@
  * `metadata.foo should not exist`.
  */
 import type { ErrorObject } from 'ajv';
-import { patternMessage } from './string-rules.js';
+import { MAX_LISTED_VIOLATIONS } from './errors.js';
+import { codeListMessage, patternMessage } from './string-rules.js';
 
 /** Messages for the string formats our schemas use (ajv.ts); rules written as patterns are in string-rules.ts. */
 const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
@@ -51,6 +52,8 @@ function messageFor(error: ErrorObject): string {
     case 'const': {
       const allowed = error.keyword === 'enum' ? (params.allowedValues as unknown[]) : [params.allowedValue];
       const list = allowed.map(String);
+      const codeList = codeListMessage(allowed);
+      if (codeList !== undefined) return `${fieldPath(error.instancePath)} ${codeList}`;
       return list.length > 12
         ? `${fieldPath(error.instancePath)} must be a valid code`
         : `${fieldPath(error.instancePath)} must be one of the following values: ${list.join(', ')}`;
@@ -91,13 +94,42 @@ function messageFor(error: ErrorObject): string {
   }
 }
 
+const isWrapper = (error: ErrorObject): boolean => error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if';
+
 /**
  * The distinct messages of a list of ajv errors. `anyOf`/`oneOf` wrapper errors are dropped: their branches
  * already say what is wrong.
  */
 export function messagesFor(errors: readonly ErrorObject[]): string[] {
-  const messages = errors
-    .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'if')
-    .map((error) => messageFor(error));
-  return [...new Set(messages)];
+  return [...new Set(errors.filter((error) => !isWrapper(error)).map((error) => messageFor(error)))];
+}
+
+/** The first `limit` distinct messages of ajv errors, and how many distinct faults are left unworded. */
+export interface LimitedMessages {
+  readonly messages: string[];
+  readonly unlisted: number;
+}
+
+/**
+ * Like `messagesFor`, but words only the first `limit` distinct messages; the faults past them are counted by what
+ * makes their message (path, keyword, parameters), not worded. ajv itself reports every fault (allErrors): this
+ * bounds what is built from them (issue 23 item 9).
+ */
+export function limitedMessagesFor(errors: readonly ErrorObject[], limit = MAX_LISTED_VIOLATIONS): LimitedMessages {
+  const messages: string[] = [];
+  const listed = new Set<string>();
+  const unlisted = new Set<string>();
+  for (const error of errors) {
+    if (isWrapper(error)) continue;
+    if (messages.length < limit) {
+      const message = messageFor(error);
+      if (!listed.has(message)) {
+        listed.add(message);
+        messages.push(message);
+      }
+    } else {
+      unlisted.add(`${error.instancePath}\u0000${error.keyword}\u0000${JSON.stringify(error.params)}`);
+    }
+  }
+  return { messages, unlisted: unlisted.size };
 }

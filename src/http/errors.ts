@@ -3,11 +3,12 @@
  * any error into the spec's body `{ title, statusCode, message }`. Details of unexpected errors stay in logs.
  *
  * Errors raised before a route runs get the same body: URL errors (`frameworkErrors`), unknown routes
- * (`sendRouteNotFound`) and requests Node's HTTP parser cannot read (`answerClientError`). No message ever
+ * (`sendRouteNotFound`), requests Node's HTTP parser cannot read (`answerClientError`) and HTTP/1.1 requests without
+ * a Host header (`requireHostHeader`). No message ever
  * repeats raw request input (paths, header values, parser output).
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -44,10 +45,23 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 listing every violated rule, comma-separated (decisions §2). */
+/**
+ * At most this many violations are listed in a message; the rest are counted (`…, and 49990 more`), so a body with
+ * thousands of faults (50,000 unknown keys) gets a short answer, and validators stop wording faults past it.
+ */
+export const MAX_LISTED_VIOLATIONS = 10;
+
+/** 400 listing the violated rules, comma-separated (decisions §2): the first ten, then how many more. */
 export class ValidationError extends ApiError {
-  constructor(readonly violations: readonly string[]) {
-    super(400, violations.join(', '));
+  /** The violations the message lists (at most MAX_LISTED_VIOLATIONS). */
+  readonly violations: readonly string[];
+
+  /** `unlisted`: violations found but not worded (the validator stopped wording at the cap). */
+  constructor(violations: readonly string[], unlisted = 0) {
+    const listed = violations.slice(0, MAX_LISTED_VIOLATIONS);
+    const more = violations.length - listed.length + unlisted;
+    super(400, more > 0 ? `${listed.join(', ')}, and ${more} more` : listed.join(', '));
+    this.violations = listed;
     this.name = 'ValidationError';
   }
 }
@@ -147,4 +161,40 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     );
   }
   socket.destroy(error);
+}
+
+/** How many `Host` header lines a request carries (Node keeps only the first of repeated ones in `headers`). */
+function hostHeaderCount(request: IncomingMessage): number {
+  let count = 0;
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    if (request.rawHeaders[index]?.toLowerCase() === 'host') count += 1;
+  }
+  return count;
+}
+
+/**
+ * RFC 9112 §3.2: an HTTP/1.1 request without a Host header, or any request with more than one, is answered 400.
+ * Node's own check (`requireHostHeader`) answers with a bare 400 and no body, so the server is created with that
+ * check off and this wrapper makes it, before Fastify sees the request, with the error body every 4xx has.
+ */
+export function requireHostHeader(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const hosts = hostHeaderCount(request);
+    const isHttp11 = request.httpVersionMajor === 1 && request.httpVersionMinor === 1;
+    const message = hosts > 1 ? 'The request must have only one Host header' : hosts === 0 && isHttp11 ? 'The request must have a Host header' : undefined;
+    if (message === undefined) {
+      handler(request, response);
+      return;
+    }
+    const body = JSON.stringify(errorBody(400, message));
+    response.writeHead(400, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': randomUUID(),
+      connection: 'close',
+    });
+    response.end(body);
+  };
 }

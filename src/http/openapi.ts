@@ -3,6 +3,7 @@
  * code from. Routes declare their own operation, schemas, examples and route-specific headers; this file adds what
  * holds for every operation alike, so that it is said once and said everywhere:
  * - named schemas: every schema with a `title` becomes `components.schemas[title]`, referenced by `$ref`;
+ * - list parameters of query strings as comma-separated values (`style: form, explode: false`);
  * - the headers every answer carries (`X-Request-ID`; the rate limit's on every answer that passed authentication;
  *   `WWW-Authenticate` on 401, `Retry-After` on 429), and the `X-Request-ID` request header;
  * - media-type examples taken from the schemas' own `examples`;
@@ -139,7 +140,12 @@ export function openApiDocumentation(): SwaggerOptions {
       ],
       components: {
         securitySchemes: {
-          basicAuth: { type: 'http', scheme: 'basic', description: 'clientId:clientSecret (token endpoint only)' },
+          basicAuth: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              'clientId:clientSecret, token endpoint only (OAuth `client_secret_basic`). The token endpoint equally takes `client_id` and `client_secret` in its form body instead (`client_secret_post`, RFC 6749 §2.3.1; OpenAPI has no scheme type for credentials in a body): one method per request, never both.',
+          },
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from POST /api/v1/auth/token' },
         },
         headers: RESPONSE_HEADERS as never,
@@ -179,7 +185,13 @@ function operationsOf(pathItems: Json | undefined): JsonObject[] {
 
 function addCommonParametersAndHeaders(operation: JsonObject): void {
   const parameters = Array.isArray(operation.parameters) ? operation.parameters : [];
-  operation.parameters = [...parameters, { $ref: '#/components/parameters/RequestId' }];
+  // A list in the query string is one comma-separated value, as the service reads it (src/http/query-string.ts).
+  const described = parameters.map((parameter) =>
+    isObject(parameter) && parameter.in === 'query' && isObject(parameter.schema) && parameter.schema.type === 'array'
+      ? { ...parameter, style: 'form', explode: false }
+      : parameter,
+  );
+  operation.parameters = [...described, { $ref: '#/components/parameters/RequestId' }];
   const bearer = Array.isArray(operation.security) && operation.security.some((requirement) => isObject(requirement) && 'bearerAuth' in requirement);
   const responses = isObject(operation.responses) ? operation.responses : {};
   for (const [status, response] of Object.entries(responses)) {

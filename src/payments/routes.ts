@@ -142,7 +142,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       // Credentials that could not be used are refused with the other rules, in one message (docs/api-decisions.md).
       const refusedCredentials = credentialViolations(request.body);
       if (result.kind === 'invalid' || refusedCredentials.length > 0) {
-        throw new ValidationError([...(result.kind === 'invalid' ? result.violations : []), ...refusedCredentials]);
+        throw new ValidationError([...(result.kind === 'invalid' ? result.violations : []), ...refusedCredentials], result.kind === 'invalid' ? (result.unlisted ?? 0) : 0);
       }
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
       const created = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
@@ -177,7 +177,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     '/api/v1/ob/payments',
     {
       onRequest: auth.require('payments:read'),
-      preValidation: splitCommaLists(['status', 'detailedStatus']),
+      preValidation: splitCommaLists(PaymentListQuerySchema),
       validatorCompiler: queryStringValidator,
       schema: {
         operationId: 'listPayments',

@@ -11,7 +11,7 @@ import { Type, type Static } from 'typebox';
 import { DETAILED_STATUSES, FAILURE_CODES } from '../domain/detailed-status.js';
 import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from '../domain/reference-data.js';
 import { IBAN_FORMAT_NOTE } from '../http/ajv.js';
-import { IBAN_SHAPE, PRINTABLE_ASCII, PSU_IP_ADDRESS, REMITTANCE_TEXT } from '../http/string-rules.js';
+import { CLIENT_ID_TEXT, IBAN_SHAPE, PSU_IP_ADDRESS, REMITTANCE_TEXT, VISIBLE_TEXT } from '../http/string-rules.js';
 
 /** Ids and times the examples share, so that the examples of one story agree with each other. */
 const EXAMPLE = {
@@ -46,10 +46,10 @@ export const AccountNumberSchema = Type.Object(
 export const AddressSchema = Type.Object(
   {
     country: CountryCode,
-    city: Type.String({ minLength: 1, maxLength: 35 }),
-    streetName: Type.String({ minLength: 1, maxLength: 70 }),
-    buildingNumber: Type.String({ minLength: 1, maxLength: 16, description: 'Building and apartment, office or suite number' }),
-    postCode: Type.String({ minLength: 1, maxLength: 16 }),
+    city: Type.String({ minLength: 1, maxLength: 35, pattern: VISIBLE_TEXT.pattern }),
+    streetName: Type.String({ minLength: 1, maxLength: 70, pattern: VISIBLE_TEXT.pattern }),
+    buildingNumber: Type.String({ minLength: 1, maxLength: 16, pattern: VISIBLE_TEXT.pattern, description: 'Building and apartment, office or suite number' }),
+    postCode: Type.String({ minLength: 1, maxLength: 16, pattern: VISIBLE_TEXT.pattern }),
   },
   { additionalProperties: false, title: 'Address' },
 );
@@ -128,7 +128,13 @@ export const PaymentCreationRequestSchema = Type.Object(
     recipient: Type.Object(
       {
         account: Type.Object({ number: AccountNumberSchema }, { additionalProperties: false, title: 'RecipientAccount' }),
-        name: Type.String({ minLength: 1, maxLength: 70, examples: ['Acme GmbH'] }),
+        name: Type.String({
+          minLength: 1,
+          maxLength: 70,
+          pattern: VISIBLE_TEXT.pattern,
+          description: 'Shown to the payer. No control characters and no invisible format characters (bidi overrides, zero-width spaces); stored in Unicode NFC',
+          examples: ['Acme GmbH'],
+        }),
         address: AddressSchema,
       },
       { additionalProperties: false, title: 'Recipient' },
@@ -161,8 +167,8 @@ export const PaymentCreationRequestSchema = Type.Object(
         endToEndId: Type.String({
           minLength: 1,
           maxLength: 64,
-          pattern: PRINTABLE_ASCII.pattern,
-          description: "The payment's id in the client's system, printable ASCII; unique per client (a second payment with it answers 409)",
+          pattern: CLIENT_ID_TEXT.pattern,
+          description: "The payment's id in the client's system: printable ASCII, no leading or trailing spaces; unique per client (a second payment with it answers 409)",
           examples: [EXAMPLE.endToEndId],
         }),
         webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Receives a webhook when the status changes (https)' })),
@@ -321,13 +327,13 @@ const PAGE_LIMIT_MAX = 100;
 /** Far above any cursor we hand out: a longer one cannot be ours. */
 const CURSOR_MAX_LENGTH = 600;
 
-/** A filter of the list: one or more of `values`, as repeated parameters or comma-separated (src/http/query-string.ts). */
+/** A filter of the list: one or more of `values`, comma-separated or as repeated parameters (src/http/query-string.ts). */
 function listFilter<const Values extends readonly string[]>(values: Values, what: string, example: Values[number]) {
   return Type.Optional(
     Type.Array(Type.Enum(values), {
       minItems: 1,
       maxItems: values.length,
-      description: `Only payments in one of these ${what}. Repeat the parameter or separate values with commas.`,
+      description: `Only payments in one of these ${what}, separated by commas. Repeating the parameter works too.`,
       examples: [[example]],
     }),
   );
@@ -340,7 +346,7 @@ export const PaymentListQuerySchema = Type.Object(
     providerId: Type.Optional(
       Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)', examples: [EXAMPLE.providerId] }),
     ),
-    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer', examples: [EXAMPLE.endToEndId] })),
+    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: CLIENT_ID_TEXT.pattern, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer', examples: [EXAMPLE.endToEndId] })),
     createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)', examples: ['2026-11-01T00:00:00Z'] })),
     createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)', examples: ['2026-12-01T00:00:00Z'] })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' })),

@@ -4,10 +4,12 @@
  */
 import { electronicFormatIBAN } from 'ibantools';
 import { createAjv } from '../http/ajv.js';
-import { messagesFor } from '../http/ajv-messages.js';
+import { limitedMessagesFor } from '../http/ajv-messages.js';
+import { MAX_LISTED_VIOLATIONS } from '../http/errors.js';
 import type { Bank, Environment, ProviderCatalogue } from '../providers/catalogue.js';
 import { bankMismatch, eligibleBanks, type PaymentFit } from '../providers/eligibility.js';
 import { refusedHostKind } from '../webhooks/ssrf-guard.js';
+import { hasInvisibleCharacters, normalisedDisplayText, VISIBLE_TEXT_MESSAGE } from '../domain/display-text.js';
 import { decimalPlaces, minorUnitDigits, toDecimalString } from '../domain/money.js';
 import { PaymentCreationRequestSchema, type PaymentCreationRequest } from './schemas.js';
 
@@ -32,7 +34,12 @@ export interface ValidPaymentRequest {
 
 export type PaymentValidationResult =
   | { readonly kind: 'valid'; readonly payment: ValidPaymentRequest }
-  | { readonly kind: 'invalid'; readonly violations: readonly string[] }
+  | {
+      readonly kind: 'invalid';
+      readonly violations: readonly string[];
+      /** Violations found but not worded: validation stops wording at the cap (src/http/errors.ts). */
+      readonly unlisted?: number;
+    }
   | { readonly kind: 'unknown-provider'; readonly providerId: string };
 
 const checkSchema = createAjv().compile<PaymentCreationRequest>(PaymentCreationRequestSchema);
@@ -64,6 +71,12 @@ function webhookUrlViolations(url: URL, context: ValidationContext): string[] {
   if (refusedKind !== undefined) violations.push(`metadata.webhookUrl must point to a public address (${refusedKind} addresses are not allowed)`);
   return violations;
 }
+
+/** Fields of names and addresses: shown to payers or sent to banks, so without invisible characters. */
+const VISIBLE_TEXT_FIELDS: readonly (readonly string[])[] = [
+  ['recipient', 'name'],
+  ...['recipient', 'sender'].flatMap((party) => ['city', 'streetName', 'buildingNumber', 'postCode'].map((field) => [party, 'address', field])),
+];
 
 /** Reads a nested property of a not-yet-validated body without trusting its shape. */
 export function pick(value: unknown, ...path: string[]): unknown {
@@ -113,6 +126,13 @@ function semanticViolations(body: unknown, context: ValidationContext): string[]
     if (url !== undefined) violations.push(...webhookUrlViolations(url, context));
   }
 
+  // The schema's pattern names the Basic Multilingual Plane's invisible characters; this is the whole rule
+  // (format characters beyond it too), with the same message (src/domain/display-text.ts).
+  for (const path of VISIBLE_TEXT_FIELDS) {
+    const value = pick(body, ...path);
+    if (typeof value === 'string' && hasInvisibleCharacters(value)) violations.push(`${path.join('.')} ${VISIBLE_TEXT_MESSAGE}`);
+  }
+
   const list = pick(body, 'provider', 'preferences', 'countryCodes', 'list');
   const defaultCountry = pick(body, 'provider', 'preferences', 'countryCodes', 'default');
   if (Array.isArray(list) && typeof defaultCountry === 'string' && !list.includes(defaultCountry)) {
@@ -132,10 +152,12 @@ function paymentFit(request: PaymentCreationRequest): PaymentFit {
   };
 }
 
-function normaliseIbans(request: PaymentCreationRequest): PaymentCreationRequest {
+/** IBANs in electronic format; the recipient's name, shown to payers, in Unicode NFC (src/domain/display-text.ts). */
+function normalised(request: PaymentCreationRequest): PaymentCreationRequest {
   const normalise = (value: string): string => electronicFormatIBAN(value) ?? value;
   const recipient = {
     ...request.recipient,
+    name: normalisedDisplayText(request.recipient.name),
     account: { number: { ...request.recipient.account.number, value: normalise(request.recipient.account.number.value) } },
   };
   const senderAccount = request.sender?.account;
@@ -153,7 +175,12 @@ function normaliseIbans(request: PaymentCreationRequest): PaymentCreationRequest
 
 export function validatePaymentCreation(body: unknown, context: ValidationContext): PaymentValidationResult {
   const schemaValid = checkSchema(body);
-  const violations = [...(schemaValid ? [] : messagesFor(checkSchema.errors ?? [])), ...semanticViolations(body, context)];
+  const schemaMessages = schemaValid ? { messages: [], unlisted: 0 } : limitedMessagesFor(checkSchema.errors ?? []);
+  // Past the cap of listed violations nothing more would be shown: the rules below are not run (issue 23 item 9).
+  if (schemaMessages.messages.length + schemaMessages.unlisted >= MAX_LISTED_VIOLATIONS) {
+    return { kind: 'invalid', violations: schemaMessages.messages, unlisted: schemaMessages.unlisted };
+  }
+  const violations = [...schemaMessages.messages, ...semanticViolations(body, context)];
 
   // The provider rules need a well-formed id; its lookup is in memory.
   const providerId = pick(body, 'provider', 'id');
@@ -166,7 +193,7 @@ export function validatePaymentCreation(body: unknown, context: ValidationContex
   }
 
   if (!schemaValid || violations.length > 0) return { kind: 'invalid', violations: [...new Set(violations)] };
-  const request = normaliseIbans(body);
+  const request = normalised(body);
 
   if (lookup !== undefined) {
     if (lookup.kind !== 'bank') return { kind: 'unknown-provider', providerId: String(providerId) };

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
+import { displayTextProblem, normalisedDisplayText } from '../domain/display-text.js';
 import type { ConsoleRole, ConsoleUsersTable, Database } from '../storage/schema.js';
 import { totpSecretContext } from '../storage/stored-secrets.js';
 import { decoyPasswordHash, hashPassword, passwordMatches, passwordProblem } from './passwords.js';
@@ -109,10 +110,11 @@ export class ConsoleUsers {
 
   async create(input: NewConsoleUser): Promise<ConsoleUser> {
     const email = normaliseEmail(input.email);
-    const name = input.name.trim();
+    const name = normalisedDisplayText(input.name.trim());
     const problems: string[] = [];
     if (!EMAIL.test(email)) problems.push('email must be an email address');
-    if (name.length === 0 || name.length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name)) problems.push(`name must be 1 to ${MAX_NAME_LENGTH} characters on one line`);
+    const nameProblem = displayTextProblem(name, MAX_NAME_LENGTH);
+    if (nameProblem !== undefined) problems.push(`name ${nameProblem}`);
     const passwordIssue = passwordProblem(input.password);
     if (passwordIssue !== undefined) problems.push(passwordIssue);
     if (input.role === 'member' && input.clientId === undefined) problems.push('a member belongs to one client: give its client id');

@@ -108,6 +108,49 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(((await response.json()) as Record<string, unknown>).error, 'invalid_client');
     });
 
+    it('accepts client credentials in the form body (client_secret_post, RFC 6749 §2.3.1), never together with Basic (issue 23 item 12)', async () => {
+      const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+      const posted = await tokenRequest({}, form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'providers:read' }));
+      assert.equal(posted.status, 200, await posted.clone().text());
+      assert.equal(posted.headers.get('cache-control'), 'no-store');
+      const token = ((await posted.json()) as { access_token: string; scope: string });
+      assert.equal(token.scope, 'providers:read');
+      assert.equal((await t.request('/api/v1/capabilities/providers', { token: token.access_token })).status, 200);
+
+      // Wrong, missing or repeated body credentials are invalid_client, like wrong Basic ones.
+      for (const body of [
+        form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: 'ops_wrong' }),
+        form({ grant_type: 'client_credentials', client_id: client.clientId }),
+        form({ grant_type: 'client_credentials', client_secret: client.clientSecret }),
+        `${form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret })}&client_secret=x`,
+      ]) {
+        const response = await tokenRequest({}, body);
+        assert.equal(response.status, 401, body);
+        assert.match(response.headers.get('www-authenticate') ?? '', /^Basic realm="openpis"$/);
+        assert.equal(((await response.json()) as Record<string, unknown>).error, 'invalid_client', body);
+      }
+      // An unauthenticated caller still learns nothing about the body: without credentials, any body is invalid_client.
+      const oversized = await tokenRequest({}, `grant_type=${'x'.repeat(1024 * 1024)}`);
+      assert.equal(oversized.status, 401);
+      assert.equal(((await oversized.json()) as Record<string, unknown>).error, 'invalid_client');
+
+      // Two methods in one request: refused, even when both are right (RFC 6749 §2.3).
+      const both = await tokenRequest(
+        { authorization: basic(client.clientId, client.clientSecret) },
+        form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }),
+      );
+      assert.equal(both.status, 400);
+      const bothBody = (await both.json()) as Record<string, unknown>;
+      assert.equal(bothBody.error, 'invalid_request');
+      assert.equal(bothBody.error_description, 'Use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both');
+      // A client_id beside Basic must name the same client.
+      const otherId = await tokenRequest({ authorization: basic(client.clientId, client.clientSecret) }, form({ grant_type: 'client_credentials', client_id: '00000000-0000-4000-8000-000000000000' }));
+      assert.equal(otherId.status, 400);
+      assert.equal(((await otherId.json()) as Record<string, unknown>).error, 'invalid_request');
+      const sameId = await tokenRequest({ authorization: basic(client.clientId, client.clientSecret) }, form({ grant_type: 'client_credentials', client_id: client.clientId }));
+      assert.equal(sameId.status, 200);
+    });
+
     it('refuses scopes the client does not hold', async () => {
       const reader = await t.createClient({ scopes: ['payments:read'] });
       const response = await tokenRequest({ authorization: basic(reader.clientId, reader.clientSecret) }, 'grant_type=client_credentials&scope=payments%3Awrite');

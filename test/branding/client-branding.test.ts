@@ -61,6 +61,17 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal((await store.list()).find((branding) => branding.clientId === clientId)?.displayName, 'Acme Outdoor');
     });
 
+    it('refuses invisible formatting characters in display and client names, and keeps them in NFC (issue 23 item 6)', async () => {
+      const { clientId } = await clients.create({ name: 'formatting' });
+      for (const spoof of ['Acme \u202Eemca', 'Ac\u200Bme', 'Acme\u2067']) {
+        await assert.rejects(store.update(clientId, { displayName: spoof }), /display name must not contain invisible formatting characters/, JSON.stringify(spoof));
+        await assert.rejects(clients.create({ name: spoof }), /name must not contain invisible formatting characters/, JSON.stringify(spoof));
+      }
+      assert.equal((await store.update(clientId, { displayName: 'Cafe\u0301 Acme' })).displayName, 'Caf\u00e9 Acme');
+      const created = await clients.create({ name: 'Cafe\u0301 Client' });
+      assert.equal((await clients.list()).find((client) => client.clientId === created.clientId)?.name, 'Caf\u00e9 Client');
+    });
+
     it('refuses bad values with every problem, and an unknown client', async () => {
       const { clientId } = await clients.create({ name: 'strict' });
       await assert.rejects(

@@ -41,4 +41,16 @@ describe('operator identity settings', () => {
         error.problems.some((problem) => /^OPERATOR_PRIVACY_URL must be an absolute https URL/.test(problem)),
     );
   });
+
+  it('refuse invisible formatting characters in text shown to payers, and store names in NFC (issue 23 item 6)', () => {
+    for (const spoof of ['Example \u202EyaP', 'Exam\u200Bple Pay', '\u2066Example Pay\u2069']) {
+      assert.throws(
+        () => loadConfig({ OPERATOR_NAME: spoof }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.problems.some((problem) => /^OPERATOR_NAME must not contain invisible formatting characters/.test(problem)),
+        JSON.stringify(spoof),
+      );
+    }
+    assert.equal(loadConfig({ OPERATOR_NAME: 'Cafe\u0301 Pay' }).operator.name, 'Caf\u00e9 Pay');
+  });
 });

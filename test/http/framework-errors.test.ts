@@ -218,6 +218,21 @@ describe('framework errors on every route', () => {
     assert.ok(response.headers['x-request-id']);
   });
 
+  it('answers an HTTP/1.1 request without Host with 400 and the error body (issue 23 item 17)', async () => {
+    const raw = await sendRaw(t.baseUrl, 'GET /api/v1/capabilities/providers HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const response = parseRawResponse(raw);
+    assert.equal(response.status, 400);
+    assert.match(String(response.headers['content-type']), /^application\/json/);
+    assert.deepEqual(JSON.parse(response.body), { title: 'Bad Request', statusCode: 400, message: 'The request must have a Host header' });
+    assert.ok(response.headers['x-request-id']);
+    const twoHosts = parseRawResponse(await sendRaw(t.baseUrl, 'GET /api/v1/capabilities/providers HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'));
+    assert.equal(twoHosts.status, 400);
+    assert.deepEqual(JSON.parse(twoHosts.body), { title: 'Bad Request', statusCode: 400, message: 'The request must have only one Host header' });
+    // HTTP/1.0 has no Host requirement: the request reaches the route (401 without a token).
+    const http10 = parseRawResponse(await sendRaw(t.baseUrl, 'GET /api/v1/capabilities/providers HTTP/1.0\r\n\r\n'));
+    assert.equal(http10.status, 401);
+  });
+
   it('answers an oversized header with 431 and the error body', async () => {
     const raw = await sendRaw(t.baseUrl, `GET /api/v1/capabilities/providers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20 * 1024)}\r\n\r\n`);
     const response = parseRawResponse(raw);

@@ -241,6 +241,31 @@ describe('the OpenAPI document against the service', { skip: sqlite === undefine
     await assertDocumented('get', '/api/v1/events', await call('/api/v1/events?after=nope', { token }));
   });
 
+  it('documents list filters as comma-separated values (style form, explode false), as the service reads them (issue 23 item 11)', async () => {
+    interface QueryParameter {
+      in: string;
+      name: string;
+      style?: string;
+      explode?: boolean;
+      schema: { type?: string; items?: { enum?: string[] } };
+    }
+    let checked = 0;
+    for (const [method, path, operation] of operations(document.paths)) {
+      const parameters = ((operation as { parameters?: QueryParameter[] }).parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.schema.type === 'array');
+      for (const parameter of parameters) {
+        assert.equal(parameter.style, 'form', `${method} ${path} ${parameter.name}`);
+        assert.equal(parameter.explode, false, `${method} ${path} ${parameter.name}`);
+        // Serialised as the document says: one parameter, values joined by commas.
+        const values = (parameter.schema.items?.enum ?? []).slice(0, 2);
+        assert.equal(values.length, 2);
+        const response = await call(`${path}?${parameter.name}=${values.join(',')}`, { token });
+        assert.equal(response.status, 200, `${method} ${path}?${parameter.name}=${values.join(',')}: ${await response.text()}`);
+        checked += 1;
+      }
+    }
+    assert.ok(checked >= 2);
+  });
+
   it('sends the documented headers on 429', async () => {
     const limited = await startTestApp(sqlite ?? assert.fail('no database'), { env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '1' } });
     try {

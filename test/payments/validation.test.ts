@@ -91,7 +91,7 @@ describe('payment creation validation', () => {
 
   describe('currency and scheme', () => {
     it('currency must be an ISO 4217 code of the spec', () => {
-      expectViolation(paymentRequest({ currency: 'EURO' }), 'currency must be a valid code');
+      expectViolation(paymentRequest({ currency: 'EURO' }), 'currency must be an ISO 4217 currency code in upper case (e.g. EUR)');
     });
     it('SEPA requires EUR', () => {
       expectViolation(paymentRequest({ currency: 'PLN' }), 'currency must be EUR for the SEPA payment scheme');
@@ -129,7 +129,13 @@ describe('payment creation validation', () => {
     });
     it('addresses need all five fields and a listed country', () => {
       expectViolation(withField(paymentRequest(), 'recipient.address.postCode', undefined), 'recipient.address.postCode should not be empty');
-      expectViolation(withField(paymentRequest(), 'recipient.address.country', 'XX'), 'recipient.address.country must be a valid code');
+      expectViolation(withField(paymentRequest(), 'recipient.address.country', 'XX'), 'recipient.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      // Issue 23: a lower-case code is refused with a message that says codes are upper case, in every code field.
+      expectViolation(withField(paymentRequest(), 'recipient.address.country', 'de'), 'recipient.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      expectViolation(paymentRequest({ sender: { address: { country: 'de', city: 'Berlin', streetName: 'A', buildingNumber: '1', postCode: '10117' } } }), 'sender.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      expectViolation(paymentRequest({ provider: { preferences: { countryCodes: { list: ['de'], default: 'de' } } } }), 'provider.preferences.countryCodes.list.0 must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      expectViolation(paymentRequest({ provider: { preferences: { countryCodes: { default: 'de' } } } }), 'provider.preferences.countryCodes.default must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      expectViolation(paymentRequest({ currency: 'eur' }), 'currency must be an ISO 4217 currency code in upper case (e.g. EUR)');
       expectViolation(withField(paymentRequest(), 'recipient.address.city', ''), 'recipient.address.city should not be empty');
     });
     it('recipient name is required and bounded', () => {
@@ -227,9 +233,10 @@ describe('payment creation validation', () => {
     it('psuUserAgent is required', () => {
       expectViolation(withField(paymentRequest(), 'metadata.psuUserAgent', ''), 'metadata.psuUserAgent should not be empty');
     });
-    it('endToEndId is 1-64 printable ASCII characters', () => {
+    it('endToEndId is 1-64 printable ASCII characters, without leading or trailing spaces', () => {
       expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'x'.repeat(65)), 'metadata.endToEndId must be shorter than or equal to 64 characters');
-      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'zoë'), 'metadata.endToEndId must contain only printable ASCII characters');
+      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'zoë'), 'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces');
+      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', ' '), 'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces');
       expectValid(withField(paymentRequest(), 'metadata.endToEndId', 'x'.repeat(64)));
     });
   });
@@ -263,7 +270,7 @@ describe('payment creation validation', () => {
       expectValid(paymentRequest({ provider: { id: thames.id }, paymentScheme: { name: 'DOMESTIC' }, currency: 'GBP', recipient: { account: { number: { type: 'IBAN', value: IBANS.GB } }, name: 'Shop Ltd', address: { country: 'GB', city: 'London', streetName: 'Strand', buildingNumber: '1', postCode: 'WC2N 5HR' } } }));
     });
     it('hosted mode: country preferences are codes, the default among them, and some bank must fit', () => {
-      expectViolation(paymentRequest({ provider: { preferences: { countryCodes: { list: ['DE', 'XX'] } } } }), 'provider.preferences.countryCodes.list.1 must be a valid code');
+      expectViolation(paymentRequest({ provider: { preferences: { countryCodes: { list: ['DE', 'XX'] } } } }), 'provider.preferences.countryCodes.list.1 must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
       expectViolation(
         paymentRequest({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'FR' } } } }),
         'provider.preferences.countryCodes.default must be one of provider.preferences.countryCodes.list',

@@ -78,7 +78,10 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual(none, []);
       const bad = await list('?countryCode=XX');
       assert.equal(bad.status, 400);
-      assert.equal(((await bad.json()) as { message: string }).message, 'countryCode must be a valid code');
+      assert.equal(((await bad.json()) as { message: string }).message, 'countryCode must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      const lowerCase = await list('?countryCode=de');
+      assert.equal(lowerCase.status, 400);
+      assert.equal(((await lowerCase.json()) as { message: string }).message, 'countryCode must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
     });
 
     it('answers 304 to a matching If-None-Match', async () => {

@@ -3,7 +3,9 @@
  * post, never again), disable them, set their scopes and their branding on the payer pages; a member sees their
  * own client, read-only, and no other (404). Every change is audited.
  */
+import { clientNameProblem } from '../../auth/clients.js';
 import { SCOPES, isScope, type Scope } from '../../auth/scopes.js';
+import { normalisedDisplayText } from '../../domain/display-text.js';
 import { BrandingError, clientLogoPath, type BrandingChanges } from '../../branding/client-branding.js';
 import { buttonColours, describeButtonColours } from '../../branding/colour.js';
 import { LOGO_BOX, LogoError, MAX_LOGO_FILE_BYTES, processLogo } from '../../branding/logo.js';
@@ -82,11 +84,12 @@ ${createForm}`,
   router.get('/clients', { section: 'clients' }, async ({ viewer, query }) => listPage(viewer, { done: query('done') }));
 
   router.post('/clients', { section: 'clients', operatorsOnly: true }, async ({ viewer, form, all }) => {
-    const name = (form('name') ?? '').trim();
+    const name = normalisedDisplayText((form('name') ?? '').trim());
     const environment = form('environment');
     const scopes = all('scopes', 'form').filter(isScope);
     const problems: string[] = [];
-    if (name.length === 0 || name.length > 120) problems.push('Name: 1 to 120 characters');
+    const nameProblem = clientNameProblem(name);
+    if (nameProblem !== undefined) problems.push(`Name ${nameProblem}`);
     if (environment !== 'sandbox' && environment !== 'production') problems.push('Environment: sandbox or production');
     if (scopes.length === 0) problems.push('Scopes: at least one');
     if (environment === 'production') {

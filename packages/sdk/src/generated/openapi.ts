@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (OAuth 2.0 client credentials)
-         * @description Authenticate with HTTP Basic (`clientId:clientSecret`). Form fields: `grant_type=client_credentials`, optional `scope` (space-separated; omitted = every scope the client holds). Tokens last 1800 seconds.
+         * @description Authenticate with HTTP Basic (`clientId:clientSecret`, `client_secret_basic`) or with `client_id` and `client_secret` in the form body (`client_secret_post`, RFC 6749 §2.3.1), never both in one request. Form fields: `grant_type=client_credentials`, optional `scope` (space-separated; omitted = every scope the client holds). Tokens last 1800 seconds.
          */
         post: operations["createAccessToken"];
         delete?: never;
@@ -569,7 +569,7 @@ export interface components {
             psuIpAddress: string;
             psuUserAgent: string;
             /**
-             * @description The payment's id in the client's system, printable ASCII; unique per client (a second payment with it answers 409)
+             * @description The payment's id in the client's system: printable ASCII, no leading or trailing spaces; unique per client (a second payment with it answers 409)
              * @example order-1001
              */
             endToEndId: string;
@@ -742,7 +742,10 @@ export interface components {
         /** Recipient */
         Recipient: {
             account: components["schemas"]["RecipientAccount"];
-            /** @example Acme GmbH */
+            /**
+             * @description Shown to the payer. No control characters and no invisible format characters (bidi overrides, zero-width spaces); stored in Unicode NFC
+             * @example Acme GmbH
+             */
             name: string;
             address: components["schemas"]["Address"];
         };
@@ -776,6 +779,10 @@ export interface components {
              * @example payments:read payments:write
              */
             scope?: string;
+            /** @description The client id, for `client_secret_post`; with HTTP Basic it may be sent too and must then be the same client */
+            client_id?: string;
+            /** @description The client secret, for `client_secret_post` only: never together with HTTP Basic */
+            client_secret?: string;
         };
     };
     responses: never;
@@ -864,7 +871,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description `invalid_client`: no HTTP Basic credentials, or wrong ones */
+            /** @description `invalid_client`: no client credentials (HTTP Basic or in the body), or wrong ones */
             401: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1101,14 +1108,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only payments in one of these top-level statuses. Repeat the parameter or separate values with commas.
+                 * @description Only payments in one of these top-level statuses, separated by commas. Repeating the parameter works too.
                  * @example [
                  *       "PENDING"
                  *     ]
                  */
                 status?: ("PENDING" | "COMPLETED" | "FAILED")[];
                 /**
-                 * @description Only payments in one of these detailed statuses. Repeat the parameter or separate values with commas.
+                 * @description Only payments in one of these detailed statuses, separated by commas. Repeating the parameter works too.
                  * @example [
                  *       "PAYMENT_EXECUTION_PENDING"
                  *     ]
