@@ -436,23 +436,33 @@ export function buildCli(): Command {
     .addOption(bankOption())
     .requiredOption('--rule <json>', 'the fault rule (see docs/sandbox-bank.md)')
     .addOption(urlOption())
-    .action(async (options: { bank: string; rule: string; url?: string }) => {
+    .option('--json', 'print JSON')
+    .action(async (options: { bank: string; rule: string; url?: string; json?: boolean }) => {
       let rule: unknown;
       try {
         rule = JSON.parse(options.rule);
       } catch {
         throw new SandboxFaultError('--rule must be JSON');
       }
-      const answer = await sandboxFaultRequest(options, 'POST', '', rule);
-      process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+      const added = (await sandboxFaultRequest(options, 'POST', '', rule)) as ListedFaultRule;
+      print(added, options.json === true, () => `Fault rule ${added.id} added at ${options.bank}: ${describeFault(added.fault)}, ${describeFaultScope(added)}`);
     });
   faults
     .command('list')
     .description('list the fault rules of a sandbox bank')
     .addOption(bankOption())
     .addOption(urlOption())
-    .action(async (options: { bank: string; url?: string }) => {
-      process.stdout.write(`${JSON.stringify(await sandboxFaultRequest(options, 'GET', ''), null, 2)}\n`);
+    .option('--json', 'print JSON')
+    .action(async (options: { bank: string; url?: string; json?: boolean }) => {
+      const listed = (await sandboxFaultRequest(options, 'GET', '')) as { faults: ListedFaultRule[] };
+      print(listed, options.json === true, () =>
+        listed.faults.length === 0
+          ? `No fault rules at ${options.bank}.`
+          : table(
+              ['ID', 'OPERATIONS', 'PAYER', 'FAULT', 'LEFT'],
+              listed.faults.map((rule) => [rule.id, rule.operations?.join(' ') ?? '(every)', rule.psuId ?? '(any)', describeFault(rule.fault), rule.remaining === undefined || rule.remaining === null ? '(always)' : String(rule.remaining)]),
+            ),
+      );
     });
   faults
     .command('clear')
@@ -531,19 +541,73 @@ async function fetchLogo(url: string): Promise<Buffer> {
 /** A refusal of the sandbox bank's fault control, shown to the operator as it came. */
 class SandboxFaultError extends Error {}
 
-/** One call of the sandbox bank's fault control, as the operator (bearer SANDBOX_OPERATOR_TOKEN). */
+/** A fault rule as the sandbox bank lists it (src/sandbox-bank/shared/faults.ts). */
+interface ListedFaultRule {
+  readonly id: string;
+  readonly psuId?: string;
+  readonly operations?: readonly string[];
+  readonly fault: { readonly kind: string; readonly status?: number; readonly delayMs?: number; readonly holdMs?: number };
+  readonly times?: number;
+  readonly remaining?: number | null;
+}
+
+function describeFault(fault: ListedFaultRule['fault']): string {
+  if (fault.kind === 'error') return `error ${fault.status ?? ''}`.trim();
+  if (fault.kind === 'delay') return `delay ${fault.delayMs ?? '?'} ms`;
+  if (fault.kind === 'timeout') return fault.holdMs === undefined ? 'timeout' : `timeout after ${fault.holdMs} ms`;
+  return fault.kind;
+}
+
+function describeFaultScope(rule: ListedFaultRule): string {
+  return [
+    rule.operations === undefined ? 'every operation' : rule.operations.join(', '),
+    rule.psuId === undefined ? 'every payer' : `payer ${rule.psuId}`,
+    rule.times === undefined ? 'every call' : `the next ${rule.times} call(s)`,
+  ].join(', ');
+}
+
+/** How long the operator waits for the sandbox bank's answer before being told it does not come. */
+const SANDBOX_FAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * One call of the sandbox bank's fault control, as the operator (bearer SANDBOX_OPERATOR_TOKEN). The bank is --url,
+ * or the service's configured one: SANDBOX_BANK_URL, else the embedded bank under BASE_URL (itself from PORT).
+ */
 async function sandboxFaultRequest(options: { bank: string; url?: string }, method: 'GET' | 'POST' | 'DELETE', suffix: string, body?: unknown): Promise<unknown> {
   const config = loadConfig();
   if (config.sandboxOperatorToken === undefined) throw new SandboxFaultError('Set SANDBOX_OPERATOR_TOKEN (the same value the sandbox bank runs with).');
   const base = (options.url ?? config.sandboxBank.url).replace(/\/+$/, '');
-  const response = await fetch(`${base}/${encodeURIComponent(options.bank)}/sandbox/faults${suffix}`, {
-    method,
-    headers: { authorization: `Bearer ${config.sandboxOperatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${base}/${encodeURIComponent(options.bank)}/sandbox/faults${suffix}`, {
+      method,
+      headers: { authorization: `Bearer ${config.sandboxOperatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(SANDBOX_FAULT_TIMEOUT_MS),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new SandboxFaultError(
+      `The sandbox bank at ${base} does not answer (${networkFailure(error)}): is the service running? Give --url, or set SANDBOX_BANK_URL, BASE_URL or PORT as the service has them.`,
+    );
+  }
   if (!response.ok) throw new SandboxFaultError(`The sandbox bank answered ${response.status}: ${text}`);
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new SandboxFaultError(`${base} answered with something other than JSON: is it a sandbox bank?`);
+  }
+}
+
+/** The reason a request failed, as short as it can be said: fetch's own "fetch failed" hides it in `cause`. */
+function networkFailure(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer in ${SANDBOX_FAULT_TIMEOUT_MS / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 export async function main(argv: readonly string[]): Promise<void> {

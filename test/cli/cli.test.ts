@@ -264,12 +264,23 @@ describe('openpis sandbox faults', () => {
       run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', ...args, '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: token, LOG_LEVEL: 'silent' } });
     try {
       assert.equal((await fetch(`${bank.url}/hansa/sandbox/faults`)).status, 401);
-      const added = JSON.parse((await faults('add', '--bank', 'hansa', '--rule', '{"operations":["initiatePayment"],"fault":{"kind":"error","status":503}}')).stdout) as { id: string; bank: string };
+      const rule = '{"operations":["initiatePayment"],"fault":{"kind":"error","status":503},"times":2}';
+      const added = JSON.parse((await faults('add', '--bank', 'hansa', '--rule', rule, '--json')).stdout) as { id: string; bank: string };
       assert.equal(added.bank, 'hansa');
-      const listed = JSON.parse((await faults('list', '--bank', 'hansa')).stdout) as { faults: Array<{ id: string }> };
-      assert.deepEqual(listed.faults.map((rule) => rule.id), [added.id]);
+      const listed = JSON.parse((await faults('list', '--bank', 'hansa', '--json')).stdout) as { faults: Array<{ id: string }> };
+      assert.deepEqual(listed.faults.map((entry) => entry.id), [added.id]);
+
+      // Without --json, text for people: what was added, and a table of the rules.
+      const addedText = (await faults('add', '--bank', 'hansa', '--rule', '{"psuId":"dave","fault":{"kind":"delay","delayMs":1500}}')).stdout;
+      assert.match(addedText, /^Fault rule [0-9a-f-]{36} added at hansa: delay 1500 ms, every operation, payer dave, every call\n$/);
+      const table = (await faults('list', '--bank', 'hansa')).stdout.split('\n');
+      assert.match(table[0] ?? '', /^ID +OPERATIONS +PAYER +FAULT +LEFT$/);
+      assert.match(table[1] ?? '', new RegExp(`^${added.id} +initiatePayment +\\(any\\) +error 503 +2$`));
+      assert.match(table[2] ?? '', /^[0-9a-f-]{36} +\(every\) +dave +delay 1500 ms +\(always\)$/);
+
       assert.match((await faults('clear', '--bank', 'hansa')).stdout, /cleared/);
-      assert.deepEqual((JSON.parse((await faults('list', '--bank', 'hansa')).stdout) as { faults: unknown[] }).faults, []);
+      assert.deepEqual((JSON.parse((await faults('list', '--bank', 'hansa', '--json')).stdout) as { faults: unknown[] }).faults, []);
+      assert.equal((await faults('list', '--bank', 'hansa')).stdout, 'No fault rules at hansa.\n');
       // Without the token the command says what is missing.
       await assert.rejects(
         run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa', '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: '' } }),
@@ -279,5 +290,50 @@ describe('openpis sandbox faults', () => {
       await bank.stop();
     }
   });
+
+  it('without --url reaches the embedded sandbox bank at the configured BASE_URL (from PORT), and says so clearly when nothing answers there', async () => {
+    const { freePort } = await import('../helpers/test-app.js');
+    const port = await freePort();
+    // A stand-in for the service's embedded sandbox bank at PORT: it answers the operator's list.
+    const requests: string[] = [];
+    const stand = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url} ${request.headers.authorization}`);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"faults":[]}');
+    });
+    await new Promise<void>((resolve) => stand.listen(port, '127.0.0.1', resolve));
+    const env = { ...process.env, SANDBOX_OPERATOR_TOKEN: 'operator-token-of-this-test-123', LOG_LEVEL: 'silent', PORT: String(port), BASE_URL: '', SANDBOX_BANK_URL: '' };
+    try {
+      const { stdout } = await run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa'], { env });
+      assert.equal(stdout, 'No fault rules at hansa.\n');
+      assert.deepEqual(requests, ['GET /sandbox-bank/hansa/sandbox/faults Bearer operator-token-of-this-test-123']);
+    } finally {
+      await new Promise((resolve) => stand.close(resolve));
+    }
+    // Nothing listens there now: one clear line, exit status 1, no stack trace.
+    await assert.rejects(run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa'], { env }), (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 1);
+      assert.equal(error.stderr, `The sandbox bank at http://localhost:${port}/sandbox-bank does not answer (ECONNREFUSED): is the service running? Give --url, or set SANDBOX_BANK_URL, BASE_URL or PORT as the service has them.\n`);
+      return true;
+    });
+  });
+
+  it('trigger without --url calls the service at the configured BASE_URL (from PORT), and says so clearly when nothing answers there', async () => {
+    const { freePort } = await import('../helpers/test-app.js');
+    const port = await freePort();
+    const folder = mkdtempSync(join(tmpdir(), 'openpis-trigger-'));
+    const env = { ...process.env, DATABASE_URL: `sqlite:${join(folder, 'openpis.sqlite')}`, SECRET_KEYS: TEST_SECRET_KEYS, LOG_LEVEL: 'silent', PORT: String(port), BASE_URL: '', SANDBOX_BANK_URL: '' };
+    try {
+      await run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'trial'], { env });
+      await assert.rejects(run(process.execPath, [...CLI_ARGS, 'trigger', 'completed'], { env }), (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr, new RegExp(`^The service at http://localhost:${port} does not answer \\(is it running\\? set BASE_URL or --url\\)`));
+        assert.doesNotMatch(error.stderr, /\n\s+at /);
+        return true;
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
+
 
