@@ -12,6 +12,7 @@ import { ConfigError, httpsRequiredProblem, loadConfig, payerLinkProblem } from 
 import { BrandingClientNotFoundError, BrandingError, ClientBrandingStore, clientLogoPath, type BrandingChanges, type ClientBranding } from '../branding/client-branding.js';
 import { buttonColours, describeButtonColours } from '../branding/colour.js';
 import { LogoError, MAX_LOGO_FILE_BYTES, processLogo } from '../branding/logo.js';
+import type { ClientService } from '../auth/clients.js';
 import type { Runtime, Store } from '../runtime.js';
 import { generateSecretKeysSetting, SecretBoxError } from '../crypto/secret-box.js';
 import { recordCliAction, usersCommand } from './users.js';
@@ -53,7 +54,7 @@ async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T
   }
 }
 
-async function clientService(store: Store) {
+async function clientService(store: Store): Promise<ClientService> {
   const { ClientService } = await import('../auth/clients.js');
   return new ClientService(store.database.db, store.secrets);
 }
