@@ -60,7 +60,7 @@ async function start(args: string[], env: Record<string, string>, port: number, 
 
 async function startBank(): Promise<Started> {
   const port = await freePort();
-  return start(['bin/openpis.mjs', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`], { LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN }, port, /Sandbox bank listening/);
+  return start(['--import', 'tsx', 'src/cli/run.ts', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`], { LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN }, port, /Sandbox bank listening/);
 }
 
 async function startService(role: 'all' | 'api' | 'worker', databaseUrl: string, bankUrl: string, env: Record<string, string> = {}): Promise<Started> {

@@ -5,37 +5,49 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
-import { loadCatalogue, type ProviderCatalogue } from './providers/catalogue.js';
+import type { ProviderCatalogue } from './providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
-import { migrateToLatest } from './storage/migrations.js';
+import { migrateIfPending } from './storage/migrations.js';
 import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from './crypto/secret-box.js';
 import { resealStoredSecrets } from './storage/stored-secrets.js';
 import type { Kysely } from 'kysely';
 
-export interface Runtime {
+/** What a command that only works on the database needs (most CLI commands). */
+export interface Store {
   /** With `secretKeys` always set (from SECRET_KEYS, or the development key file). */
   readonly config: Config;
   readonly database: DatabaseHandle;
-  readonly catalogue: ProviderCatalogue;
   readonly secrets: SecretBox;
   /** Set when the key ring came from the development key file: the service logs it as a warning. */
   readonly secretKeysWarning: string | undefined;
 }
 
+export interface Runtime extends Store {
+  readonly catalogue: ProviderCatalogue;
+}
+
 export async function openRuntime(loaded: Config = loadConfig()): Promise<Runtime> {
+  // Imported here, not at the top: the catalogue's schema validation (typebox) and the connectors are most of a CLI
+  // command's start-up, and only the commands that reach banks need them (openStore).
+  const { loadCatalogue } = await import('./providers/catalogue.js');
+  const catalogue = loadCatalogue(loaded.providerCatalogueFile, loaded.sandboxBank.url);
+  return { ...(await openStore(loaded)), catalogue };
+}
+
+/** The configuration, the key ring and the migrated database with every stored secret sealed; no catalogue. */
+export async function openStore(loaded: Config = loadConfig()): Promise<Store> {
   const { config, warning } = withSecretKeys(loaded);
   const secrets = new SecretBox(config.secretKeys);
-  const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
   const database = openDatabase(config.database);
   try {
-    await migrateToLatest(database.db as unknown as Kysely<unknown>);
+    await migrateIfPending(database.db as unknown as Kysely<unknown>);
     // Values a migration left plain (secrets stored before sealing existed) are sealed before anything reads them.
     await resealPlainSecrets(database, secrets);
   } catch (error) {
     await database.close();
     throw error;
   }
-  return { config, database, catalogue, secrets, secretKeysWarning: warning };
+  return { config, database, secrets, secretKeysWarning: warning };
 }
 
 async function resealPlainSecrets(database: DatabaseHandle, secrets: SecretBox): Promise<void> {

@@ -5,7 +5,7 @@
  * reading second; SVG (which can carry script) and every other format are refused before any decoder sees them.
  */
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
 
 /** Largest file taken (before any decoding). */
 export const MAX_LOGO_FILE_BYTES = 2 * 1024 * 1024;
@@ -44,6 +44,9 @@ export function sniffLogoFormat(bytes: Uint8Array): AcceptedFormat | undefined {
 }
 
 export async function processLogo(input: Uint8Array): Promise<ProcessedLogo> {
+  // Loaded at the first logo, not with the module: libvips is a large native library, and the CLI and the service
+  // import this module for its checks and constants long before (or without ever) decoding a picture.
+  const { default: sharp } = await import('sharp');
   if (input.byteLength === 0) throw new LogoError('the logo file is empty');
   if (input.byteLength > MAX_LOGO_FILE_BYTES) {
     throw new LogoError(`the logo file is ${input.byteLength} bytes; at most ${MAX_LOGO_FILE_BYTES} are taken`);

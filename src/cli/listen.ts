@@ -12,7 +12,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Runtime } from '../runtime.js';
+import type { Store } from '../runtime.js';
 import { deliverWebhook, type DeliveryResult } from '../webhooks/deliver.js';
 import { EventFeed, type FeedEvent } from '../webhooks/event-feed.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
@@ -37,7 +37,7 @@ export class ListenError extends Error {}
 const PAGE_SIZE = 100;
 const RETRY_DELAY_MS = 2000;
 
-export async function listen(runtime: Runtime, options: ListenOptions): Promise<void> {
+export async function listen(runtime: Store, options: ListenOptions): Promise<void> {
   const target = checkedTarget(options.forwardTo);
   const { database, secrets } = runtime;
   const client = await database.db.selectFrom('clients').select(['id', 'name']).where('id', '=', options.clientId).executeTakeFirst();

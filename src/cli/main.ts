@@ -7,26 +7,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Kysely } from 'kysely';
-import { ClientNotFoundError, ClientService } from '../auth/clients.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
 import { ConfigError, httpsRequiredProblem, loadConfig, payerLinkProblem } from '../config/config.js';
 import { BrandingClientNotFoundError, BrandingError, ClientBrandingStore, clientLogoPath, type BrandingChanges, type ClientBranding } from '../branding/client-branding.js';
 import { buttonColours, describeButtonColours } from '../branding/colour.js';
 import { LogoError, MAX_LOGO_FILE_BYTES, processLogo } from '../branding/logo.js';
-import { openRuntime, type Runtime } from '../runtime.js';
-import { migrateToLatest } from '../storage/migrations.js';
-import { openDatabase } from '../storage/database.js';
+import type { ClientService } from '../auth/clients.js';
+import type { Runtime, Store } from '../runtime.js';
 import { generateSecretKeysSetting, SecretBoxError } from '../crypto/secret-box.js';
-import { resealStoredSecrets } from '../storage/stored-secrets.js';
-import { WebhookOutbox } from '../webhooks/outbox.js';
-import { loadCatalogue } from '../providers/catalogue.js';
-import { startSandboxBank } from '../sandbox-bank/index.js';
-import { listenOrExplain, ListenerUnavailableError } from '../http/listen.js';
 import { recordCliAction, usersCommand } from './users.js';
-import { ConsoleUserError, ConsoleUserNotFoundError } from '../people/accounts.js';
-import { listen, ListenError } from './listen.js';
 import { print, table, uuidArgument, wholeNumber } from './output.js';
-import { SCENARIOS, trigger, TriggerError, type Scenario } from '../sandbox-scenarios/scenarios.js';
+import { SCENARIOS, type Scenario } from '../sandbox-scenarios/scenarios.js';
 
 function scopesOption(value: string): Scope[] {
   const { scopes, unknown } = parseScopes(value);
@@ -35,13 +26,37 @@ function scopesOption(value: string): Scope[] {
   return scopes;
 }
 
+/*
+ * Start-up of a command is mostly module loading (docs/performance.md#start-up-of-the-cli-and-the-service): what a
+ * command needs beyond commander and the configuration is imported inside its action, so `clients list` never
+ * loads the sandbox bank, the logo decoder, the provider catalogue's validation or the webhook sender.
+ */
+
+/** The database (migrated if a migration is pending), the key ring and the configuration; closed after `work`. */
+async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+  const { openStore } = await import('../runtime.js');
+  const store = await openStore();
+  try {
+    return await work(store);
+  } finally {
+    await store.database.close();
+  }
+}
+
+/** withStore and the provider catalogue: for the commands that reach banks. */
 async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const { openRuntime } = await import('../runtime.js');
   const runtime = await openRuntime();
   try {
     return await work(runtime);
   } finally {
     await runtime.database.close();
   }
+}
+
+async function clientService(store: Store): Promise<ClientService> {
+  const { ClientService } = await import('../auth/clients.js');
+  return new ClientService(store.database.db, store.secrets);
 }
 
 export function buildCli(): Command {
@@ -51,6 +66,7 @@ export function buildCli(): Command {
     .command('migrate')
     .description('apply pending database migrations (the service also applies them at start)')
     .action(async () => {
+      const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../storage/database.js'), import('../storage/migrations.js')]);
       const database = openDatabase(loadConfig().database);
       try {
         const applied = await migrateToLatest(database.db as unknown as Kysely<unknown>);
@@ -70,6 +86,11 @@ export function buildCli(): Command {
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--public-url <url>', 'the address clients reach it at (default http://localhost:<port>)')
     .action(async (options: { port: number; host: string; publicUrl?: string }) => {
+      const [{ loadCatalogue }, { startSandboxBank }, { listenOrExplain }] = await Promise.all([
+        import('../providers/catalogue.js'),
+        import('../sandbox-bank/index.js'),
+        import('../http/listen.js'),
+      ]);
       const config = loadConfig();
       const publicUrl = (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, '');
       const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
@@ -107,8 +128,9 @@ export function buildCli(): Command {
         const problem = httpsRequiredProblem(loadConfig().baseUrl);
         if (problem !== undefined) throw new ConfigError([problem]);
       }
-      const issued = await withRuntime(async ({ database, secrets }) => {
-        const created = await new ClientService(database.db, secrets).create({
+      const issued = await withStore(async (store) => {
+        const { database } = store;
+        const created = await (await clientService(store)).create({
           name: options.name,
           environment: options.environment,
           ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
@@ -132,9 +154,9 @@ export function buildCli(): Command {
     .description('list clients (never their secrets)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const list = await withRuntime(async ({ database, secrets }) => {
-        const brandings = new Map((await new ClientBrandingStore(database.db).list()).map((branding) => [branding.clientId, branding]));
-        return (await new ClientService(database.db, secrets).list()).map((client) => ({ ...client, branding: brandingView(brandings.get(client.clientId)) }));
+      const list = await withStore(async (store) => {
+        const brandings = new Map((await new ClientBrandingStore(store.database.db).list()).map((branding) => [branding.clientId, branding]));
+        return (await (await clientService(store)).list()).map((client) => ({ ...client, branding: brandingView(brandings.get(client.clientId)) }));
       });
       print(list, options.json === true, () =>
         list.length === 0
@@ -159,10 +181,10 @@ export function buildCli(): Command {
     .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { json?: boolean }) => {
-      const shown = await withRuntime(async ({ database, secrets }) => {
-        const client = (await new ClientService(database.db, secrets).list()).find((candidate) => candidate.clientId === clientId);
-        if (client === undefined) throw new ClientNotFoundError(clientId);
-        return { ...client, branding: brandingView(await new ClientBrandingStore(database.db).get(clientId)) };
+      const shown = await withStore(async (store) => {
+        const client = (await (await clientService(store)).list()).find((candidate) => candidate.clientId === clientId);
+        if (client === undefined) throw new (await import('../auth/clients.js')).ClientNotFoundError(clientId);
+        return { ...client, branding: brandingView(await new ClientBrandingStore(store.database.db).get(clientId)) };
       });
       print(shown, options.json === true, () =>
         [
@@ -207,7 +229,7 @@ export function buildCli(): Command {
           ...(logoBytes !== undefined ? { logo: await processLogo(logoBytes) } : cleared.has('logo') ? { logo: null } : {}),
         };
         if (Object.keys(changes).length === 0) throw new BrandingError(['nothing to change: give --display-name, --logo, --logo-url, --brand-colour, --support-url or --clear']);
-        const stored = await withRuntime(async ({ database }) => {
+        const stored = await withStore(async ({ database }) => {
           const updated = await new ClientBrandingStore(database.db).update(clientId, changes);
           await recordCliAction(database.db, { action: 'client.branding-changed', clientId, target: clientId, details: { changed: Object.keys(changes) } });
           return updated;
@@ -223,8 +245,9 @@ export function buildCli(): Command {
     .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { json?: boolean }) => {
-      const rotated = await withRuntime(async ({ database, secrets }) => {
-        const result = await new ClientService(database.db, secrets).rotateSecret(clientId);
+      const rotated = await withStore(async (store) => {
+        const { database } = store;
+        const result = await (await clientService(store)).rotateSecret(clientId);
         await recordCliAction(database.db, { action: 'client.secret-rotated', clientId, target: clientId });
         return result;
       });
@@ -236,8 +259,9 @@ export function buildCli(): Command {
     .description('disable a client: its tokens stop working and it gets no new ones')
     .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .action(async (clientId: string) => {
-      await withRuntime(async ({ database, secrets }) => {
-        await new ClientService(database.db, secrets).disable(clientId);
+      await withStore(async (store) => {
+        const { database } = store;
+        await (await clientService(store)).disable(clientId);
         await recordCliAction(database.db, { action: 'client.disabled', clientId, target: clientId });
       });
       process.stdout.write(`Client ${clientId} disabled.\n`);
@@ -253,8 +277,9 @@ export function buildCli(): Command {
     })
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: { graceSeconds?: number; json?: boolean }) => {
-      const rotated = await withRuntime(async ({ config, database, secrets }) => {
-        const result = await new ClientService(database.db, secrets).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds);
+      const rotated = await withStore(async (store) => {
+        const { config, database } = store;
+        const result = await (await clientService(store)).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds);
         await recordCliAction(database.db, { action: 'client.webhook-secret-rotated', clientId, target: clientId, details: { previousSecretExpiresAt: result.previousSecretExpiresAt } });
         return result;
       });
@@ -271,9 +296,9 @@ export function buildCli(): Command {
     .description('re-seal every stored secret under the active (first) key of SECRET_KEYS, so older keys can be removed')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const result = await withRuntime(async ({ database, secrets }) => ({
+      const result = await withStore(async ({ database, secrets }) => ({
         activeKeyId: secrets.activeKeyId,
-        ...(await resealStoredSecrets(database.db, secrets)),
+        ...(await (await import('../storage/stored-secrets.js')).resealStoredSecrets(database.db, secrets)),
       }));
       print(result, options.json === true, () =>
         `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s), ${result.totpSecrets} console second-factor secret(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
@@ -294,7 +319,8 @@ export function buildCli(): Command {
     .requiredOption('--payment <paymentId>', 'the payment', uuidArgument('--payment'))
     .option('--json', 'print JSON')
     .action(async (options: { payment: string; json?: boolean }) => {
-      const events = await withRuntime(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).listForPayment(options.payment));
+      const { WebhookOutbox } = await import('../webhooks/outbox.js');
+      const events = await withStore(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).listForPayment(options.payment));
       // The body is the JSON a webhook sends: shown as JSON, not as a string holding it.
       const asJson = events.map((event) => ({ ...event, body: JSON.parse(event.body) as unknown }));
       print(asJson, options.json === true, () =>
@@ -318,7 +344,8 @@ export function buildCli(): Command {
     .description('send an event again now (same webhook-id: receivers deduplicate on it)')
     .argument('<eventId>', 'the event (webhook-id)', uuidArgument('eventId'))
     .action(async (eventId: string) => {
-      const queued = await withRuntime(async ({ database, secrets }) => {
+      const { WebhookOutbox } = await import('../webhooks/outbox.js');
+      const queued = await withStore(async ({ database, secrets }) => {
         const done = await new WebhookOutbox(database.db, database.kind, secrets).redeliver(eventId);
         if (done) {
           const event = await database.db.selectFrom('webhook_events').select(['payment_id', 'client_id']).where('id', '=', eventId).executeTakeFirst();
@@ -349,8 +376,9 @@ export function buildCli(): Command {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
-        await withRuntime((runtime) =>
-          listen(runtime, {
+        const { listen } = await import('./listen.js');
+        await withStore((store) =>
+          listen(store, {
             clientId: options.client,
             forwardTo: options.forwardTo,
             positionFile: options.positionFile ?? join('.openpis', `listen-${options.client}.json`),
@@ -376,6 +404,7 @@ export function buildCli(): Command {
     .option('--timeout-seconds <seconds>', 'how long to wait for the final status', wholeNumber('--timeout-seconds', 1, 3600), 60)
     .option('--json', 'print JSON')
     .action(async (scenario: Scenario, options: { client?: string; url?: string; deadlineSeconds: number; timeoutSeconds: number; json?: boolean }) => {
+      const { trigger } = await import('../sandbox-scenarios/scenarios.js');
       const result = await withRuntime((runtime) =>
         trigger(
           { db: runtime.database.db, catalogue: runtime.catalogue, baseUrl: options.url ?? runtime.config.baseUrl, sandboxBankUrl: runtime.config.sandboxBank.url },
@@ -412,23 +441,33 @@ export function buildCli(): Command {
     .addOption(bankOption())
     .requiredOption('--rule <json>', 'the fault rule (see docs/sandbox-bank.md)')
     .addOption(urlOption())
-    .action(async (options: { bank: string; rule: string; url?: string }) => {
+    .option('--json', 'print JSON')
+    .action(async (options: { bank: string; rule: string; url?: string; json?: boolean }) => {
       let rule: unknown;
       try {
         rule = JSON.parse(options.rule);
       } catch {
         throw new SandboxFaultError('--rule must be JSON');
       }
-      const answer = await sandboxFaultRequest(options, 'POST', '', rule);
-      process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+      const added = (await sandboxFaultRequest(options, 'POST', '', rule)) as ListedFaultRule;
+      print(added, options.json === true, () => `Fault rule ${added.id} added at ${options.bank}: ${describeFault(added.fault)}, ${describeFaultScope(added)}`);
     });
   faults
     .command('list')
     .description('list the fault rules of a sandbox bank')
     .addOption(bankOption())
     .addOption(urlOption())
-    .action(async (options: { bank: string; url?: string }) => {
-      process.stdout.write(`${JSON.stringify(await sandboxFaultRequest(options, 'GET', ''), null, 2)}\n`);
+    .option('--json', 'print JSON')
+    .action(async (options: { bank: string; url?: string; json?: boolean }) => {
+      const listed = (await sandboxFaultRequest(options, 'GET', '')) as { faults: ListedFaultRule[] };
+      print(listed, options.json === true, () =>
+        listed.faults.length === 0
+          ? `No fault rules at ${options.bank}.`
+          : table(
+              ['ID', 'OPERATIONS', 'PAYER', 'FAULT', 'LEFT'],
+              listed.faults.map((rule) => [rule.id, rule.operations?.join(' ') ?? '(every)', rule.psuId ?? '(any)', describeFault(rule.fault), rule.remaining === undefined || rule.remaining === null ? '(always)' : String(rule.remaining)]),
+            ),
+      );
     });
   faults
     .command('clear')
@@ -507,33 +546,102 @@ async function fetchLogo(url: string): Promise<Buffer> {
 /** A refusal of the sandbox bank's fault control, shown to the operator as it came. */
 class SandboxFaultError extends Error {}
 
-/** One call of the sandbox bank's fault control, as the operator (bearer SANDBOX_OPERATOR_TOKEN). */
+/** A fault rule as the sandbox bank lists it (src/sandbox-bank/shared/faults.ts). */
+interface ListedFaultRule {
+  readonly id: string;
+  readonly psuId?: string;
+  readonly operations?: readonly string[];
+  readonly fault: { readonly kind: string; readonly status?: number; readonly delayMs?: number; readonly holdMs?: number };
+  readonly times?: number;
+  readonly remaining?: number | null;
+}
+
+function describeFault(fault: ListedFaultRule['fault']): string {
+  if (fault.kind === 'error') return `error ${fault.status ?? ''}`.trim();
+  if (fault.kind === 'delay') return `delay ${fault.delayMs ?? '?'} ms`;
+  if (fault.kind === 'timeout') return fault.holdMs === undefined ? 'timeout' : `timeout after ${fault.holdMs} ms`;
+  return fault.kind;
+}
+
+function describeFaultScope(rule: ListedFaultRule): string {
+  return [
+    rule.operations === undefined ? 'every operation' : rule.operations.join(', '),
+    rule.psuId === undefined ? 'every payer' : `payer ${rule.psuId}`,
+    rule.times === undefined ? 'every call' : `the next ${rule.times} call(s)`,
+  ].join(', ');
+}
+
+/** How long the operator waits for the sandbox bank's answer before being told it does not come. */
+const SANDBOX_FAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * One call of the sandbox bank's fault control, as the operator (bearer SANDBOX_OPERATOR_TOKEN). The bank is --url,
+ * or the service's configured one: SANDBOX_BANK_URL, else the embedded bank under BASE_URL (itself from PORT).
+ */
 async function sandboxFaultRequest(options: { bank: string; url?: string }, method: 'GET' | 'POST' | 'DELETE', suffix: string, body?: unknown): Promise<unknown> {
   const config = loadConfig();
   if (config.sandboxOperatorToken === undefined) throw new SandboxFaultError('Set SANDBOX_OPERATOR_TOKEN (the same value the sandbox bank runs with).');
   const base = (options.url ?? config.sandboxBank.url).replace(/\/+$/, '');
-  const response = await fetch(`${base}/${encodeURIComponent(options.bank)}/sandbox/faults${suffix}`, {
-    method,
-    headers: { authorization: `Bearer ${config.sandboxOperatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${base}/${encodeURIComponent(options.bank)}/sandbox/faults${suffix}`, {
+      method,
+      headers: { authorization: `Bearer ${config.sandboxOperatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(SANDBOX_FAULT_TIMEOUT_MS),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new SandboxFaultError(
+      `The sandbox bank at ${base} does not answer (${networkFailure(error)}): is the service running? Give --url, or set SANDBOX_BANK_URL, BASE_URL or PORT as the service has them.`,
+    );
+  }
   if (!response.ok) throw new SandboxFaultError(`The sandbox bank answered ${response.status}: ${text}`);
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new SandboxFaultError(`${base} answered with something other than JSON: is it a sandbox bank?`);
+  }
+}
+
+/** The reason a request failed, as short as it can be said: fetch's own "fetch failed" hides it in `cause`. */
+function networkFailure(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer in ${SANDBOX_FAULT_TIMEOUT_MS / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
   try {
     await buildCli().parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ClientNotFoundError || error instanceof SandboxFaultError || error instanceof SecretBoxError ||
-      error instanceof BrandingError || error instanceof BrandingClientNotFoundError || error instanceof LogoError ||
-      error instanceof ConsoleUserError || error instanceof ConsoleUserNotFoundError || error instanceof InvalidArgumentError ||
-      error instanceof ListenError || error instanceof TriggerError || error instanceof ListenerUnavailableError) {
-      process.stderr.write(`${error.message}\n`);
+    if (await isOperatorError(error)) {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;
       return;
     }
     throw error;
   }
+}
+
+/** An error that is the operator's to act on: printed as its message, exit status 1 (anything else is a defect and shows its stack). */
+async function isOperatorError(error: unknown): Promise<boolean> {
+  if (error instanceof ConfigError || error instanceof SandboxFaultError || error instanceof SecretBoxError || error instanceof BrandingError ||
+    error instanceof BrandingClientNotFoundError || error instanceof LogoError || error instanceof InvalidArgumentError) {
+    return true;
+  }
+  // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
+  const [clients, accounts, listening, scenarios, listeners] = await Promise.all([
+    import('../auth/clients.js'),
+    import('../people/accounts.js'),
+    import('./listen.js'),
+    import('../sandbox-scenarios/scenarios.js'),
+    import('../http/listen.js'),
+  ]);
+  return error instanceof clients.ClientNotFoundError || error instanceof accounts.ConsoleUserError || error instanceof accounts.ConsoleUserNotFoundError ||
+    error instanceof listening.ListenError || error instanceof scenarios.TriggerError || error instanceof listeners.ListenerUnavailableError;
 }

@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConsoleUsers, type ConsoleUser } from '../people/accounts.js';
+import type { ConsoleUsers, ConsoleUser } from '../people/accounts.js';
 import type { Kysely } from 'kysely';
-import { AuditLog, type AuditActor, type AuditEntryInput } from '../people/audit-log.js';
+import type { AuditLog, AuditActor, AuditEntryInput } from '../people/audit-log.js';
 import type { Database } from '../storage/schema.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import type { Store } from '../runtime.js';
 
 function cliActor(): AuditActor {
   let name = 'unknown';
@@ -26,6 +26,7 @@ function cliActor(): AuditActor {
 
 /** Writes a command's action to the audit log as `cli:<os user>` (every operator action is audited, docs/console.md). */
 export async function recordCliAction(db: Kysely<Database>, entry: AuditEntryInput): Promise<void> {
+  const { AuditLog } = await import('../people/audit-log.js');
   await new AuditLog(db).record(cliActor(), entry);
 }
 
@@ -44,8 +45,10 @@ async function passwordOf(options: { passwordStdin?: boolean }): Promise<{ passw
   return { password: randomBytes(18).toString('base64url'), generated: true };
 }
 
-async function withUsers<T>(work: (users: ConsoleUsers, audit: AuditLog, runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime();
+async function withUsers<T>(work: (users: ConsoleUsers, audit: AuditLog, runtime: Store) => Promise<T>): Promise<T> {
+  // Imported on demand, like every command's work (src/cli/main.ts): password hashing and the second factor load native code.
+  const [{ openStore }, { ConsoleUsers }, { AuditLog }] = await Promise.all([import('../runtime.js'), import('../people/accounts.js'), import('../people/audit-log.js')]);
+  const runtime = await openStore();
   try {
     return await work(new ConsoleUsers(runtime.database.db, runtime.secrets, runtime.config.console.lockout), new AuditLog(runtime.database.db), runtime);
   } finally {

@@ -473,6 +473,24 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 
+/**
+ * Applies pending migrations, like migrateToLatest, but cheaply when there are none (every start and every CLI
+ * command asks): one read of the applied names. Kysely's Migrator (its tables' checks, its lock, on PostgreSQL a
+ * transaction and an advisory lock) runs only when this build knows a migration the database lacks, or the
+ * database has no migration table yet.
+ */
+export async function migrateIfPending(db: Kysely<unknown>): Promise<string[]> {
+  let applied: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
+    applied = new Set(rows.map((row) => row.name));
+  } catch {
+    // No migration table yet (a new database): the Migrator creates it.
+    return migrateToLatest(db);
+  }
+  return Object.keys(migrations).every((name) => applied.has(name)) ? [] : migrateToLatest(db);
+}
+
 /** Applies the migrations up to and including `name` only: tests use it to build a database as an older version left it. */
 export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void> {
   const { error } = await new Migrator({ db, provider: new InCodeMigrationProvider() }).migrateTo(name);

@@ -11,9 +11,9 @@ import { openDatabase } from '../../src/storage/database.js';
 import { generateSecretKeysSetting } from '../../src/crypto/secret-box.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 
 const run = promisify(execFile);
-const BIN = new URL('../../bin/openpis.mjs', import.meta.url).pathname;
 
 function databaseUrl(database: TestDatabase): string {
   return database.config.kind === 'sqlite' ? `sqlite:${database.config.path}` : database.config.url;
@@ -24,7 +24,7 @@ for (const kind of await testDatabaseKinds()) {
     let database: TestDatabase;
     let secretKeys = TEST_SECRET_KEYS;
     const cli = async (...args: string[]) => {
-      const { stdout } = await run(process.execPath, [BIN, ...args], {
+      const { stdout } = await run(process.execPath, [...CLI_ARGS, ...args], {
         env: { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent', SECRET_KEYS: secretKeys },
       });
       return stdout;
@@ -116,18 +116,18 @@ for (const kind of await testDatabaseKinds()) {
       const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(database), LOG_LEVEL: 'silent' };
       delete env.SECRET_KEYS;
       if (database.config.kind === 'postgres') {
-        await assert.rejects(run(process.execPath, [BIN, 'clients', 'list'], { env }), (error: { stderr: string }) => {
+        await assert.rejects(run(process.execPath, [...CLI_ARGS, 'clients', 'list'], { env }), (error: { stderr: string }) => {
           assert.match(error.stderr, /SECRET_KEYS must be set with PostgreSQL/);
           return true;
         });
         return;
       }
       const other = `sqlite:${join(dirname(database.config.path), 'fresh', 'openpis.sqlite')}`;
-      await run(process.execPath, [BIN, 'clients', 'create', '--name', 'dev'], { env: { ...env, DATABASE_URL: other } });
+      await run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'dev'], { env: { ...env, DATABASE_URL: other } });
       const keyFile = join(dirname(database.config.path), 'fresh', 'secret-keys');
       assert.equal(statSync(keyFile).mode & 0o777, 0o600);
       // The same file is used again on the next start.
-      await run(process.execPath, [BIN, 'clients', 'rotate-webhook-secret', (JSON.parse((await run(process.execPath, [BIN, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout) as Array<{ clientId: string }>)[0]?.clientId ?? ''], { env: { ...env, DATABASE_URL: other } });
+      await run(process.execPath, [...CLI_ARGS, 'clients', 'rotate-webhook-secret', (JSON.parse((await run(process.execPath, [...CLI_ARGS, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout) as Array<{ clientId: string }>)[0]?.clientId ?? ''], { env: { ...env, DATABASE_URL: other } });
     });
 
     it('clients branding sets the display name, a logo file (re-encoded), the colour and the support link; show and list print them', async () => {
@@ -224,7 +224,7 @@ describe('openpis sandbox-bank', () => {
     const { spawn } = await import('node:child_process');
     const { freePort } = await import('../helpers/test-app.js');
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'sandbox-bank', '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI_ARGS, 'sandbox-bank', '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('sandbox bank did not start')), 20_000);
@@ -261,23 +261,79 @@ describe('openpis sandbox faults', () => {
     const token = 'operator-token-of-this-test-123';
     const bank = await startSandboxBank({ SANDBOX_OPERATOR_TOKEN: token });
     const faults = (...args: string[]) =>
-      run(process.execPath, [BIN, 'sandbox', 'faults', ...args, '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: token, LOG_LEVEL: 'silent' } });
+      run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', ...args, '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: token, LOG_LEVEL: 'silent' } });
     try {
       assert.equal((await fetch(`${bank.url}/hansa/sandbox/faults`)).status, 401);
-      const added = JSON.parse((await faults('add', '--bank', 'hansa', '--rule', '{"operations":["initiatePayment"],"fault":{"kind":"error","status":503}}')).stdout) as { id: string; bank: string };
+      const rule = '{"operations":["initiatePayment"],"fault":{"kind":"error","status":503},"times":2}';
+      const added = JSON.parse((await faults('add', '--bank', 'hansa', '--rule', rule, '--json')).stdout) as { id: string; bank: string };
       assert.equal(added.bank, 'hansa');
-      const listed = JSON.parse((await faults('list', '--bank', 'hansa')).stdout) as { faults: Array<{ id: string }> };
-      assert.deepEqual(listed.faults.map((rule) => rule.id), [added.id]);
+      const listed = JSON.parse((await faults('list', '--bank', 'hansa', '--json')).stdout) as { faults: Array<{ id: string }> };
+      assert.deepEqual(listed.faults.map((entry) => entry.id), [added.id]);
+
+      // Without --json, text for people: what was added, and a table of the rules.
+      const addedText = (await faults('add', '--bank', 'hansa', '--rule', '{"psuId":"dave","fault":{"kind":"delay","delayMs":1500}}')).stdout;
+      assert.match(addedText, /^Fault rule [0-9a-f-]{36} added at hansa: delay 1500 ms, every operation, payer dave, every call\n$/);
+      const table = (await faults('list', '--bank', 'hansa')).stdout.split('\n');
+      assert.match(table[0] ?? '', /^ID +OPERATIONS +PAYER +FAULT +LEFT$/);
+      assert.match(table[1] ?? '', new RegExp(`^${added.id} +initiatePayment +\\(any\\) +error 503 +2$`));
+      assert.match(table[2] ?? '', /^[0-9a-f-]{36} +\(every\) +dave +delay 1500 ms +\(always\)$/);
+
       assert.match((await faults('clear', '--bank', 'hansa')).stdout, /cleared/);
-      assert.deepEqual((JSON.parse((await faults('list', '--bank', 'hansa')).stdout) as { faults: unknown[] }).faults, []);
+      assert.deepEqual((JSON.parse((await faults('list', '--bank', 'hansa', '--json')).stdout) as { faults: unknown[] }).faults, []);
+      assert.equal((await faults('list', '--bank', 'hansa')).stdout, 'No fault rules at hansa.\n');
       // Without the token the command says what is missing.
       await assert.rejects(
-        run(process.execPath, [BIN, 'sandbox', 'faults', 'list', '--bank', 'hansa', '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: '' } }),
+        run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa', '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: '' } }),
         (error: { stderr: string }) => /SANDBOX_OPERATOR_TOKEN/.test(error.stderr),
       );
     } finally {
       await bank.stop();
     }
   });
+
+  it('without --url reaches the embedded sandbox bank at the configured BASE_URL (from PORT), and says so clearly when nothing answers there', async () => {
+    const { freePort } = await import('../helpers/test-app.js');
+    const port = await freePort();
+    // A stand-in for the service's embedded sandbox bank at PORT: it answers the operator's list.
+    const requests: string[] = [];
+    const stand = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url} ${request.headers.authorization}`);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"faults":[]}');
+    });
+    await new Promise<void>((resolve) => stand.listen(port, '127.0.0.1', resolve));
+    const env = { ...process.env, SANDBOX_OPERATOR_TOKEN: 'operator-token-of-this-test-123', LOG_LEVEL: 'silent', PORT: String(port), BASE_URL: '', SANDBOX_BANK_URL: '' };
+    try {
+      const { stdout } = await run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa'], { env });
+      assert.equal(stdout, 'No fault rules at hansa.\n');
+      assert.deepEqual(requests, ['GET /sandbox-bank/hansa/sandbox/faults Bearer operator-token-of-this-test-123']);
+    } finally {
+      await new Promise((resolve) => stand.close(resolve));
+    }
+    // Nothing listens there now: one clear line, exit status 1, no stack trace.
+    await assert.rejects(run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa'], { env }), (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 1);
+      assert.equal(error.stderr, `The sandbox bank at http://localhost:${port}/sandbox-bank does not answer (ECONNREFUSED): is the service running? Give --url, or set SANDBOX_BANK_URL, BASE_URL or PORT as the service has them.\n`);
+      return true;
+    });
+  });
+
+  it('trigger without --url calls the service at the configured BASE_URL (from PORT), and says so clearly when nothing answers there', async () => {
+    const { freePort } = await import('../helpers/test-app.js');
+    const port = await freePort();
+    const folder = mkdtempSync(join(tmpdir(), 'openpis-trigger-'));
+    const env = { ...process.env, DATABASE_URL: `sqlite:${join(folder, 'openpis.sqlite')}`, SECRET_KEYS: TEST_SECRET_KEYS, LOG_LEVEL: 'silent', PORT: String(port), BASE_URL: '', SANDBOX_BANK_URL: '' };
+    try {
+      await run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'trial'], { env });
+      await assert.rejects(run(process.execPath, [...CLI_ARGS, 'trigger', 'completed'], { env }), (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr, new RegExp(`^The service at http://localhost:${port} does not answer \\(is it running\\? set BASE_URL or --url\\)`));
+        assert.doesNotMatch(error.stderr, /\n\s+at /);
+        return true;
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
+
 

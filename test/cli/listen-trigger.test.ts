@@ -18,9 +18,9 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 
 const run = promisify(execFile);
-const BIN = new URL('../../bin/openpis.mjs', import.meta.url).pathname;
 
 function databaseUrl(config: TestApp["config"]["database"]): string {
   return config.kind === 'sqlite' ? `sqlite:${config.path}` : config.url;
@@ -64,7 +64,7 @@ for (const kind of await testDatabaseKinds()) {
     let client: TestClient;
     let env: NodeJS.ProcessEnv;
     let scratch: string;
-    const cli = async (...args: string[]) => (await run(process.execPath, [BIN, ...args], { env, timeout: 170_000 })).stdout;
+    const cli = async (...args: string[]) => (await run(process.execPath, [...CLI_ARGS, ...args], { env, timeout: 170_000 })).stdout;
 
     before(async () => {
       service = await startTestApp(kind, { workers: true, env: { WORKER_POLL_INTERVAL_MS: '50', BANK_STATUS_POLL_BASE_MS: '100' } });
@@ -115,7 +115,7 @@ for (const kind of await testDatabaseKinds()) {
       const receiver = await startReceiver([503]);
       const positionFile = join(scratch, `${kind.name}.json`);
       const start = (): { child: ChildProcess; output: () => string } => {
-        const child = spawn(process.execPath, [BIN, 'listen', '--client', client.clientId, '--forward-to', receiver.url, '--position-file', positionFile, '--poll-interval-ms', '100', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [...CLI_ARGS, 'listen', '--client', client.clientId, '--forward-to', receiver.url, '--position-file', positionFile, '--poll-interval-ms', '100', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
         let output = '';
         child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
         child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

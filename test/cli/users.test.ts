@@ -14,8 +14,8 @@ import { migrateToLatest } from '../../src/storage/migrations.js';
 import { loadConfig } from '../../src/config/config.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 
-const BIN = new URL('../../bin/openpis.mjs', import.meta.url).pathname;
 const [sqlite] = await testDatabaseKinds();
 
 describe('openpis users', { timeout: 120_000 }, () => {
@@ -26,7 +26,7 @@ describe('openpis users', { timeout: 120_000 }, () => {
     new Promise((resolve) => {
       const child = execFile(
         process.execPath,
-        [BIN, ...args],
+        [...CLI_ARGS, ...args],
         { env: { ...process.env, DATABASE_URL: database.config.kind === 'sqlite' ? `sqlite:${database.config.path}` : database.config.url, LOG_LEVEL: 'silent', SECRET_KEYS: TEST_SECRET_KEYS } },
         (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }),
       );

@@ -18,6 +18,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
 import { waitUntil } from '../helpers/wait.js';
 import { freePort, injectSandboxFault, startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import { axeViolations, browserSkip, launchBrowser, openPage } from './browser-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -53,7 +54,7 @@ describe('example shop: pay by bank in a browser', { skip: browserSkip }, () => 
     const database = service.config.database;
     listener = spawn(
       process.execPath,
-      [new URL('../../bin/openpis.mjs', import.meta.url).pathname, 'listen', '--client', client.clientId, '--forward-to', `${shopUrl}/webhooks`, '--from', 'start', '--position-file', join(scratch, 'position.json'), '--poll-interval-ms', '100', '--json'],
+      [...CLI_ARGS, 'listen', '--client', client.clientId, '--forward-to', `${shopUrl}/webhooks`, '--from', 'start', '--position-file', join(scratch, 'position.json'), '--poll-interval-ms', '100', '--json'],
       {
         env: { ...process.env, DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.path}` : database.url, BASE_URL: service.baseUrl, SECRET_KEYS: TEST_SECRET_KEYS, LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -92,7 +92,7 @@ export async function startService(env: Record<string, string>): Promise<Running
 export async function startSandboxBank(env: Record<string, string> = {}): Promise<RunningProcess> {
   const port = await freePort();
   return startProcess(
-    ['bin/openpis.mjs', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
+    ['--import', 'tsx', 'src/cli/run.ts', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
     { LOG_LEVEL: 'warn', ...env },
     port,
     /Sandbox bank listening/,

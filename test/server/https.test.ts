@@ -21,10 +21,10 @@ import { migrateToLatest } from '../../src/storage/migrations.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../helpers/secret-keys.js';
 import { freePort } from '../helpers/test-app.js';
 import { startService } from '../helpers/processes.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import { createTestPki, type TestPki } from '../webhooks/https-receiver.js';
 
 const run = promisify(execFile);
-const BIN = new URL('../../bin/openpis.mjs', import.meta.url).pathname;
 const HSTS = 'max-age=31536000';
 
 describe('https', () => {
@@ -122,12 +122,12 @@ describe('https', () => {
 
     it('the CLI refuses to create a production client while BASE_URL is not https', async () => {
       const env = { ...process.env, DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'silent', BASE_URL: 'http://pis.example.com' };
-      await assert.rejects(run(process.execPath, [BIN, 'clients', 'create', '--name', 'another', '--environment', 'production'], { env }), (error: { stderr: string }) => {
+      await assert.rejects(run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'another', '--environment', 'production'], { env }), (error: { stderr: string }) => {
         assert.match(error.stderr, /not https/);
         return true;
       });
       // Sandbox clients are fine.
-      await run(process.execPath, [BIN, 'clients', 'create', '--name', 'trial', '--environment', 'sandbox'], { env });
+      await run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'trial', '--environment', 'sandbox'], { env });
     });
   });
 });
