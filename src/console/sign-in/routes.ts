@@ -129,6 +129,7 @@ ${csrfField(csrf)}
     request: FastifyRequest,
     reply: FastifyReply,
     token: string,
+    stage: ConsoleSessionStage,
     check: CredentialCheck,
     action: string,
     again: (csrf: string, problem: string) => Promise<string>,
@@ -136,16 +137,21 @@ ${csrfField(csrf)}
     const next = safeNext((request.query as Record<string, unknown> | undefined)?.['next']);
     const actor = actorOf(request, check.user);
     if (check.outcome === 'accepted') {
-      const fresh = await sessions.advance(token, 'signed-in', origin(request));
+      const fresh = await sessions.advance(token, stage, 'signed-in', origin(request));
+      // Moved on by another request of this half-way session at the same moment: that one signed in.
+      if (fresh === undefined) return consoleHeaders(reply).code(303).header('Location', '/console/sign-in').send();
       setConsoleCookie(reply, cookies, SESSION_COOKIE, fresh);
-      await audit.record(actor, { action, clientId: null });
-      if (action !== 'sign-in') await audit.record(actor, { action: 'sign-in', clientId: null });
+      await audit.record(actor, { action, clientId: check.user.clientId });
+      if (action !== 'sign-in') await audit.record(actor, { action: 'sign-in', clientId: check.user.clientId });
       return consoleHeaders(reply).code(303).header('Location', next ?? navigation.homeOf(check.user)).send();
     }
-    await audit.record(actor, { action: 'sign-in.failed', details: { step: 'second-factor' } });
+    const clientId = check.user?.clientId ?? null;
+    // A code checked and wrong is a failed sign-in; one not checked at all (locked or disabled before) is refused.
+    if (check.outcome === 'refused') await audit.record(actor, { action: 'sign-in.failed', clientId, details: { step: 'second-factor' } });
+    else await audit.record(actor, { action: 'sign-in.refused', clientId, details: { step: 'second-factor', reason: check.outcome } });
     if (check.outcome === 'refused' && !check.nowLocked) return send(reply, 401, await again(consoleCsrfToken(token), 'That code is not right. Use the newest code your authenticator app shows.'));
     // Locked (now or before) or disabled: the half-way session ends; start again from the password.
-    if (check.outcome === 'refused' && check.user !== undefined) await audit.record(actor, { action: 'account.locked', target: check.user.email });
+    if (check.outcome === 'refused' && check.user !== undefined) await audit.record(actor, { action: 'account.locked', clientId, target: check.user.email });
     await sessions.end(token);
     clearConsoleCookie(reply, cookies, SESSION_COOKIE);
     const text = check.outcome === 'disabled' || check.user === undefined ? 'This account cannot sign in.' : lockedText(check.user);
@@ -182,7 +188,7 @@ ${csrfField(csrf)}
       return send(reply, 403, authPage('This form has expired', html`<p>Please <a href="/console/sign-in">sign in again</a>.</p>`));
     }
     const check = await users.checkSecondFactor(half.session.user.id, field(request.body, 'code'));
-    return afterCode(request, reply, half.token, check, 'sign-in', async (csrf, problem) => secondStepPage(request, csrf, problem));
+    return afterCode(request, reply, half.token, 'second-factor', check, 'sign-in', async (csrf, problem) => secondStepPage(request, csrf, problem));
   });
 
   const enrolPage = async (request: FastifyRequest, userId: string, csrf: string, problem?: string): Promise<string> => {
@@ -218,7 +224,7 @@ ${csrfField(csrf)}
     }
     const userId = half.session.user.id;
     const check = await users.confirmSecondFactor(userId, field(request.body, 'code'));
-    return afterCode(request, reply, half.token, check, 'second-factor.enrolled', (csrf, problem) => enrolPage(request, userId, csrf, problem));
+    return afterCode(request, reply, half.token, 'enrol-second-factor', check, 'second-factor.enrolled', (csrf, problem) => enrolPage(request, userId, csrf, problem));
   });
 
   router.post('/sign-out', {}, async ({ request, viewer }) => {
