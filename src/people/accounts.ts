@@ -2,7 +2,8 @@
  * The console's people: operators (every client) and members (one client: the same tenancy as the API). Created
  * and changed by `openpis users …` and, by operators, in the console. What protects an account:
  * - the password as an argon2id hash (passwords.ts);
- * - operators' TOTP second factor (second-factor.ts), its secret sealed with the operator key ring;
+ * - a TOTP second factor (second-factor.ts) for everyone, operators and members alike (members see payers' names
+ *   and account numbers too), its secret sealed with the operator key ring;
  * - lock-out: `lockout.attempts` failures in a row (password or code) lock the account for `lockout.seconds`;
  *   while locked nothing is checked, and a success resets the count. Every check claims its attempt first, in one
  *   atomic update, so concurrent guesses get no more checks than sequential ones (docs/console.md).
@@ -22,7 +23,8 @@ export interface LockoutPolicy {
   readonly seconds: number;
 }
 
-export type SecondFactorState = 'not-required' | 'not-enrolled' | 'enrolled';
+/** Every console account signs in with a second factor: enrolled, or to be enrolled at the next sign-in. */
+export type SecondFactorState = 'not-enrolled' | 'enrolled';
 
 export interface ConsoleUser {
   readonly id: string;
@@ -90,7 +92,7 @@ function userFromRow(row: Selectable<ConsoleUsersTable>): ConsoleUser {
     name: row.name,
     role: row.role,
     clientId: row.client_id,
-    secondFactor: row.role !== 'operator' ? 'not-required' : row.totp_confirmed_at === null ? 'not-enrolled' : 'enrolled',
+    secondFactor: row.totp_confirmed_at === null ? 'not-enrolled' : 'enrolled',
     lockedUntil: row.locked_until,
     disabledAt: row.disabled_at,
     lastSignInAt: row.last_sign_in_at,
@@ -250,7 +252,7 @@ export class ConsoleUsers {
     return changed === undefined ? { outcome: 'wrong-password', nowLocked: false } : { outcome: 'changed' };
   }
 
-  /** Forgets an operator's authenticator (a lost phone): they enrol a new one at their next sign-in. */
+  /** Forgets a person's authenticator (a lost phone): they enrol a new one at their next sign-in. */
   async resetSecondFactor(id: string): Promise<ConsoleUser> {
     const user = await this.update(id, { totp_secret_sealed: null, totp_confirmed_at: null, totp_last_step: null });
     await this.endSessions(id);
@@ -337,13 +339,9 @@ export class ConsoleUsers {
     const claim = await this.claimCheck(found.id);
     if (claim.kind !== 'claimed') return { outcome: claim.kind, user: claim.user };
     if (!(await passwordMatches(claim.row.password_hash, password))) return this.failed(claim);
-    if (claim.row.role === 'operator') {
-      // An operator's password alone signs nobody in: the second factor (or its enrolment) follows, and its right
-      // code resets the count. Until then this attempt is not held against the person.
-      return { outcome: 'accepted', user: await this.giveBack(found.id, claim) };
-    }
-    const user = await this.succeeded(found.id, { last_sign_in_at: this.now().toISOString() }, (eb) => eb('password_hash', '=', claim.row.password_hash));
-    return user === undefined ? this.failed(claim) : { outcome: 'accepted', user };
+    // The password alone signs nobody in: the second factor (or its enrolment) follows, and its right code resets
+    // the count. Until then this attempt is not held against the person.
+    return { outcome: 'accepted', user: await this.giveBack(found.id, claim) };
   }
 
   /** The second step: the code of the person's authenticator (counts toward the same lock-out). */
@@ -378,7 +376,7 @@ export class ConsoleUsers {
   }
 
   /**
-   * The authenticator an operator is asked to enrol: a secret made now (sealed, unconfirmed) or the one offered
+   * The authenticator a person is asked to enrol: a secret made now (sealed, unconfirmed) or the one offered
    * before. Its URI is shown as a QR code and as text.
    */
   async secondFactorEnrolment(userId: string): Promise<{ readonly secret: string; readonly uri: string }> {

@@ -70,7 +70,10 @@ export class ConsoleSessions {
     const now = this.now();
     const idleEnd = new Date(row.last_seen_at).getTime() + this.policy.idleSeconds * 1000;
     const user = await this.users.get(row.user_id);
-    if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at || user === undefined || user.disabledAt !== null) {
+    // A signed-in session needs an enrolled second factor: one opened before members needed one (or whose
+    // authenticator was forgotten since) ends, and the person enrols at their next sign-in.
+    const withoutSecondFactor = row.stage === 'signed-in' && user?.secondFactor !== 'enrolled';
+    if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at || user === undefined || user.disabledAt !== null || withoutSecondFactor) {
       await this.db.deleteFrom('console_sessions').where('id_hash', '=', idHash).execute();
       return undefined;
     }

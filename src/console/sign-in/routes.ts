@@ -1,5 +1,5 @@
 /**
- * Signing in and out: the email and password (argon2id), then for operators the code of their authenticator
+ * Signing in and out: the email and password (argon2id), then for everyone (operators and members) the code of their authenticator
  * (or, the first time, enrolling one: a QR code and the `otpauth://` URI), each step a session stage of its own
  * with a new cookie value; the lock-out counts wrong passwords and wrong codes alike (src/people/accounts.ts).
  * Every attempt is written to the audit log, failed ones too.
@@ -110,14 +110,12 @@ ${csrfField(csrf)}
         return refuse(lockedText(check.user));
       case 'accepted': {
         const { user } = check;
-        const stage: ConsoleSessionStage = user.role !== 'operator' ? 'signed-in' : user.secondFactor === 'enrolled' ? 'second-factor' : 'enrol-second-factor';
+        // Everyone passes a second factor (members see payers' names and account numbers too): the code, or the
+        // enrolment of an authenticator the first time.
+        const stage: ConsoleSessionStage = user.secondFactor === 'enrolled' ? 'second-factor' : 'enrol-second-factor';
         const token = await sessions.start(user.id, stage, origin(request));
         setConsoleCookie(reply, cookies, SESSION_COOKIE, token);
         clearConsoleCookie(reply, cookies, PRE_SESSION_COOKIE);
-        if (stage === 'signed-in') {
-          await audit.record(actor, { action: 'sign-in', clientId: user.clientId });
-          return consoleHeaders(reply).code(303).header('Location', next ?? navigation.homeOf(user)).send();
-        }
         const step = stage === 'second-factor' ? '/console/sign-in/code' : '/console/sign-in/enrol';
         return consoleHeaders(reply).code(303).header('Location', next === undefined ? step : `${step}?next=${encodeURIComponent(next)}`).send();
       }
@@ -201,7 +199,7 @@ ${csrfField(csrf)}
           withNext(request, '/console/sign-in/enrol'),
           csrf,
           problem,
-          html`<p>Operators sign in with a code from an authenticator app as well as their password. Scan this code with the app (or enter the key by hand), then type the code it shows.</p>
+          html`<p>The console asks for a code from an authenticator app as well as your password. Scan this code with the app (or enter the key by hand), then type the code it shows.</p>
 <div class="qr" role="img" aria-label="QR code of the authenticator set-up link">${new SafeHtml(qr)}</div>
 <p><span class="muted">Key:</span> <code class="mono">${enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
 <details class="more"><summary>Set-up link</summary><p class="mono">${enrolment.uri}</p></details>`,
