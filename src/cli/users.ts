@@ -58,7 +58,7 @@ async function withUsers<T>(work: (users: ConsoleUsers, audit: AuditLog, runtime
 
 function describeUser(user: ConsoleUser): string {
   const state = user.disabledAt !== null ? 'disabled' : user.lockedUntil !== null && user.lockedUntil > new Date().toISOString() ? `locked until ${user.lockedUntil}` : 'active';
-  const factor = user.secondFactor === 'not-required' ? '' : user.secondFactor === 'enrolled' ? '  2FA enrolled' : '  2FA not enrolled yet';
+  const factor = user.secondFactor === 'enrolled' ? '  2FA enrolled' : '  2FA not enrolled yet';
   return `${user.id}  ${user.role.padEnd(8)} ${state.padEnd(8)}  ${user.email}  "${user.name}"${user.clientId === null ? '' : `  client ${user.clientId}`}${factor}`;
 }
 
@@ -74,7 +74,7 @@ export function usersCommand(): Command {
     .description('create a console account; prints a generated password once unless --password-stdin')
     .requiredOption('--email <email>', 'the sign-in email')
     .requiredOption('--name <name>', 'the name shown in the console and the audit log')
-    .addOption(new Option('--role <role>', 'operator: every client, with a second factor; member: one client').choices(['operator', 'member']).makeOptionMandatory())
+    .addOption(new Option('--role <role>', 'operator: every client; member: one client (both sign in with a second factor)').choices(['operator', 'member']).makeOptionMandatory())
     .option('--client <clientId>', "a member's client")
     .option('--password-stdin', 'read the password from the first line of standard input')
     .option('--json', 'print JSON')
@@ -89,7 +89,7 @@ export function usersCommand(): Command {
         [
           `Created ${describeUser(user)}`,
           ...(generated ? [`Password (shown only now): ${password}`] : []),
-          ...(user.role === 'operator' ? ['At the first sign-in the console asks them to set up an authenticator app.'] : []),
+          'At the first sign-in the console asks them to set up an authenticator app (every account signs in with one).',
         ].join('\n'),
       );
     });
@@ -122,7 +122,7 @@ export function usersCommand(): Command {
   change('disable', 'disable an account: its sessions end at once', 'user.disabled', (accounts, user) => accounts.disable(user.id));
   change('enable', 'enable a disabled account', 'user.enabled', (accounts, user) => accounts.enable(user.id));
   change('unlock', 'lift a lock-out now', 'user.unlocked', (accounts, user) => accounts.unlock(user.id));
-  change('reset-second-factor', "forget an operator's authenticator: they set up a new one at their next sign-in", 'user.second-factor-reset', (accounts, user) =>
+  change('reset-second-factor', "forget a person's authenticator: they set up a new one at their next sign-in", 'user.second-factor-reset', (accounts, user) =>
     accounts.resetSecondFactor(user.id),
   );
 

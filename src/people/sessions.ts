@@ -70,7 +70,10 @@ export class ConsoleSessions {
     const now = this.now();
     const idleEnd = new Date(row.last_seen_at).getTime() + this.policy.idleSeconds * 1000;
     const user = await this.users.get(row.user_id);
-    if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at || user === undefined || user.disabledAt !== null) {
+    // A signed-in session needs an enrolled second factor: one opened before members needed one (or whose
+    // authenticator was forgotten since) ends, and the person enrols at their next sign-in.
+    const withoutSecondFactor = row.stage === 'signed-in' && user?.secondFactor !== 'enrolled';
+    if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at || user === undefined || user.disabledAt !== null || withoutSecondFactor) {
       await this.db.deleteFrom('console_sessions').where('id_hash', '=', idHash).execute();
       return undefined;
     }
@@ -80,13 +83,19 @@ export class ConsoleSessions {
     return { user, stage: row.stage, createdAt: row.created_at, expiresAt: row.expires_at };
   }
 
-  /** Moves a session on (e.g. the second factor passed): the old value ends, a new one is returned. */
-  async advance(token: string, stage: ConsoleSessionStage, origin: SessionOrigin): Promise<string> {
-    const idHash = sha256Hex(token);
-    const row = await this.db.selectFrom('console_sessions').select('user_id').where('id_hash', '=', idHash).executeTakeFirst();
-    if (row === undefined) throw new Error('No such session');
-    await this.db.deleteFrom('console_sessions').where('id_hash', '=', idHash).execute();
-    return this.start(row.user_id, stage, origin);
+  /**
+   * Moves a session on from one stage to the next (e.g. the second factor passed): the old value ends, a new one is
+   * returned. The old one is taken in one statement that holds only while it is still at `from`, so two requests
+   * moving the same session at once get one new session between them; the other gets undefined.
+   */
+  async advance(token: string, from: ConsoleSessionStage, to: ConsoleSessionStage, origin: SessionOrigin): Promise<string | undefined> {
+    const taken = await this.db
+      .deleteFrom('console_sessions')
+      .where('id_hash', '=', sha256Hex(token))
+      .where('stage', '=', from)
+      .returning('user_id')
+      .executeTakeFirst();
+    return taken === undefined ? undefined : this.start(taken.user_id, to, origin);
   }
 
   async end(token: string | undefined): Promise<void> {

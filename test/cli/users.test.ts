@@ -63,6 +63,9 @@ describe('openpis users', { timeout: 120_000 }, () => {
     assert.equal(printed.role, 'member');
     assert.equal(printed.clientId, clientId);
     assert.equal((await users().checkPassword('help@acme.example', printed.password)).outcome, 'accepted');
+    const member = await cli(['users', 'create', '--email', 'desk@acme.example', '--name', 'Dee Desk', '--role', 'member', '--client', clientId]);
+    assert.match(member.stdout, /2FA not enrolled yet/);
+    assert.match(member.stdout, /At the first sign-in the console asks them to set up an authenticator app/, 'members enrol a second factor too');
     const listed = await cli(['users', 'list']);
     assert.doesNotMatch(listed.stdout, new RegExp(printed.password));
 
@@ -86,7 +89,7 @@ describe('openpis users', { timeout: 120_000 }, () => {
     const entries = await handle.db.selectFrom('audit_log').selectAll().orderBy('at').execute();
     assert.deepEqual(
       entries.map((entry) => `${entry.action} ${entry.target}`),
-      ['user.created ops@example.com', 'user.created help@acme.example', 'user.disabled help@acme.example', 'user.enabled help@acme.example', 'user.password-reset help@acme.example', 'user.unlocked help@acme.example', 'user.second-factor-reset ops@example.com'],
+      ['user.created ops@example.com', 'user.created help@acme.example', 'user.created desk@acme.example', 'user.disabled help@acme.example', 'user.enabled help@acme.example', 'user.password-reset help@acme.example', 'user.unlocked help@acme.example', 'user.second-factor-reset ops@example.com'],
     );
     assert.ok(entries.every((entry) => entry.actor.startsWith('cli:') && entry.actor_role === 'cli'));
   });

@@ -10,7 +10,8 @@ import { totpCode } from '../../src/people/second-factor.js';
 import { AuditLog } from '../../src/people/audit-log.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ConsoleBrowser, consoleUsers, enrolmentKey, PASSWORD } from './console-http.js';
+import { ConsoleSessions } from '../../src/people/sessions.js';
+import { ConsoleBrowser, consoleUsers, enrolmentKey, freshTotpCode, PASSWORD, signInPerson } from './console-http.js';
 
 const kinds = await testDatabaseKinds();
 
@@ -32,14 +33,24 @@ for (const kind of kinds) {
       await app?.close();
     });
 
-    it('signs a member in with a session cookie that is HttpOnly, SameSite=Strict and only for /console', async () => {
+    let miaKey = '';
+
+    it('signs a member in with their authenticator too (enrolled at the first sign-in), with a session cookie that is HttpOnly, SameSite=Strict and only for /console', async () => {
       await consoleUsers(app, now).create({ email: 'Mia@Acme.example', name: 'Mia Member', role: 'member', clientId, password: PASSWORD });
       const browser = new ConsoleBrowser(app.baseUrl);
       const signInPage = await browser.get('/console/sign-in');
       assert.equal(signInPage.status, 200);
       assert.match(signInPage.headers.get('content-security-policy') ?? '', /^default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'$/);
       assert.doesNotMatch(signInPage.html, /<script/);
-      const answer = await browser.post('/console/sign-in', { email: 'mia@acme.example', password: PASSWORD });
+      const passed = await browser.post('/console/sign-in', { email: 'mia@acme.example', password: PASSWORD });
+      assert.equal(passed.status, 303);
+      assert.equal(passed.location, '/console/sign-in/enrol', 'a member sets up an authenticator as an operator does');
+      assert.equal((await browser.get('/console/payments')).status, 303, 'the password alone opens nothing');
+      const enrol = await browser.get('/console/sign-in/enrol');
+      assert.match(enrol.html, /<svg[^>]*>[\s\S]*<path/);
+      assert.doesNotMatch(enrol.html, /Operators sign in/);
+      miaKey = enrolmentKey(enrol.html);
+      const answer = await browser.post('/console/sign-in/enrol', { code: await freshTotpCode(miaKey, now) });
       assert.equal(answer.status, 303);
       assert.equal(answer.location, '/console/payments');
       const cookie = answer.setCookies.find((line) => line.startsWith('openpis_console='));
@@ -88,11 +99,13 @@ for (const kind of kinds) {
       advance(14 * 60 - 1);
       assert.equal((await browser.signIn('lou@acme.example', PASSWORD)).status, 429);
       advance(61);
-      assert.equal((await browser.signIn('lou@acme.example', PASSWORD)).status, 303);
+      assert.equal((await browser.signIn('lou@acme.example', PASSWORD)).location, '/console/sign-in/enrol');
+      await browser.get('/console/sign-in/enrol');
+      assert.equal((await browser.post('/console/sign-in/enrol', { code: await freshTotpCode(enrolmentKey(browser.lastHtml), now) })).status, 303);
       const log = await new AuditLog(app.database.db).list({ actor: 'lou@acme.example', limit: 50 });
       const actions = log.map((entry) => entry.action).sort();
-      assert.deepEqual(actions, ['account.locked', 'sign-in', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.refused', 'sign-in.refused']);
-      assert.deepEqual(log.slice(0, 3).map((entry) => entry.action), ['sign-in', 'sign-in.refused', 'sign-in.refused']);
+      assert.deepEqual(actions, ['account.locked', 'second-factor.enrolled', 'sign-in', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.refused', 'sign-in.refused']);
+      assert.deepEqual(log.slice(2, 4).map((entry) => entry.action), ['sign-in.refused', 'sign-in.refused']);
       assert.ok(log.every((entry) => entry.ip === '127.0.0.1' && entry.clientId === clientId));
     });
 
@@ -143,9 +156,23 @@ for (const kind of kinds) {
       await users.unlock(olga.id);
     });
 
+    it('ends a session opened before members needed a second factor, and leads the member through enrolment at the next sign-in', async () => {
+      const users = consoleUsers(app, now);
+      const ned = await users.create({ email: 'ned@acme.example', name: 'Ned Earlier', role: 'member', clientId, password: PASSWORD });
+      // A session as the console opened them for members before: signed in with the password alone.
+      const sessions = new ConsoleSessions(app.database.db, users, { idleSeconds: 1800, absoluteSeconds: 43_200 }, now);
+      const browser = new ConsoleBrowser(app.baseUrl);
+      browser.cookies.set('openpis_console', await sessions.start(ned.id, 'signed-in', { ip: '127.0.0.1', userAgent: 'test' }));
+      const page = await browser.get('/console/payments');
+      assert.equal(page.status, 303);
+      assert.match(page.location ?? '', /^\/console\/sign-in/);
+      assert.equal((await browser.signIn('ned@acme.example', PASSWORD)).location, '/console/sign-in/enrol');
+      assert.equal((await users.find('ned@acme.example')).secondFactor, 'not-enrolled');
+    });
+
     it('ends a session after 30 idle minutes, and after 12 hours whatever the activity', async () => {
       const browser = new ConsoleBrowser(app.baseUrl);
-      assert.equal((await browser.signIn('mia@acme.example', PASSWORD)).status, 303);
+      await signInPerson(browser, 'mia@acme.example', { key: miaKey, now });
       advance(29 * 60);
       assert.equal((await browser.get('/console/payments')).status, 200, 'active within the idle time');
       advance(29 * 60);
@@ -154,7 +181,7 @@ for (const kind of kinds) {
       assert.equal((await browser.get('/console/payments')).status, 303, 'idle too long');
 
       const busy = new ConsoleBrowser(app.baseUrl);
-      assert.equal((await busy.signIn('mia@acme.example', PASSWORD)).status, 303);
+      await signInPerson(busy, 'mia@acme.example', { key: miaKey, now });
       for (let minutes = 20; minutes < 12 * 60; minutes += 20) {
         advance(20 * 60);
         assert.equal((await busy.get('/console/payments')).status, 200, `still open after ${minutes} minutes`);
@@ -165,11 +192,11 @@ for (const kind of kinds) {
 
     it('refuses a form without the session’s CSRF token, with another session’s, or sent by another site', async () => {
       const mallory = new ConsoleBrowser(app.baseUrl);
-      await mallory.signIn('mia@acme.example', PASSWORD);
+      await signInPerson(mallory, 'mia@acme.example', { key: miaKey, now });
       await mallory.get('/console/payments');
       const otherToken = mallory.csrf();
       const browser = new ConsoleBrowser(app.baseUrl);
-      await browser.signIn('mia@acme.example', PASSWORD);
+      await signInPerson(browser, 'mia@acme.example', { key: miaKey, now });
       await browser.get('/console/payments');
       assert.equal((await browser.post('/console/sign-out', { _csrf: '' })).status, 403);
       assert.equal((await browser.post('/console/sign-out', { _csrf: otherToken })).status, 403);

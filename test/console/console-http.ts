@@ -81,36 +81,66 @@ export function enrolmentKey(html: string): string {
   return (/Key:<\/span> <code class="mono">([A-Z2-7 ]+)<\/code>/.exec(html)?.[1] ?? '').replace(/ /g, '');
 }
 
-/** Signs an operator in over HTTP, enrolling their authenticator the first time; returns the enrolment key. */
-export async function signInOperator(browser: ConsoleBrowser, email: string, at: () => Date, key?: string): Promise<string> {
+const TOTP_STEP_MS = 30_000;
+/** The last time step each authenticator key gave a code for in these tests (a code is accepted once). */
+const usedSteps = new Map<string, number>();
+
+/**
+ * A code of the authenticator `key` that the console has not taken yet: this time step's, or the next one's when
+ * this one was used (the console accepts one step either side, each once). With the real clock (no `now`) and both
+ * used, it waits for the next step, at most 30 s; with a test clock it says to move the clock on instead.
+ */
+export async function freshTotpCode(key: string, now?: () => Date): Promise<string> {
   const { totpCode } = await import('../../src/people/second-factor.js');
-  const first = await browser.signIn(email, PASSWORD);
-  if (first.location === '/console/sign-in/enrol') {
-    const enrolPage = await browser.get('/console/sign-in/enrol');
-    const enrolled = enrolmentKey(enrolPage.html);
-    const answer = await browser.post('/console/sign-in/enrol', { code: totpCode(enrolled, at()) });
-    if (answer.status !== 303) throw new Error(`enrolment failed: ${answer.status}`);
-    return enrolled;
+  const at = (now ?? (() => new Date()))();
+  const current = Math.floor(at.getTime() / TOTP_STEP_MS);
+  const step = Math.max(current, (usedSteps.get(key) ?? current - 1) + 1);
+  if (step > current + 1) {
+    if (now !== undefined) throw new Error('both usable codes of this authenticator are spent: move the test clock on 30 s');
+    await new Promise((resolve) => setTimeout(resolve, (step - 1) * TOTP_STEP_MS - at.getTime() + 100));
+    return freshTotpCode(key);
   }
-  if (key === undefined) throw new Error('the operator is enrolled: give the key');
-  await browser.get('/console/sign-in/code');
-  const answer = await browser.post('/console/sign-in/code', { code: totpCode(key, at()) });
-  if (answer.status !== 303) throw new Error(`second factor failed: ${answer.status}`);
-  return key;
+  usedSteps.set(key, step);
+  return totpCode(key, new Date(step * TOTP_STEP_MS));
 }
 
 /**
- * The two people most console tests need: Olga, an operator (signed in with her second factor), and Mia, a member of
- * `memberClientId` (signed in), each in a browser of their own.
+ * Signs a person (operator or member) in over HTTP with the password and the second factor, enrolling their
+ * authenticator the first time; returns the authenticator's key (give it back for later sign-ins).
+ */
+export async function signInPerson(browser: ConsoleBrowser, email: string, options: { readonly key?: string; readonly now?: () => Date; readonly password?: string } = {}): Promise<string> {
+  const first = await browser.signIn(email, options.password ?? PASSWORD);
+  if (first.location?.startsWith('/console/sign-in/enrol') === true) {
+    const enrolPage = await browser.get('/console/sign-in/enrol');
+    const enrolled = enrolmentKey(enrolPage.html);
+    const answer = await browser.post('/console/sign-in/enrol', { code: await freshTotpCode(enrolled, options.now) });
+    if (answer.status !== 303) throw new Error(`enrolment failed: ${answer.status}`);
+    return enrolled;
+  }
+  if (first.location?.startsWith('/console/sign-in/code') !== true) throw new Error(`the password step answered ${first.status} ${first.location ?? ''}`);
+  if (options.key === undefined) throw new Error('the person is enrolled: give the key');
+  await browser.get('/console/sign-in/code');
+  const answer = await browser.post('/console/sign-in/code', { code: await freshTotpCode(options.key, options.now) });
+  if (answer.status !== 303) throw new Error(`second factor failed: ${answer.status}`);
+  return options.key;
+}
+
+/** Signs an operator in over HTTP, enrolling their authenticator the first time; returns the enrolment key. */
+export async function signInOperator(browser: ConsoleBrowser, email: string, at: () => Date, key?: string): Promise<string> {
+  return signInPerson(browser, email, { now: at, ...(key === undefined ? {} : { key }) });
+}
+
+/**
+ * The two people most console tests need: Olga, an operator, and Mia, a member of `memberClientId`, each signed in
+ * with their second factor (enrolled on the way) in a browser of their own.
  */
 export async function signedInOperatorAndMember(app: TestApp, memberClientId: string, memberEmail = 'mia@acme.example'): Promise<{ operator: ConsoleBrowser; member: ConsoleBrowser }> {
   const users = consoleUsers(app);
   await users.create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });
   await users.create({ email: memberEmail, name: 'Mia Member', role: 'member', clientId: memberClientId, password: PASSWORD });
   const operator = new ConsoleBrowser(app.baseUrl);
-  await signInOperator(operator, 'olga@operator.example', () => new Date());
+  await signInPerson(operator, 'olga@operator.example');
   const member = new ConsoleBrowser(app.baseUrl);
-  const signedIn = await member.signIn(memberEmail, PASSWORD);
-  if (signedIn.status !== 303) throw new Error(`the member's sign-in failed: ${signedIn.status}`);
+  await signInPerson(member, memberEmail);
   return { operator, member };
 }

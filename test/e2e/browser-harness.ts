@@ -143,3 +143,24 @@ export async function startAll<const T extends readonly Promise<Closable>[]>(par
   }
   return settled.map((result) => (result as PromiseFulfilledResult<Closable>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
+
+/**
+ * Signs a person into the console in the browser: the password, then a code of their authenticator, enrolling it the
+ * first time (its key read off the enrolment page). Returns the key, to give back for the person's next sign-ins.
+ * Ends on the page the console opens after signing in.
+ */
+export async function signInToConsole(page: Page, baseUrl: string, email: string, options: { readonly key?: string; readonly password?: string } = {}): Promise<string> {
+  const { freshTotpCode, PASSWORD } = await import('../console/console-http.js');
+  await page.goto(`${baseUrl}/console/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(options.password ?? PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/sign-in\/(enrol|code)/);
+  const enrolling = /\/console\/sign-in\/enrol/.test(page.url());
+  const key = enrolling ? (await page.locator('code.mono').first().innerText()).replace(/ /g, '') : options.key;
+  if (key === undefined) throw new Error(`${email} has an authenticator already: give its key`);
+  await page.getByLabel(/Code/).fill(await freshTotpCode(key));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/console/sign-in'));
+  return key;
+}

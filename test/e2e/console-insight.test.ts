@@ -14,7 +14,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { paidAtHansa } from '../helpers/sandbox-payments.js';
-import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
+import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, signInToConsole, startAll, VIEWPORTS } from './browser-harness.js';
 import { BANKS, fixturesWithPassword, TEST_PASSWORD } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -51,6 +51,9 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
   };
+
+  /** Mia's authenticator, enrolled at her first sign-in here. */
+  let memberKey = '';
 
   /** The operator signs in and enrols an authenticator on the way (a fresh operator each time: no spent codes). */
   let operators = 0;
@@ -160,7 +163,7 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
 
   it('shows a member their client’s figures only: Insight totals, and the banks their payments called', async () => {
     const page = await newPage();
-    await signIn(page, 'mia@acme.example');
+    memberKey = await signInToConsole(page, app.baseUrl, 'mia@acme.example', memberKey === '' ? {} : { key: memberKey });
     await page.waitForURL(/\/console\/payments$/);
     await page.getByRole('link', { name: 'Insight' }).click();
     await page.waitForURL(/\/console\/insight$/);
@@ -182,7 +185,7 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
 
   it('lists the bank calls made for a payment on its page', async () => {
     const page = await newPage();
-    await signIn(page, 'mia@acme.example');
+    memberKey = await signInToConsole(page, app.baseUrl, 'mia@acme.example', memberKey === '' ? {} : { key: memberKey });
     await page.waitForURL(/\/console\/payments$/);
     await page.goto(`${app.baseUrl}/console/payments/${acmeCompleted}`);
     const calls = page.locator('section[aria-labelledby="bank-calls"] tbody tr');
@@ -221,7 +224,7 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
     assert.ok(entries.some((entry) => entry.includes('sandbox.faults.cleared')));
 
     const member = await newPage();
-    await signIn(member, 'mia@acme.example');
+    memberKey = await signInToConsole(member, app.baseUrl, 'mia@acme.example', memberKey === '' ? {} : { key: memberKey });
     await member.waitForURL(/\/console\/payments$/);
     assert.equal(await member.getByRole('link', { name: 'Sandbox' }).count(), 0);
     assert.equal((await member.goto(`${app.baseUrl}/console/sandbox`))?.status(), 404);

@@ -14,7 +14,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { consoleUsers, PASSWORD } from '../console/console-http.js';
-import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, startAll, VIEWPORTS } from './browser-harness.js';
+import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, signInToConsole, startAll, VIEWPORTS } from './browser-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -26,6 +26,8 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
   let acmePayment: string;
   let globexPayment: string;
   let operatorKey = '';
+  /** Mia's authenticator, enrolled at her first sign-in. */
+  let memberKey = '';
   /** When the enrolment's code was typed: a code of that 30-second step is spent. */
   let enrolledAt = 0;
   const findings: AxeFinding[] = [];
@@ -174,7 +176,7 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
 
   it('keeps a member to their client: another client’s payment is not found by address or by search', async () => {
     const page = await newPage(VIEWPORTS[1]);
-    await signIn(page, 'mia@acme.example');
+    memberKey = await signInToConsole(page, app.baseUrl, 'mia@acme.example');
     await page.waitForURL(/\/console\/payments$/);
     await checkAccessibility(page);
     assert.equal(await page.locator(`a[href="/console/payments/${globexPayment}"]`).count(), 0);
@@ -194,7 +196,7 @@ describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, ()
 
   it('redelivers a webhook event with one click, and the audit log shows who did it', async () => {
     const page = await newPage();
-    await signIn(page, 'mia@acme.example');
+    await signInToConsole(page, app.baseUrl, 'mia@acme.example', { key: memberKey });
     await page.waitForURL(/\/console\/payments$/);
     await page.locator(`a[href="/console/payments/${acmePayment}"]`).click();
     await page.waitForURL(new RegExp(acmePayment));

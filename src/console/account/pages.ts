@@ -54,6 +54,9 @@ export function registerAccountPages(router: ConsoleRouter, services: ConsoleSer
           return { kind: 'redirect', location: '/console/sign-in', endSession: true };
         }
         return passwordPage(viewer, { problems: ['The current password is not right.'], wrong: 'current' }, 400);
+      case 'locked':
+        // Locked by other attempts meanwhile (this one was not checked): the account's sessions have ended.
+        return { kind: 'redirect', location: '/console/sign-in', endSession: true };
       case 'refused':
         return passwordPage(viewer, { problems: [`The new password is refused: ${result.problem}.`], wrong: 'new' }, 400);
       case 'changed': {

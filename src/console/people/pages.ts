@@ -26,7 +26,7 @@ function stateBadge(user: ConsoleUser, now: Date): SafeHtml {
 }
 
 function secondFactorText(user: ConsoleUser): string {
-  return user.secondFactor === 'enrolled' ? 'Authenticator app' : user.secondFactor === 'not-enrolled' ? 'Set up at next sign-in' : 'Not required';
+  return user.secondFactor === 'enrolled' ? 'Authenticator app' : 'Set up at next sign-in';
 }
 
 const newPassword = (): string => randomBytes(18).toString('base64url');
@@ -45,7 +45,7 @@ export function registerPeoplePages(router: ConsoleRouter, services: ConsoleServ
         section: 'people',
         viewer,
         navigation: services.navigation,
-        lead: 'Operators see every client and sign in with a second factor; members see one client.',
+        lead: 'Operators see every client; members see one client. Everyone signs in with a password and an authenticator app.',
         body: html`${errorSummary(extras.problems ?? [])}${extras.shown ?? ''}
 ${people.length === 0
   ? emptyState('Nobody yet', html`<p>Add people below or with <code class="mono">openpis users create</code>.</p>`)
@@ -91,7 +91,7 @@ ${people.length === 0
       await services.audit.record(viewer.actor, { action: 'user.created', clientId: created.clientId, target: created.email, details: { role } });
       return listPage(
         viewer,
-        { shown: html`<div class="secret" role="status"><h2>${created.name} can sign in</h2><p>Hand this password over safely; it is shown only now.${role === 'operator' ? ' At the first sign-in they set up an authenticator app.' : ''}</p><p><strong>Password</strong><code class="mono">${password}</code></p></div>` },
+        { shown: html`<div class="secret" role="status"><h2>${created.name} can sign in</h2><p>Hand this password over safely; it is shown only now. At the first sign-in they set up an authenticator app.</p><p><strong>Password</strong><code class="mono">${password}</code></p></div>` },
         201,
       );
     } catch (error) {

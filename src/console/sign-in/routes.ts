@@ -1,5 +1,5 @@
 /**
- * Signing in and out: the email and password (argon2id), then for operators the code of their authenticator
+ * Signing in and out: the email and password (argon2id), then for everyone (operators and members) the code of their authenticator
  * (or, the first time, enrolling one: a QR code and the `otpauth://` URI), each step a session stage of its own
  * with a new cookie value; the lock-out counts wrong passwords and wrong codes alike (src/people/accounts.ts).
  * Every attempt is written to the audit log, failed ones too.
@@ -110,14 +110,12 @@ ${csrfField(csrf)}
         return refuse(lockedText(check.user));
       case 'accepted': {
         const { user } = check;
-        const stage: ConsoleSessionStage = user.role !== 'operator' ? 'signed-in' : user.secondFactor === 'enrolled' ? 'second-factor' : 'enrol-second-factor';
+        // Everyone passes a second factor (members see payers' names and account numbers too): the code, or the
+        // enrolment of an authenticator the first time.
+        const stage: ConsoleSessionStage = user.secondFactor === 'enrolled' ? 'second-factor' : 'enrol-second-factor';
         const token = await sessions.start(user.id, stage, origin(request));
         setConsoleCookie(reply, cookies, SESSION_COOKIE, token);
         clearConsoleCookie(reply, cookies, PRE_SESSION_COOKIE);
-        if (stage === 'signed-in') {
-          await audit.record(actor, { action: 'sign-in', clientId: user.clientId });
-          return consoleHeaders(reply).code(303).header('Location', next ?? navigation.homeOf(user)).send();
-        }
         const step = stage === 'second-factor' ? '/console/sign-in/code' : '/console/sign-in/enrol';
         return consoleHeaders(reply).code(303).header('Location', next === undefined ? step : `${step}?next=${encodeURIComponent(next)}`).send();
       }
@@ -129,6 +127,7 @@ ${csrfField(csrf)}
     request: FastifyRequest,
     reply: FastifyReply,
     token: string,
+    stage: ConsoleSessionStage,
     check: CredentialCheck,
     action: string,
     again: (csrf: string, problem: string) => Promise<string>,
@@ -136,16 +135,21 @@ ${csrfField(csrf)}
     const next = safeNext((request.query as Record<string, unknown> | undefined)?.['next']);
     const actor = actorOf(request, check.user);
     if (check.outcome === 'accepted') {
-      const fresh = await sessions.advance(token, 'signed-in', origin(request));
+      const fresh = await sessions.advance(token, stage, 'signed-in', origin(request));
+      // Moved on by another request of this half-way session at the same moment: that one signed in.
+      if (fresh === undefined) return consoleHeaders(reply).code(303).header('Location', '/console/sign-in').send();
       setConsoleCookie(reply, cookies, SESSION_COOKIE, fresh);
-      await audit.record(actor, { action, clientId: null });
-      if (action !== 'sign-in') await audit.record(actor, { action: 'sign-in', clientId: null });
+      await audit.record(actor, { action, clientId: check.user.clientId });
+      if (action !== 'sign-in') await audit.record(actor, { action: 'sign-in', clientId: check.user.clientId });
       return consoleHeaders(reply).code(303).header('Location', next ?? navigation.homeOf(check.user)).send();
     }
-    await audit.record(actor, { action: 'sign-in.failed', details: { step: 'second-factor' } });
+    const clientId = check.user?.clientId ?? null;
+    // A code checked and wrong is a failed sign-in; one not checked at all (locked or disabled before) is refused.
+    if (check.outcome === 'refused') await audit.record(actor, { action: 'sign-in.failed', clientId, details: { step: 'second-factor' } });
+    else await audit.record(actor, { action: 'sign-in.refused', clientId, details: { step: 'second-factor', reason: check.outcome } });
     if (check.outcome === 'refused' && !check.nowLocked) return send(reply, 401, await again(consoleCsrfToken(token), 'That code is not right. Use the newest code your authenticator app shows.'));
     // Locked (now or before) or disabled: the half-way session ends; start again from the password.
-    if (check.outcome === 'refused' && check.user !== undefined) await audit.record(actor, { action: 'account.locked', target: check.user.email });
+    if (check.outcome === 'refused' && check.user !== undefined) await audit.record(actor, { action: 'account.locked', clientId, target: check.user.email });
     await sessions.end(token);
     clearConsoleCookie(reply, cookies, SESSION_COOKIE);
     const text = check.outcome === 'disabled' || check.user === undefined ? 'This account cannot sign in.' : lockedText(check.user);
@@ -182,7 +186,7 @@ ${csrfField(csrf)}
       return send(reply, 403, authPage('This form has expired', html`<p>Please <a href="/console/sign-in">sign in again</a>.</p>`));
     }
     const check = await users.checkSecondFactor(half.session.user.id, field(request.body, 'code'));
-    return afterCode(request, reply, half.token, check, 'sign-in', async (csrf, problem) => secondStepPage(request, csrf, problem));
+    return afterCode(request, reply, half.token, 'second-factor', check, 'sign-in', async (csrf, problem) => secondStepPage(request, csrf, problem));
   });
 
   const enrolPage = async (request: FastifyRequest, userId: string, csrf: string, problem?: string): Promise<string> => {
@@ -195,7 +199,7 @@ ${csrfField(csrf)}
           withNext(request, '/console/sign-in/enrol'),
           csrf,
           problem,
-          html`<p>Operators sign in with a code from an authenticator app as well as their password. Scan this code with the app (or enter the key by hand), then type the code it shows.</p>
+          html`<p>The console asks for a code from an authenticator app as well as your password. Scan this code with the app (or enter the key by hand), then type the code it shows.</p>
 <div class="qr" role="img" aria-label="QR code of the authenticator set-up link">${new SafeHtml(qr)}</div>
 <p><span class="muted">Key:</span> <code class="mono">${enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
 <details class="more"><summary>Set-up link</summary><p class="mono">${enrolment.uri}</p></details>`,
@@ -218,7 +222,7 @@ ${csrfField(csrf)}
     }
     const userId = half.session.user.id;
     const check = await users.confirmSecondFactor(userId, field(request.body, 'code'));
-    return afterCode(request, reply, half.token, check, 'second-factor.enrolled', (csrf, problem) => enrolPage(request, userId, csrf, problem));
+    return afterCode(request, reply, half.token, 'enrol-second-factor', check, 'second-factor.enrolled', (csrf, problem) => enrolPage(request, userId, csrf, problem));
   });
 
   router.post('/sign-out', {}, async ({ request, viewer }) => {
