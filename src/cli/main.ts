@@ -433,7 +433,7 @@ export function buildCli(): Command {
     .description('operate the sandbox bank (embedded, or the one at SANDBOX_BANK_URL)')
     .command('faults')
     .description('fault injection: make calls to a sandbox bank slow, fail or hang (needs SANDBOX_OPERATOR_TOKEN)');
-  const bankOption = (): Option => new Option('--bank <slug>', 'the sandbox bank, by its path slug (e.g. hansa)').makeOptionMandatory();
+  const bankOption = (): Option => new Option('--bank <slug>', 'the sandbox bank, by its path (e.g. hansa, or uk/albion for a UK Open Banking bank)').makeOptionMandatory();
   const urlOption = (): Option => new Option('--url <url>', 'the sandbox bank (default: SANDBOX_BANK_URL, or the embedded one under BASE_URL)');
   faults
     .command('add')
@@ -582,10 +582,12 @@ async function sandboxFaultRequest(options: { bank: string; url?: string }, meth
   const config = loadConfig();
   if (config.sandboxOperatorToken === undefined) throw new SandboxFaultError('Set SANDBOX_OPERATOR_TOKEN (the same value the sandbox bank runs with).');
   const base = (options.url ?? config.sandboxBank.url).replace(/\/+$/, '');
+  // A Berlin Group bank by its slug (`hansa`), a UK Open Banking bank by its path (`uk/albion`): each segment encoded.
+  const bankPath = options.bank.split('/').map(encodeURIComponent).join('/');
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`${base}/${encodeURIComponent(options.bank)}/sandbox/faults${suffix}`, {
+    response = await fetch(`${base}/${bankPath}/sandbox/faults${suffix}`, {
       method,
       headers: { authorization: `Bearer ${config.sandboxOperatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -126,6 +126,7 @@ ol.timeline li.completed::before{background:#15803d}
 ol.timeline li.failed::before{background:#b91c1c}
 ol.timeline li.pending::before{background:#b45309}
 ol.timeline .when{color:#4b5563;font-size:.8125rem}
+ol.timeline .meaning{margin:.125rem 0;color:#374151;font-size:.875rem}
 ol.timeline .gap{color:#4b5563;font-size:.8125rem;font-style:italic}
 .reasons{margin:.25rem 0 0;padding-left:1.25rem;color:#7f1d1d}
 .auth{max-width:26rem;margin:3rem auto;padding:0 1rem}

@@ -5,95 +5,102 @@
 
 export const DETAILED_STATUSES = [
   // Phase 1: provider selection (hosted mode only)
-  /** The payer is being sent to the hosted bank selection screen. */
   'PROVIDER_SELECTION_REDIRECT_PENDING',
-  /** The payer chose a bank; the selection is processed. */
   'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING',
   // Phase 2: follow-up data collection
-  /** Checking whether the bank needs data the request did not carry. */
   'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
-  /** The payer is asked for the missing data. */
   'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING',
-  /** The submitted data is processed. */
   'FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING',
-  /** The submitted data could not be processed. */
   'FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_FAILED',
   // Phase 3: sender authorisation
-  /** Checking whether the payer must log in at the bank before any payment call. */
   'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
-  /** The payer is sent to the bank to log in. */
   'SENDER_AUTHORIZATION_REDIRECT_PENDING',
-  /** The redirect to the bank could not be started. */
   'SENDER_AUTHORIZATION_REDIRECT_FAILED',
-  /** The payer came back; the result is processed. */
   'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING',
-  /** The bank's answer could not be processed or was negative. */
   'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED',
   // Phase 4: sender account
-  /** Checking whether the sender account must be resolved. */
   'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
-  /** Checking whether account information consent is needed. */
   'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING',
-  /** The payer is sent to the bank to grant account information consent. */
   'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING',
-  /** The consent redirect could not be started. */
   'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_FAILED',
-  /** The payer came back; the consent is processed. */
   'SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING',
-  /** The consent was refused or could not be processed. */
   'SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_FAILED',
-  /** The account list is being read with the consent. */
   'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING',
-  /** The account list could not be read. */
   'SENDER_ACCOUNT_LIST_RETRIEVAL_FAILED',
-  /** Checking whether the payer must choose among several accounts. */
   'SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING',
-  /** The check could not be completed (for example no eligible account). */
   'SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_FAILED',
-  /** The payer is asked to choose the sending account. */
   'SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING',
-  /** The account selection page could not be shown. */
   'SENDER_ACCOUNT_SELECTION_REDIRECT_FAILED',
-  /** The chosen account is processed. */
   'SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_PENDING',
-  /** The chosen account could not be processed. */
   'SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_FAILED',
   // Phase 5: payment registration
-  /** The payment is being registered with the bank. */
   'PAYMENT_REGISTRATION_PENDING',
-  /** The bank did not register the payment (or the payer's flow expired before it did). */
   'PAYMENT_REGISTRATION_FAILED',
   // Phase 6: payment consent
-  /** Checking what the bank needs for the payer's approval. */
   'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
-  /** Checking whether the payer must choose an authentication method. */
   'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING',
-  /** The check could not be completed. */
   'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED',
-  /** The payer is asked to choose an authentication method. */
   'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING',
-  /** The chosen method is processed. */
   'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING',
-  /** The chosen method could not be processed. */
   'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_FAILED',
-  /** The payer reviews and authorises the payment at the bank (or on our one-time code page). */
   'PAYMENT_CONSENT_REDIRECT_PENDING',
-  /** The authorisation could not be started. */
   'PAYMENT_CONSENT_REDIRECT_FAILED',
-  /** The payer came back; the outcome is processed. */
   'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
-  /** The payer or the bank did not authorise the payment. */
   'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
   // Phase 7: payment execution
-  /** Authorised and submitted; we poll the bank until a final status. */
   'PAYMENT_EXECUTION_PENDING',
-  /** The bank rejected or could not settle the payment. */
   'PAYMENT_EXECUTION_FAILED',
-  /** Processed by the bank. */
   'PAYMENT_EXECUTION_COMPLETED',
 ] as const;
 
 export type DetailedStatus = (typeof DETAILED_STATUSES)[number];
+
+/**
+ * What each detailed status means, in a sentence for people (the console's timeline shows it beside the name). The
+ * names are the contract; these sentences may change between versions.
+ */
+export const DETAILED_STATUS_MEANINGS: Readonly<Record<DetailedStatus, string>> = {
+  PROVIDER_SELECTION_REDIRECT_PENDING: 'The payer is being sent to the hosted bank selection screen.',
+  PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING: 'The payer chose a bank; the selection is processed.',
+  FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING: 'Checking whether the bank needs data the request did not carry.',
+  FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING: 'The payer is asked for the missing data.',
+  FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING: 'The submitted data is processed.',
+  FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_FAILED: 'The submitted data could not be processed.',
+  SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING: 'Checking whether the payer must log in at the bank before any payment call.',
+  SENDER_AUTHORIZATION_REDIRECT_PENDING: 'The payer is sent to the bank to log in.',
+  SENDER_AUTHORIZATION_REDIRECT_FAILED: 'The redirect to the bank could not be started.',
+  SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING: 'The payer came back from logging in at the bank; the result is processed.',
+  SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED: "The bank's answer could not be processed or was negative.",
+  SENDER_ACCOUNT_REQUIRED_CHECK_PENDING: 'Checking whether the sender account must be resolved.',
+  SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING: 'Checking whether account information consent is needed.',
+  SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING: 'The payer is sent to the bank to grant account information consent.',
+  SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_FAILED: 'The consent redirect could not be started.',
+  SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING: 'The payer came back from the bank; the consent is processed.',
+  SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_FAILED: 'The consent was refused or could not be processed.',
+  SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING: 'The account list is being read with the consent.',
+  SENDER_ACCOUNT_LIST_RETRIEVAL_FAILED: 'The account list could not be read.',
+  SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING: 'Checking whether the payer must choose among several accounts.',
+  SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_FAILED: 'No sending account could be settled on (for example no eligible account).',
+  SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING: 'The payer is asked to choose the sending account.',
+  SENDER_ACCOUNT_SELECTION_REDIRECT_FAILED: 'The account selection page could not be shown.',
+  SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_PENDING: 'The chosen account is processed.',
+  SENDER_ACCOUNT_SELECTION_CALLBACK_PROCESSING_FAILED: 'The chosen account could not be processed.',
+  PAYMENT_REGISTRATION_PENDING: 'The payment is being registered with the bank.',
+  PAYMENT_REGISTRATION_FAILED: "The bank did not register the payment (or the payer's flow expired before it did).",
+  PAYMENT_CONSENT_REQUIRED_CHECK_PENDING: "Checking what the bank needs for the payer's approval.",
+  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING: 'Checking whether the payer must choose an authentication method.',
+  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED: 'Whether the payer must choose an authentication method could not be checked.',
+  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING: 'The payer is asked to choose an authentication method.',
+  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING: 'The chosen method is processed.',
+  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_FAILED: 'The chosen method could not be processed.',
+  PAYMENT_CONSENT_REDIRECT_PENDING: 'The payer reviews and authorises the payment at the bank (or on our one-time code page).',
+  PAYMENT_CONSENT_REDIRECT_FAILED: 'The authorisation could not be started.',
+  PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING: 'The payer came back from the bank; the authorisation is processed.',
+  PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED: 'The payer or the bank did not authorise the payment.',
+  PAYMENT_EXECUTION_PENDING: 'Authorised and submitted; we poll the bank until a final status.',
+  PAYMENT_EXECUTION_FAILED: 'The bank rejected or could not settle the payment.',
+  PAYMENT_EXECUTION_COMPLETED: 'Completed: the bank processed the payment.',
+};
 
 /**
  * Top-level status. `UNKNOWN` is reserved by the spec and never produced by us (decisions §1);

@@ -385,13 +385,20 @@ export class ConsoleUsers {
     const row = await this.db.selectFrom('console_users').selectAll().where('id', '=', userId).executeTakeFirst();
     if (row === undefined) throw new ConsoleUserNotFoundError(userId);
     if (row.totp_confirmed_at !== null) throw new ConsoleUserError(['the second factor is enrolled already']);
-    let secret: string;
-    if (row.totp_secret_sealed === null) {
-      secret = newTotpSecret();
-      await this.update(userId, { totp_secret_sealed: this.secrets.seal(secret, totpContext(userId)) });
-    } else {
-      secret = this.secrets.open(row.totp_secret_sealed, totpContext(userId));
+    let sealed = row.totp_secret_sealed;
+    if (sealed === null) {
+      // Stored only while none is: of pages opened at once, each shows the one secret kept, not one of its own.
+      await this.db
+        .updateTable('console_users')
+        .set({ totp_secret_sealed: this.secrets.seal(newTotpSecret(), totpContext(userId)), updated_at: this.now().toISOString() })
+        .where('id', '=', userId)
+        .where('totp_secret_sealed', 'is', null)
+        .execute();
+      const kept = await this.db.selectFrom('console_users').select('totp_secret_sealed').where('id', '=', userId).executeTakeFirst();
+      sealed = kept?.totp_secret_sealed ?? null;
+      if (sealed === null) throw new ConsoleUserError(['the second factor was reset meanwhile: sign in again']);
     }
+    const secret = this.secrets.open(sealed, totpContext(userId));
     return { secret, uri: totpUri(secret, row.email) };
   }
 

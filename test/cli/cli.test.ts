@@ -281,6 +281,11 @@ describe('openpis sandbox faults', () => {
       assert.match((await faults('clear', '--bank', 'hansa')).stdout, /cleared/);
       assert.deepEqual((JSON.parse((await faults('list', '--bank', 'hansa', '--json')).stdout) as { faults: unknown[] }).faults, []);
       assert.equal((await faults('list', '--bank', 'hansa')).stdout, 'No fault rules at hansa.\n');
+      // A UK Open Banking bank, by its path under the sandbox (uk/<slug>), with its own operations.
+      const ukAdded = JSON.parse((await faults('add', '--bank', 'uk/albion', '--rule', '{"operations":["createDomesticPayment"],"fault":{"kind":"error","status":503}}', '--json')).stdout) as { id: string; bank: string };
+      assert.equal(ukAdded.bank, 'albion');
+      assert.deepEqual((JSON.parse((await faults('list', '--bank', 'uk/albion', '--json')).stdout) as { faults: Array<{ id: string }> }).faults.map((rule) => rule.id), [ukAdded.id]);
+      assert.match((await faults('clear', '--bank', 'uk/albion')).stdout, /cleared/);
       // Without the token the command says what is missing.
       await assert.rejects(
         run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa', '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: '' } }),

@@ -10,7 +10,7 @@ import { AuditLog } from '../../src/people/audit-log.js';
 import { totpCode } from '../../src/people/second-factor.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ConsoleBrowser, consoleUsers, PASSWORD, signInOperator } from './console-http.js';
+import { ConsoleBrowser, consoleUsers, enrolmentKey, PASSWORD, signInOperator } from './console-http.js';
 
 const kinds = await testDatabaseKinds();
 const ATTEMPTS = 5;
@@ -96,6 +96,18 @@ for (const kind of kinds) {
       assert.ok(checked >= 1 && checked <= ATTEMPTS, `${checked} codes were checked`);
       const user = await users.find(email);
       assert.ok(user.lockedUntil !== null && user.lockedUntil > new Date().toISOString(), 'locked');
+    });
+
+    it('offers one authenticator key however many enrolment pages open at once', async () => {
+      const email = 'enrol@acme.example';
+      await consoleUsers(app).create({ email, name: 'Enrol', role: 'member', clientId, password: PASSWORD });
+      const browser = new ConsoleBrowser(app.baseUrl);
+      assert.equal((await browser.signIn(email, PASSWORD)).location, '/console/sign-in/enrol');
+      const pages = await Promise.all(Array.from({ length: 8 }, () => browser.get('/console/sign-in/enrol')));
+      const keys = new Set(pages.map((page) => enrolmentKey(page.html)));
+      assert.equal(keys.size, 1, 'every page shows the key that is stored');
+      const [key = ''] = keys;
+      assert.equal((await browser.post('/console/sign-in/enrol', { code: totpCode(key, new Date()) })).status, 303);
     });
 
     it(`checks at most ${ATTEMPTS} of ${BURST} current passwords sent at once on the own-password page`, async () => {

@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { paymentRequest } from '../helpers/payment-requests.js';
+import { DETAILED_STATUS_MEANINGS, type DetailedStatus } from '../../src/domain/detailed-status.js';
+import { IBANS, paymentRequest } from '../helpers/payment-requests.js';
+import { BANKS, TEST_PASSWORD } from '../e2e/flow-harness.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { ConsoleBrowser, consoleUsers, signedInOperatorAndMember } from './console-http.js';
+import { ConsoleBrowser, consoleUsers, signedInOperatorAndMember, signInPerson } from './console-http.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -108,6 +110,29 @@ describe('console pages', { timeout: 120_000 }, () => {
     assert.equal(new Set(seen).size, 55);
   });
 
+  it('shows what each status of the timeline means, and the account the payer pays from (never credentials)', async () => {
+    const withSender = await create(acme, {
+      amount: 20,
+      provider: { id: BANKS.hansa },
+      sender: { account: { number: { type: 'IBAN', value: IBANS.FR }, currency: 'EUR' }, credentials: { id: 'dave', password: TEST_PASSWORD } },
+    });
+    const page = await member.get(`/console/payments/${withSender}`);
+    assert.equal(page.status, 200);
+    const text = page.html.replace(/<wbr>/g, '');
+    const facts = /<dl class="facts">[\s\S]*?<\/dl>/.exec(text)?.[0] ?? '';
+    assert.match(facts, /<dt>Paid from<\/dt><dd>Account in EUR<span class="detail">FR1420041010050500013M02606<\/span><\/dd>/);
+    assert.doesNotMatch(page.html, new RegExp(TEST_PASSWORD), 'the payer’s password is never shown');
+    assert.doesNotMatch(page.html, /dave/);
+    // Each record of the timeline says what its status means, beside its name.
+    const records = [...text.matchAll(/<div class="status-name">([A-Z_]+)[\s\S]*?<p class="meaning">([^<]+)<\/p>/g)].map((match) => [match[1], match[2]]);
+    assert.ok(records.length >= 2, 'the timeline has records');
+    for (const [status, meaning] of records) assert.equal(meaning, DETAILED_STATUS_MEANINGS[status as DetailedStatus]);
+    // A hosted payment whose payer has not chosen an account yet says so.
+    const hosted = (await member.get(`/console/payments/${acmePayments[0] ?? ''}`)).html;
+    assert.match(hosted, /<dt>Paid from<\/dt><dd><span class="muted">Not known yet/);
+    assert.match(hosted.replace(/<wbr>/g, ''), /PROVIDER_SELECTION_REDIRECT_PENDING[\s\S]*?<p class="meaning">The payer is being sent to the hosted bank selection screen\.<\/p>/);
+  });
+
   it('shows a payment’s timeline and webhook deliveries, and redelivers with one audited click', async () => {
     const paymentId = acmePayments[0] ?? '';
     const detail = await member.get(`/console/payments/${paymentId}`);
@@ -194,7 +219,9 @@ describe('console pages', { timeout: 120_000 }, () => {
     assert.equal(added.status, 201);
     const password = /Password<\/strong><code class="mono">([^<]+)</.exec(added.html)?.[1] ?? '';
     const sam = new ConsoleBrowser(app.baseUrl);
-    assert.equal((await sam.signIn('sam@acme.example', password)).status, 303);
+    assert.match(added.html, /At the first sign-in they set up an authenticator app/);
+    await signInPerson(sam, 'sam@acme.example', { password });
+    assert.equal((await sam.get('/console/payments')).status, 200);
     const samId = (await consoleUsers(app).find('sam@acme.example')).id;
     await operator.get(`/console/people/${samId}`);
     assert.equal((await operator.post(`/console/people/${samId}/disable`, {})).status, 303);

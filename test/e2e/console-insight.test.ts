@@ -218,9 +218,23 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip, 
     assert.match(await page.locator('tbody tr', { hasText: 'Rheinland' }).innerText(), /None: the bank behaves/);
     const cleared = (await (await fetch(`${app.baseUrl}/sandbox-bank/rheinland/sandbox/faults`, { headers: { authorization: `Bearer ${app.config.sandboxOperatorToken}` } })).json()) as { faults: unknown[] };
     assert.equal(cleared.faults.length, 0);
+    // A UK Open Banking sandbox bank, with an operation of its own standard.
+    await page.getByLabel('Bank', { exact: true }).selectOption({ label: 'Albion Bank Sandbox' });
+    await page.getByLabel('Fault').selectOption('delay-3000');
+    await page.getByLabel(/^Operation/).selectOption('getDomesticPayment');
+    await page.getByLabel(/^How many calls/).fill('1');
+    await page.getByRole('button', { name: 'Add the fault' }).click();
+    await page.waitForURL(/done=added/);
+    const albion = page.locator('tbody tr', { hasText: 'Albion' });
+    assert.match(await albion.innerText(), /3000 ms delay on getDomesticPayment, the next 1 calls/);
+    await checkAccessibility(page);
+    await albion.getByRole('button', { name: /Clear/ }).click();
+    await page.waitForURL(/done=cleared/);
     await page.goto(`${app.baseUrl}/console/audit`);
     const entries = await page.locator('tbody tr').allInnerTexts();
-    assert.match(entries.find((entry) => entry.includes('sandbox.fault.added')) ?? '', /rheinland[\s\S]*initiatePayment/);
+    const added = entries.filter((entry) => entry.includes('sandbox.fault.added'));
+    assert.ok(added.some((entry) => /rheinland[\s\S]*initiatePayment/.test(entry)));
+    assert.ok(added.some((entry) => /uk\/albion[\s\S]*getDomesticPayment/.test(entry)));
     assert.ok(entries.some((entry) => entry.includes('sandbox.faults.cleared')));
 
     const member = await newPage();

@@ -4,7 +4,7 @@
  * every attempt and a one-click redeliver). A member sees only their client's payments: another client's payment
  * is not found (404), by address and by search alike.
  */
-import { DETAILED_STATUSES, isDetailedStatus, isFinal, topLevelStatus, type DetailedStatus, type FailureReason } from '../../domain/detailed-status.js';
+import { DETAILED_STATUS_MEANINGS, DETAILED_STATUSES, isDetailedStatus, isFinal, topLevelStatus, type DetailedStatus, type FailureReason } from '../../domain/detailed-status.js';
 import { scaledAmount } from '../../domain/money.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { csrfField, consolePage, emptyState, errorSummary, notice } from '../layout.js';
@@ -113,6 +113,26 @@ ${context.viewer.clientScope === undefined ? html`<div class="field"><label for=
 </form>`;
 }
 
+/**
+ * The account the payer pays from, when the payment has one (sent by the client, typed or chosen by the payer): only
+ * its IBAN and currency are read from the stored sender, so nothing else of it can reach the page. (Credentials are
+ * never stored; decisions §7.)
+ */
+function senderAccount(stored: string | null): { readonly iban: string; readonly currency: string | undefined } | undefined {
+  if (stored === null) return undefined;
+  let sender: unknown;
+  try {
+    sender = JSON.parse(stored);
+  } catch {
+    return undefined;
+  }
+  const account = typeof sender === 'object' && sender !== null ? (sender as { account?: unknown }).account : undefined;
+  if (typeof account !== 'object' || account === null) return undefined;
+  const { number, currency } = account as { number?: { value?: unknown }; currency?: unknown };
+  const iban = number?.value;
+  return typeof iban === 'string' ? { iban, currency: typeof currency === 'string' ? currency : undefined } : undefined;
+}
+
 export function registerPaymentPages(router: ConsoleRouter, services: ConsoleServices): void {
   services.navigation.register({ id: 'payments', label: 'Payments', path: '/console/payments', operatorsOnly: false });
 
@@ -181,6 +201,7 @@ ${viewer.clientScope === undefined ? html`<td data-label="Client">${clientNames.
     const client = (await services.clients.list()).find((candidate) => candidate.clientId === row.client_id);
     const bank = row.provider_id === null ? undefined : bankNames(services).get(row.provider_id);
     const recipient = JSON.parse(row.recipient) as { name?: string; account?: { number?: { value?: string } } };
+    const sender = senderAccount(row.sender);
     const reasons = row.failure_reasons === null ? [] : (JSON.parse(row.failure_reasons) as FailureReason[]);
     const detailed = row.detailed_status as DetailedStatus;
     const done = context.query('done');
@@ -195,6 +216,7 @@ ${history.map((record, index) => {
   const gap = previous === undefined ? undefined : Date.parse(record.created_at) - Date.parse(previous.created_at);
   return html`<li class="${statusClass(status)}">
 <div class="status-name">${breakableStatus(status)}${topLevelStatus(status) === 'PENDING' ? '' : html` ${statusBadge(status, false)}`}</div>
+${isDetailedStatus(status) ? html`<p class="meaning">${DETAILED_STATUS_MEANINGS[status]}</p>` : ''}
 <div class="when">#${Number(record.sequence)} · ${timeTag(record.created_at)} · ${gap === undefined ? 'created' : html`<span class="gap">+${duration(gap)}</span>`}</div>
 ${recordReasons.length === 0 ? '' : html`<ul class="reasons">${recordReasons.map((reason) => html`<li><strong>${reason.code}</strong>: ${reason.message}</li>`)}</ul>`}
 </li>`;
@@ -243,6 +265,9 @@ ${started === undefined || last === undefined || history.length < 2 ? '' : html`
 <dt>Status</dt><dd>${statusBadge(detailed)}</dd>
 <dt>Amount</dt><dd>${money(row.amount, row.currency)}</dd>
 <dt>Recipient</dt><dd>${recipient.name ?? ''}<span class="detail">${recipient.account?.number?.value ?? ''}</span></dd>
+<dt>Paid from</dt><dd>${sender === undefined
+  ? html`<span class="muted">${isFinal(detailed) ? 'Not known' : 'Not known yet'}</span>`
+  : html`${sender.currency === undefined ? 'Account' : `Account in ${sender.currency}`}<span class="detail">${sender.iban}</span>`}</dd>
 <dt>End-to-end id</dt><dd class="mono">${row.end_to_end_id}</dd>
 <dt>Client</dt><dd>${client?.name ?? row.client_id}</dd>
 <dt>Bank</dt><dd>${bank ?? (row.provider_id === null ? 'Not chosen yet' : row.provider_id)}</dd>

@@ -8,15 +8,26 @@
  * the payment exists, with a link to its page; the payer's part and the outcome follow in the background.
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
-import { OPERATIONS, type OperationName } from '../../sandbox-bank/shared/faults.js';
+import { OPERATIONS } from '../../sandbox-bank/shared/faults.js';
+import { UK_OPERATIONS } from '../../sandbox-bank/uk-open-banking/faults.js';
 import { isScenario, startScenario, TriggerError, type Scenario, type ScenarioRun } from '../../sandbox-scenarios/scenarios.js';
 import { consolePage, csrfField, emptyState, errorSummary, notice } from '../layout.js';
 import { page, redirect, type ConsoleRouter } from '../router.js';
 import type { ConsoleServices } from '../services.js';
 
+/** The standards of the sandbox banks; each sandbox names the operations its fault rules may target in its own words. */
+type SandboxStandard = 'berlin-group' | 'uk-open-banking';
+
+const STANDARDS: Readonly<Record<SandboxStandard, { readonly label: string; readonly operations: readonly string[] }>> = {
+  'berlin-group': { label: 'Berlin Group banks', operations: OPERATIONS },
+  'uk-open-banking': { label: 'UK Open Banking banks', operations: UK_OPERATIONS },
+};
+
 interface SandboxBank {
-  readonly slug: string;
+  /** Where the bank's fault routes are, under SANDBOX_BANK_URL: `hansa`, `uk/albion`. */
+  readonly path: string;
   readonly name: string;
+  readonly standard: SandboxStandard;
 }
 
 interface FaultRuleView {
@@ -27,22 +38,36 @@ interface FaultRuleView {
   readonly times?: number;
 }
 
-/** The Berlin Group sandbox banks of the catalogue, by the slug their fault routes are under. */
+/**
+ * The sandbox banks of the catalogue (Berlin Group and UK Open Banking), by the path their fault routes are under:
+ * a Berlin Group bank's slug (its `baseUrl`'s first segment), a UK bank's `uk/<slug>` (its issuer). Both sandboxes
+ * answer `/<path>/sandbox/faults` with the same routes and rule shape (docs/sandbox-bank.md).
+ */
 function sandboxBanks(services: ConsoleServices): SandboxBank[] {
   const root = `${services.config.sandboxBank.url.replace(/\/+$/, '')}/`;
   return services.catalogue
     .banks('sandbox')
-    .flatMap((bank) => (bank.connector.standard === 'berlin-group' && bank.connector.baseUrl.startsWith(root) ? [{ slug: bank.connector.baseUrl.slice(root.length).split('/')[0] ?? '', name: bank.name }] : []))
-    .filter((bank) => /^[a-z0-9-]{1,64}$/.test(bank.slug))
+    .flatMap((bank): SandboxBank[] => {
+      const { connector } = bank;
+      if (connector.standard === 'berlin-group' && connector.baseUrl.startsWith(root)) {
+        return [{ path: connector.baseUrl.slice(root.length).split('/')[0] ?? '', name: bank.name, standard: 'berlin-group' }];
+      }
+      if (connector.standard === 'uk-open-banking' && connector.issuer.startsWith(root)) {
+        return [{ path: connector.issuer.slice(root.length).replace(/\/+$/, ''), name: bank.name, standard: 'uk-open-banking' }];
+      }
+      return [];
+    })
+    .filter((bank) => (bank.standard === 'berlin-group' ? /^[a-z0-9-]{1,64}$/ : /^uk\/[a-z0-9-]{1,64}$/).test(bank.path))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 class FaultControlError extends Error {}
 
-async function faultControl(services: ConsoleServices, slug: string, method: 'GET' | 'POST' | 'DELETE', suffix = '', body?: unknown): Promise<unknown> {
+async function faultControl(services: ConsoleServices, path: string, method: 'GET' | 'POST' | 'DELETE', suffix = '', body?: unknown): Promise<unknown> {
   const token = services.config.sandboxOperatorToken;
   if (token === undefined) throw new FaultControlError('Fault injection is closed: the service runs without SANDBOX_OPERATOR_TOKEN.');
-  const response = await fetch(`${services.config.sandboxBank.url.replace(/\/+$/, '')}/${encodeURIComponent(slug)}/sandbox/faults${suffix}`, {
+  const bankPath = path.split('/').map(encodeURIComponent).join('/');
+  const response = await fetch(`${services.config.sandboxBank.url.replace(/\/+$/, '')}/${bankPath}/sandbox/faults${suffix}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -69,7 +94,7 @@ type FaultKindId = keyof typeof FAULT_KINDS;
 
 /** What a failed change says (by code in the address, so the page never echoes text from the address). */
 const ERRORS = {
-  invalid: 'Choose a sandbox bank, a fault and an operation of the lists; how many calls is a whole number from 1 to 1,000,000, or empty.',
+  invalid: 'Choose a sandbox bank, a fault and an operation of the lists (an operation of the bank’s own standard); how many calls is a whole number from 1 to 1,000,000, or empty.',
   refused: 'The sandbox bank refused the change; the reason is in the service’s log.',
   'scenario-invalid': 'Choose a scenario and an active sandbox client of the lists: scenario payments are made for sandbox clients only.',
   'scenario-refused': 'The scenario payment could not be made; the reason is in the service’s log.',
@@ -104,8 +129,8 @@ export function registerSandboxPages(router: ConsoleRouter, services: ConsoleSer
     const rules = new Map<string, FaultRuleView[]>();
     for (const bank of banks) {
       try {
-        const answer = (await faultControl(services, bank.slug, 'GET')) as { faults?: FaultRuleView[] } | undefined;
-        rules.set(bank.slug, answer?.faults ?? []);
+        const answer = (await faultControl(services, bank.path, 'GET')) as { faults?: FaultRuleView[] } | undefined;
+        rules.set(bank.path, answer?.faults ?? []);
       } catch (error) {
         problems.push(`${bank.name}: ${error instanceof Error ? error.message : String(error)}`);
         break;
@@ -117,6 +142,12 @@ export function registerSandboxPages(router: ConsoleRouter, services: ConsoleSer
     const clients = await sandboxClients(services);
     const started = await startedPayment(services, query('started'));
     const option = (value: string, label: string): SafeHtml => html`<option value="${value}">${label}</option>`;
+    const standards = Object.entries(STANDARDS) as [SandboxStandard, (typeof STANDARDS)[SandboxStandard]][];
+    const bankOptions = standards.map(([standard, { label }]) => {
+      const ofStandard = banks.filter((bank) => bank.standard === standard);
+      return ofStandard.length === 0 ? '' : html`<optgroup label="${label}">${ofStandard.map((bank) => option(bank.path, bank.name))}</optgroup>`;
+    });
+    const operationOptions = standards.map(([, { label, operations }]) => html`<optgroup label="${label}">${operations.map((name) => option(name, name))}</optgroup>`);
     const body = html`${done === 'added' ? notice('The fault rule is in force.', 'success') : done === 'cleared' ? notice('The bank’s fault rules are cleared.', 'success') : ''}
 ${started === undefined
   ? ''
@@ -136,50 +167,54 @@ ${clients.length === 0
 </form>
 <form class="card" method="post" action="/console/sandbox/faults" aria-labelledby="add-fault">
 <h2 id="add-fault">Make a sandbox bank fail</h2>
-<p class="muted">As <span class="mono">openpis sandbox faults add</span>: every client’s calls to that sandbox bank meet the fault. Production banks are never touched.</p>
+<p class="muted">As <span class="mono">openpis sandbox faults add</span>: every client’s calls to that sandbox bank meet the fault. Production banks are never touched. Berlin Group and UK Open Banking banks name their calls differently: choose an operation of the bank’s own standard.</p>
 ${csrfField(viewer.csrfToken)}
 <div class="filters">
-<div class="field"><label for="bank">Bank</label><select id="bank" name="bank">${banks.map((bank) => option(bank.slug, bank.name))}</select></div>
+<div class="field"><label for="bank">Bank</label><select id="bank" name="bank">${bankOptions}</select></div>
 <div class="field"><label for="fault">Fault</label><select id="fault" name="fault">${Object.entries(FAULT_KINDS).map(([id, kind]) => option(id, kind.label))}</select></div>
-<div class="field"><label for="operation">Operation <span class="hint">The bank’s API call</span></label><select id="operation" name="operation">${option('', 'Every operation')}${OPERATIONS.map((name) => option(name, name))}</select></div>
+<div class="field"><label for="operation">Operation <span class="hint">A call of the bank’s standard</span></label><select id="operation" name="operation">${option('', 'Every operation')}${operationOptions}</select></div>
 <div class="field"><label for="times">How many calls <span class="hint">Empty: until cleared</span></label><input id="times" name="times" type="text" inputmode="numeric" value="3"></div>
 <div class="actions"><button class="primary" type="submit">Add the fault</button></div>
 </div>
 </form>
 <h2>Fault rules in force</h2>
 ${banks.length === 0
-  ? emptyState('No sandbox bank', html`<p>The catalogue has no Berlin Group sandbox bank under SANDBOX_BANK_URL.</p>`)
+  ? emptyState('No sandbox bank', html`<p>The catalogue has no sandbox bank under SANDBOX_BANK_URL.</p>`)
   : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Fault rules of each sandbox bank</caption>
 <thead><tr><th scope="col">Bank</th><th scope="col">Rules</th><th scope="col">Clear</th></tr></thead>
 <tbody>${banks.map((bank) => {
-      const bankRules = rules.get(bank.slug);
-      return html`<tr><td data-label="Bank"><strong>${bank.name}</strong><span class="detail">${bank.slug}</span></td>
+      const bankRules = rules.get(bank.path);
+      return html`<tr><td data-label="Bank"><strong>${bank.name}</strong><span class="detail">${bank.path}</span></td>
 <td data-label="Rules">${bankRules === undefined ? html`<span class="muted">Unknown</span>` : bankRules.length === 0 ? html`<span class="muted">None: the bank behaves</span>` : html`<ul class="plain">${bankRules.map((rule) => html`<li>${describeFault(rule)}</li>`)}</ul>`}</td>
-<td data-label="Clear">${bankRules !== undefined && bankRules.length > 0 ? html`<form method="post" action="/console/sandbox/faults/clear">${csrfField(viewer.csrfToken)}<input type="hidden" name="bank" value="${bank.slug}"><button class="secondary" type="submit">Clear<span class="visually-hidden"> the fault rules of ${bank.name}</span></button></form>` : ''}</td></tr>`;
+<td data-label="Clear">${bankRules !== undefined && bankRules.length > 0 ? html`<form method="post" action="/console/sandbox/faults/clear">${csrfField(viewer.csrfToken)}<input type="hidden" name="bank" value="${bank.path}"><button class="secondary" type="submit">Clear<span class="visually-hidden"> the fault rules of ${bank.name}</span></button></form>` : ''}</td></tr>`;
     })}</tbody></table></div>`}`;
     return page(consolePage({ title: 'Sandbox', section: 'sandbox', viewer, navigation: services.navigation, lead: 'Make payments reach chosen outcomes and make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.', body }));
   });
 
   router.post('/sandbox/faults', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
-    const bank = sandboxBanks(services).find((candidate) => candidate.slug === form('bank'));
+    const bank = sandboxBanks(services).find((candidate) => candidate.path === form('bank'));
     const kindId = form('fault');
     const operation = form('operation') ?? '';
     const timesText = (form('times') ?? '').trim();
     const times = timesText === '' ? undefined : Number(timesText);
     const valid =
-      kindId !== undefined && kindId in FAULT_KINDS && (operation === '' || (OPERATIONS as readonly string[]).includes(operation)) && (times === undefined || (Number.isInteger(times) && times >= 1 && times <= 1_000_000));
+      bank !== undefined &&
+      kindId !== undefined &&
+      kindId in FAULT_KINDS &&
+      (operation === '' || STANDARDS[bank.standard].operations.includes(operation)) &&
+      (times === undefined || (Number.isInteger(times) && times >= 1 && times <= 1_000_000));
     if (bank === undefined || kindId === undefined || !valid) return redirect('/console/sandbox?error=invalid');
     const rule = {
       fault: FAULT_KINDS[kindId as FaultKindId].fault,
-      ...(operation === '' ? {} : { operations: [operation as OperationName] }),
+      ...(operation === '' ? {} : { operations: [operation] }),
       ...(times === undefined ? {} : { times }),
     };
     try {
-      const added = (await faultControl(services, bank.slug, 'POST', '', rule)) as { id?: string } | undefined;
-      await services.audit.record(viewer.actor, { action: 'sandbox.fault.added', target: bank.slug, details: { rule: JSON.stringify(rule), ruleId: added?.id ?? '' } });
+      const added = (await faultControl(services, bank.path, 'POST', '', rule)) as { id?: string } | undefined;
+      await services.audit.record(viewer.actor, { action: 'sandbox.fault.added', target: bank.path, details: { rule: JSON.stringify(rule), ruleId: added?.id ?? '' } });
     } catch (error) {
       if (!(error instanceof FaultControlError)) throw error;
-      request.log.warn({ bank: bank.slug, reason: error.message }, 'sandbox fault not added');
+      request.log.warn({ bank: bank.path, reason: error.message }, 'sandbox fault not added');
       return redirect('/console/sandbox?error=refused');
     }
     return redirect('/console/sandbox?done=added');
@@ -220,14 +255,14 @@ ${banks.length === 0
   });
 
   router.post('/sandbox/faults/clear', { section: 'sandbox', operatorsOnly: true }, async ({ viewer, form, request }) => {
-    const bank = sandboxBanks(services).find((candidate) => candidate.slug === form('bank'));
+    const bank = sandboxBanks(services).find((candidate) => candidate.path === form('bank'));
     if (bank === undefined) return redirect('/console/sandbox?error=invalid');
     try {
-      await faultControl(services, bank.slug, 'DELETE');
-      await services.audit.record(viewer.actor, { action: 'sandbox.faults.cleared', target: bank.slug });
+      await faultControl(services, bank.path, 'DELETE');
+      await services.audit.record(viewer.actor, { action: 'sandbox.faults.cleared', target: bank.path });
     } catch (error) {
       if (!(error instanceof FaultControlError)) throw error;
-      request.log.warn({ bank: bank.slug, reason: error.message }, 'sandbox faults not cleared');
+      request.log.warn({ bank: bank.path, reason: error.message }, 'sandbox faults not cleared');
       return redirect('/console/sandbox?error=refused');
     }
     return redirect('/console/sandbox?done=cleared');
