@@ -25,6 +25,7 @@ const logDestination = { write: (line: string): void => void process.stdout.writ
 async function main(): Promise<void> {
   const runtime = await openRuntime();
   const { config, database } = runtime;
+  // Processes apart cannot share a sandbox bank embedded in each of them (docs/operations.md).
   const sandboxProblem = embeddedSandboxProblem(config, runtime.catalogue);
   if (sandboxProblem !== undefined) {
     await database.close();
@@ -95,7 +96,6 @@ async function main(): Promise<void> {
       demo,
     }),
   );
-
 
   let closing = false;
   const shutdown = (signal: string): void => {

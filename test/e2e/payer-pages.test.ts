@@ -88,7 +88,7 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     const reached = await toCodePage(locale, viewport, psuId, amount);
     await reached.page.locator('#otp').fill('123456');
     await reached.page.locator('button.primary').click();
-    await reached.page.getByRole('heading', { name: heading }).waitFor({ timeout: 15_000 });
+    await reached.page.getByRole('heading', { name: heading }).waitFor();
     return reached;
   }
 
@@ -115,9 +115,9 @@ describe('payer pages in a browser', { skip: browserSkip, timeout: 300_000 }, ()
     const german = await toCodePage('de-DE', NARROW, 'alice');
     await german.page.locator('#otp').fill('123456');
     await german.page.getByRole('button', { name: 'Zahlung bestätigen' }).click();
-    await german.page.getByRole('heading', { name: 'Zahlung abgeschlossen' }).waitFor({ timeout: 15_000 });
+    await german.page.getByRole('heading', { name: 'Zahlung abgeschlossen' }).waitFor();
     await german.page.getByText(/Sie werden in \d Sekunden zu Acme GmbH zurückgeleitet\./).waitFor();
-    await german.page.waitForURL((url) => url.origin === shop.url, { timeout: 15_000 });
+    await german.page.waitForURL((url) => url.origin === shop.url);
     assert.equal(new URL(german.page.url()).searchParams.get('paymentId'), german.paymentId);
     await german.page.context().close();
   });
