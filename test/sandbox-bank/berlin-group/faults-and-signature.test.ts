@@ -65,6 +65,33 @@ describe('fault injection', () => {
     assert.equal(again.status, 200);
   });
 
+  it('after acting: the bank does the work, then the fault takes the answer (5xx, no answer, or late)', async () => {
+    const statusOf = async (href: string): Promise<string> =>
+      ((await bank.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() })).body as { transactionStatus: string }).transactionStatus;
+    // Before acting (the default): a 5xx and nothing done.
+    const untouched = await initiate();
+    bank.faults.inject({ bank: 'hansa', operations: ['cancelPayment'], fault: { kind: 'error', status: 503 }, times: 1 });
+    assert.equal((await bank.call('cancelPayment', 'DELETE', untouched.body._links.self.href, { headers: xs2aHeaders() })).status, 503);
+    assert.equal(await statusOf(untouched.body._links.status.href), 'RCVD');
+    // After acting: the same 5xx, bodiless, but the payment is cancelled.
+    const cancelled = await initiate();
+    bank.faults.inject({ bank: 'hansa', operations: ['cancelPayment'], fault: { kind: 'error', status: 503, afterActing: true }, times: 1 });
+    const answer = await bank.call('cancelPayment', 'DELETE', cancelled.body._links.self.href, { headers: xs2aHeaders() });
+    assert.equal(answer.status, 503);
+    assert.equal(answer.text, '');
+    assert.equal(await statusOf(cancelled.body._links.status.href), 'CANC');
+    // No answer after acting: the registration happens, the answer never comes.
+    bank.faults.inject({ bank: 'hansa', operations: ['initiatePayment'], fault: { kind: 'timeout', holdMs: 300, afterActing: true }, times: 1 });
+    const before = bank.faults.list('hansa').length;
+    await assert.rejects(rawInitiate());
+    assert.equal(bank.faults.list('hansa').length, before - 1, 'the rule was used');
+    // A late answer after acting: the payment is registered, its answer comes after the delay.
+    bank.faults.inject({ bank: 'hansa', operations: ['initiatePayment'], fault: { kind: 'delay', delayMs: 300, afterActing: true }, times: 1 });
+    const late = await initiate();
+    assert.equal(late.status, 201);
+    assert.equal(await statusOf(late.body._links.status.href), 'RCVD');
+  });
+
   it('slow answers', async () => {
     bank.faults.inject({ operations: ['initiatePayment'], fault: { kind: 'delay', delayMs: 300 }, times: 1 });
     const started = Date.now();
