@@ -245,7 +245,7 @@ export function loadConfig(env: Environment = process.env): Config {
     bankStatusPolling: {
       baseMs: integer('BANK_STATUS_POLL_BASE_MS', 1000, 10, 600_000),
       maxMs: integer('BANK_STATUS_POLL_MAX_MS', 2 * 60_000, 10, 24 * 60 * 60_000),
-      budgetPerSecond: integer('BANK_POLL_BUDGET_PER_SECOND', 20, 1, 100_000),
+      budgetPerSecond: integer('BANK_POLL_BUDGET_PER_SECOND', 1000, 1, 100_000),
     },
     bankPendingAlertSeconds: integer('BANK_PENDING_ALERT_SECONDS', 60 * 60, 1, 30 * 24 * 60 * 60),
     secretKeys: parseSecretKeysSetting(read('SECRET_KEYS'), problems),

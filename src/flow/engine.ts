@@ -132,7 +132,7 @@ export class FlowEngine {
       maxMs: options.pollMaxMs ?? 2 * 60 * 1000,
       ...(options.random === undefined ? {} : { random: options.random }),
     });
-    this.pollBudget = new PollBudget(options.pollBudgetPerSecond ?? 20, () => this.now().getTime());
+    this.pollBudget = new PollBudget(options.pollBudgetPerSecond ?? 1000, () => this.now().getTime());
     this.leaseMs = options.leaseMs ?? 60_000;
     this.bankPendingAlertSeconds = options.bankPendingAlertSeconds ?? 60 * 60;
   }
