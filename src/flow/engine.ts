@@ -15,6 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BankReturn, Connectors } from '../connectors/index.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Job } from '../jobs/job-queue.js';
+import type { JobSchedule } from '../jobs/job-kinds.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
 import type { Payment } from '../domain/payment.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
@@ -342,6 +343,14 @@ export class FlowEngine {
   // ---- jobs ----------------------------------------------------------------------------------------------------
 
   /**
+   * The bank-status job a run leaves behind it in case it dies: due just after the lease a run takes now would end.
+   * The creation of a payment whose flow runs within the request is born with it; durable steps renew it.
+   */
+  safetyNet(): JobSchedule {
+    return { kind: 'bank-status', runAt: new Date(this.now().getTime() + this.leaseMs + RECONCILE_DELAY_MS).toISOString() };
+  }
+
+  /**
    * Finds open payments without a future (no bank-status job, and not a payer's page with its expiry job), logs each
    * and gives it one: the expiry job for a payer's page, else the bank-status job now, which goes on from any status
    * (`reconcileStep`). Run at start-up and periodically by the workers. Returns how many were found.
@@ -350,7 +359,7 @@ export class FlowEngine {
     const stranded = await this.store.findWithoutFuture(limit);
     const nowIso = this.now().toISOString();
     for (const payment of stranded) {
-      const payerPage = payment.detailedStatus.endsWith('_REDIRECT_PENDING');
+      const payerPage = payment.detailedStatus.endsWith('_REDIRECT_PENDING') || (payment.detailedStatus === 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING' && payment.untouched);
       this.logger.warn({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'open payment without a future found; scheduling it');
       await this.store.schedule(payment, [
         payerPage && phaseOf(payment.detailedStatus) !== 7
@@ -558,7 +567,10 @@ export class FlowEngine {
     const open = allowed === 'any-open' ? !isFinal(payment.detailedStatus) : allowed.includes(payment.detailedStatus);
     if (!open || leaseActive(payment, this.now())) return { kind: 'next', payment, busy: true };
     const leaseUntil = new Date(this.now().getTime() + this.leaseMs).toISOString();
-    const leased = await this.store.update(payment, { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) });
+    // From a status the engine goes on from by itself, a run that dies before its first durable step would leave the
+    // payment there with nothing due: the lease comes with the bank-status job due when it ends.
+    const safetyNet = AUTOMATIC_STATUSES.includes(payment.detailedStatus) ? [this.safetyNet()] : [];
+    const leased = await this.store.update(payment, { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) }, { schedule: safetyNet });
     if (leased.kind === 'conflict') {
       if (options.quiet !== true) actor.log.info({ paymentId: payment.id }, 'payment busy: concurrent request refused');
       return { kind: 'next', payment: (await this.store.load(payment.id)) ?? payment, busy: true };

@@ -87,11 +87,13 @@ export class PaymentStateStore {
    * not a payer's page with its expiry job. The engine cannot leave a payment so; the sweep finds any that an older
    * version or a bug did. Served by the index on (detailed_status, created_at): only open statuses are read.
    */
-  async findWithoutFuture(limit: number): Promise<Array<{ readonly id: string; readonly clientId: string; readonly detailedStatus: DetailedStatus; readonly flowExpiresAt: string }>> {
+  async findWithoutFuture(
+    limit: number,
+  ): Promise<Array<{ readonly id: string; readonly clientId: string; readonly detailedStatus: DetailedStatus; readonly flowExpiresAt: string; readonly untouched: boolean }>> {
     const open = DETAILED_STATUSES.filter((status) => !isFinal(status));
     const rows = await this.db
       .selectFrom('payments as p')
-      .select(['p.id', 'p.client_id', 'p.detailed_status', 'p.flow_expires_at'])
+      .select(['p.id', 'p.client_id', 'p.detailed_status', 'p.flow_expires_at', 'p.flow_state'])
       .where('p.detailed_status', 'in', open)
       .where((eb) =>
         eb.not(
@@ -101,13 +103,29 @@ export class PaymentStateStore {
               .select('j.id')
               .whereRef('j.client_id', '=', 'p.client_id')
               .whereRef('j.payment_id', '=', 'p.id')
-              .where((inner) => inner.or([inner('j.kind', '=', 'bank-status'), inner.and([inner('j.kind', '=', 'flow-expiry'), inner('p.detailed_status', 'like', '%REDIRECT_PENDING')])])),
+              .where((inner) =>
+                inner.or([
+                  inner('j.kind', '=', 'bank-status'),
+                  inner.and([
+                    inner('j.kind', '=', 'flow-expiry'),
+                    // A payer's page: a *_REDIRECT_PENDING status, or a custom-mode payment no run has touched yet
+                    // (its payer opens the link; one whose flow runs within its creation is born with its job).
+                    inner.or([inner('p.detailed_status', 'like', '%REDIRECT_PENDING'), inner.and([inner('p.detailed_status', '=', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'), inner('p.flow_state', 'is', null)])]),
+                  ]),
+                ]),
+              ),
           ),
         ),
       )
       .limit(limit)
       .execute();
-    return rows.map((row) => ({ id: row.id, clientId: row.client_id, detailedStatus: row.detailed_status as DetailedStatus, flowExpiresAt: row.flow_expires_at }));
+    return rows.map((row) => ({
+      id: row.id,
+      clientId: row.client_id,
+      detailedStatus: row.detailed_status as DetailedStatus,
+      flowExpiresAt: row.flow_expires_at,
+      untouched: row.flow_state === null,
+    }));
   }
 
   /** (Re)schedules jobs of a payment on their own (the sweep), telling the workers when they fall due. */

@@ -1,4 +1,5 @@
 /** Creating payments and reading them back for their client. */
+import type { JobSchedule } from '../jobs/job-kinds.js';
 import { randomBytes } from 'node:crypto';
 import { newRecordId } from '../domain/ids.js';
 import { topLevelStatus } from '../domain/detailed-status.js';
@@ -35,7 +36,12 @@ export class PaymentService {
     this.now = options.now ?? (() => new Date());
   }
 
-  async create(client: AuthenticatedClient, valid: ValidPaymentRequest, locale: string | undefined): Promise<CreatedPayment> {
+  /**
+   * `runAfter`: the flow runs within the creation request (credentials in it); the payment is created with the
+   * bank-status job due when that run's lease would end, so a process that dies before the run's first commit leaves
+   * it with work due (docs/state-machine.md, "No payment without a future").
+   */
+  async create(client: AuthenticatedClient, valid: ValidPaymentRequest, locale: string | undefined, runAfter?: JobSchedule): Promise<CreatedPayment> {
     const { request } = valid;
     const now = this.now();
     const at = now.toISOString();
@@ -79,7 +85,7 @@ export class PaymentService {
       flowState: null,
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
-    const result = await this.payments.create(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }]);
+    const result = await this.payments.create(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }, ...(runAfter === undefined ? [] : [runAfter])]);
     if (result.kind === 'duplicate') {
       throw new ApiError(409, `A payment with endToEndId ${JSON.stringify(payment.endToEndId)} already exists`);
     }

@@ -43,7 +43,7 @@ export interface PaymentRoutesOptions {
   /** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: webhook URLs may name loopback and private addresses (development only). */
   readonly allowPrivateWebhookTargets: boolean;
   /** Runs the flow at once when the payer's credentials come with the request (decisions §7). */
-  readonly flow?: Pick<FlowEngine, 'runWithCredentials'>;
+  readonly flow?: Pick<FlowEngine, 'runWithCredentials' | 'safetyNet'>;
 }
 
 const bearer = [{ bearerAuth: [] }];
@@ -145,11 +145,17 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
         throw new ValidationError([...(result.kind === 'invalid' ? result.violations : []), ...refusedCredentials], result.kind === 'invalid' ? (result.unlisted ?? 0) : 0);
       }
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
-      const created = await payments.create(client, result.payment, localeFromAcceptLanguage(request.headers['accept-language']));
-      let payment = created.payment;
       // Credentials in the request (custom mode only, see above): the bank is called within this request, so the
       // password is used and forgotten here, never stored (decisions §7).
       const credentials = result.payment.request.sender?.credentials;
+      const runsNow = options.flow !== undefined && credentials !== undefined && result.payment.mode === 'custom';
+      const created = await payments.create(
+        client,
+        result.payment,
+        localeFromAcceptLanguage(request.headers['accept-language']),
+        runsNow ? options.flow?.safetyNet() : undefined,
+      );
+      let payment = created.payment;
       if (options.flow !== undefined && credentials !== undefined && payment.mode === 'custom') {
         payment = await options.flow.runWithCredentials(
           payment,

@@ -180,9 +180,11 @@ for (const kind of kinds) {
     });
 
     it('the sweep finds open payments without a future (as an older version could leave them) and gives each one', async () => {
-      // A custom-mode payment without credentials, and a hosted one at the bank list, their jobs gone.
+      // A custom-mode payment whose run died (its lease long gone, nothing else written), and a hosted one at the bank
+      // list, their jobs gone.
       const custom = await flow.create({ provider: { id: BANKS.hansa } });
       const hosted = await flow.create({ provider: undefined });
+      await flow.app.database.db.updateTable('payments').set({ flow_state: JSON.stringify({ leaseUntil: '2026-01-01T00:00:00.000Z' }) }).where('id', '=', custom.paymentId).execute();
       for (const paymentId of [custom.paymentId, hosted.paymentId]) {
         await flow.app.database.db.deleteFrom('jobs').where('payment_id', '=', paymentId).execute();
       }

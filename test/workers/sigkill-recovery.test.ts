@@ -283,7 +283,6 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
 
       it(
         'leaves no open payment without a future when the service is killed during creations',
-        { todo: 'engine defect: a payer-less payment committed at its first status has only its flow-expiry job (15 min) until its run commits a durable step; it waits for the start-up (or 5-minute) sweep' },
         () => {
           assert.ok(withoutFutureAtLoadKill !== undefined, 'the load case ran');
           assert.deepEqual(withoutFutureAtLoadKill, []);
