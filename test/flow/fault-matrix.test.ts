@@ -8,6 +8,16 @@
  * outcome) as the test's diagnostics.
  *
  * Banks answer within 1 s here (their own catalogue), so a slow answer is 1.4 s and a silent one is dropped at 2.5 s.
+ *
+ * Flows: Berlin Group embedded (Hansa/dave, Banca Italia/bob; SQLite and PostgreSQL), and, on SQLite only (the whole
+ * matrix on both databases would run well past six minutes; the engine's storage is covered by the first two), Berlin
+ * Group redirect (Rheinland/alice: our review page, the bank's pages, our callback), Berlin Group decoupled (Crédit
+ * du Midi/alice, login id in the request, approved on the sandbox's bank-app page linked from our waiting page) and
+ * UK Open Banking CIBA (Pennine/alice, approved in the UK sandbox's bank app). A Rheinland flow starts no
+ * authorisation (the initiation's answer carries the bank's link); UK faults name no payer (the authorisation server
+ * knows none), and the UK `token` operation is not a column (every call takes a token first, so a rule on it cannot
+ * pick one call). Each flow's run without a fault prints the connector calls it makes. Cells the engine does not get
+ * right yet are node:test `todo`s naming the defect: they run and print their row, and do not fail the suite.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,11 +27,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Connectors } from '../../src/connectors/index.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { paymentRequest } from '../helpers/payment-requests.js';
+import { completeBankPages } from '../connectors/helpers/psu-browser.js';
+import { paymentRequest, ukPaymentRequest } from '../helpers/payment-requests.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
-import { fieldsAsked, get, submitAndFollow } from '../hosted/http-payer.js';
+import { fieldsAsked, get, headingOf, submit, submitAndFollow } from '../hosted/http-payer.js';
 
 const ANSWER_TIMEOUT_MS = 1000;
+/** How long a payer keeps at it: far past the settle window (2 s) and the polling cap (0.4 s) here. */
+const PAYER_BOUND_MS = 30_000;
 
 function catalogueWithShortTimeouts(dir: string): string {
   const builtIn = readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
@@ -30,8 +43,8 @@ function catalogueWithShortTimeouts(dir: string): string {
   return file;
 }
 
-/** The sandbox's operation names and the connector method that makes each call. */
-const CONNECTOR_METHOD: Readonly<Record<string, string>> = {
+/** The Berlin Group sandbox's operation names and the connector method that makes each call. */
+const BERLIN_GROUP_METHODS: Readonly<Record<string, string>> = {
   initiatePayment: 'registerPayment',
   startAuthorisation: 'startAuthorisation',
   updateAuthorisation: 'authoriseTransaction',
@@ -39,22 +52,113 @@ const CONNECTOR_METHOD: Readonly<Record<string, string>> = {
   getPaymentStatus: 'getPaymentStatus',
 };
 
+/** The UK sandbox's operation names (src/sandbox-bank/uk-open-banking/faults.ts) and the connector method making each. */
+const UK_METHODS: Readonly<Record<string, string>> = {
+  createDomesticPaymentConsent: 'registerPayment',
+  backchannelAuthentication: 'startAuthorisation',
+  getFundsConfirmation: 'completeAuthorisation',
+  createDomesticPayment: 'completeAuthorisation',
+  getDomesticPayment: 'getPaymentStatus',
+};
+
+const PENNINE = 'f9649db5-0013-49e6-8e71-bc2f4f38f24b';
+
+/** How the payer takes part: at our pages (embedded), at the bank's pages (redirect), in the bank's app. */
+type PayerKind = 'embedded' | 'redirect' | 'decoupled' | 'ciba';
+
 interface Flow {
   readonly name: string;
-  readonly providerId: string;
-  readonly slug: string;
+  readonly payer: PayerKind;
+  /** The bank's path below /sandbox-bank/ (its fault routes and pages). */
+  readonly bank: string;
   readonly psuId: string;
+  /**
+   * Whether fault rules name the payer. Where the bank does not know the payer at the call (a redirect flow before
+   * the bank's login page, the UK authorisation server) a rule with a payer never fires, so it names none (the
+   * tests run one at a time and each ends final, so no other payment's calls are about).
+   */
+  readonly faultNamesPayer: boolean;
+  /** The creation request (made anew each time: each carries its own end-to-end id). */
+  readonly request: () => Record<string, unknown>;
   readonly calls: readonly string[];
+  readonly methods: Readonly<Record<string, string>>;
+  /** Only on SQLite, to keep the file's run time reasonable (the engine's storage is covered by the first flows). */
+  readonly sqliteOnly?: boolean;
+  /**
+   * Cells the engine does not get right yet, by call (every fault) or `call × fault`, each with the defect in one
+   * line (node:test `todo`: run and printed, not hidden).
+   */
+  readonly defects?: Readonly<Record<string, string>>;
 }
 
+/** A lost answer to the start of a decoupled/CIBA authorisation (see the header comment). */
+/** A UK submission the bank took, its answer lost or a 5xx. */
+const LOST_UK_SUBMISSION =
+  'engine defect: after the bank took a CIBA-authorised domestic payment and its answer was lost (timeout or 5xx), the engine rests at PAYMENT_CONSENT_REDIRECT_PENDING holding the token, no open call, its bank-status job due every ~30 s, and never resubmits nor finds the payment: pending until flow expiry while the bank has it';
+
+const LOST_DECOUPLED_START =
+  'engine defect: an open startAuthorisation of a decoupled/CIBA flow is only reconciled (payment status read, still unauthorised), never re-sent nor handed back to the payer: the payment rests at PAYMENT_CONSENT_REQUIRED_CHECK_PENDING until its flow expiry while the payer sees the waiting page and nothing usable reaches the bank app';
+
 const FLOWS: readonly Flow[] = [
-  { name: 'embedded, login first, no code (Hansa, dave)', providerId: BANKS.hansa, slug: 'hansa', psuId: 'dave', calls: ['initiatePayment', 'startAuthorisation', 'getPaymentStatus'] },
+  {
+    name: 'embedded, login first, no code (Hansa, dave)',
+    payer: 'embedded',
+    bank: 'hansa',
+    psuId: 'dave',
+    faultNamesPayer: true,
+    request: () => paymentRequest({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } }),
+    calls: ['initiatePayment', 'startAuthorisation', 'getPaymentStatus'],
+    methods: BERLIN_GROUP_METHODS,
+  },
   {
     name: 'embedded with a one-time code (Banca Italia, bob)',
-    providerId: BANKS.italia,
-    slug: 'italia',
+    payer: 'embedded',
+    bank: 'italia',
     psuId: 'bob',
+    faultNamesPayer: true,
+    request: () => paymentRequest({ provider: { id: BANKS.italia }, sender: { credentials: { id: 'bob', password: TEST_PASSWORD } } }),
     calls: ['initiatePayment', 'startAuthorisation', 'updateAuthorisation', 'getScaStatus', 'getPaymentStatus'],
+    methods: BERLIN_GROUP_METHODS,
+  },
+  {
+    name: 'redirect (Rheinland, alice)',
+    payer: 'redirect',
+    bank: 'rheinland',
+    psuId: 'alice',
+    faultNamesPayer: false,
+    request: () => paymentRequest({ provider: { id: BANKS.rheinland } }),
+    // The initiation's answer carries the link to the bank's pages: no authorisation is started.
+    calls: ['initiatePayment', 'getScaStatus', 'getPaymentStatus'],
+    methods: BERLIN_GROUP_METHODS,
+    sqliteOnly: true,
+  },
+  {
+    name: 'decoupled (Crédit du Midi, alice)',
+    payer: 'decoupled',
+    bank: 'midi',
+    psuId: 'alice',
+    faultNamesPayer: true,
+    request: () => paymentRequest({ provider: { id: BANKS.midi }, sender: { credentials: { id: 'alice' } } }),
+    calls: ['initiatePayment', 'startAuthorisation', 'getScaStatus', 'getPaymentStatus'],
+    methods: BERLIN_GROUP_METHODS,
+    sqliteOnly: true,
+    defects: { startAuthorisation: LOST_DECOUPLED_START },
+  },
+  {
+    name: 'UK CIBA (Pennine, alice)',
+    payer: 'ciba',
+    bank: 'uk/pennine',
+    psuId: 'alice',
+    faultNamesPayer: false,
+    request: () => ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }),
+    calls: ['createDomesticPaymentConsent', 'backchannelAuthentication', 'createDomesticPayment', 'getDomesticPayment'],
+    methods: UK_METHODS,
+    sqliteOnly: true,
+    defects: {
+      backchannelAuthentication: LOST_DECOUPLED_START,
+      'createDomesticPayment × no answer, done': LOST_UK_SUBMISSION,
+      'createDomesticPayment × 5xx, done': LOST_UK_SUBMISSION,
+    },
   },
 ];
 
@@ -71,6 +175,13 @@ const FAULTS: readonly FaultName[] = ['no answer, nothing done', 'no answer, don
 /** Connectors that, when armed, throw after the bank answered the next call of one method (a process dying there). */
 class Crasher {
   private armed: string | undefined;
+  /** The connector methods called since the last `record()`, in order (shows which calls a flow makes). */
+  private recorded: string[] = [];
+
+  record(): string[] {
+    this.recorded = [];
+    return this.recorded;
+  }
 
   arm(method: string): void {
     this.armed = method;
@@ -85,6 +196,7 @@ class Crasher {
             const value: unknown = Reflect.get(target, property, receiver);
             if (typeof property !== 'string' || typeof value !== 'function') return value;
             return async (...args: unknown[]) => {
+              this.recorded.push(property);
               const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
               if (this.armed === property) {
                 this.armed = undefined;
@@ -100,14 +212,19 @@ class Crasher {
   }
 }
 
+function defectOf(subject: Flow, call: string, fault: FaultName): string | undefined {
+  return subject.defects?.[`${call} × ${fault}`] ?? subject.defects?.[call];
+}
+
 const kinds = await testDatabaseKinds();
 
 for (const kind of kinds) {
-  describe(`fault matrix [${kind.name}]`, { timeout: 600_000 }, () => {
+  describe(`fault matrix [${kind.name}]`, { timeout: 1_800_000 }, () => {
     let flow: FlowHarness;
     let dir: string;
     const crasher = new Crasher();
     const matrix: string[] = [];
+    const baselines: string[] = [];
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'openpis-matrix-'));
@@ -132,64 +249,152 @@ for (const kind of kinds) {
       return rows.filter((row) => !row.detailed_status.endsWith('_COMPLETED') && !row.detailed_status.endsWith('_FAILED')).map((row) => row.id);
     }
 
+    /** Approves every pending request of the payer in the UK sandbox's bank app; how many it approved. */
+    async function approveInUkBankApp(slug: string, psuId: string): Promise<number> {
+      const base = `${flow.app.baseUrl}/sandbox-bank/uk/${slug}`;
+      const login = await fetch(`${base}/app`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ psuId, password: TEST_PASSWORD }),
+      });
+      assert.equal(login.status, 303);
+      const appUrl = `${base}/${login.headers.get('location') ?? ''}`;
+      const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+      for (let decided = 0; decided < 10; decided += 1) {
+        const html = await (await fetch(appUrl)).text();
+        const request = hidden(html, 'request');
+        if (request === undefined) return decided;
+        const answer = await fetch(appUrl, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf: hidden(html, 'csrf') ?? '', request, action: 'approve' }),
+        });
+        assert.equal(answer.status, 303);
+      }
+      throw new Error('more than 10 requests in the bank app');
+    }
+
     /**
-     * The payer at our pages until the payment is final: types what a page asks for (the password, the code) and
-     * otherwise waits. Returns how many times the payer was asked for something.
+     * The payer until the payment is final, doing what our pages ask and nothing else: types the password or the
+     * code (embedded), presses Continue on our review page and completes the bank's pages back to our callback
+     * (redirect), approves in the bank's app what the bank asks there (decoupled, CIBA), and otherwise waits.
+     * Returns how many times the payer was asked for something.
      */
-    async function payerUntilFinal(paymentId: string, redirectUrl: string, psuId: string): Promise<number> {
+    async function payerUntilFinal(subject: Flow, paymentId: string, redirectUrl: string): Promise<number> {
       let asked = 0;
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + PAYER_BOUND_MS;
       for (;;) {
         const latest = await flow.waitFor(paymentId, () => true);
         if (latest.endsWith('_COMPLETED') || latest.endsWith('_FAILED')) return asked;
-        assert.ok(Date.now() < deadline, `payment ${paymentId} still ${latest} after 60 s`);
         const page = await get(redirectUrl, {}, flow.seen);
+        if (Date.now() > deadline) {
+          // What the engine did and holds, for the report of a payment that went nowhere.
+          const row = await flow.app.database.db.selectFrom('payments').select(['flow_state']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+          const jobs = await flow.app.database.db.selectFrom('jobs').select(['kind', 'run_at']).where('payment_id', '=', paymentId).execute();
+          assert.fail(
+            `payment ${paymentId} still ${latest} after ${PAYER_BOUND_MS / 1000} s: ${statuses(await flow.history(paymentId)).join(' > ')}; ` +
+              `flow state ${row.flow_state ?? 'none'}; jobs ${JSON.stringify(jobs)}; the payer's page answers ${page.status} ${page.location ?? headingOf(page.html)}`,
+          );
+        }
         const fields = fieldsAsked(page.html);
+        const bankLink = /<a class="button primary" href="([^"]+\/sca\/[^"]+)">/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');
+        const appLink = /<a href="([^"]+)"[^>]*>Open the sandbox bank app<\/a>/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');
         if (page.status === 200 && fields.includes('otp')) {
           asked += 1;
           await submitAndFollow(redirectUrl, page.html, 'code', { otp: '123456' }, flow.seen);
         } else if (page.status === 200 && (fields.includes('password') || fields.includes('loginId'))) {
           asked += 1;
-          await submitAndFollow(redirectUrl, page.html, 'details', { ...(fields.includes('loginId') ? { loginId: psuId } : {}), password: TEST_PASSWORD }, flow.seen);
+          await submitAndFollow(
+            redirectUrl,
+            page.html,
+            'details',
+            { ...(fields.includes('loginId') ? { loginId: subject.psuId } : {}), ...(fields.includes('password') ? { password: TEST_PASSWORD } : {}) },
+            flow.seen,
+          );
+        } else if (page.status === 200 && page.html.includes('/continue"')) {
+          const continued = await submit(redirectUrl, page.html, 'continue', {}, flow.seen);
+          const location = continued.location ?? '';
+          if (continued.status === 303 && !location.startsWith('/pay/')) {
+            // To the bank's pages, and back to our callback.
+            asked += 1;
+            const atBank = await completeBankPages(new URL(location, redirectUrl).href, { psuId: subject.psuId, password: TEST_PASSWORD, otp: '123456' });
+            if (atBank.redirectedTo !== undefined) await get(atBank.redirectedTo, {}, flow.seen);
+          }
+        } else if (page.status === 200 && bankLink !== undefined && subject.payer === 'redirect') {
+          // Our "approve at your bank" page (the payer is back after a restart, or the review was passed): its link.
+          asked += 1;
+          const atBank = await completeBankPages(new URL(bankLink, redirectUrl).href, { psuId: subject.psuId, password: TEST_PASSWORD, otp: '123456' });
+          if (atBank.redirectedTo !== undefined) await get(atBank.redirectedTo, {}, flow.seen);
+        } else if (page.status === 200 && appLink !== undefined && subject.payer === 'decoupled') {
+          const inApp = await completeBankPages(new URL(appLink, redirectUrl).href, { psuId: subject.psuId, password: TEST_PASSWORD, otp: '123456' });
+          if (inApp.steps.length > 0) asked += 1;
+          else await new Promise((resolve) => setTimeout(resolve, 150));
+        } else if (page.status === 200 && subject.payer === 'ciba') {
+          const approved = await approveInUkBankApp(subject.bank.replace(/^uk\//, ''), subject.psuId);
+          asked += approved;
+          if (approved === 0) await new Promise((resolve) => setTimeout(resolve, 150));
         } else {
           await new Promise((resolve) => setTimeout(resolve, 150));
         }
       }
     }
 
-    for (const subject of FLOWS) {
+    /** Creates the payment; a crash inside the creation request answers 500, and the payment exists all the same. */
+    async function create(subject: Flow): Promise<{ paymentId: string; redirectUrl: string }> {
+      const created = await flow.app.request('/api/v1/ob/payments', { method: 'POST', token: await flow.client.token(), json: subject.request() });
+      const paymentId =
+        created.status === 201
+          ? ((await created.json()) as { paymentId: string }).paymentId
+          : (await flow.app.database.db.selectFrom('payments').select('id').orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+      const payment = (await (await flow.app.request(`/api/v1/ob/payments/${paymentId}`, { token: await flow.client.token() })).json()) as { redirectUrl: string };
+      return { paymentId, redirectUrl: payment.redirectUrl };
+    }
+
+    const subjects = FLOWS.filter((subject) => subject.sqliteOnly !== true || kind.name === 'sqlite');
+    for (const subject of subjects) {
+      it(`${subject.name} without a fault: completes (the connector calls it makes are printed)`, async () => {
+        const calls = crasher.record();
+        const { paymentId, redirectUrl } = await create(subject);
+        const asked = await payerUntilFinal(subject, paymentId, redirectUrl);
+        const history = statuses(await flow.history(paymentId));
+        baselines.push(`${subject.name} | no fault -> ${history.at(-1) ?? '?'} (payer asked ${asked}×; calls ${calls.join(', ')})`);
+        assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
+      });
       for (const call of subject.calls) {
         for (const fault of FAULTS) {
-          it(`${subject.name} × ${call} × ${fault}: the bank's truth, never FAILED, always a future`, async () => {
+          const defect = defectOf(subject, call, fault);
+          it(`${subject.name} × ${call} × ${fault}: the bank's truth, never FAILED, always a future`, defect === undefined ? {} : { todo: defect }, async () => {
             if (fault === 'crash before our commit') {
-              crasher.arm(CONNECTOR_METHOD[call] ?? call);
+              crasher.arm(subject.methods[call] ?? call);
             } else {
-              const response = await injectSandboxFault(flow.app, subject.slug, { psuId: subject.psuId, operations: [call], fault: SANDBOX_FAULTS[fault], times: 1 });
+              const response = await injectSandboxFault(flow.app, subject.bank, {
+                ...(subject.faultNamesPayer ? { psuId: subject.psuId } : {}),
+                operations: [call],
+                fault: SANDBOX_FAULTS[fault],
+                times: 1,
+              });
               assert.equal(response.status, 201, await response.text());
             }
-            const created = await flow.app.request('/api/v1/ob/payments', {
-              method: 'POST',
-              token: await flow.client.token(),
-              json: paymentRequest({
-                provider: { id: subject.providerId },
-                sender: { credentials: { id: subject.psuId, password: TEST_PASSWORD } },
-              }),
-            });
-            // A crash inside the creation request answers 500; the payment exists all the same.
-            const paymentId =
-              created.status === 201
-                ? ((await created.json()) as { paymentId: string }).paymentId
-                : (await flow.app.database.db.selectFrom('payments').select('id').orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow()).id;
-            const payment = (await (await flow.app.request(`/api/v1/ob/payments/${paymentId}`, { token: await flow.client.token() })).json()) as { redirectUrl: string };
+            const { paymentId, redirectUrl } = await create(subject);
             assert.deepEqual(await withoutFuture(), [], 'right after creation');
-            const asked = await payerUntilFinal(paymentId, payment.redirectUrl, subject.psuId);
-            crasher.arm('');
-            await flow.app.request(`/sandbox-bank/${subject.slug}/sandbox/faults`, {
-              method: 'DELETE',
-              headers: { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` },
-            });
+            let asked = 0;
+            try {
+              asked = await payerUntilFinal(subject, paymentId, redirectUrl);
+            } catch (error) {
+              const history = statuses(await flow.history(paymentId));
+              matrix.push(`${subject.name} | ${call} | ${fault} -> not final, resting at ${history.at(-1) ?? '?'}${defect === undefined ? '' : ' [todo]'}`);
+              throw error;
+            } finally {
+              crasher.arm('');
+              await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, {
+                method: 'DELETE',
+                headers: { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` },
+              });
+            }
             const history = statuses(await flow.history(paymentId));
-            matrix.push(`${subject.name} | ${call} | ${fault} -> ${history.at(-1) ?? '?'} (payer asked ${asked}×)`);
+            matrix.push(`${subject.name} | ${call} | ${fault} -> ${history.at(-1) ?? '?'} (payer asked ${asked}×)${defect === undefined ? '' : ' [todo]'}`);
             assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
             assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
             assert.deepEqual(await withoutFuture(), []);
@@ -199,8 +404,10 @@ for (const kind of kinds) {
     }
 
     it('prints the matrix', (context) => {
-      for (const line of matrix) context.diagnostic(line);
-      assert.equal(matrix.length, FLOWS.reduce((sum, subject) => sum + subject.calls.length, 0) * FAULTS.length);
+      for (const line of [...baselines, ...matrix]) context.diagnostic(line);
+      const cells = subjects.flatMap((subject) => subject.calls.flatMap((call) => FAULTS.filter((fault) => defectOf(subject, call, fault) === undefined))).length;
+      // Every cell expected to pass printed its row (a todo cell prints one only if it passed).
+      assert.ok(matrix.filter((line) => !line.endsWith('[todo]')).length === cells, `${matrix.length} rows for ${cells} cells`);
     });
   });
 }
