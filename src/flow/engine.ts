@@ -569,7 +569,9 @@ export class FlowEngine {
     const leaseUntil = new Date(this.now().getTime() + this.leaseMs).toISOString();
     // From a status the engine goes on from by itself, a run that dies before its first durable step would leave the
     // payment there with nothing due: the lease comes with the bank-status job due when it ends.
-    const safetyNet = AUTOMATIC_STATUSES.includes(payment.detailedStatus) ? [this.safetyNet()] : [];
+    // A job's own run needs none: its job row, locked while it runs, is claimed again if the process dies (and
+    // rescheduling the row under the job would disturb the queue's bookkeeping of it).
+    const safetyNet = options.payer === true && AUTOMATIC_STATUSES.includes(payment.detailedStatus) ? [this.safetyNet()] : [];
     const leased = await this.store.update(payment, { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) }, { schedule: safetyNet });
     if (leased.kind === 'conflict') {
       if (options.quiet !== true) actor.log.info({ paymentId: payment.id }, 'payment busy: concurrent request refused');
@@ -642,14 +644,15 @@ export class FlowEngine {
   private async checkpoint(run: FlowRun): Promise<void> {
     const lease = flowStateOf(run.payment).leaseUntil;
     if (lease === undefined) throw new Error(`A durable step of payment ${run.payment.id} outside a lease`);
-    const safetyNet = { kind: 'bank-status' as const, runAt: new Date(Date.parse(lease) + RECONCILE_DELAY_MS).toISOString() };
+    // In a job's own run the job row is the safety net (see `act`).
+    const safetyNet = run.payerPresent ? [{ kind: 'bank-status' as const, runAt: new Date(Date.parse(lease) + RECONCILE_DELAY_MS).toISOString() }] : [];
     let base = run.payment;
     let state = run.state;
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       const providerPaymentId = run.changes.providerPaymentId;
       // The column is written with the run's statuses; until then the id travels with the bank reference.
       const stored: FlowState = { ...state, ...(providerPaymentId === undefined ? {} : { providerPaymentId }) };
-      const result = await this.store.update(base, { flowState: toStoredFlowState({ ...stored, leaseUntil: lease }) }, { schedule: [safetyNet] });
+      const result = await this.store.update(base, { flowState: toStoredFlowState({ ...stored, leaseUntil: lease }) }, { schedule: safetyNet });
       if (result.kind === 'applied') {
         run.payment = result.payment;
         run.state = state;
