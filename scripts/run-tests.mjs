@@ -21,9 +21,12 @@ if (files.length === 0) {
 // Test files each build their own app and database, so they can run side by side; most of
 // their time is spent waiting on I/O, so a little more than one file per core pays off.
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
+// The one guard against a test that hangs: 30 minutes a test or suite, far above what any takes on a loaded machine.
+// Test files set no time limits of their own: a limit near a test's usual duration fails it on a busy machine.
+const timeoutMs = process.env.OPENPIS_TEST_TIMEOUT_MS ?? '1800000';
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...files],
   { stdio: 'inherit' },
 );
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

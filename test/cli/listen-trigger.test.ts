@@ -85,7 +85,7 @@ for (const kind of await testDatabaseKinds()) {
       ['expired', 'FAILED', 'EXPIRED'],
     ];
     for (const [scenario, status, failureCode] of expectations) {
-      it(`trigger ${scenario}: a sandbox payment reaches ${failureCode ?? status} with no browser; its id and history are printed`, { timeout: 180_000 }, async () => {
+      it(`trigger ${scenario}: a sandbox payment reaches ${failureCode ?? status} with no browser; its id and history are printed`, async () => {
         const output = JSON.parse(await cli('trigger', scenario, '--client', client.clientId, '--deadline-seconds', '1', '--json')) as TriggerOutput;
         assert.equal(output.scenario, scenario);
         assert.equal(output.clientId, client.clientId);
@@ -100,7 +100,7 @@ for (const kind of await testDatabaseKinds()) {
       });
     }
 
-    it('trigger prints the payment and its history as a table for people; refuses bad input clearly', { timeout: 180_000 }, async () => {
+    it('trigger prints the payment and its history as a table for people; refuses bad input clearly', async () => {
       const text = await cli('trigger', 'completed', '--client', client.clientId);
       assert.match(text, /^Payment [0-9a-f-]{36} \(trigger-completed-\w+\) at Hansa Direktbank Sandbox, test payer dave: COMPLETED PAYMENT_EXECUTION_COMPLETED\n/);
       assert.match(text, /\nCREATED +STATUS +DETAILED STATUS +FAILURE\n/);
@@ -111,7 +111,7 @@ for (const kind of await testDatabaseKinds()) {
       await assert.rejects(cli('trigger', 'completed', '--client', production.clientId), (error: { stderr: string }) => /sandbox payments only/.test(error.stderr));
     });
 
-    it('listen forwards each event signed exactly as a webhook, keeps its position across restarts and stops on SIGINT', { timeout: 180_000 }, async () => {
+    it('listen forwards each event signed exactly as a webhook, keeps its position across restarts and stops on SIGINT', async () => {
       const receiver = await startReceiver([503]);
       const positionFile = join(scratch, `${kind.name}.json`);
       const start = (): { child: ChildProcess; output: () => string } => {

@@ -18,7 +18,7 @@ import { CLI_ARGS } from '../helpers/cli.js';
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('openpis users', { timeout: 120_000 }, () => {
+describe('openpis users', () => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
   let clientId: string;

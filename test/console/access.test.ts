@@ -16,7 +16,7 @@ import { ConsoleBrowser, consoleUsers, enrolmentKey, freshTotpCode, PASSWORD, si
 const kinds = await testDatabaseKinds();
 
 for (const kind of kinds) {
-  describe(`console access (${kind.name})`, { timeout: 120_000 }, () => {
+  describe(`console access (${kind.name})`, () => {
     let app: TestApp;
     let clock = new Date('2026-11-24T09:00:00.000Z');
     const now = (): Date => clock;

@@ -26,7 +26,7 @@ function bankRows(page: string): string[] {
 }
 
 for (const kind of await testDatabaseKinds()) {
-  describe(`console Banks and Insight [${kind.name}]`, { timeout: 120_000 }, () => {
+  describe(`console Banks and Insight [${kind.name}]`, () => {
     let app: TestApp;
     let acme: TestClient;
     let globex: TestClient;

@@ -17,7 +17,7 @@ const ATTEMPTS = 5;
 const BURST = 40;
 
 for (const kind of kinds) {
-  describe(`console lock-out under concurrent attempts (${kind.name})`, { timeout: 180_000 }, () => {
+  describe(`console lock-out under concurrent attempts (${kind.name})`, () => {
     let app: TestApp;
     let clientId: string;
 

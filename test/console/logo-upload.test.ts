@@ -16,7 +16,7 @@ const [sqlite] = await testDatabaseKinds();
 
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40"><script>alert(1)</script></svg>');
 
-describe('console: uploading a client logo', { timeout: 120_000 }, () => {
+describe('console: uploading a client logo', () => {
   let app: TestApp;
   let acme: TestClient;
   let operator: ConsoleBrowser;

@@ -14,7 +14,7 @@ import { ConsoleBrowser, consoleUsers, PASSWORD, signInPerson } from './console-
 const [sqlite] = await testDatabaseKinds();
 const NEW_PASSWORD = 'plum rocket lantern meadow';
 
-describe('console: changing one’s own password', { timeout: 120_000 }, () => {
+describe('console: changing one’s own password', () => {
   let app: TestApp;
   let clientId: string;
 

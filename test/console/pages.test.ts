@@ -15,7 +15,7 @@ import { ConsoleBrowser, consoleUsers, signedInOperatorAndMember, signInPerson }
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('console pages', { timeout: 120_000 }, () => {
+describe('console pages', () => {
   let app: TestApp;
   let acme: TestClient;
   let globex: TestClient;

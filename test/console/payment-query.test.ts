@@ -18,7 +18,7 @@ import { testSecretBox } from '../helpers/secret-keys.js';
 const PAYMENTS = 2500;
 
 for (const kind of await testDatabaseKinds()) {
-  describe(`console payment list query (${kind.name})`, { timeout: 120_000 }, () => {
+  describe(`console payment list query (${kind.name})`, () => {
     let database: TestDatabase;
     let handle: DatabaseHandle;
     let clientIds: string[];

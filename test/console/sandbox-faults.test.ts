@@ -14,7 +14,7 @@ import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('console Sandbox: fault rules of every sandbox bank', { timeout: 120_000 }, () => {
+describe('console Sandbox: fault rules of every sandbox bank', () => {
   let app: TestApp;
   let operator: ConsoleBrowser;
 

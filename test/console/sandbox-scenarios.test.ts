@@ -18,7 +18,7 @@ interface PaymentView {
 }
 
 for (const kind of await testDatabaseKinds()) {
-  describe(`console Sandbox: scenario payments [${kind.name}]`, { timeout: 120_000 }, () => {
+  describe(`console Sandbox: scenario payments [${kind.name}]`, () => {
     let app: TestApp;
     let shop: TestClient;
     let live: TestClient;
@@ -124,7 +124,7 @@ for (const kind of await testDatabaseKinds()) {
   });
 }
 
-describe('console Sandbox: a scenario started just before a shutdown', { timeout: 120_000 }, () => {
+describe('console Sandbox: a scenario started just before a shutdown', () => {
   it('plays the payer’s part to its end and deletes the run’s token before the server stops', async () => {
     const [sqlite] = await testDatabaseKinds();
     assert.ok(sqlite !== undefined);

@@ -63,7 +63,7 @@ async function visibleBanks(page: Page): Promise<string[]> {
   return page.locator('button.bank:visible').allInnerTexts();
 }
 
-describe('branding and bank selection in a browser', { skip: browserSkip || (sqlite === undefined ? 'no database' : false), timeout: 300_000 }, () => {
+describe('branding and bank selection in a browser', { skip: browserSkip || (sqlite === undefined ? 'no database' : false) }, () => {
   let flow: FlowHarness;
   let browser: Browser;
   let shop: Shop;

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { WAIT_BOUND_MS } from '../helpers/wait.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -81,12 +82,39 @@ async function selfMoving(page: Page): Promise<boolean> {
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return (await selfMoving(page)) ? await axeOnStillCopy(page) : await axeRun(page);
+      // A page that moved under a check once (a shop's page reloading itself by its Refresh header, say) is checked
+      // as a still copy from then on: on a busy machine the check can take longer than the page stays.
+      return attempt > 1 || (await selfMoving(page)) ? await axeOnStillCopy(page) : await axeRun(page);
     } catch (error) {
-      const navigated = error instanceof Error && /Execution context was destroyed|navigation|axe is not defined/i.test(error.message);
+      const navigated =
+        error instanceof Error && /Execution context was destroyed|navigation|navigating|axe is not defined/i.test(error.message);
       if (!navigated || attempt >= 5) throw error;
       await page.waitForLoadState('load');
     }
+  }
+}
+
+/**
+ * Holds the page's clock from now on (Playwright's fake timers, paused), so a page that moves on by itself (the
+ * completed page's countdown to the shop) waits while the test checks it, however long a busy machine takes.
+ */
+export async function holdClock(page: Page): Promise<void> {
+  await page.clock.install();
+  await page.clock.pauseAt(new Date(Date.now() + 1000));
+}
+
+/**
+ * With the clock held, lets it run one second at a time until `target` shows: the timers of the pages on the way
+ * (a waiting page's status checks) fire, and a page that moves on by itself has run at most a second of its own
+ * countdown when `target` shows.
+ */
+export async function runClockUntilVisible(page: Page, target: Locator, what: string): Promise<void> {
+  const deadline = Date.now() + WAIT_BOUND_MS;
+  while (!(await target.isVisible())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_BOUND_MS} ms waiting for ${what}`);
+    await page.clock.runFor(1000);
+    // Real time for what the step started (a status request, a navigation) to arrive.
+    await page.waitForTimeout(100);
   }
 }
 
@@ -105,14 +133,20 @@ export async function axeViolationsAtViewports(page: Page): Promise<AxeFinding[]
 async function axeOnStillCopy(page: Page): Promise<AxeFinding[]> {
   const url = page.url();
   const html = await page.content();
-  const copy = await page.context().newPage();
+  // A context of its own, at the page's size: the page's own may hold a fake clock (holdClock), under which axe's
+  // timers would never fire.
+  const browser = page.context().browser();
+  assert.ok(browser !== null, 'the page belongs to a launched browser');
+  const viewport = page.viewportSize();
+  const context = await browser.newContext(viewport === null ? {} : { viewport });
+  const copy = await context.newPage();
   try {
     await copy.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
     await copy.route('**/pay/assets/*.js', (route) => route.abort());
     await copy.goto(url);
     return await axeRun(copy);
   } finally {
-    await copy.close();
+    await context.close();
   }
 }
 

@@ -19,7 +19,7 @@ import { BANKS, fixturesWithPassword, TEST_PASSWORD } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('the console’s Banks and Insight in a browser', { skip: browserSkip, timeout: 300_000 }, () => {
+describe('the console’s Banks and Insight in a browser', { skip: browserSkip }, () => {
   let app: TestApp;
   let browser: Browser;
   let acme: TestClient;

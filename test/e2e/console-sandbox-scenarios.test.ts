@@ -15,7 +15,7 @@ import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, 
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('the console’s scenario payments in a browser', { skip: browserSkip, timeout: 180_000 }, () => {
+describe('the console’s scenario payments in a browser', { skip: browserSkip }, () => {
   let app: TestApp;
   let browser: Browser;
   let context: BrowserContext | undefined;

@@ -18,7 +18,7 @@ import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, 
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('the console in a browser', { skip: browserSkip, timeout: 300_000 }, () => {
+describe('the console in a browser', { skip: browserSkip }, () => {
   let app: TestApp;
   let browser: Browser;
   let acme: TestClient;

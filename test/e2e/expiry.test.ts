@@ -13,7 +13,7 @@ import { BANKS, PLAIN_TO_REGISTRATION, TEST_PASSWORD, startFlowHarness, statuses
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('expiry of abandoned flows', { skip: browserSkip, timeout: 180_000 }, () => {
+describe('expiry of abandoned flows', { skip: browserSkip }, () => {
   let flow: FlowHarness;
   let browser: Browser;
   let shop: Shop;

@@ -28,7 +28,7 @@ for (const kind of kinds) {
   const sqliteOnly = (name: string, body: () => Promise<void>): void => {
     if (full) it(name, body);
   };
-  describe(`payer journeys in a browser (${kind.name})`, { skip: browserSkip, timeout: 300_000 }, () => {
+  describe(`payer journeys in a browser (${kind.name})`, { skip: browserSkip }, () => {
     let flow: FlowHarness;
     let browser: Browser;
     let shop: Shop;

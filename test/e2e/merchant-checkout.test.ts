@@ -76,7 +76,7 @@ describe('example shop: pay by bank in a browser', { skip: browserSkip }, () => 
     await service?.close();
   });
 
-  it('cart → pay → our pages → sandbox bank → back: "confirming" until the payment is COMPLETED, then the thank-you page', { timeout: 120_000 }, async () => {
+  it('cart → pay → our pages → sandbox bank → back: "confirming" until the payment is COMPLETED, then the thank-you page', async () => {
     const seen: string[] = [];
     const page = await openPage(browser, seen);
     const cspViolations: string[] = [];

@@ -32,7 +32,7 @@ const kinds = await testDatabaseKinds();
 const sqlite = kinds.filter((kind) => kind.name === 'sqlite');
 
 for (const kind of sqlite) {
-  describe(`UK Open Banking payer journeys in a browser (${kind.name})`, { skip: browserSkip, timeout: 300_000 }, () => {
+  describe(`UK Open Banking payer journeys in a browser (${kind.name})`, { skip: browserSkip }, () => {
     let flow: FlowHarness;
     let browser: Browser;
     let shop: Shop;

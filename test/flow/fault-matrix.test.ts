@@ -232,7 +232,7 @@ function defectOf(subject: Flow, call: string, fault: FaultName): string | undef
 const kinds = await testDatabaseKinds();
 
 for (const kind of kinds) {
-  describe(`fault matrix [${kind.name}]`, { timeout: 1_800_000 }, () => {
+  describe(`fault matrix [${kind.name}]`, () => {
     let flow: FlowHarness;
     let dir: string;
     const crasher = new Crasher();

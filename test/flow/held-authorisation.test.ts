@@ -18,7 +18,7 @@ import { payerInBankApp } from '../sandbox-bank/uk-open-banking/tpp.js';
 const PENNINE = 'f9649db5-0013-49e6-8e71-bc2f4f38f24b';
 
 for (const kind of await testDatabaseKinds()) {
-  describe(`the payer's token held across a lost submission (${kind.name})`, { timeout: 60_000 }, () => {
+  describe(`the payer's token held across a lost submission (${kind.name})`, () => {
     let app: TestApp;
     let token: string;
 

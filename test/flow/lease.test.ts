@@ -57,7 +57,7 @@ class CompletionGate {
 }
 
 for (const kind of await testDatabaseKinds()) {
-  describe(`writes without the lease while a holder is at the bank (${kind.name})`, { timeout: 60_000 }, () => {
+  describe(`writes without the lease while a holder is at the bank (${kind.name})`, () => {
     const gate = new CompletionGate();
     let app: TestApp;
     let client: TestClient;

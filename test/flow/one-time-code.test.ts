@@ -36,7 +36,7 @@ function assertCodeAgain(page: Answer): void {
   assert.deepEqual(fieldsAsked(page.html), ['otp']);
 }
 
-describe('a bank error on the one-time code (HTTP)', { timeout: 120_000 }, () => {
+describe('a bank error on the one-time code (HTTP)', () => {
   let flow: FlowHarness;
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');
@@ -86,7 +86,7 @@ describe('a bank error on the one-time code (HTTP)', { timeout: 120_000 }, () =>
   });
 });
 
-describe('expiry records EXPIRED, whoever else asks the bank meanwhile', { timeout: 60_000 }, () => {
+describe('expiry records EXPIRED, whoever else asks the bank meanwhile', () => {
   let flow: FlowHarness;
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');

@@ -75,7 +75,7 @@ class FaultyConnectors {
 const kinds = await testDatabaseKinds();
 
 for (const kind of kinds) {
-  describe(`the outcome is the bank's truth under faults [${kind.name}]`, { timeout: 180_000 }, () => {
+  describe(`the outcome is the bank's truth under faults [${kind.name}]`, () => {
     let flow: FlowHarness;
     let dir: string;
     const faulty = new FaultyConnectors();

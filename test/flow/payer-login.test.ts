@@ -56,7 +56,7 @@ function assertLoginRefused(page: Answer, attemptsLeft: number, fields: string[]
   assert.deepEqual(fieldsAsked(page.html), fields);
 }
 
-describe('the payer logs in at an embedded bank (HTTP)', { timeout: 120_000 }, () => {
+describe('the payer logs in at an embedded bank (HTTP)', () => {
   let flow: FlowHarness;
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');
@@ -253,7 +253,7 @@ describe('the payer logs in at an embedded bank (HTTP)', { timeout: 120_000 }, (
   });
 });
 
-describe('the attempts are the catalogue\'s: the sandbox bank and the flow both count to its limit', { timeout: 60_000 }, () => {
+describe('the attempts are the catalogue\'s: the sandbox bank and the flow both count to its limit', () => {
   let flow: FlowHarness;
   let dir: string;
   before(async () => {

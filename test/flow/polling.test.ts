@@ -78,7 +78,7 @@ class ContextRecorder {
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('polling a payment at the bank', { timeout: 120_000 }, () => {
+describe('polling a payment at the bank', () => {
   let flow: FlowHarness;
   const recorder = new ContextRecorder();
   before(async () => {

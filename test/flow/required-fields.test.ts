@@ -47,7 +47,7 @@ const CATALOGUE_BANKS = loadCatalogue(undefined, 'http://127.0.0.1/sandbox-bank'
 /** Statuses where our pages ask the payer for credentials or the sender IBAN. */
 const ASKING = ['FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING', 'SENDER_AUTHORIZATION_REDIRECT_PENDING'];
 
-describe('requiredPaymentFields matches what the flow asks for, bank by bank', { timeout: 180_000 }, () => {
+describe('requiredPaymentFields matches what the flow asks for, bank by bank', () => {
   let flow: FlowHarness;
   let banks: Provider[];
   let token: string;

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { TEST_SECRET_KEYS } from './secret-keys.js';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './test-app.js';
+import { PROCESS_BOUND_MS } from './wait.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -39,7 +40,7 @@ function startProcess(args: string[], env: Record<string, string>, port: number,
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`process did not become ready:\n${output.slice(-2000)}`));
-    }, 60_000);
+    }, PROCESS_BOUND_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       if (ready.test(output)) {
@@ -58,7 +59,7 @@ function startProcess(args: string[], env: Record<string, string>, port: number,
 
 /**
  * Runs a command (arguments of node, from the project's folder) that is expected to end, and gives its exit code
- * and output. One that serves instead is killed after a minute, so the caller's assertions fail.
+ * and output. One that serves instead is killed after PROCESS_BOUND_MS, so the caller's assertions fail.
  */
 export function runToExit(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -66,7 +67,7 @@ export function runToExit(args: string[], env: Record<string, string>): Promise<
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const bound = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const bound = setTimeout(() => child.kill('SIGKILL'), PROCESS_BOUND_MS);
   return new Promise((resolve) => {
     child.once('close', (code) => {
       clearTimeout(bound);

@@ -7,6 +7,12 @@
 /** How long a wait may take before the test fails, by default. */
 export const WAIT_BOUND_MS = 60_000;
 
+/**
+ * How long a process the tests start (the service through tsx, the CLI) may take to become ready or to end: starting
+ * one loads and compiles the sources, which a machine loaded many times over its cores stretches to minutes.
+ */
+export const PROCESS_BOUND_MS = 300_000;
+
 /** Calls `probe` every `intervalMs` until it returns a value (not undefined), or fails after `timeoutMs`. */
 export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = WAIT_BOUND_MS, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -36,7 +36,7 @@ function recordingCompletions(connectors: Connectors): Connectors {
   };
 }
 
-describe('the bank return, handed to the connector', { timeout: 90_000 }, () => {
+describe('the bank return, handed to the connector', () => {
   let flow: FlowHarness;
   before(async () => {
     if (kind === undefined) throw new Error('no database');

@@ -12,7 +12,7 @@ import { continueLinkOf, get, headingOf, post, submit } from './http-payer.js';
 const kinds = await testDatabaseKinds();
 
 for (const kind of kinds) {
-  describe(`hosted flow over HTTP (${kind.name})`, { timeout: 60_000 }, () => {
+  describe(`hosted flow over HTTP (${kind.name})`, () => {
     let flow: FlowHarness;
     before(async () => {
       flow = await startFlowHarness(kind);

@@ -13,7 +13,7 @@ import { get, headingOf, post, submit, submitAndFollow } from './http-payer.js';
 
 const kinds = await testDatabaseKinds();
 
-for (const kind of kinds) describe(`going back to the bank list (${kind.name})`, { timeout: 60_000 }, () => {
+for (const kind of kinds) describe(`going back to the bank list (${kind.name})`, () => {
   let flow: FlowHarness;
   before(async () => {
     flow = await startFlowHarness(kind);

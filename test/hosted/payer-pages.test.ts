@@ -14,7 +14,7 @@ import { continueLinkOf, get, headingOf, openFlow, submit, submitAndFollow } fro
 const [sqlite] = await testDatabaseKinds();
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
 
-describe('what the payer pages say', { timeout: 60_000 }, () => {
+describe('what the payer pages say', () => {
   let flow: FlowHarness;
   before(async () => {
     assert.ok(sqlite);

@@ -10,7 +10,7 @@ import { csrfOf, get, headingOf, post, submit } from './http-payer.js';
 
 const [sqlite] = await testDatabaseKinds();
 
-describe('hosted page guards and languages', { timeout: 60_000 }, () => {
+describe('hosted page guards and languages', () => {
   let flow: FlowHarness;
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');

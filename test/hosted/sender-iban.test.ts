@@ -12,7 +12,7 @@ import { get, submit, type Answer } from './http-payer.js';
 const [sqlite] = await testDatabaseKinds();
 const ALICE_IBAN = 'DE54500105171000007919';
 
-describe('sender IBAN collected on our page', { timeout: 60_000 }, () => {
+describe('sender IBAN collected on our page', () => {
   let flow: FlowHarness;
   before(async () => {
     assert.ok(sqlite);

@@ -21,7 +21,7 @@ describe('API reference page', { skip: browserSkip }, () => {
   });
   after(() => t.close());
 
-  it('renders the operations, asks nothing of any other host, and creates a payment from the example', { timeout: 90_000 }, async () => {
+  it('renders the operations, asks nothing of any other host, and creates a payment from the example', async () => {
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();

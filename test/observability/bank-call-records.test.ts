@@ -23,7 +23,7 @@ function call(overrides: Partial<BankCallRecord> = {}): BankCallRecord {
 }
 
 for (const kind of await testDatabaseKinds()) {
-  describe(`records of bank calls [${kind.name}]`, { timeout: 120_000 }, () => {
+  describe(`records of bank calls [${kind.name}]`, () => {
     let t: TestApp;
     before(async () => {
       t = await startTestApp(kind, {

@@ -57,7 +57,7 @@ describe('@openpis/sdk package', () => {
     assert.deepEqual(Object.keys(manifest.dependencies), ['standardwebhooks']);
   });
 
-  it('packs clean: the build, the README and a manifest that runs nothing where it is installed', { timeout: 120_000 }, async () => {
+  it('packs clean: the build, the README and a manifest that runs nothing where it is installed', async () => {
     // What `npm pack` (and so a checkout's tarball, README "install") would ship; the build itself is tested below.
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir });
     const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
@@ -70,7 +70,7 @@ describe('@openpis/sdk package', () => {
     assert.deepEqual(runAtInstall, []);
   });
 
-  it('builds to ES modules and CommonJS exporting the same API, with declarations where `exports` points', { timeout: 120_000 }, async () => {
+  it('builds to ES modules and CommonJS exporting the same API, with declarations where `exports` points', async () => {
     await run(process.execPath, [join(packageDir, 'scripts/build.mjs'), outDir]);
     const entry = manifest.exports['.'];
     assert.ok(typeof entry === 'object');
@@ -88,7 +88,7 @@ describe('@openpis/sdk package', () => {
     }
   });
 
-  it('its declarations type-check a consumer importing the ES module and one requiring the CommonJS build', { timeout: 120_000 }, async () => {
+  it('its declarations type-check a consumer importing the ES module and one requiring the CommonJS build', async () => {
     const usage = (from: string) => `const status: sdk.PaymentStatus = 'A_STATUS_ADDED_LATER';
 const client = new sdk.OpenpisClient({ baseUrl: 'http://localhost:8080', clientId: 'id', clientSecret: 'secret' });
 export const final: Promise<boolean> = client.getPayment('id').then((payment) => sdk.isFinalStatus(payment.status) || status === '${from}');

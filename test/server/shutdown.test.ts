@@ -82,7 +82,7 @@ describe('shutdown', () => {
       ? Promise.resolve()
       : new Promise<void>((resolve) => service.child.once('exit', () => resolve()));
 
-  it('ends within SHUTDOWN_TIMEOUT_MS when a delivery never finishes and the output reader is gone, leaving it to lease expiry', { timeout: 120_000 }, async () => {
+  it('ends within SHUTDOWN_TIMEOUT_MS when a delivery never finishes and the output reader is gone, leaving it to lease expiry', async () => {
     const { service, path } = await serviceWithDeliveryInFlight('stuck', '/never', { SHUTDOWN_TIMEOUT_MS: '1000' });
     dropOutputReader(service);
     service.child.kill('SIGTERM');
@@ -100,7 +100,7 @@ describe('shutdown', () => {
     }
   });
 
-  it('still finishes the work in flight, and exits 0, when the output reader is gone', { timeout: 120_000 }, async () => {
+  it('still finishes the work in flight, and exits 0, when the output reader is gone', async () => {
     const { service, path, answer } = await serviceWithDeliveryInFlight('graceful', '/later', { SHUTDOWN_TIMEOUT_MS: '20000' });
     dropOutputReader(service);
     service.child.kill('SIGTERM');
@@ -117,7 +117,7 @@ describe('shutdown', () => {
     }
   });
 
-  it('ends when the output reader is still there but has stopped reading (a full pipe)', { timeout: 120_000 }, async () => {
+  it('ends when the output reader is still there but has stopped reading (a full pipe)', async () => {
     const service = await startService({ LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '1000' });
     services.push(service);
     service.child.stdout?.pause();

@@ -15,7 +15,7 @@ const available = existsSync(CHROMIUM);
 const required = process.env['OPENPIS_REQUIRE_BROWSER'] === '1';
 const skip = !available && !required ? `${CHROMIUM} is not installed` : false;
 
-describe('payer pages in a browser', { skip, timeout: 120_000 }, () => {
+describe('payer pages in a browser', { skip }, () => {
   let bank: Harness;
   let browser: Browser;
   let tpp: Server;

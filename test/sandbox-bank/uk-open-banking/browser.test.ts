@@ -16,7 +16,7 @@ const available = existsSync(CHROMIUM);
 const required = process.env['OPENPIS_REQUIRE_BROWSER'] === '1';
 const skip = !available && !required ? `${CHROMIUM} is not installed` : false;
 
-describe('UK sandbox payer pages in a browser', { skip, timeout: 120_000 }, () => {
+describe('UK sandbox payer pages in a browser', { skip }, () => {
   let bank: UkBank;
   let browser: Browser;
   let tpp: Server;
