@@ -48,7 +48,7 @@ import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { registerHostedRoutes } from './hosted/routes.js';
-import { registerConsoleRoutes } from './console/routes.js';
+import { consolePlugin } from './console/plugin.js';
 import { ClientBrandingStore } from './branding/client-branding.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
@@ -324,7 +324,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       operator: config.operator,
       sandboxBankUrl: `${config.sandboxBank.url}/`,
     });
-    registerConsoleRoutes(app, { db: database.db, databaseKind: database.kind, config, secrets, catalogue, now });
+    await app.register(consolePlugin, { prefix: '/console', db: database.db, databaseKind: database.kind, config, secrets, catalogue, now });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });
