@@ -22,11 +22,11 @@ import type { ProviderCatalogue } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { admitSignedIn, viewerOf } from './access.js';
-import { registerAccountPages } from './account/pages.js';
+import { accountSection } from './account/routes.js';
 import { auditSection } from './audit/routes.js';
-import { registerBankPages } from './banks/pages.js';
+import { banksSection } from './banks/routes.js';
 import { registerClientPages } from './clients/pages.js';
-import { registerInsightPages } from './insight/pages.js';
+import { insightSection } from './insight/routes.js';
 import { ConsoleNavigation } from './navigation.js';
 import { registerPaymentPages } from './payments/pages.js';
 import { registerPeoplePages } from './people/pages.js';
@@ -56,17 +56,14 @@ export type ConsolePageModule = (router: ConsoleRouter, services: ConsoleService
 
 const CONSOLE_PAGES: readonly ConsolePageModule[] = [
   registerPaymentPages,
-  registerBankPages,
-  registerInsightPages,
   registerSandboxPages,
   registerClientPages,
   registerPeoplePages,
-  registerAccountPages,
   registerSignOut,
 ];
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
-export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [auditSection];
+export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [banksSection, insightSection, auditSection, accountSection];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {
   const { db, config, secrets, now } = options;

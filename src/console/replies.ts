@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../hosted/html.js';
 import { authPage, consolePage } from './layout.js';
+import { clearConsoleCookie, SESSION_COOKIE, type CookieSettings } from './security.js';
 import type { ConsoleServices } from './services.js';
 
 export function sendPage(reply: FastifyReply, page: string, status = 200): FastifyReply {
@@ -71,4 +72,10 @@ export async function consoleErrorHandler(error: FastifyError, request: FastifyR
   const status = statusOf(error);
   if (status !== undefined && status >= 400 && status < 500) throw error;
   return sendFailed(request, reply, error);
+}
+
+/** Ends the session in the browser (its cookie) and sends it on: after sign-out, or when the account locked. */
+export function seeOtherSignedOut(reply: FastifyReply, cookies: CookieSettings, location: string): FastifyReply {
+  clearConsoleCookie(reply, cookies, SESSION_COOKIE);
+  return seeOther(reply, location);
 }
