@@ -23,7 +23,7 @@ import type { App } from './http/fastify-types.js';
 import { parseJsonBody } from './http/json-body.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { openApiDocumentation } from './http/openapi.js';
-import { PaymentRepository } from './flow/payment-repository.js';
+import { PaymentRepository } from './payments/payment-repository.js';
 import { GroupCommitter } from './storage/group-commit.js';
 import { PaymentService } from './payments/payment-service.js';
 import { registerPaymentRoutes } from './payments/routes.js';
