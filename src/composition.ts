@@ -13,7 +13,7 @@ import { createConnectors, type Connectors } from './connectors/index.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
-import { PaymentRepository } from './flow/payment-repository.js';
+import { PaymentRepository } from './payments/payment-repository.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
 import { CursorCodec } from './http/cursor.js';
 import { createRateLimiter } from './http/rate-limit.js';
