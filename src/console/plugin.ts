@@ -29,7 +29,7 @@ import { registerClientPages } from './clients/pages.js';
 import { insightSection } from './insight/routes.js';
 import { ConsoleNavigation } from './navigation.js';
 import { registerPaymentPages } from './payments/pages.js';
-import { registerPeoplePages } from './people/pages.js';
+import { peopleSection } from './people/routes.js';
 import { consoleErrorHandler, sendNotFound, seeOther } from './replies.js';
 import { ConsoleRouter } from './router.js';
 import { registerSandboxPages } from './sandbox/pages.js';
@@ -58,12 +58,11 @@ const CONSOLE_PAGES: readonly ConsolePageModule[] = [
   registerPaymentPages,
   registerSandboxPages,
   registerClientPages,
-  registerPeoplePages,
   registerSignOut,
 ];
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
-export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [banksSection, insightSection, auditSection, accountSection];
+export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [banksSection, insightSection, peopleSection, auditSection, accountSection];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {
   const { db, config, secrets, now } = options;
