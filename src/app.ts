@@ -275,7 +275,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     bankPendingAlertSeconds: config.bankPendingAlertSeconds,
   });
 
-  // Handlers of the background jobs, run by the workers of this or another process (src/workers/).
+  // Handlers of the background jobs, run by the workers of this or another process (src/background-workers.ts, src/jobs/).
   const jobHandlers: Partial<Record<JobKind, JobHandler>> = { ...flow.jobHandlers() };
   app.decorate('jobHandlers', jobHandlers);
   app.decorate('flowSweep', () => flow.sweepPaymentsWithoutFuture());
