@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
 import { BankPendingReport, isPendingAtBank } from '../../src/flow/bank-pending.js';
 import type { DetailedStatus } from '../../src/domain/detailed-status.js';
-import { paymentFromRow } from '../../src/flow/payment-repository.js';
+import { paymentFromRow } from '../../src/flow/payment-rows.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { PaymentsTable } from '../../src/storage/schema.js';
