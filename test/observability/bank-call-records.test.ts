@@ -9,14 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { BankCallRecorder, pruneBankCalls, type BankCallRecord } from '../../src/observability/bank-call-records.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Database } from '../../src/storage/schema.js';
 import { BANKS, fixturesWithPassword, TEST_PASSWORD } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { injectSandboxFault, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { createBackgroundWorkers } from '../../src/workers/background.js';
+import { createBackgroundWorkers } from '../../src/background-workers.js';
 
 function call(overrides: Partial<BankCallRecord> = {}): BankCallRecord {
   return { at: '2026-11-24T10:00:00.000Z', bankId: BANKS.hansa, clientId: null, paymentId: null, operation: 'getPaymentStatus', outcome: 'ok', httpStatus: null, latencyMs: 12, ...overrides };
