@@ -25,7 +25,7 @@ import { admitSignedIn, viewerOf } from './access.js';
 import { accountSection } from './account/routes.js';
 import { auditSection } from './audit/routes.js';
 import { banksSection } from './banks/routes.js';
-import { registerClientPages } from './clients/pages.js';
+import { clientsSection } from './clients/routes.js';
 import { insightSection } from './insight/routes.js';
 import { ConsoleNavigation } from './navigation.js';
 import { paymentsSection } from './payments/routes.js';
@@ -56,12 +56,11 @@ export type ConsolePageModule = (router: ConsoleRouter, services: ConsoleService
 
 const CONSOLE_PAGES: readonly ConsolePageModule[] = [
   registerSandboxPages,
-  registerClientPages,
   registerSignOut,
 ];
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
-export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [paymentsSection, banksSection, insightSection, peopleSection, auditSection, accountSection];
+export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [paymentsSection, banksSection, insightSection, clientsSection, peopleSection, auditSection, accountSection];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {
   const { db, config, secrets, now } = options;
