@@ -98,10 +98,6 @@ interface Flow {
 }
 
 /** A lost answer to the start of a decoupled/CIBA authorisation (see the header comment). */
-/** A UK submission the bank took, its answer lost or a 5xx. */
-const LOST_UK_SUBMISSION =
-  'engine defect: after the bank took a CIBA-authorised domestic payment and its answer was lost (timeout or 5xx), the engine rests at PAYMENT_CONSENT_REDIRECT_PENDING holding the token, no open call, its bank-status job due every ~30 s, and never resubmits nor finds the payment: pending until flow expiry while the bank has it';
-
 const LOST_DECOUPLED_START =
   'engine defect: an open startAuthorisation of a decoupled/CIBA flow is only reconciled (payment status read, still unauthorised), never re-sent nor handed back to the payer: the payment rests at PAYMENT_CONSENT_REQUIRED_CHECK_PENDING until its flow expiry while the payer sees the waiting page and nothing usable reaches the bank app';
 
@@ -163,8 +159,6 @@ const FLOWS: readonly Flow[] = [
     sqliteOnly: true,
     defects: {
       backchannelAuthentication: LOST_DECOUPLED_START,
-      'createDomesticPayment × no answer, done': LOST_UK_SUBMISSION,
-      'createDomesticPayment × 5xx, done': LOST_UK_SUBMISSION,
     },
   },
 ];
