@@ -9,7 +9,7 @@ import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import type { Connectors } from './connectors/index.js';
 import { registerConsoleRoutes } from './console/routes.js';
 import { buildServiceGraph } from './composition.js';
-import { registerHostedRoutes } from './hosted/routes.js';
+import { hostedPagesPlugin } from './hosted/plugin.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
 import type { App } from './http/fastify-types.js';
@@ -132,7 +132,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     database,
   });
   if (config.processRole !== 'worker') {
-    registerHostedRoutes(app, {
+    // The payer's pages, a plugin with its own error handler: a payer sees our pages, never a JSON error body.
+    await app.register(hostedPagesPlugin, {
       engine: flow,
       baseUrl: config.baseUrl,
       branding: services.branding,
