@@ -31,13 +31,12 @@ import { ConsoleNavigation } from './navigation.js';
 import { paymentsSection } from './payments/routes.js';
 import { peopleSection } from './people/routes.js';
 import { consoleErrorHandler, sendNotFound, seeOther } from './replies.js';
-import { ConsoleRouter } from './router.js';
 import { sandboxSection } from './sandbox/routes.js';
 import { NoQuery } from './schemas.js';
 import type { ConsoleSectionRoutes } from './section.js';
 import { consoleHeaders } from './security.js';
 import type { ConsoleServices } from './services.js';
-import { registerSignInRoutes, registerSignOut } from './sign-in/routes.js';
+import { registerSignInRoutes, signOutSection } from './sign-in/routes.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH } from './styles.js';
 import { UnfinishedWork } from './unfinished-work.js';
 import { registerUploads } from './uploads.js';
@@ -51,15 +50,8 @@ export interface ConsoleOptions {
   readonly now: () => Date;
 }
 
-/** A page module of the router (the sections not yet moved to `ConsoleSectionRoutes`). */
-export type ConsolePageModule = (router: ConsoleRouter, services: ConsoleServices) => void;
-
-const CONSOLE_PAGES: readonly ConsolePageModule[] = [
-  registerSignOut,
-];
-
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
-export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [paymentsSection, banksSection, insightSection, sandboxSection, clientsSection, peopleSection, auditSection, accountSection];
+export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [paymentsSection, banksSection, insightSection, sandboxSection, clientsSection, peopleSection, auditSection, accountSection, signOutSection];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {
   const { db, config, secrets, now } = options;
@@ -102,7 +94,7 @@ function registerStartAndNotFound(pages: App, services: ConsoleServices): void {
   });
 }
 
-async function registerSignedInPart(pages: App, services: ConsoleServices, router: ConsoleRouter): Promise<void> {
+async function registerSignedInPart(pages: App, services: ConsoleServices): Promise<void> {
   admitSignedIn(pages, services);
   for (const section of CONSOLE_SECTIONS) {
     const id = section.navigation?.id;
@@ -115,15 +107,12 @@ async function registerSignedInPart(pages: App, services: ConsoleServices, route
       await section.routes(scope, services);
     });
   }
-  await pages.register(async (scope) => router.registerPages(scope));
   registerStartAndNotFound(pages, services);
 }
 
 export const consolePlugin: FastifyPluginAsync<ConsoleOptions, RawServerDefault, TypeBoxTypeProvider> = async function consolePlugin(app, options) {
   const services = consoleServices(options);
   for (const section of CONSOLE_SECTIONS) if (section.navigation !== undefined) services.navigation.register(section.navigation);
-  const router = new ConsoleRouter(services);
-  for (const register of CONSOLE_PAGES) register(router, services);
 
   app.decorateRequest('consoleViewer', null);
   app.setErrorHandler(consoleErrorHandler);
@@ -138,11 +127,12 @@ export const consolePlugin: FastifyPluginAsync<ConsoleOptions, RawServerDefault,
   app.addHook('preClose', async () => services.unfinishedWork.settle());
 
   await app.register(async (scope) => registerPublicPart(scope, services));
-  await app.register(async (scope) => registerSignedInPart(scope, services, router));
+  await app.register(async (scope) => registerSignedInPart(scope, services));
   await app.register(async (scope) =>
-    registerUploads(scope, services, [
-      ...CONSOLE_SECTIONS.flatMap((section) => (section.uploads === undefined ? [] : [section.uploads])),
-      async (uploads) => router.registerUploads(uploads),
-    ]),
+    registerUploads(
+      scope,
+      services,
+      CONSOLE_SECTIONS.flatMap((section) => (section.uploads === undefined ? [] : [section.uploads])),
+    ),
   );
 };
