@@ -21,7 +21,7 @@ import type { JobHandler } from './jobs/worker.js';
 import type { BankCallRecorder } from './observability/bank-call-records.js';
 import type { Metrics } from './observability/metrics.js';
 import { registerObservabilityRoutes } from './observability/routes.js';
-import { registerWithExternalSandbox } from './open-banking-keys.js';
+import { registerWithExternalSandbox } from './connectors/uk-open-banking/index.js';
 import { registerEventFeedRoutes } from './payments/event-feed-routes.js';
 import { registerPaymentRoutes } from './payments/routes.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
@@ -118,7 +118,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       });
     });
   } else if (services.sandboxClients.length > 0) {
-    app.addHook('onReady', async () => registerWithExternalSandbox(services.sandboxClients, catalogue, config.sandboxBank.url, app.log));
+    app.addHook('onReady', async () => registerWithExternalSandbox(services.sandboxClients, services.ukSandboxBanks, app.log));
   }
 
   // A worker-only process serves health and metrics, not the API (PROCESS_ROLE=worker).

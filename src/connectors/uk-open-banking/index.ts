@@ -9,4 +9,5 @@ export {
 } from './uk-open-banking-connector.js';
 export { creditorAccountOf } from './mapping.js';
 export type { ConnectorLogger } from './http-client.js';
-export { publicKeySet, signingKeysFromPem, throwAwaySigningKeys } from './keys.js';
+export { loadSigningKeys, publicKeySet, signingKeysFromPem, throwAwaySigningKeys, type ConfiguredSigningKey } from './keys.js';
+export { registerWithExternalSandbox, ukSandboxBankSettings, ukSandboxClients, type UkClientRegistration } from './sandbox-registration.js';
