@@ -4,7 +4,8 @@
  * The top-level folders of src/ form layers; a folder may import only the folders listed for it below, all of them
  * lower, so imports point one way and no two folders can import each other, directly or round a loop. The
  * shared domain (statuses, failure codes, the payment, money, reference data) is at the bottom and imports nothing
- * of ours. docs/architecture.md draws the layers.
+ * of ours. docs/architecture.md draws the layers. Inside a folder, and in scripts/, bench/ and test/ (which
+ * `npm run check:boundaries` reads too), no two files import each other round a loop either (`no-circular`).
  */
 const LAYERS = {
   // The bottom: no imports of ours.
@@ -77,6 +78,14 @@ module.exports = {
       scope: 'folder',
       from: { path: '^src/[^/]+$' },
       to: { circular: true, path: '^src/[^/]+$' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No file reaches itself round a loop of imports, inside a folder or across (type-only imports count): files in a loop are one concern, or what they share wants a file of its own',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'no-tests-in-source',

@@ -1,5 +1,6 @@
 /** The UK Open Banking Read/Write API 4.0 connector (domestic payments). */
-export { UkOpenBankingSettingsSchema, ukOpenBankingProfile, type UkOpenBankingSettings } from './settings.js';
+export { UkOpenBankingSettingsSchema, type UkOpenBankingSettings } from './settings.js';
+export { ukOpenBankingProfile } from './profile.js';
 export {
   UkOpenBankingConnector,
   createUkOpenBankingConnector,
