@@ -23,7 +23,7 @@ import { loadConfig, type DatabaseConfig } from '../src/config/config.js';
 import { listPayments, type PaymentListFilters, type PaymentListPosition } from '../src/console/payments/payment-query.js';
 import { loadCatalogue } from '../src/providers/catalogue.js';
 import { openDatabase } from '../src/storage/database.js';
-import { migrateToLatest } from '../src/storage/migrations.js';
+import { migrateToLatest } from '../src/storage/migrator.js';
 import type { Database } from '../src/storage/schema.js';
 import { TEST_SECRET_KEYS } from '../test/helpers/secret-keys.js';
 import { seedPayments } from './seed-payments.js';

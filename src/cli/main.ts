@@ -66,7 +66,7 @@ export function buildCli(): Command {
     .command('migrate')
     .description('apply pending database migrations (the service also applies them at start)')
     .action(async () => {
-      const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../storage/database.js'), import('../storage/migrations.js')]);
+      const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../storage/database.js'), import('../storage/migrator.js')]);
       const database = openDatabase(loadConfig().database);
       try {
         const applied = await migrateToLatest(database.db as unknown as Kysely<unknown>);

@@ -10,7 +10,7 @@ import { ClientService } from '../../src/auth/clients.js';
 import { listPayments, type PaymentListFilters, type PaymentListPosition } from '../../src/console/payments/payment-query.js';
 import { topLevelStatus, type DetailedStatus } from '../../src/domain/detailed-status.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { seedPayments } from '../../bench/seed-payments.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
