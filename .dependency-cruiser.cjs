@@ -37,7 +37,7 @@ const LAYERS = {
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
-  // The Sandbox page names the sandbox banks' fault operations (src/sandbox-bank/shared/faults.ts).
+  // The Sandbox page names the sandbox banks' fault operations (through src/sandbox-bank/index.ts, their interface).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'sandbox-scenarios', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
   cli: ['people', 'sandbox-bank', 'sandbox-scenarios', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
@@ -78,6 +78,13 @@ module.exports = {
       scope: 'folder',
       from: { path: '^src/[^/]+$' },
       to: { circular: true, path: '^src/[^/]+$' },
+    },
+    {
+      name: 'sandbox-bank-interface',
+      severity: 'error',
+      comment: 'The service reaches the sandbox banks only through src/sandbox-bank/index.ts, their whole interface (.dependency-cruiser.cjs)',
+      from: { path: '^src/', pathNot: '^src/sandbox-bank/' },
+      to: { path: '^src/sandbox-bank/', pathNot: '^src/sandbox-bank/index[.]ts$' },
     },
     {
       name: 'no-circular',
