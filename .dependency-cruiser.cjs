@@ -26,8 +26,9 @@ const LAYERS = {
   // The console's people: accounts, sessions, second factor, the audit log.
   people: ['storage', 'config', 'crypto', 'domain'],
   observability: ['connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
-  // The sandbox banks stand beside the service: they share only reference data and HTTP helpers.
-  'sandbox-bank': ['providers', 'connectors', 'domain', 'crypto', 'http'],
+  // The sandbox banks stand beside the service: they share only reference data, the connectors' default attempt
+  // limit and HTTP helpers; the catalogue they serve is handed to them in a shape they name (shared/catalogue.ts).
+  'sandbox-bank': ['connectors', 'domain', 'http'],
   // The flow engine above them.
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
   // Scenario payments of the sandbox (`openpis trigger`, the console's Sandbox page): made through the service's API.

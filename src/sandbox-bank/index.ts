@@ -5,7 +5,8 @@
  *
  * - `plugin.ts`: the plugin that mounts both standards, and the stand-alone app;
  * - `berlin-group/`, `uk-open-banking/`: each standard's plugin, routes, pages and state;
- * - `shared/`: test payers, the balances ledger, fault plan, operator token, page frame and request plumbing.
+ * - `shared/`: test payers, the balances ledger, fault plan, operator token, page frame, request plumbing, and the
+ *   shape of the catalogue it is given.
  *
  * This file is the sandbox banks' whole interface to the service: nothing else in src/ imports a file inside this
  * folder (.dependency-cruiser.cjs, `sandbox-bank-interface`), so the folder can stand on its own as a package.
@@ -31,6 +32,7 @@ export {
   type FaultContext,
   type OperationName,
 } from './shared/faults.js';
+export type { SandboxCatalogue, CatalogueBank, CatalogueBerlinGroupConnector } from './shared/catalogue.js';
 export {
   loadSandboxFixtures,
   parseSandboxFixtures,
