@@ -8,8 +8,7 @@
  * the payment exists, with a link to its page; the payer's part and the outcome follow in the background.
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
-import { OPERATIONS } from '../../sandbox-bank/shared/faults.js';
-import { UK_OPERATIONS } from '../../sandbox-bank/uk-open-banking/faults.js';
+import { OPERATIONS, UK_OPERATIONS } from '../../sandbox-bank/index.js';
 import { isScenario, startScenario, TriggerError, type Scenario, type ScenarioRun } from '../../sandbox-scenarios/scenarios.js';
 import { consolePage, csrfField, emptyState, errorSummary, notice } from '../layout.js';
 import { page, redirect, type ConsoleRouter } from '../router.js';
