@@ -7,7 +7,7 @@ import { registerTokenRoute } from './auth/token-route.js';
 import type { Config } from './config/config.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import type { Connectors } from './connectors/index.js';
-import { registerConsoleRoutes } from './console/routes.js';
+import { consolePlugin } from './console/plugin.js';
 import { buildServiceGraph } from './composition.js';
 import { registerHostedRoutes } from './hosted/routes.js';
 import { apiDocumentation } from './http/api-documentation.js';
@@ -143,7 +143,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       operator: config.operator,
       sandboxBankUrl: `${config.sandboxBank.url}/`,
     });
-    registerConsoleRoutes(app, { db: database.db, databaseKind: database.kind, config, secrets: services.secrets, catalogue, now });
+    await app.register(consolePlugin, { prefix: '/console', db: database.db, databaseKind: database.kind, config, secrets: services.secrets, catalogue, now });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   registerObservabilityRoutes(app, { database, metrics });

@@ -72,7 +72,7 @@ export interface ServiceGraph {
   readonly branding: ClientBrandingStore;
   /** The UK sandbox banks' registrations of this service (empty when no UK sandbox bank is in the catalogue). */
   readonly sandboxClients: Awaited<ReturnType<typeof ukSandboxClients>>;
-  /** Handlers of the background jobs, run by the workers of this or another process (src/workers/). */
+  /** Handlers of the background jobs, run by the workers of this or another process (src/background-workers.ts, src/jobs/). */
   readonly jobHandlers: Partial<Record<JobKind, JobHandler>>;
   /** Told after every commit what it left for this process's workers (jobs and when due, webhook deliveries). */
   readonly workSignal: WorkSignal;

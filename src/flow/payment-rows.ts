@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 import { isDetailedStatus, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
 import { sha256Hex } from '../crypto/hashes.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { flowTokenContext } from '../storage/stored-secrets.js';
+import { flowTokenContext } from '../crypto/sealing-contexts.js';
 import type { PaymentStatusHistoryTable, PaymentsTable } from '../storage/schema.js';
 import type { Payment, StatusRecord } from '../domain/payment.js';
 

@@ -14,8 +14,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { PaymentsTable } from '../../src/storage/schema.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
-import { sha256Hex } from '../../src/auth/secrets.js';
-import { flowTokenContext } from '../../src/storage/stored-secrets.js';
+import { sha256Hex } from '../../src/crypto/hashes.js';
+import { flowTokenContext } from '../../src/crypto/sealing-contexts.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
 
 const secrets = testSecretBox();

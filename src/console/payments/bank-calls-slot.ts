@@ -6,7 +6,7 @@
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
 import type { BankCallOutcome } from '../../storage/schema.js';
-import { bankCallsOf } from '../banks/bank-health.js';
+import { bankCallsOf } from '../banks/queries.js';
 import { duration, timeTag } from '../format.js';
 import { emptyState } from '../layout.js';
 import type { ConsoleServices } from '../services.js';

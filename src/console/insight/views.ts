@@ -1,27 +1,14 @@
 /**
- * Insight: how payments are going, as charts (docs/console.md, "Insight"). Payments per outcome over time; the
- * conversion funnel, where payers drop off, overall or for one bank, and the completion rate of each bank; the time
- * from creation to completion. Members see their client's payments only; operators every client's, or one client's.
+ * The Insight page: what to show (period, client, the funnel's bank), then the charts (src/console/insight/charts.ts),
+ * each with its figures as a table and a sentence that says what it shows.
  */
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { duration, percent } from '../format.js';
 import { consolePage, emptyState } from '../layout.js';
-import { page, type ConsoleRouter } from '../router.js';
-import type { ConsoleServices } from '../services.js';
+import type { ConsoleNavigation } from '../navigation.js';
+import type { Viewer } from '../viewer.js';
 import { columns, horizontalBars, stackedBars, type Series } from './charts.js';
-import {
-  COMPLETION_BUCKETS,
-  COMPLETION_SAMPLE_LIMIT,
-  completionTimes,
-  FUNNEL_STEPS,
-  funnelByBank,
-  outcomesOverTime,
-  overallFunnel,
-  RANGES,
-  type FunnelRow,
-  type InsightScope,
-  type RangeId,
-} from './insight-query.js';
+import { COMPLETION_BUCKETS, COMPLETION_SAMPLE_LIMIT, FUNNEL_STEPS, overallFunnel, RANGES, type CompletionTimes, type FunnelRow, type OutcomeBucket, type RangeId } from './queries.js';
 
 const OUTCOMES: readonly Series[] = [
   { key: 'completed', label: 'Completed', tone: 'completed' },
@@ -35,15 +22,7 @@ function bucketLabel(start: string, bucket: 'hour' | 'day'): string {
   return bucket === 'hour' ? `${start.slice(11, 13)}:00` : `${Number(start.slice(8, 10))} ${MONTHS[Number(start.slice(5, 7)) - 1] ?? ''}`;
 }
 
-function bankNames(services: ConsoleServices): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const environment of ['sandbox', 'production'] as const) {
-    for (const bank of services.catalogue.banks(environment)) names.set(bank.id, bank.name);
-  }
-  return names;
-}
-
-function outcomesChart(buckets: Awaited<ReturnType<typeof outcomesOverTime>>, bucket: 'hour' | 'day', rangeLabel: string): SafeHtml {
+function outcomesChart(buckets: readonly OutcomeBucket[], bucket: 'hour' | 'day', rangeLabel: string): SafeHtml {
   const totals = buckets.reduce(
     (sum, item) => ({ completed: sum.completed + item.completed, failed: sum.failed + item.failed, pending: sum.pending + item.pending }),
     { completed: 0, failed: 0, pending: 0 },
@@ -124,7 +103,7 @@ function bankConversionChart(rows: readonly FunnelRow[], names: Map<string, stri
   });
 }
 
-function completionChart(times: Awaited<ReturnType<typeof completionTimes>>): SafeHtml {
+function completionChart(times: CompletionTimes): SafeHtml {
   return columns({
     frame: {
       id: 'completion-time',
@@ -142,57 +121,62 @@ function completionChart(times: Awaited<ReturnType<typeof completionTimes>>): Sa
   });
 }
 
-export function registerInsightPages(router: ConsoleRouter, services: ConsoleServices): void {
-  services.navigation.register({ id: 'insight', label: 'Insight', path: '/console/insight', operatorsOnly: false });
+export interface InsightPageView {
+  readonly viewer: Viewer;
+  readonly navigation: ConsoleNavigation;
+  readonly rangeId: RangeId;
+  /** The clients an operator may pick (none for a member). */
+  readonly clients: readonly { readonly clientId: string; readonly name: string }[];
+  /** The client shown: a member's, an operator's pick, or undefined for every client. */
+  readonly clientId: string | undefined;
+  readonly names: Map<string, string>;
+  readonly buckets: readonly OutcomeBucket[];
+  readonly funnelRows: readonly FunnelRow[];
+  /** The funnel's one bank, when one is picked and has payments. */
+  readonly bankRow: FunnelRow | undefined;
+  readonly times: CompletionTimes;
+}
 
-  router.get('/insight', { section: 'insight' }, async ({ viewer, query }) => {
-    const rangeParameter = query('range');
-    const rangeId: RangeId = rangeParameter !== undefined && rangeParameter in RANGES ? (rangeParameter as RangeId) : '7d';
-    const range = RANGES[rangeId];
-    const clients = viewer.clientScope === undefined ? await services.clients.list() : [];
-    const pickedClient = query('client');
-    const clientId = viewer.clientScope ?? clients.find((client) => client.clientId === pickedClient)?.clientId;
-    const names = bankNames(services);
-    const pickedBank = query('bank');
-    const now = services.now();
-    const scope: InsightScope = { from: new Date(now.getTime() - range.hours * 3_600_000), to: now, clientId };
+const option = (value: string, label: string, current: string | undefined): SafeHtml => html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`;
 
-    const [buckets, funnelRows, times] = await Promise.all([outcomesOverTime(services.db, scope, range.bucket), funnelByBank(services.db, scope), completionTimes(services.db, scope)]);
-    const bankRow = pickedBank === undefined ? undefined : funnelRows.find((row) => row.bankId === pickedBank);
-    const bankChoices = funnelRows
-      .filter((row): row is FunnelRow & { bankId: string } => row.bankId !== null)
-      .map((row) => ({ id: row.bankId, name: names.get(row.bankId) ?? row.bankId }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    const funnelScope = bankRow?.bankId === undefined || bankRow.bankId === null ? 'Every bank' : (names.get(bankRow.bankId) ?? bankRow.bankId);
-    const anything = buckets.some((item) => item.completed + item.failed + item.pending > 0);
-    const option = (value: string, label: string, current: string | undefined): SafeHtml => html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`;
-
-    const controls = html`<form class="card" method="get" action="/console/insight" aria-label="What to show"><div class="filters">
-<div class="field"><label for="range">Period</label><select id="range" name="range">${Object.entries(RANGES).map(([id, item]) => option(id, item.label, rangeId))}</select></div>
+function controls(view: InsightPageView): SafeHtml {
+  const { viewer, clients, clientId, bankRow } = view;
+  const bankChoices = view.funnelRows
+    .filter((row): row is FunnelRow & { bankId: string } => row.bankId !== null)
+    .map((row) => ({ id: row.bankId, name: view.names.get(row.bankId) ?? row.bankId }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return html`<form class="card" method="get" action="/console/insight" aria-label="What to show"><div class="filters">
+<div class="field"><label for="range">Period</label><select id="range" name="range">${Object.entries(RANGES).map(([id, item]) => option(id, item.label, view.rangeId))}</select></div>
 ${viewer.clientScope === undefined ? html`<div class="field"><label for="client">Client</label><select id="client" name="client">${option('', 'Every client', clientId)}${clients.map((client) => option(client.clientId, client.name, clientId))}</select></div>` : ''}
 <div class="field"><label for="bank">Funnel of <span class="hint">One bank, or all</span></label><select id="bank" name="bank">${option('', 'Every bank', bankRow?.bankId ?? undefined)}${bankChoices.map((bank) => option(bank.id, bank.name, bankRow?.bankId ?? undefined))}</select></div>
 <div class="actions"><button class="primary" type="submit">Show</button></div>
 </div></form>`;
+}
 
-    const charts = anything
-      ? html`${outcomesChart(buckets, range.bucket, range.label)}
+function charts(view: InsightPageView): SafeHtml {
+  const { buckets, bankRow, funnelRows, names } = view;
+  const range = RANGES[view.rangeId];
+  if (!buckets.some((item) => item.completed + item.failed + item.pending > 0)) {
+    return emptyState('No payments in this period', html`<p>Charts appear once payments are created. Try a longer period${view.viewer.clientScope === undefined ? ', or every client' : ''}.</p>`);
+  }
+  const funnelScope = bankRow?.bankId === undefined || bankRow.bankId === null ? 'Every bank' : (names.get(bankRow.bankId) ?? bankRow.bankId);
+  return html`${outcomesChart(buckets, range.bucket, range.label)}
 ${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}
 ${bankConversionChart(funnelRows, names)}
-${completionChart(times)}`
-      : emptyState('No payments in this period', html`<p>Charts appear once payments are created. Try a longer period${viewer.clientScope === undefined ? ', or every client' : ''}.</p>`);
+${completionChart(view.times)}`;
+}
 
-    return page(
-      consolePage({
-        title: 'Insight',
-        section: 'insight',
-        viewer,
-        navigation: services.navigation,
-        lead:
-          viewer.clientScope === undefined
-            ? `How payments are going${clientId === undefined ? ' across every client' : ` for ${clients.find((client) => client.clientId === clientId)?.name ?? clientId}`}. Times are UTC.`
-            : `How ${viewer.clientName ?? 'your client'}’s payments are going. Times are UTC.`,
-        body: html`${controls}${charts}`,
-      }),
-    );
+export function insightPage(view: InsightPageView): string {
+  const { viewer, clientId, clients } = view;
+  return consolePage({
+    title: 'Insight',
+    section: 'insight',
+    viewer,
+    navigation: view.navigation,
+    lead:
+      viewer.clientScope === undefined
+        ? `How payments are going${clientId === undefined ? ' across every client' : ` for ${clients.find((client) => client.clientId === clientId)?.name ?? clientId}`}. Times are UTC.`
+        : `How ${viewer.clientName ?? 'your client'}’s payments are going. Times are UTC.`,
+    body: html`${controls(view)}${charts(view)}`,
   });
 }
