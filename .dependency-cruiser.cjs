@@ -41,6 +41,8 @@ const LAYERS = {
   // The Sandbox page names the sandbox banks' fault operations (through src/sandbox-bank/index.ts, their interface).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'sandbox-scenarios', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  // The API as one plugin: the token, providers, payments and event feed routes, health and readiness.
+  api: ['payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
   cli: ['people', 'sandbox-bank', 'sandbox-scenarios', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
 };
 
