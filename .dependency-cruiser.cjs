@@ -31,10 +31,10 @@ const LAYERS = {
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
   // Scenario payments of the sandbox (`openpis trigger`, the console's Sandbox page): made through the service's API.
   'sandbox-scenarios': ['auth', 'providers', 'storage', 'config', 'crypto', 'domain'],
-  // HTTP routes, pages, background workers and the command line on top.
+  // HTTP routes, pages and the command line on top (a process's background workers are put together at the top of
+  // src/, in background-workers.ts, with the other composition-root files).
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
-  workers: ['flow', 'observability', 'webhooks', 'storage', 'jobs', 'config', 'crypto', 'domain'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
   // The Sandbox page names the sandbox banks' fault operations (src/sandbox-bank/shared/faults.ts).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).

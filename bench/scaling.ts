@@ -24,7 +24,7 @@ import { parseDatabaseUrl } from '../src/config/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrations.js';
 import { ClientService } from '../src/auth/clients.js';
-import { flowTokenContext } from '../src/storage/stored-secrets.js';
+import { flowTokenContext } from '../src/crypto/sealing-contexts.js';
 import { freePort } from '../test/helpers/test-app.js';
 import { createTestPki, startReceiver } from '../test/webhooks/https-receiver.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../test/helpers/secret-keys.js';

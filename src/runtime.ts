@@ -9,7 +9,7 @@ import type { ProviderCatalogue } from './providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateIfPending } from './storage/migrations.js';
 import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from './crypto/secret-box.js';
-import { resealStoredSecrets } from './storage/stored-secrets.js';
+import { resealStoredSecrets } from './storage/reseal-secrets.js';
 import type { Kysely } from 'kysely';
 
 /** What a command that only works on the database needs (most CLI commands). */

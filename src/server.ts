@@ -8,7 +8,7 @@ import { ConfigError, httpsRequiredProblem } from './config/config.js';
 import { buildMetricsServer } from './observability/routes.js';
 import { listenOrExplain, ListenerUnavailableError } from './http/listen.js';
 import { embeddedSandboxProblem, openRuntime } from './runtime.js';
-import { createBackgroundWorkers } from './workers/background.js';
+import { createBackgroundWorkers } from './background-workers.js';
 import { startupBanner } from './start-up-banner.js';
 import { loadSandboxFixtures } from './sandbox-bank/index.js';
 import { ConsoleUsers } from './people/accounts.js';

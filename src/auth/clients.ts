@@ -6,12 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
 import type { ClientsTable, Database } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
+import { previousWebhookSecretContext, webhookSecretContext } from '../crypto/sealing-contexts.js';
 import { announceClientRevocation, awaitRevocationPropagation } from '../storage/client-revocations.js';
 import { displayTextProblem, normalisedDisplayText } from '../domain/display-text.js';
 import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from './scopes.js';
-import { generateClientSecret, generateWebhookSecret, sha256Hex } from './secrets.js';
+import { generateClientSecret } from '../crypto/random-secrets.js';
+import { sha256Hex } from '../crypto/hashes.js';
+import { generateWebhookSecret } from '../webhooks/signature.js';
 
 export interface ClientSummary {
   readonly clientId: string;

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
-import { generateAccessToken, secretMatches, sha256Hex } from './secrets.js';
+import { generateAccessToken } from '../crypto/random-secrets.js';
+import { secretMatches, sha256Hex } from '../crypto/hashes.js';
 import type { VerifiedTokenCache } from './token-cache.js';
 
 /** Access token lifetime fixed by the spec. */

@@ -13,7 +13,7 @@ import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
-import { paymentColumns, paymentFromRow } from './payment-repository.js';
+import { paymentColumns, paymentFromRow } from './payment-rows.js';
 import { DETAILED_STATUSES, isFinal, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
 import { appendStatusRecords, type StatusEntry } from './status-writer.js';
 import { assertTransition } from '../domain/transitions.js';

@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
+import { rootPlugin } from './root-plugin.js';
 
 interface Bucket {
   tokens: number;
@@ -62,3 +63,11 @@ declare module 'fastify' {
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** The RateLimit headers a request earned (set by the limiter of the route that checked it) go on its answer. */
+export const rateLimitHeaders = rootPlugin('rate-limit-headers', async (app) => {
+  app.decorateRequest('rateLimitHeaders', null);
+  app.addHook('onSend', async (request, reply) => {
+    if (request.rateLimitHeaders !== null) reply.headers(request.rateLimitHeaders);
+  });
+});

@@ -7,7 +7,7 @@ import { initialStatus } from '../domain/transitions.js';
 import { ApiError } from '../http/errors.js';
 import type { AuthenticatedClient } from '../auth/tokens.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
-import type { PaymentListFilter, PaymentListPosition, PaymentRepository } from '../flow/payment-repository.js';
+import type { PaymentListFilter, PaymentListPosition, PaymentRepository } from './payment-repository.js';
 import type { ValidPaymentRequest } from './validation.js';
 
 export interface CreatedPayment {

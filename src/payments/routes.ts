@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { DETAILED_STATUSES, topLevelStatus } from '../domain/detailed-status.js';
 import type { Payment } from '../domain/payment.js';
-import type { PaymentListFilter, PaymentListPosition } from '../flow/payment-repository.js';
+import type { PaymentListFilter, PaymentListPosition } from './payment-repository.js';
 import { INVALID_CURSOR_MESSAGE, type CursorCodec } from '../http/cursor.js';
 import { queryStringValidator, splitCommaLists } from '../http/query-string.js';
 import { initialStatus } from '../domain/transitions.js';

@@ -13,7 +13,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selecta
 import type { SecretBox } from '../crypto/secret-box.js';
 import { displayTextProblem, normalisedDisplayText } from '../domain/display-text.js';
 import type { ConsoleRole, ConsoleUsersTable, Database } from '../storage/schema.js';
-import { totpSecretContext } from '../storage/stored-secrets.js';
+import { totpSecretContext } from '../crypto/sealing-contexts.js';
 import { decoyPasswordHash, hashPassword, passwordMatches, passwordProblem } from './passwords.js';
 import { acceptedTotpStep, newTotpSecret, totpUri } from './second-factor.js';
 

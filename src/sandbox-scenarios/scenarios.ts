@@ -17,7 +17,7 @@
  */
 import type { Kysely } from 'kysely';
 import { TokenService } from '../auth/tokens.js';
-import { sha256Hex } from '../auth/secrets.js';
+import { sha256Hex } from '../crypto/hashes.js';
 import { parseScopes } from '../auth/scopes.js';
 import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';

@@ -153,7 +153,7 @@ const migrations: Record<string, Migration> = {
       // The flow token is looked up by its SHA-256 only (as access tokens are): the column keeps its unique index
       // under a new name, and its values become hashes. The token itself moves to flow_token_sealed; the migration
       // has no key, so it copies it there as it is, and the start-up step that follows every migration seals it
-      // (and every plain webhook secret) before the service serves anything (src/storage/stored-secrets.ts).
+      // (and every plain webhook secret) before the service serves anything (src/storage/reseal-secrets.ts).
       await db.schema.alterTable('payments').renameColumn('flow_token', 'flow_token_hash').execute();
       await db.schema.alterTable('payments').addColumn('flow_token_sealed', 'text').execute();
       const payments = db as unknown as Kysely<{ payments: { id: string; flow_token_hash: string; flow_token_sealed: string | null } }>;

@@ -8,7 +8,7 @@ import { newRecordId } from '../domain/ids.js';
 import type { Kysely } from 'kysely';
 import type { Database, WebhookEventState } from '../storage/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { previousWebhookSecretContext, webhookSecretContext } from '../storage/stored-secrets.js';
+import { previousWebhookSecretContext, webhookSecretContext } from '../crypto/sealing-contexts.js';
 import type { DeliveryResult } from './deliver.js';
 
 export interface OutboxEvent {

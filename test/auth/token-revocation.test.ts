@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
-import { sha256Hex } from '../../src/auth/secrets.js';
+import { sha256Hex } from '../../src/crypto/hashes.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';

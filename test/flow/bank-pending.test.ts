@@ -9,13 +9,13 @@ import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
 import { BankPendingReport, isPendingAtBank } from '../../src/flow/bank-pending.js';
 import type { DetailedStatus } from '../../src/domain/detailed-status.js';
-import { paymentFromRow } from '../../src/flow/payment-repository.js';
+import { paymentFromRow } from '../../src/flow/payment-rows.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import type { PaymentsTable } from '../../src/storage/schema.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
-import { sha256Hex } from '../../src/auth/secrets.js';
-import { flowTokenContext } from '../../src/storage/stored-secrets.js';
+import { sha256Hex } from '../../src/crypto/hashes.js';
+import { flowTokenContext } from '../../src/crypto/sealing-contexts.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
 
 const secrets = testSecretBox();

@@ -15,7 +15,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import type { Connectors } from '../../src/connectors/index.js';
 import type { SandboxFixtures } from '../../src/sandbox-bank/index.js';
-import { createBackgroundWorkers } from '../../src/workers/background.js';
+import { createBackgroundWorkers } from '../../src/background-workers.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import type { TestDatabaseKind } from './databases.js';
 import { TEST_SECRET_KEYS } from './secret-keys.js';

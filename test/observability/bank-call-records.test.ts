@@ -16,7 +16,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { injectSandboxFault, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { createBackgroundWorkers } from '../../src/workers/background.js';
+import { createBackgroundWorkers } from '../../src/background-workers.js';
 
 function call(overrides: Partial<BankCallRecord> = {}): BankCallRecord {
   return { at: '2026-11-24T10:00:00.000Z', bankId: BANKS.hansa, clientId: null, paymentId: null, operation: 'getPaymentStatus', outcome: 'ok', httpStatus: null, latencyMs: 12, ...overrides };

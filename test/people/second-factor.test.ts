@@ -10,7 +10,7 @@ import { ConsoleUsers } from '../../src/people/accounts.js';
 import { acceptedTotpStep, newTotpSecret, totpCode } from '../../src/people/second-factor.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
-import { resealStoredSecrets } from '../../src/storage/stored-secrets.js';
+import { resealStoredSecrets } from '../../src/storage/reseal-secrets.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 
 const [sqlite] = await testDatabaseKinds();

@@ -1,5 +1,5 @@
 /**
- * Sealing the payer's flow tokens in place (src/storage/stored-secrets.ts), with more payments than one page:
+ * Sealing the payer's flow tokens in place (src/storage/reseal-secrets.ts), with more payments than one page:
  * start-up seals only plain values, `openpis secrets reencrypt` also those under an older key, every value keeps
  * opening to the same token, and a second pass finds nothing left to do.
  */
@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely';
 import { generateSecretKeysSetting, isSealed, parseSecretKeys, SecretBox } from '../../src/crypto/secret-box.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
-import { flowTokenContext, resealStoredSecrets } from '../../src/storage/stored-secrets.js';
+import { flowTokenContext } from '../../src/crypto/sealing-contexts.js';
+import { resealStoredSecrets } from '../../src/storage/reseal-secrets.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 
 const PLAIN = 1_200;

@@ -10,7 +10,7 @@ import { SecretBox } from '../../src/crypto/secret-box.js';
 import type { DetailedStatus } from '../../src/domain/detailed-status.js';
 import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
 import { EventFeed } from '../../src/webhooks/event-feed.js';
-import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/workers/background.js';
+import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/background-workers.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';

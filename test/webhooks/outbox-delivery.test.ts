@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
 import type { DetailedStatus } from '../../src/domain/detailed-status.js';
-import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/workers/background.js';
+import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/background-workers.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';

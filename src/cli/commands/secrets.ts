@@ -22,7 +22,7 @@ export function secretsCommand(program: Command): Command {
 export async function reencryptSecrets(options: { json?: boolean }): Promise<void> {
   const result = await withStore(async ({ database, secrets }) => ({
     activeKeyId: secrets.activeKeyId,
-    ...(await (await import('../../storage/stored-secrets.js')).resealStoredSecrets(database.db, secrets)),
+    ...(await (await import('../../storage/reseal-secrets.js')).resealStoredSecrets(database.db, secrets)),
   }));
   print(result, options.json === true, () =>
     `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s), ${result.totpSecrets} console second-factor secret(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,

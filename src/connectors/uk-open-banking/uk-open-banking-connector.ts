@@ -164,7 +164,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     if (payment.domesticPaymentId !== undefined) return this.authorisedResult(authorisation, payment);
     // The payer's token from an earlier completion whose funds check or submission got no answer: the code or grant
     // is spent, so the token is the only way on (the submission is idempotent per consent).
-    if (input.heldSecret !== undefined) return this.submitHoldingToken(input.context, payment, authorisation, input.heldSecret);
+    if (input.heldSecret !== undefined) return this.submitHoldingToken(input.context, payment, authorisation, input.heldSecret, 'again');
     if (input.returned !== undefined) {
       if (authorisation.kind !== 'redirect') throw new BankProtocolError('completeAuthorisation', 'a browser return for a decoupled authorisation');
       return this.completeFromReturn(input.context, payment, authorisation, input.returned.data, input.returned.expectedState);
@@ -360,10 +360,19 @@ export class UkOpenBankingConnector implements UkBankConnector {
    * `submit`, keeping the payer's token when the bank gives no usable answer (timeout, 5xx, unreachable): the engine
    * holds it sealed and hands it back, and the next completion submits again with the same idempotency key, so a lost
    * answer neither strands the authorised consent nor pays twice. A refusal or a malformed answer still throws.
+   * Sent `again`, the submission goes without the funds check: the lost answer may have been the submission's, and
+   * the bank then holds the payment and refuses a funds check on the consumed consent (the profile's U009). The
+   * check is only a courtesy before submitting; the bank checks funds itself when it executes.
    */
-  private async submitHoldingToken(context: CallContext, payment: PaymentRef, authorisation: AuthorisationRef, accessToken: string): Promise<AuthorisationResult> {
+  private async submitHoldingToken(
+    context: CallContext,
+    payment: PaymentRef,
+    authorisation: AuthorisationRef,
+    accessToken: string,
+    attempt: 'first' | 'again' = 'first',
+  ): Promise<AuthorisationResult> {
     try {
-      return await this.submit(context, payment, authorisation, accessToken);
+      return await this.submit(context, payment, authorisation, accessToken, { checkFunds: attempt === 'first' });
     } catch (error) {
       if (!(error instanceof BankUnavailableError)) throw error;
       this.deps.logger?.warn({ operation: error.operation, reason: error.message }, 'no answer after the payer authorised; the token is held for another try');
@@ -372,10 +381,16 @@ export class UkOpenBankingConnector implements UkBankConnector {
   }
 
   /** With the payer's token: the optional funds check, then the payment, idempotent per consent. */
-  private async submit(context: CallContext, payment: PaymentRef, authorisation: AuthorisationRef, accessToken: string): Promise<AuthorisationResult> {
+  private async submit(
+    context: CallContext,
+    payment: PaymentRef,
+    authorisation: AuthorisationRef,
+    accessToken: string,
+    options: { readonly checkFunds: boolean },
+  ): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
     const consentPath = `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`;
-    if (this.settings.fundsConfirmation) {
+    if (this.settings.fundsConfirmation && options.checkFunds) {
       const { json } = await this.resource({ operation: 'fundsConfirmation', method: 'GET', path: `${consentPath}/funds-confirmation`, token: accessToken, context });
       const result = dataOf('fundsConfirmation', json)['FundsAvailableResult'];
       const available = isObject(result) ? result['FundsAvailable'] : undefined;

@@ -9,7 +9,7 @@ import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../.
 import type { BankReference, ReturnAddress } from '../../../src/connectors/contract.js';
 import { OPERATIONS } from '../../sandbox-bank/uk-open-banking/standard.js';
 import { payerAtBank, payerInBankApp, startUkBank, type PayerChoices, type UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
-import { assertAnswersConform, assertRequestsConform, connectorFor, context, countOf, order, REDIRECT_URI, returnOf, tampered, type ConnectorUnderTest } from './fixture.js';
+import { assertAnswersConform, assertRequestsConform, connectorFor, context, countOf, operationOf, order, REDIRECT_URI, returnOf, tampered, type ConnectorUnderTest } from './fixture.js';
 
 let bank: UkBank;
 const opened: ConnectorUnderTest[] = [];
@@ -286,6 +286,27 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     const paid = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: lost.authorisation, heldSecret: lost.heldSecret });
     assert.equal(paid.next.kind, 'authorised');
     assert.ok(paid.payment);
+    assert.equal((await test.connector.getPaymentStatus({ context: context(), payment: paid.payment })).outcome, 'completed');
+  });
+
+  it('the bank took the submission but its answer was lost (5xx after acting): the held token submits again without a funds check, and gets the same payment', async () => {
+    const test = await connector('pennine', { fundsConfirmation: true });
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-taken' });
+    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
+    assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
+    bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'error', status: 503, afterActing: true }, times: 1 });
+    const lost = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    assert.equal(lost.next.kind, 'wait');
+    assert.ok(lost.heldSecret);
+    const fundsChecksBefore = countOf(test.requests, OPERATIONS.fundsConfirmation);
+    assert.equal(fundsChecksBefore, 1, 'the first submission was checked for funds');
+    const paid = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: lost.authorisation, heldSecret: lost.heldSecret });
+    assert.equal(paid.next.kind, 'authorised');
+    assert.ok(paid.payment);
+    assert.equal(countOf(test.requests, OPERATIONS.fundsConfirmation), fundsChecksBefore, 'no funds check on the consumed consent');
+    assert.equal(countOf(test.requests, OPERATIONS.createPayment), 2, 'the submission was sent twice');
+    const submissions = test.requests.filter((request) => operationOf(request) === OPERATIONS.createPayment);
+    assert.equal(new Set(submissions.map((request) => request.headers['x-idempotency-key'])).size, 1, 'with one idempotency key');
     assert.equal((await test.connector.getPaymentStatus({ context: context(), payment: paid.payment })).outcome, 'completed');
   });
 

@@ -1,19 +1,17 @@
 /**
- * Where sealed secrets live, the context each is sealed for, and the step that (re-)seals them in place:
- * at start-up for plain values left by the migration that introduced sealing, and in
- * `openpis secrets reencrypt` for values sealed under a key that is no longer the active one.
+ * The step that (re-)seals stored secrets in place: at start-up for plain values left by the migration that
+ * introduced sealing, and in `openpis secrets reencrypt` for values sealed under a key that is no longer the active
+ * one. Sealing itself, the key ring and the context of each secret are in src/crypto/ (secret-box.ts,
+ * sealing-contexts.ts); this step stays in storage/ because it walks the tables that hold them, and crypto/ is at the
+ * bottom of the layers and imports nothing of ours.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { isSealed, SEALED_PREFIX, type SecretBox } from '../crypto/secret-box.js';
+import { flowTokenContext, previousWebhookSecretContext, totpSecretContext, webhookSecretContext } from '../crypto/sealing-contexts.js';
 
 /** Payments read at once when looking for flow tokens to seal. */
 const RESEAL_PAGE = 1000;
-
-export const webhookSecretContext = (clientId: string): string => `clients.webhook_secret:${clientId}`;
-export const previousWebhookSecretContext = (clientId: string): string => `clients.previous_webhook_secret:${clientId}`;
-export const flowTokenContext = (paymentId: string): string => `payments.flow_token_sealed:${paymentId}`;
-export const totpSecretContext = (userId: string): string => `console_users.totp_secret_sealed:${userId}`;
 
 export interface ResealCounts {
   readonly webhookSecrets: number;

@@ -2,22 +2,28 @@
  * The background work of one process: the job worker (bank status reconciliation, flow expiry), the webhook
  * delivery worker, and the hourly pruning of old records of bank calls. `npm start` runs them beside the API
  * unless PROCESS_ROLE says otherwise.
+ *
+ * Background work is one concept with one folder, src/jobs/ (the queue, the job kinds, the work signal, the job worker
+ * and the claim loop every worker shares). This file only puts a process's workers together, so it sits with the
+ * other composition-root files (app.ts, server.ts, runtime.ts) at the top of src/: it wires the job worker with the
+ * webhook delivery worker (src/webhooks/) and the pruning of bank-call records (src/observability/), folders that
+ * themselves import src/jobs/, so inside src/jobs/ it would close a loop between folders.
  */
-import { SecretBox } from '../crypto/secret-box.js';
+import { SecretBox } from './crypto/secret-box.js';
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config/config.js';
-import type { JobKind } from '../jobs/job-kinds.js';
-import { JobQueue } from '../jobs/job-queue.js';
-import { JobWorker, type JobHandler } from '../jobs/worker.js';
-import { pruneBankCalls } from '../observability/bank-call-records.js';
-import type { WorkSignal } from '../jobs/work-signal.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { DatabaseHandle } from '../storage/database.js';
-import { createWebhookDeliveryWorker } from '../webhooks/delivery-worker.js';
-import { WebhookOutbox } from '../webhooks/outbox.js';
-import { createRetrySchedule } from '../webhooks/retry-schedule.js';
-import { createWebhookDispatcher } from '../webhooks/ssrf-guard.js';
+import type { Config } from './config/config.js';
+import type { JobKind } from './jobs/job-kinds.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { JobWorker, type JobHandler } from './jobs/worker.js';
+import { pruneBankCalls } from './observability/bank-call-records.js';
+import type { WorkSignal } from './jobs/work-signal.js';
+import type { Metrics } from './observability/metrics.js';
+import type { DatabaseHandle } from './storage/database.js';
+import { createWebhookDeliveryWorker } from './webhooks/delivery-worker.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
+import { createRetrySchedule } from './webhooks/retry-schedule.js';
+import { createWebhookDispatcher } from './webhooks/ssrf-guard.js';
 
 export interface BackgroundWorkers {
   start(): void;
