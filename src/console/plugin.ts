@@ -25,14 +25,14 @@ import { admitSignedIn, viewerOf } from './access.js';
 import { accountSection } from './account/routes.js';
 import { auditSection } from './audit/routes.js';
 import { banksSection } from './banks/routes.js';
-import { registerClientPages } from './clients/pages.js';
+import { clientsSection } from './clients/routes.js';
 import { insightSection } from './insight/routes.js';
 import { ConsoleNavigation } from './navigation.js';
-import { registerPaymentPages } from './payments/pages.js';
+import { paymentsSection } from './payments/routes.js';
 import { peopleSection } from './people/routes.js';
 import { consoleErrorHandler, sendNotFound, seeOther } from './replies.js';
 import { ConsoleRouter } from './router.js';
-import { registerSandboxPages } from './sandbox/pages.js';
+import { sandboxSection } from './sandbox/routes.js';
 import { NoQuery } from './schemas.js';
 import type { ConsoleSectionRoutes } from './section.js';
 import { consoleHeaders } from './security.js';
@@ -55,14 +55,11 @@ export interface ConsoleOptions {
 export type ConsolePageModule = (router: ConsoleRouter, services: ConsoleServices) => void;
 
 const CONSOLE_PAGES: readonly ConsolePageModule[] = [
-  registerPaymentPages,
-  registerSandboxPages,
-  registerClientPages,
   registerSignOut,
 ];
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
-export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [banksSection, insightSection, peopleSection, auditSection, accountSection];
+export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [paymentsSection, banksSection, insightSection, sandboxSection, clientsSection, peopleSection, auditSection, accountSection];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {
   const { db, config, secrets, now } = options;

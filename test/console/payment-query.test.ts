@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
-import { listPayments, type PaymentListFilters, type PaymentListPosition } from '../../src/console/payments/payment-query.js';
+import { listPayments, type PaymentListFilters, type PaymentListPosition } from '../../src/console/payments/queries.js';
 import { topLevelStatus, type DetailedStatus } from '../../src/domain/detailed-status.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';

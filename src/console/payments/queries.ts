@@ -1,11 +1,17 @@
 /**
+ * What the Payments pages read: a payment with its records (timeline, webhook deliveries, bank calls), and the
+ * payment list.
+ *
  * The console's payment list: filters, search and keyset pagination over one client's payments (a member, or an
  * operator who picked a client) or every client's (an operator). Newest first by (created_at, id), a total order,
  * so a page never repeats or skips a payment whatever is written meanwhile. Reads only the columns a list row
  * shows (no flow token is opened). Indexes: migration 0006 (client-led) and 0008 (operators' order, amounts,
  * end-to-end ids); the timings on a million payments are in docs/performance.md.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ClientService } from '../../auth/clients.js';
+import type { WebhookEventView, WebhookOutbox } from '../../webhooks/outbox.js';
+import { bankCallsOf } from '../banks/queries.js';
 import { DETAILED_STATUSES, topLevelStatus, type DetailedStatus, type PaymentStatus } from '../../domain/detailed-status.js';
 import type { Database } from '../../storage/schema.js';
 
@@ -136,4 +142,33 @@ export function decodePosition(text: string | undefined): PaymentListPosition | 
   const [createdAt, id, extra] = Buffer.from(text, 'base64url').toString('utf8').split('|');
   if (createdAt === undefined || id === undefined || extra !== undefined || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(createdAt) || !UUID.test(id)) return undefined;
   return { createdAt, id };
+}
+
+/** A payment's row as its page reads it. */
+export type PaymentRow = Selectable<Database['payments']>;
+export type StatusRecord = Selectable<Database['payment_status_history']>;
+export type BankCallRecord = Awaited<ReturnType<typeof bankCallsOf>>[number];
+
+/** The payment, if this viewer may see it (else undefined: answered as not found, as an unknown one). */
+export async function visiblePayment(db: Kysely<Database>, paymentId: string, clientScope: string | undefined): Promise<PaymentRow | undefined> {
+  if (!UUID.test(paymentId)) return undefined;
+  let query = db.selectFrom('payments').selectAll().where('id', '=', paymentId.toLowerCase());
+  if (clientScope !== undefined) query = query.where('client_id', '=', clientScope);
+  return query.executeTakeFirst();
+}
+
+export interface PaymentRecords {
+  readonly history: readonly StatusRecord[];
+  readonly events: readonly WebhookEventView[];
+  readonly bankCalls: readonly BankCallRecord[];
+  readonly clientName: string | undefined;
+}
+
+/** What a payment's page shows beside the row: its status timeline, webhook deliveries, bank calls and client. */
+export async function paymentRecords(db: Kysely<Database>, outbox: WebhookOutbox, clients: ClientService, row: PaymentRow): Promise<PaymentRecords> {
+  const history = await db.selectFrom('payment_status_history').selectAll().where('payment_id', '=', row.id).orderBy('sequence').execute();
+  const events = await outbox.listForPayment(row.id);
+  const client = (await clients.list()).find((candidate) => candidate.clientId === row.client_id);
+  const bankCalls = await bankCallsOf(db, row.id);
+  return { history, events, bankCalls, clientName: client?.name };
 }
