@@ -4,7 +4,8 @@
  * The top-level folders of src/ form layers; a folder may import only the folders listed for it below, all of them
  * lower, so imports point one way and no two folders can import each other, directly or round a loop. The
  * shared domain (statuses, failure codes, the payment, money, reference data) is at the bottom and imports nothing
- * of ours. docs/architecture.md draws the layers.
+ * of ours. docs/architecture.md draws the layers. Inside a folder, and in scripts/, bench/ and test/ (which
+ * `npm run check:boundaries` reads too), no two files import each other round a loop either (`no-circular`).
  */
 const LAYERS = {
   // The bottom: no imports of ours.
@@ -36,9 +37,11 @@ const LAYERS = {
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
-  // The Sandbox page names the sandbox banks' fault operations (src/sandbox-bank/shared/faults.ts).
+  // The Sandbox page names the sandbox banks' fault operations (through src/sandbox-bank/index.ts, their interface).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'sandbox-scenarios', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  // The API as one plugin: the token, providers, payments and event feed routes, health and readiness.
+  api: ['payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
   cli: ['people', 'sandbox-bank', 'sandbox-scenarios', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
 };
 
@@ -77,6 +80,21 @@ module.exports = {
       scope: 'folder',
       from: { path: '^src/[^/]+$' },
       to: { circular: true, path: '^src/[^/]+$' },
+    },
+    {
+      name: 'sandbox-bank-interface',
+      severity: 'error',
+      comment: 'The service reaches the sandbox banks only through src/sandbox-bank/index.ts, their whole interface (.dependency-cruiser.cjs)',
+      from: { path: '^src/', pathNot: '^src/sandbox-bank/' },
+      to: { path: '^src/sandbox-bank/', pathNot: '^src/sandbox-bank/index[.]ts$' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No file reaches itself round a loop of imports, inside a folder or across (type-only imports count): files in a loop are one concern, or what they share wants a file of its own',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'no-tests-in-source',

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import { parseDatabaseUrl } from '../src/config/config.js';
 import { openDatabase } from '../src/storage/database.js';
 import { takeEventPositions } from '../src/storage/event-counters.js';
-import { migrateToLatest } from '../src/storage/migrations.js';
+import { migrateToLatest } from '../src/storage/migrator.js';
 
 // An orderly exit on SIGTERM, so a profile taken with --cpu-prof is written out.
 process.once('SIGTERM', () => process.exit(0));

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:console`: the console's payment list (src/console/payments/payment-query.ts) on a database of a
+ * `npm run bench:console`: the console's payment list (src/console/payments/queries.ts) on a database of a
  * million payments, on SQLite and on PostgreSQL. Seeds a fresh database of each (bench/seed-payments.ts), runs
  * ANALYZE as an operator would, then times each filter combination several times, as an operator (every client)
  * and as a member (one client), and prints a Markdown table for docs/performance.md.
@@ -20,10 +20,10 @@ import pg from 'pg';
 import { ClientService } from '../src/auth/clients.js';
 import { SecretBox } from '../src/crypto/secret-box.js';
 import { loadConfig, type DatabaseConfig } from '../src/config/config.js';
-import { listPayments, type PaymentListFilters, type PaymentListPosition } from '../src/console/payments/payment-query.js';
+import { listPayments, type PaymentListFilters, type PaymentListPosition } from '../src/console/payments/queries.js';
 import { loadCatalogue } from '../src/providers/catalogue.js';
 import { openDatabase } from '../src/storage/database.js';
-import { migrateToLatest } from '../src/storage/migrations.js';
+import { migrateToLatest } from '../src/storage/migrator.js';
 import type { Database } from '../src/storage/schema.js';
 import { TEST_SECRET_KEYS } from '../test/helpers/secret-keys.js';
 import { seedPayments } from './seed-payments.js';

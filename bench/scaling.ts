@@ -22,7 +22,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../src/storage/schema.js';
 import { parseDatabaseUrl } from '../src/config/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
-import { migrateToLatest } from '../src/storage/migrations.js';
+import { migrateToLatest } from '../src/storage/migrator.js';
 import { ClientService } from '../src/auth/clients.js';
 import { flowTokenContext } from '../src/crypto/sealing-contexts.js';
 import { freePort } from '../test/helpers/test-app.js';

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
 import { loadCatalogue } from '../src/providers/catalogue.js';
 import { openDatabase } from '../src/storage/database.js';
-import { migrateToLatest } from '../src/storage/migrations.js';
+import { migrateToLatest } from '../src/storage/migrator.js';
 import { generateSecretKeysSetting } from '../src/crypto/secret-box.js';
 
 export async function generateOpenApiDocument(): Promise<string> {

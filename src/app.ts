@@ -3,13 +3,13 @@
  * registers the plugins that serve it: the HTTP plumbing (src/http/), the API, the payer's pages, the console and the
  * embedded sandbox bank. `server.ts` only opens the database, listens and shuts down; tests build this same app.
  */
-import { registerTokenRoute } from './auth/token-route.js';
+import { apiPlugin } from './api/plugin.js';
 import type { Config } from './config/config.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import type { Connectors } from './connectors/index.js';
-import { registerConsoleRoutes } from './console/routes.js';
+import { consolePlugin } from './console/plugin.js';
 import { buildServiceGraph } from './composition.js';
-import { registerHostedRoutes } from './hosted/routes.js';
+import { hostedPagesPlugin } from './hosted/plugin.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
 import type { App } from './http/fastify-types.js';
@@ -20,12 +20,8 @@ import type { WorkSignal } from './jobs/work-signal.js';
 import type { JobHandler } from './jobs/worker.js';
 import type { BankCallRecorder } from './observability/bank-call-records.js';
 import type { Metrics } from './observability/metrics.js';
-import { registerObservabilityRoutes } from './observability/routes.js';
-import { registerWithExternalSandbox } from './open-banking-keys.js';
-import { registerEventFeedRoutes } from './payments/event-feed-routes.js';
-import { registerPaymentRoutes } from './payments/routes.js';
+import { registerWithExternalSandbox } from './connectors/uk-open-banking/index.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
-import { registerProviderRoutes } from './providers/routes.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
 import type { DatabaseHandle } from './storage/database.js';
 
@@ -95,7 +91,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
   app.decorate('bankCallRecorder', services.bankCallRecorder);
   app.decorate('jobHandlers', services.jobHandlers);
   app.decorate('flowSweep', () => flow.sweepPaymentsWithoutFuture());
-  app.decorateRequest('client', null);
   app.addHook('onReady', services.ready);
   app.addHook('onClose', services.close);
 
@@ -118,35 +113,35 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       });
     });
   } else if (services.sandboxClients.length > 0) {
-    app.addHook('onReady', async () => registerWithExternalSandbox(services.sandboxClients, catalogue, config.sandboxBank.url, app.log));
+    app.addHook('onReady', async () => registerWithExternalSandbox(services.sandboxClients, services.ukSandboxBanks, app.log));
   }
 
-  // A worker-only process serves health and metrics, not the API (PROCESS_ROLE=worker).
+  // The API; a worker-only process serves health and readiness only (PROCESS_ROLE=worker).
+  await app.register(apiPlugin, {
+    servesClients: config.processRole !== 'worker',
+    baseUrl: config.baseUrl,
+    catalogue,
+    auth: services.auth,
+    tokens: services.tokens,
+    payments: services.payments,
+    events: services.events,
+    flow,
+    cursors: services.cursors,
+    metrics,
+    allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
+    database,
+  });
   if (config.processRole !== 'worker') {
-    registerTokenRoute(app, services.tokens);
-    registerProviderRoutes(app, { auth: services.auth, catalogue, baseUrl: config.baseUrl });
-    registerPaymentRoutes(app, {
-      auth: services.auth,
-      payments: services.payments,
-      catalogue,
-      baseUrl: config.baseUrl,
-      metrics,
-      flow,
-      allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
-      cursors: services.cursors,
-    });
-    registerEventFeedRoutes(app, { auth: services.auth, events: services.events, cursors: services.cursors });
-    registerHostedRoutes(app, {
+    // The payer's pages, a plugin with its own error handler: a payer sees our pages, never a JSON error body.
+    await app.register(hostedPagesPlugin, {
       engine: flow,
       baseUrl: config.baseUrl,
       branding: services.branding,
       operator: config.operator,
       sandboxBankUrl: `${config.sandboxBank.url}/`,
     });
-    registerConsoleRoutes(app, { db: database.db, databaseKind: database.kind, config, secrets: services.secrets, catalogue, now });
-    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await app.register(consolePlugin, { prefix: '/console', db: database.db, databaseKind: database.kind, config, secrets: services.secrets, catalogue, now });
   }
-  registerObservabilityRoutes(app, { database, metrics });
 
   return app;
 }

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
-import { migrateIfPending } from './storage/migrations.js';
+import { migrateIfPending } from './storage/migrator.js';
 import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from './crypto/secret-box.js';
 import { resealStoredSecrets } from './storage/reseal-secrets.js';
 import type { Kysely } from 'kysely';

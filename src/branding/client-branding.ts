@@ -1,7 +1,7 @@
 /**
  * A client's branding: the display name, logo, brand colour and support link its payers see on our pages. Set by
  * the operator (`openpis clients branding`), every value checked here before it is stored; read by the hosted
- * pages for each payment's client, and the logo served from the database by its hash (src/hosted/routes.ts).
+ * pages for each payment's client, and the logo served from the database by its hash (src/hosted/assets/routes.ts).
  */
 import type { Kysely } from 'kysely';
 import { payerLinkProblem } from '../config/config.js';

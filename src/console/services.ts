@@ -1,4 +1,4 @@
-/** What the console's pages work with: one object built in src/console/routes.ts and handed to every page module. */
+/** What the console's pages work with: one object built in src/console/plugin.ts and handed to every section. */
 import type { Kysely } from 'kysely';
 import type { ClientService } from '../auth/clients.js';
 import type { ClientBrandingStore } from '../branding/client-branding.js';
@@ -12,6 +12,8 @@ import type { Database } from '../storage/schema.js';
 import type { DatabaseConfig } from '../config/config.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { ConsoleNavigation } from './navigation.js';
+import type { CookieSettings } from './security.js';
+import type { UnfinishedWork } from './unfinished-work.js';
 
 export interface ConsoleServices {
   readonly db: Kysely<Database>;
@@ -27,4 +29,8 @@ export interface ConsoleServices {
   readonly clients: ClientService;
   readonly branding: ClientBrandingStore;
   readonly outbox: WebhookOutbox;
+  /** How the console's cookies are set (Secure whenever BASE_URL is https). */
+  readonly cookies: CookieSettings;
+  /** Work a page answered before it was done, which a shutdown waits for. */
+  readonly unfinishedWork: UnfinishedWork;
 }

@@ -27,7 +27,7 @@ import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { PollBudget, PollingSchedule } from './polling.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
-import { checkFollowupData, missingData, needsPassword, type FollowupNeeds } from './steps/followup-data.js';
+import { checkFollowupData, missingData, needsPassword, startsWithCredentials, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
 import {
   afterUnansweredCode,
@@ -162,9 +162,10 @@ export class FlowEngine {
   }
 
   /**
-   * Whether the payment waits at PAYMENT_CONSENT_REQUIRED_CHECK_PENDING for the payer's password: the bank holds the
-   * payment, its authorisation is still to be started with the password, and the password of an earlier request is
-   * gone (a bank error took the answer to the login). The payer's page is then our login page.
+   * Whether the payment waits at PAYMENT_CONSENT_REQUIRED_CHECK_PENDING for the payer's password (embedded) or login
+   * id (decoupled): the bank holds the payment, its authorisation is still to be started with it, and the credential
+   * of an earlier request is gone (a bank error took the answer to the login or to the start of the decoupled
+   * authorisation). The payer's page is then our login page.
    */
   awaitsLogin(payment: Payment): boolean {
     const state = flowStateOf(payment);
@@ -175,7 +176,7 @@ export class FlowEngine {
       state.bankPayment !== undefined &&
       state.authorisation === undefined &&
       bank !== undefined &&
-      needsPassword(bank)
+      startsWithCredentials(new FlowRun(this.context, payment, this.logger, 'page'))
     );
   }
 
@@ -501,9 +502,9 @@ export class FlowEngine {
     run.setState({ providerPaymentId: undefined });
   }
 
-  /** Whether an open bank answer is the one to the payer's login (the authorisation started with the password). */
+  /** Whether an open bank answer is the one to the start of the authorisation with the payer's password or login id. */
   private loginLost(run: FlowRun): boolean {
-    return run.state.authorisation === undefined && needsPassword(run.bank()) && (LOGIN_STATUSES.includes(run.status) || AUTOMATIC_STATUSES.includes(run.status));
+    return run.state.authorisation === undefined && startsWithCredentials(run) && (LOGIN_STATUSES.includes(run.status) || AUTOMATIC_STATUSES.includes(run.status));
   }
 
   // ---- running steps ---------------------------------------------------------------------------------------------
@@ -538,9 +539,15 @@ export class FlowEngine {
           result = await registerPayment(run);
           break;
         case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
-          if (run.next === undefined && run.state.bankPayment !== undefined && run.state.authorisation === undefined && needsPassword(run.bank())) {
-            // The bank holds the payment registered with the login id; the authorisation is started with the password.
-            run.next = { kind: 'start-authorisation', needs: 'psu-authentication' };
+          if (run.next === undefined && run.state.bankPayment !== undefined && run.state.authorisation === undefined && startsWithCredentials(run)) {
+            // The bank holds the payment; its authorisation is started with the password (embedded, registered with
+            // the login id) or the login id (decoupled). Without it in hand the payer types it again (`awaitsLogin`).
+            if (needsPassword(run.bank())) run.next = { kind: 'start-authorisation', needs: 'psu-authentication' };
+            else if (run.loginId() !== undefined) run.next = { kind: 'start-authorisation', needs: 'psu-identification' };
+            else {
+              result = STOP;
+              break;
+            }
           }
           // Resumed without the bank's answer in hand (it is not kept): only the bank can tell what is next.
           result = run.next === undefined ? startReconciling(run) : await checkPaymentConsent(run);

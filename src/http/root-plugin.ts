@@ -3,11 +3,12 @@
  * apply to the instance it is registered on (the root), and so to every plugin registered after it. Fastify's own
  * way to say so without the `fastify-plugin` package is the `skip-override` mark (Fastify docs, Reference/Plugins).
  */
-import type { FastifyPluginAsync, RawServerDefault } from 'fastify';
+import type { FastifyPluginAsync, FastifyPluginOptions, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 
-export type AppPlugin<Options extends Record<string, unknown> = Record<never, never>> = FastifyPluginAsync<Options, RawServerDefault, TypeBoxTypeProvider>;
+/** A plugin of our app (its routes get request types from their TypeBox schemas). */
+export type AppPlugin<Options extends FastifyPluginOptions = Record<never, never>> = FastifyPluginAsync<Options, RawServerDefault, TypeBoxTypeProvider>;
 
-export function rootPlugin<Options extends Record<string, unknown>>(name: string, plugin: AppPlugin<Options>): AppPlugin<Options> {
+export function rootPlugin<Options extends FastifyPluginOptions>(name: string, plugin: AppPlugin<Options>): AppPlugin<Options> {
   return Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: name });
 }

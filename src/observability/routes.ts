@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { App } from '../http/fastify-types.js';
 import type { DatabaseHandle } from '../storage/database.js';
-import { hasPendingMigrations } from '../storage/migrations.js';
+import { hasPendingMigrations } from '../storage/migrator.js';
 import type { Metrics } from './metrics.js';
 
 /**

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
 import { sha256Hex } from '../../src/crypto/hashes.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { startSandboxBank, startService, type RunningProcess } from '../helpers/processes.js';
 import { testSecretBox } from '../helpers/secret-keys.js';

@@ -12,7 +12,7 @@ import { processLogo } from '../../src/branding/logo.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { parseSecretKeys } from '../../src/crypto/secret-box.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
 

@@ -10,7 +10,7 @@ import { ClientService } from '../../src/auth/clients.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { ConsoleUsers } from '../../src/people/accounts.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { loadConfig } from '../../src/config/config.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';

@@ -11,7 +11,7 @@ import { BankPendingReport, isPendingAtBank } from '../../src/flow/bank-pending.
 import type { DetailedStatus } from '../../src/domain/detailed-status.js';
 import { paymentFromRow } from '../../src/flow/payment-rows.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { PaymentsTable } from '../../src/storage/schema.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { sha256Hex } from '../../src/crypto/hashes.js';

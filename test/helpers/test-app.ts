@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import type { App } from '../../src/http/fastify-types.js';
 import { loadCatalogue, type Environment, type ProviderCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Connectors } from '../../src/connectors/index.js';
 import type { SandboxFixtures } from '../../src/sandbox-bank/index.js';
 import { createBackgroundWorkers } from '../../src/background-workers.js';

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { ClientService } from '../../src/auth/clients.js';
 import { loadCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Kysely } from 'kysely';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { clientToken, waitFor } from '../helpers/wait.js';

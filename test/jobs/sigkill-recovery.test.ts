@@ -21,7 +21,7 @@ import { ClientService } from '../../src/auth/clients.js';
 import { isFinal, type DetailedStatus } from '../../src/domain/detailed-status.js';
 import { loadCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { payerlessJourneyRequest } from '../../bench/shared.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { startSandboxBank, startService, type RunningProcess } from '../helpers/processes.js';

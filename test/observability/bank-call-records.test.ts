@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { BankCallRecorder, pruneBankCalls, type BankCallRecord } from '../../src/observability/bank-call-records.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Database } from '../../src/storage/schema.js';
 import { BANKS, fixturesWithPassword, TEST_PASSWORD } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';

@@ -9,7 +9,7 @@ import { generateSecretKeysSetting, parseSecretKeys, SecretBox } from '../../src
 import { ConsoleUsers } from '../../src/people/accounts.js';
 import { acceptedTotpStep, newTotpSecret, totpCode } from '../../src/people/second-factor.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { resealStoredSecrets } from '../../src/storage/reseal-secrets.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 

@@ -17,7 +17,7 @@ import { ClientService } from '../../src/auth/clients.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { TEST_SECRET_KEYS, testSecretBox } from '../helpers/secret-keys.js';
 import { freePort } from '../helpers/test-app.js';
 import { startService } from '../helpers/processes.js';

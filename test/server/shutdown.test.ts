@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startService, type RunningProcess } from '../helpers/processes.js';

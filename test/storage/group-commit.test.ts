@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { GroupCommitter } from '../../src/storage/group-commit.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 
 const sqlite = (await testDatabaseKinds()).find((kind) => kind.name === 'sqlite');

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { generateSecretKeysSetting, isSealed, parseSecretKeys, SecretBox } from '../../src/crypto/secret-box.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { flowTokenContext } from '../../src/crypto/sealing-contexts.js';
 import { resealStoredSecrets } from '../../src/storage/reseal-secrets.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';

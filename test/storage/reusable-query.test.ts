@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { ReusableQuery } from '../../src/storage/reusable-query.js';
 import type { Database } from '../../src/storage/schema.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';

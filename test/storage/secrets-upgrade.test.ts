@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateTo } from '../../src/storage/migrations.js';
+import { migrateTo } from '../../src/storage/migrator.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';

@@ -43,7 +43,8 @@ import {
   paymentTransactionState,
   type JsonObject,
 } from './mapping.js';
-import { ukOpenBankingProfile, type UkOpenBankingSettings } from './settings.js';
+import type { UkOpenBankingSettings } from './settings.js';
+import { ukOpenBankingProfile } from './profile.js';
 
 export interface UkOpenBankingDependencies {
   /** Carries the transport certificate for mutual TLS (and `tls_client_auth`). */

@@ -24,10 +24,10 @@ import {
   PRE_SESSION_COOKIE,
   SESSION_COOKIE,
   setConsoleCookie,
-  type CookieSettings,
 } from '../security.js';
 import type { ConsoleServices } from '../services.js';
 import { actorOf } from '../viewer.js';
+import { signedInSession } from '../access.js';
 
 /** A `next` that stays inside the console (never another host, never `//evil`). */
 function safeNext(next: unknown): string | undefined {
@@ -45,8 +45,8 @@ function lockedText(user: ConsoleUser): string {
   return `Too many failed attempts: this account is locked${until}. Try again later, or ask an operator to unlock it.`;
 }
 
-export function registerSignInRoutes(app: App, services: ConsoleServices, router: ConsoleRouter, cookies: CookieSettings): void {
-  const { users, sessions, audit, navigation } = services;
+export async function registerSignInRoutes(app: App, services: ConsoleServices): Promise<void> {
+  const { users, sessions, audit, navigation, cookies } = services;
   const hidden = { schema: { hide: true } } as const;
 
   const send = (reply: FastifyReply, status: number, body: string): FastifyReply => consoleHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
@@ -71,8 +71,8 @@ ${csrfField(csrf)}
 </form>`,
     );
 
-  app.get('/console/sign-in', hidden, async (request, reply) => {
-    if ((await router.signedIn(request)) !== undefined) return consoleHeaders(reply).code(303).header('Location', '/console').send();
+  app.get('/sign-in', hidden, async (request, reply) => {
+    if ((await signedInSession(services, request)) !== undefined) return consoleHeaders(reply).code(303).header('Location', '/console').send();
     await sessions.sweep();
     let key = cookieValue(request, PRE_SESSION_COOKIE);
     if (key === undefined || key.length < 43) {
@@ -82,7 +82,7 @@ ${csrfField(csrf)}
     return send(reply, 200, signInForm(consoleCsrfToken(key), safeNext((request.query as Record<string, unknown> | undefined)?.['next']), []));
   });
 
-  app.post('/console/sign-in', hidden, async (request, reply) => {
+  app.post('/sign-in', hidden, async (request, reply) => {
     const key = cookieValue(request, PRE_SESSION_COOKIE);
     const next = safeNext((request.query as Record<string, unknown> | undefined)?.['next']);
     if (!sameOriginPost(request, services.config.baseUrl) || !consoleCsrfValid(key, field(request.body, CSRF_FIELD))) {
@@ -173,13 +173,13 @@ ${csrfField(csrf)}
   const secondStepPage = (request: FastifyRequest, csrf: string, problem?: string): string =>
     authPage('Enter your code', new SafeHtml(codeForm(withNext(request, '/console/sign-in/code'), csrf, problem, html`<p>Open your authenticator app and type the code for the openpis console.</p>`)));
 
-  app.get('/console/sign-in/code', hidden, async (request, reply) => {
+  app.get('/sign-in/code', hidden, async (request, reply) => {
     const half = await sessionAt(request, 'second-factor');
     if (half === undefined) return consoleHeaders(reply).code(303).header('Location', '/console/sign-in').send();
     return send(reply, 200, secondStepPage(request, consoleCsrfToken(half.token)));
   });
 
-  app.post('/console/sign-in/code', hidden, async (request, reply) => {
+  app.post('/sign-in/code', hidden, async (request, reply) => {
     const half = await sessionAt(request, 'second-factor');
     if (half === undefined) return consoleHeaders(reply).code(303).header('Location', '/console/sign-in').send();
     if (!sameOriginPost(request, services.config.baseUrl) || !consoleCsrfValid(half.token, field(request.body, CSRF_FIELD))) {
@@ -208,13 +208,13 @@ ${csrfField(csrf)}
     );
   };
 
-  app.get('/console/sign-in/enrol', hidden, async (request, reply) => {
+  app.get('/sign-in/enrol', hidden, async (request, reply) => {
     const half = await sessionAt(request, 'enrol-second-factor');
     if (half === undefined) return consoleHeaders(reply).code(303).header('Location', '/console/sign-in').send();
     return send(reply, 200, await enrolPage(request, half.session.user.id, consoleCsrfToken(half.token)));
   });
 
-  app.post('/console/sign-in/enrol', hidden, async (request, reply) => {
+  app.post('/sign-in/enrol', hidden, async (request, reply) => {
     const half = await sessionAt(request, 'enrol-second-factor');
     if (half === undefined) return consoleHeaders(reply).code(303).header('Location', '/console/sign-in').send();
     if (!sameOriginPost(request, services.config.baseUrl) || !consoleCsrfValid(half.token, field(request.body, CSRF_FIELD))) {
@@ -225,6 +225,10 @@ ${csrfField(csrf)}
     return afterCode(request, reply, half.token, 'enrol-second-factor', check, 'second-factor.enrolled', (csrf, problem) => enrolPage(request, userId, csrf, problem));
   });
 
+}
+
+export function registerSignOut(router: ConsoleRouter, services: ConsoleServices): void {
+  const { sessions, audit } = services;
   router.post('/sign-out', {}, async ({ request, viewer }) => {
     await sessions.end(cookieValue(request, SESSION_COOKIE));
     await audit.record(viewer.actor, { action: 'sign-out', clientId: viewer.user.clientId });

@@ -29,13 +29,35 @@ export function needsLoginId(bank: Bank): boolean {
 }
 
 /**
+ * Which of the payer's credentials the bank's authorisation is started with, once the bank holds the payment: the
+ * password (embedded banks), or the login id (decoupled banks: it names whose banking app is asked, as UK CIBA's
+ * `login_hint`). Neither is kept after the request that brought it (decisions §7), so a start whose answer was lost
+ * needs it from the payer again.
+ */
+export function credentialsToStartAuthorisation(run: FlowRun): { readonly loginId: boolean; readonly password: boolean } {
+  const bank = run.bank();
+  const password = needsPassword(bank);
+  return { password, loginId: !password && needsLoginId(bank) && run.profile().scaApproach === 'DECOUPLED' };
+}
+
+/** Whether the bank's authorisation is started with a credential of the payer's (see above). */
+export function startsWithCredentials(run: FlowRun): boolean {
+  const needs = credentialsToStartAuthorisation(run);
+  return needs.loginId || needs.password;
+}
+
+/**
  * What is still missing for this run's bank. The bank knows the payer's login id once it registered the payment
- * with it, and has used the password once an authorisation was started with it: neither is asked for again then.
+ * with it, and has used the password once an authorisation was started with it: neither is asked for again then,
+ * except the login id of a decoupled bank whose authorisation is still to be started (it names the payer's app).
  */
 export function missingData(run: FlowRun): FollowupNeeds {
   const bank = run.bank();
   return {
-    loginId: needsLoginId(bank) && run.loginId() === undefined && run.state.bankPayment === undefined,
+    loginId:
+      needsLoginId(bank) &&
+      run.loginId() === undefined &&
+      (run.state.bankPayment === undefined || (run.state.authorisation === undefined && credentialsToStartAuthorisation(run).loginId)),
     password: needsPassword(bank) && run.secrets.password === undefined && run.state.authorisation === undefined,
     senderIban: bank.requiredPaymentFields.includes('SENDER_ACCOUNT') && run.sender()?.account === undefined,
   };

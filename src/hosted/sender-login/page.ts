@@ -9,13 +9,17 @@ import type { PageContext } from '../layout/page-context.js';
 
 export interface SenderLoginView {
   readonly needs: { readonly loginId: boolean; readonly password: boolean };
-  /** The connection was interrupted after the login: "please enter your password again". */
+  /**
+   * The connection was interrupted after the login ("please enter your password again"), or after the start of a
+   * decoupled authorisation, which the login id starts again ("please enter your user ID again").
+   */
   readonly again: boolean;
 }
 
 export function senderLoginPage(context: PageContext, { needs, again }: SenderLoginView): string {
   const { t } = context;
-  const inner = html`<p>${again && !needs.loginId ? t('login.again') : t('followup.intro')}</p>
+  const intro = !again || (needs.loginId && needs.password) ? t('followup.intro') : needs.password ? t('login.again') : t('login.againApp');
+  const inner = html`<p>${intro}</p>
 ${needs.loginId ? field(context, { name: 'loginId', label: t('field.loginId'), type: 'text', autocomplete: 'username', maxlength: 256 }) : ''}
 ${needs.password ? field(context, { name: 'password', label: t('field.password'), type: 'password', autocomplete: 'current-password', maxlength: 256 }) : ''}
 <button type="submit" class="primary">${t('page.continue')}</button>`;

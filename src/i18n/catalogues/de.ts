@@ -27,6 +27,7 @@ export const de: Catalogue = {
   'followup.intro': 'Ihre Zugangsdaten gehen direkt an Ihre Bank. Wir speichern sie nie.',
   'login.heading': 'Bei {bank} anmelden',
   'login.again': 'Die Verbindung zu Ihrer Bank wurde unterbrochen. Bitte geben Sie Ihr Passwort noch einmal ein.',
+  'login.againApp': 'Die Verbindung zu Ihrer Bank wurde unterbrochen, bevor die Anfrage Ihre Banking-App erreicht hat. Bitte geben Sie Ihre Benutzerkennung noch einmal ein, um sie erneut zu senden.',
   'field.loginId': 'Online-Banking-Benutzerkennung',
   'field.password': 'Online-Banking-Passwort',
   'field.iban': 'IBAN des Kontos, von dem Sie zahlen',

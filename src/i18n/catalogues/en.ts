@@ -26,6 +26,7 @@ export const en = {
   'followup.intro': 'Your login details go straight to your bank. We never store them.',
   'login.heading': 'Log in to {bank}',
   'login.again': 'The connection to your bank was interrupted. Please enter your password again.',
+  'login.againApp': 'The connection to your bank was interrupted before your request reached your banking app. Please enter your user ID again to send it once more.',
   'field.loginId': 'Online banking user ID',
   'field.password': 'Online banking password',
   'field.iban': 'IBAN of the account to pay from',

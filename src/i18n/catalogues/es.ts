@@ -27,6 +27,7 @@ export const es: Catalogue = {
   'followup.intro': 'Sus datos de acceso van directamente a su banco. Nunca los guardamos.',
   'login.heading': 'Inicie sesión en {bank}',
   'login.again': 'Se ha interrumpido la conexión con su banco. Introduzca de nuevo su contraseña.',
+  'login.againApp': 'Se ha interrumpido la conexión con su banco antes de que la solicitud llegara a su aplicación bancaria. Introduzca de nuevo su identificador de usuario para enviarla otra vez.',
   'field.loginId': 'Usuario de banca en línea',
   'field.password': 'Contraseña de banca en línea',
   'field.iban': 'IBAN de la cuenta desde la que paga',

@@ -27,6 +27,7 @@ export const fr: Catalogue = {
   'followup.intro': 'Vos identifiants vont directement à votre banque. Nous ne les conservons jamais.',
   'login.heading': 'Connectez-vous à {bank}',
   'login.again': 'La connexion avec votre banque a été interrompue. Veuillez saisir à nouveau votre mot de passe.',
+  'login.againApp': 'La connexion avec votre banque a été interrompue avant que la demande n’atteigne votre application bancaire. Veuillez saisir à nouveau votre identifiant pour l’envoyer une nouvelle fois.',
   'field.loginId': 'Identifiant de banque en ligne',
   'field.password': 'Mot de passe de banque en ligne',
   'field.iban': 'IBAN du compte à débiter',

@@ -27,6 +27,7 @@ export const lt: Catalogue = {
   'followup.intro': 'Jūsų prisijungimo duomenys keliauja tiesiai į jūsų banką. Mes jų niekada nesaugome.',
   'login.heading': 'Prisijunkite prie {bank}',
   'login.again': 'Ryšys su jūsų banku nutrūko. Įveskite slaptažodį dar kartą.',
+  'login.againApp': 'Ryšys su jūsų banku nutrūko, kol užklausa dar nepasiekė jūsų banko programėlės. Įveskite naudotojo ID dar kartą, kad ją išsiųstume iš naujo.',
   'field.loginId': 'Internetinės bankininkystės naudotojo ID',
   'field.password': 'Internetinės bankininkystės slaptažodis',
   'field.iban': 'Sąskaitos, iš kurios mokate, IBAN',

@@ -1,0 +1,108 @@
+/**
+ * The Banks page: which banks fail now (a summary), the banks called in the last day with their figures (a table,
+ * failing first), the banks without calls named together, and how health is worked out.
+ */
+import { html, type SafeHtml } from '../../hosted/html.js';
+import type { Bank } from '../../providers/catalogue.js';
+import { duration, percent, timeTag, utc } from '../format.js';
+import { consolePage, emptyState } from '../layout.js';
+import type { ConsoleNavigation } from '../navigation.js';
+import type { Viewer } from '../viewer.js';
+import { DEGRADED_BELOW, FAILING_MIN_CALLS, FAILING_SHARE, type BankHealth, type HealthState, type HealthWindow } from './queries.js';
+
+export interface ListedBank {
+  readonly bank: Bank;
+  readonly health: BankHealth;
+}
+
+export interface BanksPageView {
+  readonly viewer: Viewer;
+  readonly navigation: ConsoleNavigation;
+  /** Failing first, then degraded, then by traffic. */
+  readonly listed: readonly ListedBank[];
+  readonly now: Date;
+}
+
+const STATE_BADGE: Record<HealthState, { word: string; tone: string }> = {
+  failing: { word: 'Failing now', tone: 'failed' },
+  degraded: { word: 'Degraded', tone: 'pending' },
+  healthy: { word: 'Healthy', tone: 'completed' },
+  quiet: { word: 'No calls', tone: 'neutral' },
+};
+
+const STANDARD_NAME: Record<Bank['connector']['standard'], string> = { 'berlin-group': 'Berlin Group', 'uk-open-banking': 'UK Open Banking' };
+
+const rate = (window: HealthWindow): string => percent(window.calls - window.failed, window.calls);
+const latency = (window: HealthWindow): string => (window.p95Ms === undefined ? '—' : duration(window.p95Ms));
+
+function degradedNote(degraded: number): string {
+  return degraded === 0 ? 'None answered under 95 % of its calls in the last hour.' : degraded === 1 ? '1 bank answered under 95 % of its calls in the last hour.' : `${degraded} banks answered under 95 % of their calls in the last hour.`;
+}
+
+function windowCell(label: string, window: HealthWindow): SafeHtml {
+  return html`<td data-label="${label}" class="amount">${rate(window)}<span class="detail">${window.calls === 0 ? 'no calls' : `${window.failed} of ${window.calls} failed`}</span></td>`;
+}
+
+/** `just now`, `4 min ago`, `3 h ago`, with the exact time in the tag. */
+function ago(iso: string, now: Date): SafeHtml {
+  const minutes = Math.floor((now.getTime() - Date.parse(iso)) / 60_000);
+  const words = minutes < 1 ? 'just now' : minutes < 60 ? `${minutes} min ago` : `${Math.floor(minutes / 60)} h ago`;
+  return html`<time datetime="${iso}" title="${utc(iso)}">${words}</time>`;
+}
+
+function bankRow(bank: Bank, health: BankHealth, now: Date): SafeHtml {
+  const badge = STATE_BADGE[health.state];
+  return html`<tr>
+<td data-label="Bank"><strong>${bank.name}</strong><span class="muted small">${bank.countryCode} · ${STANDARD_NAME[bank.connector.standard]}${bank.environment === 'sandbox' ? ' · sandbox' : ''}</span></td>
+<td data-label="Health"><span class="badge ${badge.tone}">${badge.word}</span>${health.state === 'failing' ? html`<span class="detail">${health.lastQuarterHour.failed}/${health.lastQuarterHour.calls} failed in 15 min</span>` : ''}</td>
+${windowCell('Answered (1 h)', health.lastHour)}
+<td data-label="p95 (1 h)" class="amount">${latency(health.lastHour)}</td>
+${windowCell('Answered (24 h)', health.lastDay)}
+<td data-label="p95 (24 h)" class="amount">${latency(health.lastDay)}</td>
+<td data-label="Last call">${health.lastCallAt === undefined ? html`<span class="muted">—</span>` : ago(health.lastCallAt, now)}${health.lastFailureAt === undefined ? '' : html`<span class="detail">failed ${ago(health.lastFailureAt, now)}</span>`}</td>
+</tr>`;
+}
+
+function failingSummary(listed: readonly ListedBank[]): SafeHtml {
+  const failing = listed.filter((entry) => entry.health.state === 'failing');
+  if (failing.length === 0) return html`<div class="notice success" role="status"><strong>No bank is failing now.</strong> ${degradedNote(listed.filter((entry) => entry.health.state === 'degraded').length)}</div>`;
+  return html`<div class="errors" role="status"><h2>${failing.length === 1 ? '1 bank is failing now' : `${failing.length} banks are failing now`}</h2><ul>${failing.map(
+    (entry) => html`<li><strong>${entry.bank.name}</strong>: ${entry.health.lastQuarterHour.failed} of ${entry.health.lastQuarterHour.calls} calls failed in the last 15 minutes${entry.health.lastFailureAt === undefined ? '' : html`, last at ${timeTag(entry.health.lastFailureAt)}`}.</li>`,
+  )}</ul></div>`;
+}
+
+function activeTable(active: readonly ListedBank[], now: Date): SafeHtml {
+  if (active.length === 0) return emptyState('No bank calls in the last day', html`<p>Banks appear here with their figures once payments reach them.</p>`);
+  return html`<div class="table-wrap"><table class="cards">
+<caption class="visually-hidden">Banks called in the last day, failing first, with the share of calls answered and the 95th percentile of latency</caption>
+<thead><tr><th scope="col">Bank</th><th scope="col">Health</th><th scope="col" class="amount">Answered, last hour</th><th scope="col" class="amount">p95, last hour</th><th scope="col" class="amount">Answered, last day</th><th scope="col" class="amount">p95, last day</th><th scope="col">Last call</th></tr></thead>
+<tbody>${active.map((entry) => bankRow(entry.bank, entry.health, now))}</tbody></table></div>`;
+}
+
+/** Banks nobody called in the last day have no figures: named together, out of the table's way. */
+function quietList(quiet: readonly ListedBank[]): SafeHtml | '' {
+  if (quiet.length === 0) return '';
+  return html`<details class="more card"><summary>${quiet.length === 1 ? '1 more bank' : `${quiet.length} more banks`} without calls in the last day</summary>
+<ul class="quiet-banks">${quiet.map((entry) => html`<li>${entry.bank.name} <span class="muted">${entry.bank.countryCode} · ${STANDARD_NAME[entry.bank.connector.standard]} · ${entry.bank.environment}</span></li>`)}</ul></details>`;
+}
+
+const HOW_HEALTH_IS_WORKED_OUT = html`<details class="more card"><summary>How health is worked out</summary>
+<p>A call is <strong>answered</strong> when the bank gave a proper answer, a refusal included (wrong credentials or no funds: the bank works, the payer’s case failed). It <strong>failed</strong> when there was no usable answer (timeout, connection error, 5xx, 408, 429), an answer against the standard, or an error on our side.</p>
+<p><strong>Failing now</strong>: in the last 15 minutes at least ${FAILING_MIN_CALLS} calls and at least ${FAILING_SHARE * 100} % of them failed. <strong>Degraded</strong>: under ${DEGRADED_BELOW * 100} % of the last hour’s calls answered. p95: 95 % of calls took at most this long.</p>
+</details>`;
+
+export function banksPage(view: BanksPageView): string {
+  const { viewer, listed } = view;
+  return consolePage({
+    title: 'Banks',
+    section: 'banks',
+    viewer,
+    navigation: view.navigation,
+    lead:
+      viewer.clientScope === undefined
+        ? 'Every bank of the catalogue and how its calls went, failing ones first.'
+        : `The banks ${viewer.clientName ?? 'your client'}’s payments called in the last day, from those calls only.`,
+    body: html`${failingSummary(listed)}${activeTable(listed.filter((entry) => entry.health.state !== 'quiet'), view.now)}${quietList(listed.filter((entry) => entry.health.state === 'quiet'))}
+${HOW_HEALTH_IS_WORKED_OUT}`,
+  });
+}

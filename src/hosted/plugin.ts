@@ -1,0 +1,41 @@
+/**
+ * The payer's pages as one encapsulated plugin: the front door, our assets, the payer's steps and our return
+ * addresses for the banks. Hidden from the API document. Its error handler is its own (src/hosted/error-handler.ts):
+ * the payer sees our pages, never a JSON error body. See docs/hosted-pages.md.
+ */
+import type { ClientBrandingStore } from '../branding/client-branding.js';
+import type { OperatorIdentity } from '../config/config.js';
+import type { FlowEngine } from '../flow/engine.js';
+import type { AppPlugin } from '../http/root-plugin.js';
+import { sendInvalidLink } from './answers.js';
+import { assetRoutes } from './assets/routes.js';
+import { hostedErrorHandler } from './error-handler.js';
+import { frontDoorRoutes } from './front-door/routes.js';
+import { PayerPages } from './payer-pages.js';
+import { returnRoutes } from './return/routes.js';
+import { stepRoutes } from './step-routes.js';
+
+export interface HostedPagesOptions {
+  readonly engine: FlowEngine;
+  readonly baseUrl: string;
+  /** Clients' branding: the merchant on every page, and the logos we serve. */
+  readonly branding: ClientBrandingStore;
+  /** The operator of this service, as payers see it (config `OPERATOR_*`). */
+  readonly operator: OperatorIdentity;
+  /** The sandbox banks' index, linked from the front door (undefined: none to show). */
+  readonly sandboxBankUrl?: string;
+  /** The operators' console, linked from the front door once there is one. */
+  readonly consoleUrl?: string;
+}
+
+export const hostedPagesPlugin: AppPlugin<HostedPagesOptions> = async (scope, options) => {
+  const { engine, baseUrl, branding, operator } = options;
+  // A request a route's schema refuses gets the page of an unknown link, unless the route's part says otherwise.
+  scope.setErrorHandler(hostedErrorHandler(operator, (request, reply) => sendInvalidLink(request, reply, operator)));
+
+  const pages = new PayerPages(engine, branding, operator);
+  await scope.register(assetRoutes, { branding, operator });
+  await scope.register(stepRoutes, { pages, operator, baseUrl });
+  await scope.register(frontDoorRoutes, { sandboxBankUrl: options.sandboxBankUrl, consoleUrl: options.consoleUrl });
+  await scope.register(returnRoutes, { pages, operator });
+};

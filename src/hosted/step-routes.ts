@@ -1,0 +1,102 @@
+/**
+ * The payer's steps: `GET /pay/:flowToken` shows the page of the payment's current step (or sends the payer back to
+ * the shop once the flow has left the payer's hands), `POST /pay/:flowToken/:action` takes the payer's input, and
+ * `GET /pay/:flowToken/status` is what a waiting page's script asks. The steps themselves are in
+ * src/hosted/payer-steps.ts.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import type { OperatorIdentity } from '../config/config.js';
+import type { Payment } from '../domain/payment.js';
+import { isWaiting } from '../flow/engine.js';
+import { flowStateOf } from '../flow/flow-state.js';
+import type { AppPlugin } from '../http/root-plugin.js';
+import { isSupportedLocale } from '../i18n/locale.js';
+import { actorOf, queryText, requestLocale, sendExpiredForm, sendInvalidLink } from './answers.js';
+import { hostedErrorHandler } from './error-handler.js';
+import { flowIsOverForPayer } from './outcome/step.js';
+import { actionHandler, currentStep } from './payer-steps.js';
+import { liveViewOf, type PayerPages } from './payer-pages.js';
+import { FlowTokenParams, PayerPageQuery, PostedForm, StepActionParams, UnreadQuery } from './schemas.js';
+import { csrfValid, pageHeaders, sameOriginPost } from './security.js';
+
+export interface StepRoutesOptions {
+  readonly pages: PayerPages;
+  readonly operator: OperatorIdentity;
+  /** Our origin: a form is taken only when posted from it. */
+  readonly baseUrl: string;
+}
+
+/** The largest form a step takes (a login, a code, an IBAN, with the CSRF token). */
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+/** The answer of a waiting page's script for a link it cannot follow (JSON: it is read by the script). */
+function sendUnknownLinkStatus(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return pageHeaders(reply).code(404).send({ title: 'Not Found', statusCode: 404, message: 'Unknown payment link' });
+}
+
+/** 403 for a form that is not of the payer's current page: no or another page's CSRF token, or posted from elsewhere. */
+function refuseForm(request: FastifyRequest, reply: FastifyReply, operator: OperatorIdentity, payment: Payment, action: string): FastifyReply {
+  request.log.warn({ paymentId: payment.id, action }, 'hosted form refused: missing or wrong CSRF token, or cross-site post');
+  return sendExpiredForm(reply, payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : requestLocale(request), operator);
+}
+
+export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, operator, baseUrl }) => {
+  const { engine } = pages;
+
+  // A malformed link is an unknown one. A body that is not a form (a JSON list, say) is a form without our token: the
+  // link is well formed by then (the path is checked before the body), so the answer is the one the handler gives.
+  scope.setErrorHandler(
+    hostedErrorHandler(operator, async (request: FastifyRequest, reply: FastifyReply, error: FastifyError) => {
+      if (error.validationContext !== 'body') return sendInvalidLink(request, reply, operator);
+      const { flowToken, action } = request.params as Static<typeof StepActionParams>;
+      const payment = await engine.loadByFlowToken(flowToken);
+      return payment === undefined ? sendInvalidLink(request, reply, operator) : refuseForm(request, reply, operator, payment, action);
+    }),
+  );
+
+  // What a waiting page's script asks every two seconds: the payer's view now (step and status), nothing else. A
+  // waiting payment is looked at the bank first, as a page load does.
+  scope.get(
+    '/pay/:flowToken/status',
+    { schema: { hide: true, params: FlowTokenParams, querystring: UnreadQuery }, errorHandler: hostedErrorHandler(operator, sendUnknownLinkStatus) },
+    async (request, reply) => {
+      let payment = await engine.loadByFlowToken(request.params.flowToken);
+      if (payment === undefined) return sendUnknownLinkStatus(request, reply);
+      if (isWaiting(payment)) payment = await engine.refresh(payment, actorOf(request));
+      const step = currentStep(pages.stepInput(request, payment));
+      return pageHeaders(reply).code(200).send({ view: liveViewOf(step.name, payment) });
+    },
+  );
+
+  scope.get('/pay/:flowToken', { schema: { hide: true, params: FlowTokenParams, querystring: PayerPageQuery } }, async (request, reply) => {
+    const payment = await engine.loadByFlowToken(request.params.flowToken);
+    if (payment === undefined) return sendInvalidLink(request, reply, operator);
+    const lang = queryText(request, 'lang');
+    if (lang !== undefined && isSupportedLocale(lang) && lang !== payment.locale && !flowIsOverForPayer(payment)) {
+      // The payer's choice is remembered for the payment (and so for every later page).
+      return pages.show(request, reply, await engine.updatePage(payment, { locale: lang }));
+    }
+    return pages.show(request, reply, payment);
+  });
+
+  scope.post(
+    '/pay/:flowToken/:action',
+    { schema: { hide: true, params: StepActionParams, querystring: UnreadQuery, body: PostedForm }, bodyLimit: FORM_LIMIT_BYTES },
+    async (request, reply) => {
+      const { flowToken, action } = request.params;
+      const payment = await engine.loadByFlowToken(flowToken);
+      if (payment === undefined) return sendInvalidLink(request, reply, operator);
+      const form = request.body ?? {};
+      if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf'])) return refuseForm(request, reply, operator, payment, action);
+      const handler = actionHandler(pages.stepInput(request, payment), action);
+      if (handler === undefined) return sendInvalidLink(request, reply, operator);
+      const field = (name: string): string | undefined => {
+        const value = form[name];
+        return typeof value === 'string' ? value : undefined;
+      };
+      const outcome = await handler({ ...pages.stepInput(request, payment), form: field, actor: actorOf(request) });
+      return pages.answer(request, reply, outcome);
+    },
+  );
+};
