@@ -47,7 +47,7 @@ const LAYERS = {
 };
 
 const folders = Object.keys(LAYERS);
-const escape = (name) => name.replace(/[-]/g, '\\-');
+const escapeDashes = (name) => name.replace(/[-]/g, '\\-');
 
 module.exports = {
 
@@ -56,12 +56,12 @@ module.exports = {
       name: `layer-${folder}`,
       severity: 'error',
       comment: `src/${folder} may import only: ${LAYERS[folder].length === 0 ? 'nothing of ours' : LAYERS[folder].join(', ')} (.dependency-cruiser.cjs)`,
-      from: { path: `^src/${escape(folder)}/` },
+      from: { path: `^src/${escapeDashes(folder)}/` },
       to: {
         path: '^src/',
         pathNot: [
-          `^src/${escape(folder)}/`,
-          ...LAYERS[folder].map((allowed) => `^src/${escape(allowed)}/`),
+          `^src/${escapeDashes(folder)}/`,
+          ...LAYERS[folder].map((allowed) => `^src/${escapeDashes(allowed)}/`),
           // The command line opens the service's runtime (database, catalogue, keys) like the server does.
           ...(folder === 'cli' ? ['^src/runtime[.]ts$'] : []),
         ],
@@ -71,7 +71,7 @@ module.exports = {
       name: 'no-unknown-folder',
       severity: 'error',
       comment: 'Every top-level folder of src/ has its place in LAYERS (.dependency-cruiser.cjs)',
-      from: { path: '^src/[^/]+/', pathNot: folders.map((folder) => `^src/${escape(folder)}/`) },
+      from: { path: '^src/[^/]+/', pathNot: folders.map((folder) => `^src/${escapeDashes(folder)}/`) },
       to: {},
     },
     {

@@ -44,6 +44,7 @@ const settingsOf = (section: (typeof CONFIG_SECTIONS)[number]): [string, Setting
   Object.entries(section.settings.properties as Record<string, SettingSchema>);
 
 /** A default as an environment variable writes it. */
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- a setting's default is a string, number or boolean
 const defaultText = (schema: SettingSchema): string | undefined => (schema.default === undefined ? undefined : String(schema.default));
 
 /** .env.example: every setting with its description, in sections, set to its default (unset when it has none). */

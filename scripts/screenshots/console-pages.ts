@@ -5,7 +5,6 @@
  * sign-in pages are shown by opening them without one).
  */
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { ConsoleUsers } from '../../src/people/accounts.js';
 import { AuditLog } from '../../src/people/audit-log.js';

@@ -5,7 +5,6 @@
  * works in every language.
  */
 import type { Kysely } from 'kysely';
-import type { Page } from 'playwright-core';
 import type { Database } from '../../src/storage/schema.js';
 import { approveAtSandboxBank, approvedAtRheinland, click, pastReview, type ScreenshotContext, type ScreenshotPage } from './scene.js';
 import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';

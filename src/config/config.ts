@@ -359,7 +359,7 @@ function parseSecretKeysSetting(raw: string, name: string): SecretKey[] {
   try {
     return parseSecretKeys(raw);
   } catch (error) {
-    throw new Error(`${name}: ${error instanceof SecretBoxError ? error.message : 'is invalid'} (e.g. k1:<openssl rand -base64 32>)`);
+    throw new Error(`${name}: ${error instanceof SecretBoxError ? error.message : 'is invalid'} (e.g. k1:<openssl rand -base64 32>)`, { cause: error });
   }
 }
 
@@ -369,6 +369,6 @@ function parseRetryDelaysSetting(raw: string, name: string): number[] {
     return parseRetryDelays(raw);
   } catch (error) {
     const example = ENVIRONMENT_SCHEMA.properties.WEBHOOK_RETRY_DELAYS.default;
-    throw new Error(`${name} ${error instanceof Error ? error.message : 'is invalid'} (e.g. ${example})`);
+    throw new Error(`${name} ${error instanceof Error ? error.message : 'is invalid'} (e.g. ${example})`, { cause: error });
   }
 }

@@ -389,7 +389,6 @@ export class UkOpenBankingConnector implements UkBankConnector {
     accessToken: string,
     options: { readonly checkFunds: boolean },
   ): Promise<AuthorisationResult> {
-    const operation = 'completeAuthorisation';
     const consentPath = `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`;
     if (this.settings.fundsConfirmation && options.checkFunds) {
       const { json } = await this.resource({ operation: 'fundsConfirmation', method: 'GET', path: `${consentPath}/funds-confirmation`, token: accessToken, context });
