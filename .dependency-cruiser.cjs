@@ -4,7 +4,8 @@
  * The top-level folders of src/ form layers; a folder may import only the folders listed for it below, all of them
  * lower, so imports point one way and no two folders can import each other, directly or round a loop. The
  * shared domain (statuses, failure codes, the payment, money, reference data) is at the bottom and imports nothing
- * of ours. docs/architecture.md draws the layers.
+ * of ours. docs/architecture.md draws the layers. Inside a folder, and in scripts/, bench/ and test/ (which
+ * `npm run check:boundaries` reads too), no two files import each other round a loop either (`no-circular`).
  */
 const LAYERS = {
   // The bottom: no imports of ours.
@@ -25,8 +26,9 @@ const LAYERS = {
   // The console's people: accounts, sessions, second factor, the audit log.
   people: ['storage', 'config', 'crypto', 'domain'],
   observability: ['connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
-  // The sandbox banks stand beside the service: they share only reference data and HTTP helpers.
-  'sandbox-bank': ['providers', 'connectors', 'domain', 'crypto', 'http'],
+  // The sandbox banks stand beside the service: they share only reference data, the connectors' default attempt
+  // limit and HTTP helpers; the catalogue they serve is handed to them in a shape they name (shared/catalogue.ts).
+  'sandbox-bank': ['connectors', 'domain', 'http'],
   // The flow engine above them.
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
   // Scenario payments of the sandbox (`openpis trigger`, the console's Sandbox page): made through the service's API.
@@ -36,7 +38,7 @@ const LAYERS = {
   payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
-  // The Sandbox page names the sandbox banks' fault operations (src/sandbox-bank/shared/faults.ts).
+  // The Sandbox page names the sandbox banks' fault operations (through src/sandbox-bank/index.ts, their interface).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'sandbox-scenarios', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
   // The API as one plugin: the token, providers, payments and event feed routes, health and readiness.
@@ -45,7 +47,7 @@ const LAYERS = {
 };
 
 const folders = Object.keys(LAYERS);
-const escape = (name) => name.replace(/[-]/g, '\\-');
+const escapeDashes = (name) => name.replace(/[-]/g, '\\-');
 
 module.exports = {
 
@@ -54,12 +56,12 @@ module.exports = {
       name: `layer-${folder}`,
       severity: 'error',
       comment: `src/${folder} may import only: ${LAYERS[folder].length === 0 ? 'nothing of ours' : LAYERS[folder].join(', ')} (.dependency-cruiser.cjs)`,
-      from: { path: `^src/${escape(folder)}/` },
+      from: { path: `^src/${escapeDashes(folder)}/` },
       to: {
         path: '^src/',
         pathNot: [
-          `^src/${escape(folder)}/`,
-          ...LAYERS[folder].map((allowed) => `^src/${escape(allowed)}/`),
+          `^src/${escapeDashes(folder)}/`,
+          ...LAYERS[folder].map((allowed) => `^src/${escapeDashes(allowed)}/`),
           // The command line opens the service's runtime (database, catalogue, keys) like the server does.
           ...(folder === 'cli' ? ['^src/runtime[.]ts$'] : []),
         ],
@@ -69,7 +71,7 @@ module.exports = {
       name: 'no-unknown-folder',
       severity: 'error',
       comment: 'Every top-level folder of src/ has its place in LAYERS (.dependency-cruiser.cjs)',
-      from: { path: '^src/[^/]+/', pathNot: folders.map((folder) => `^src/${escape(folder)}/`) },
+      from: { path: '^src/[^/]+/', pathNot: folders.map((folder) => `^src/${escapeDashes(folder)}/`) },
       to: {},
     },
     {
@@ -79,6 +81,21 @@ module.exports = {
       scope: 'folder',
       from: { path: '^src/[^/]+$' },
       to: { circular: true, path: '^src/[^/]+$' },
+    },
+    {
+      name: 'sandbox-bank-interface',
+      severity: 'error',
+      comment: 'The service reaches the sandbox banks only through src/sandbox-bank/index.ts, their whole interface (.dependency-cruiser.cjs)',
+      from: { path: '^src/', pathNot: '^src/sandbox-bank/' },
+      to: { path: '^src/sandbox-bank/', pathNot: '^src/sandbox-bank/index[.]ts$' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No file reaches itself round a loop of imports, inside a folder or across (type-only imports count): files in a loop are one concern, or what they share wants a file of its own',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'no-tests-in-source',

@@ -20,7 +20,7 @@ import type { WorkSignal } from './jobs/work-signal.js';
 import type { JobHandler } from './jobs/worker.js';
 import type { BankCallRecorder } from './observability/bank-call-records.js';
 import type { Metrics } from './observability/metrics.js';
-import { registerWithExternalSandbox } from './open-banking-keys.js';
+import { registerWithExternalSandbox } from './connectors/uk-open-banking/index.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
 import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
 import type { DatabaseHandle } from './storage/database.js';
@@ -113,7 +113,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       });
     });
   } else if (services.sandboxClients.length > 0) {
-    app.addHook('onReady', async () => registerWithExternalSandbox(services.sandboxClients, catalogue, config.sandboxBank.url, app.log));
+    app.addHook('onReady', async () => registerWithExternalSandbox(services.sandboxClients, services.ukSandboxBanks, app.log));
   }
 
   // The API; a worker-only process serves health and readiness only (PROCESS_ROLE=worker).

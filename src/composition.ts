@@ -10,6 +10,13 @@ import { VerifiedTokenCache } from './auth/token-cache.js';
 import { ClientBrandingStore } from './branding/client-branding.js';
 import type { Config } from './config/config.js';
 import { createConnectors, type Connectors } from './connectors/index.js';
+import {
+  loadSigningKeys,
+  ukSandboxBankSettings,
+  ukSandboxClients,
+  type UkClientRegistration,
+  type UkOpenBankingSettings,
+} from './connectors/uk-open-banking/index.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
@@ -24,7 +31,6 @@ import type { JobHandler } from './jobs/worker.js';
 import { BankCallRecorder } from './observability/bank-call-records.js';
 import { meterConnectors } from './observability/metered-connector.js';
 import { Metrics } from './observability/metrics.js';
-import { openBankingSigningKeys, ukSandboxClients } from './open-banking-keys.js';
 import { PaymentService } from './payments/payment-service.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
 import type { DatabaseHandle } from './storage/database.js';
@@ -71,7 +77,9 @@ export interface ServiceGraph {
   readonly flow: FlowEngine;
   readonly branding: ClientBrandingStore;
   /** The UK sandbox banks' registrations of this service (empty when no UK sandbox bank is in the catalogue). */
-  readonly sandboxClients: Awaited<ReturnType<typeof ukSandboxClients>>;
+  readonly sandboxClients: readonly UkClientRegistration[];
+  /** The catalogue's UK banks that the sandbox bank serves (told our registrations when it runs on its own). */
+  readonly ukSandboxBanks: readonly UkOpenBankingSettings[];
   /** Handlers of the background jobs, run by the workers of this or another process (src/background-workers.ts, src/jobs/). */
   readonly jobHandlers: Partial<Record<JobKind, JobHandler>>;
   /** Told after every commit what it left for this process's workers (jobs and when due, webhook deliveries). */
@@ -110,8 +118,10 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
 
   // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
   // Our UK Open Banking identity: the operator's signing key, or one made now that only the sandbox banks are told.
-  const openBankingKeys = await openBankingSigningKeys(config);
-  const sandboxClients = await ukSandboxClients(openBankingKeys, catalogue, config);
+  const openBankingKeys = await loadSigningKeys(config.openBankingSigningKey);
+  const everyBank = (['sandbox', 'production'] as const).flatMap((environment) => catalogue.banks(environment)).map((bank) => bank.connector);
+  const ukSandboxBanks = ukSandboxBankSettings(everyBank, config.sandboxBank.url);
+  const sandboxClients = await ukSandboxClients(openBankingKeys, ukSandboxBanks, `${config.baseUrl}/pay/return`);
   // Every bank call is recorded for the console (bank health, a payment's bank calls), batched off the payer's path.
   const bankCallRecorder = new BankCallRecorder(database.db, {
     onDropped: (count, reason) => {
@@ -153,6 +163,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     flow,
     branding: new ClientBrandingStore(database.db, now),
     sandboxClients,
+    ukSandboxBanks,
     jobHandlers: { ...flow.jobHandlers() },
     workSignal,
     bankCallRecorder,

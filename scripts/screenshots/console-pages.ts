@@ -5,23 +5,14 @@
  * sign-in pages are shown by opening them without one).
  */
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { ConsoleUsers } from '../../src/people/accounts.js';
 import { AuditLog } from '../../src/people/audit-log.js';
 import { ConsoleSessions } from '../../src/people/sessions.js';
 import type { FlowHarness } from '../../test/e2e/flow-harness.js';
-import { approvedAtRheinland, type ScreenshotContext, type ScreenshotPage } from './pages.js';
+import { approvedAtRheinland, type ConsoleScene, type ScreenshotContext, type ScreenshotPage } from './scene.js';
 
 const PASSWORD = 'screenshots only, never used elsewhere';
-
-export interface ConsoleScene {
-  /** Gives the page a signed-in session of the operator or the member. */
-  signIn(page: Page, who: 'operator' | 'member'): Promise<void>;
-  readonly clientId: string;
-  readonly operatorId: string;
-  readonly memberId: string;
-}
 
 export async function prepareConsole(flow: FlowHarness): Promise<ConsoleScene> {
   const { app } = flow;

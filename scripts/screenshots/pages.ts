@@ -5,62 +5,11 @@
  * works in every language.
  */
 import type { Kysely } from 'kysely';
-import type { Page } from 'playwright-core';
-import type { Locale } from '../../src/i18n/locale.js';
 import type { Database } from '../../src/storage/schema.js';
-import type { ConsoleScene } from './console-pages.js';
+import { approveAtSandboxBank, approvedAtRheinland, click, pastReview, type ScreenshotContext, type ScreenshotPage } from './scene.js';
 import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';
 
-export interface ScreenshotContext {
-  readonly page: Page;
-  readonly baseUrl: string;
-  /** Creates a payment (hosted mode unless `provider.id` is given) in the language of this run; its flow link. */
-  create(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
-  /** Waits until the payment's detailed status is `status` (the bank's answers arrive in the background). */
-  waitFor(paymentId: string, status: string): Promise<void>;
-  /** Creates a payment for the client without branding. */
-  createUnbranded(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
-  /** The app's database (the console pages read what they need to open). */
-  readonly database: Kysely<Database>;
-  /** The console's operator and member (console pages only). */
-  readonly console?: ConsoleScene;
-}
-
-export interface ScreenshotPage {
-  /** Folder name: letters, digits and dashes. */
-  readonly name: string;
-  readonly description: string;
-  /** The languages to take it in (default: all five). */
-  readonly locales?: readonly Locale[];
-  /** Leaves `context.page` showing the page. */
-  open(context: ScreenshotContext): Promise<void>;
-}
-
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
-
-async function click(page: Page, selector: string): Promise<void> {
-  await Promise.all([page.waitForLoadState('load'), page.locator(selector).first().click()]);
-}
-
-/** The sandbox bank's own pages (Berlin Group redirect, always in English): log in and approve, to come back to us. */
-async function approveAtSandboxBank(page: Page, psuId: string): Promise<void> {
-  await page.locator('#psuId').fill(psuId);
-  await page.locator('#password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('button', { name: /^(Approve|Share|Continue)$/ }).first().click();
-  const otp = page.getByLabel('One-time code');
-  if (!(await otp.isVisible())) await page.getByRole('button', { name: /^(Approve|Continue)$/ }).first().click();
-  await otp.fill('123456');
-  await page.getByRole('button', { name: 'Confirm' }).click();
-}
-
-/** A custom-mode payment at `bank`: its review page, and past it with Continue (to the bank, or our next form). */
-async function pastReview(context: ScreenshotContext, bank: string, overrides: Record<string, unknown> = {}): Promise<{ paymentId: string; redirectUrl: string }> {
-  const created = await context.create({ provider: { id: bank }, ...overrides });
-  await context.page.goto(created.redirectUrl);
-  await click(context.page, 'button.primary');
-  return created;
-}
 
 /** At Hansa (embedded): past the review, the login form filled in and sent. */
 async function hansaLogin(context: ScreenshotContext, password: string): Promise<void> {
@@ -68,18 +17,6 @@ async function hansaLogin(context: ScreenshotContext, password: string): Promise
   await context.page.locator('#loginId').fill('alice');
   await context.page.locator('#password').fill(password);
   await click(context.page, 'form button.primary');
-}
-
-/** At Rheinland (redirect): approved at the sandbox bank by `psuId`, then, once the bank says so, our outcome page. */
-export async function approvedAtRheinland(context: ScreenshotContext, psuId: string, final: string | undefined, overrides: Record<string, unknown> = {}): Promise<void> {
-  const { paymentId, redirectUrl } = await pastReview(context, BANKS.rheinland, overrides);
-  await approveAtSandboxBank(context.page, psuId);
-  if (final === undefined) {
-    await context.page.waitForURL((url) => url.pathname.startsWith('/pay/'));
-    return;
-  }
-  await context.waitFor(paymentId, final);
-  await context.page.goto(redirectUrl);
 }
 
 export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [

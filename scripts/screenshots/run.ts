@@ -19,7 +19,8 @@ import { launchBrowser, startShop, VIEWPORTS } from '../../test/e2e/browser-harn
 import { startFlowHarness } from '../../test/e2e/flow-harness.js';
 import { paymentRequest } from '../../test/helpers/payment-requests.js';
 import { testDatabaseKinds } from '../../test/helpers/databases.js';
-import { SCREENSHOT_PAGES, type ScreenshotContext } from './pages.js';
+import { SCREENSHOT_PAGES } from './pages.js';
+import type { ScreenshotContext } from './scene.js';
 import { CONSOLE_SCREENSHOT_PAGES, prepareConsole } from './console-pages.js';
 
 

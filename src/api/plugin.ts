@@ -4,7 +4,7 @@
  * own scope; the authenticated client is a decoration of its requests only. A worker-only process
  * (PROCESS_ROLE=worker) serves health and readiness alone.
  */
-import { Authenticator } from '../auth/authenticate.js';
+import type { Authenticator } from '../auth/authenticate.js';
 import { registerTokenRoute } from '../auth/token-route.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { FlowEngine } from '../flow/engine.js';

@@ -10,7 +10,8 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { forbidden, missingCredentials, unauthorized } from '../http/errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { Scope } from './scopes.js';
-import type { AuthenticatedClient, TokenService } from './tokens.js';
+import type { AuthenticatedClient } from './authenticated-client.js';
+import type { TokenService } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -6,7 +6,7 @@
  * and an entry ends with its token's expiry.
  */
 import type { ClientRevocationWatch } from '../storage/client-revocations.js';
-import type { AuthenticatedClient } from './tokens.js';
+import type { AuthenticatedClient } from './authenticated-client.js';
 
 interface CachedVerification {
   readonly client: AuthenticatedClient;

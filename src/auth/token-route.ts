@@ -188,6 +188,7 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
       },
       // The body is checked below so that every problem gets an RFC 6749 error, not the generic 400 body.
       validatorCompiler: () => () => true,
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify waits on the reply an error handler returns (its types say void)
       errorHandler: tokenErrorHandler((request) => authenticatedClients.has(request)),
       // A client using HTTP Basic is authenticated before its body is parsed or looked at, so an unauthenticated
       // caller learns nothing about the request's other problems (docs/api-decisions.md). Without an Authorization

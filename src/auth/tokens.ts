@@ -4,21 +4,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { Environment } from '../domain/reference-data.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 import { generateAccessToken } from '../crypto/random-secrets.js';
 import { secretMatches, sha256Hex } from '../crypto/hashes.js';
 import type { VerifiedTokenCache } from './token-cache.js';
+import type { AuthenticatedClient } from './authenticated-client.js';
 
 /** Access token lifetime fixed by the spec. */
 export const TOKEN_LIFETIME_SECONDS = 1800;
-
-/** The authenticated caller of a resource endpoint. */
-export interface AuthenticatedClient {
-  readonly clientId: string;
-  readonly environment: Environment;
-  readonly scopes: readonly Scope[];
-}
 
 export type TokenIssueResult =
   | { readonly kind: 'issued'; readonly accessToken: string; readonly expiresIn: number; readonly scope: string }

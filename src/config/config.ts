@@ -1,12 +1,16 @@
 /**
- * The one place that reads the process environment. Every setting is validated at start-up so that a
- * misconfigured service refuses to start with a clear list of problems instead of failing later.
- * Every variable is listed, with its default, in `.env.example` and the README.
+ * The one place that reads the process environment. Every setting is described once, in the schema of
+ * src/config/schema.ts (type, bounds, default, description), and validated against it at start-up, so that a
+ * misconfigured service refuses to start with a clear list of problems instead of failing later. `.env.example` and
+ * the README's configuration table are written from that schema (`npm run config:docs`).
  */
 
 import { parseSecretKeys, SecretBoxError, type SecretKey } from '../crypto/secret-box.js';
 import { displayTextProblem, normalisedDisplayText } from '../domain/display-text.js';
 import { parseRetryDelays } from './durations.js';
+import { ENVIRONMENT_SCHEMA } from './schema.generated.js';
+import type { ConfigSettings } from './schema.js';
+import { readSettings, type FormatCheck } from './settings.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
@@ -135,150 +139,145 @@ export class ConfigError extends Error {
   }
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 type Environment = Readonly<Record<string, string | undefined>>;
 
-export function loadConfig(env: Environment = process.env): Config {
+/**
+ * The checks of the schema's `format`s (src/config/schema.ts): values JSON Schema cannot describe. Each returns the
+ * problems of a value, whole messages naming the variable; the value is parsed again, without problems, below.
+ */
+const FORMATS: Readonly<Record<string, FormatCheck>> = {
+  'base-url': (value) => problemsOf((problems) => parseBaseUrl(value, problems)),
+  'database-url': (value) => problemsOf((problems) => parseDatabaseUrl(value, problems)),
+  'http-url': (value, name) => (isHttpUrl(value) ? [] : [`${name} must be an absolute http(s) URL (got "${value}")`]),
+  'display-text': (value, name, schema) => {
+    // Text shown to payers: one line, no control or format characters, bounded, kept in NFC (src/domain/display-text.ts).
+    const problem = displayTextProblem(normalisedDisplayText(value), schema.maxLength ?? Number.POSITIVE_INFINITY);
+    return problem === undefined ? [] : [`${name} ${problem}`];
+  },
+  'payer-link': (value, name) => {
+    const problem = payerLinkProblem(value);
+    return problem === undefined ? [] : [`${name} ${problem}`];
+  },
+  'key-id': (value, name) => (/^[\x21-\x7e]{1,128}$/.test(value) ? [] : [`${name} must be 1 to 128 printable characters without spaces`]),
+  'port-or-off': (value, name) =>
+    value.toLowerCase() === 'off' || (/^\d+$/.test(value) && Number(value) <= 65535)
+      ? []
+      : [`${name} must be a port number (0: any free one) or off (got "${value}")`],
+  delays: (value, name) => problemsOf(() => parseRetryDelaysSetting(value, name)),
+  'secret-keys': (value, name) => problemsOf(() => parseSecretKeysSetting(value, name)),
+};
+
+/** The problems a parser that throws, or pushes to a list, finds in a value. */
+function problemsOf(parse: (problems: string[]) => unknown): string[] {
   const problems: string[] = [];
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-  const boolean = (name: string, fallback: boolean): boolean => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name} must be true or false (got "${raw}")`);
-    return fallback;
-  };
+  try {
+    parse(problems);
+  } catch (error) {
+    problems.push(error instanceof Error ? error.message : String(error));
+  }
+  return problems;
+}
 
-  const decimal = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  /** A shared secret chosen by the operator: long enough not to be guessed. */
-  const secretToken = (name: string): string | undefined => {
-    const raw = read(name);
-    if (raw !== undefined && raw.length < 16) problems.push(`${name} must be at least 16 characters`);
-    return raw;
-  };
-  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    const found = allowed.find((value) => value === raw);
-    if (found === undefined) problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
-    return found ?? fallback;
-  };
+/**
+ * The configuration from the process environment, validated against the schema of every setting
+ * (src/config/schema.ts): a bad value, or settings that contradict each other, throw a ConfigError listing every
+ * problem.
+ */
+export function loadConfig(env: Environment = process.env): Config {
+  const { settings: read, problems } = readSettings(ENVIRONMENT_SCHEMA, env, FORMATS);
+  // Validated and coerced by the schema: each value has the type the schema gives it.
+  const settings = read as unknown as ConfigSettings;
 
-  /** Text shown to payers: one line, no control or format characters, bounded, kept in NFC (src/domain/display-text.ts). */
-  const displayText = (name: string, maxLength: number): string | undefined => {
-    const raw = read(name);
-    if (raw === undefined) return undefined;
-    const text = normalisedDisplayText(raw);
-    const problem = displayTextProblem(text, maxLength);
-    if (problem !== undefined) problems.push(`${name} ${problem}`);
-    return text;
-  };
-  /** A link shown to payers. */
-  const link = (name: string): string | undefined => {
-    const raw = read(name);
-    if (raw === undefined) return undefined;
-    const problem = payerLinkProblem(raw);
-    if (problem !== undefined) problems.push(`${name} ${problem}`);
-    return raw;
-  };
+  // Settings that go together (whether each is set, valid or not), or whose meaning depends on another.
+  const isSet = (name: string): boolean => (env[name]?.trim() ?? '') !== '';
+  const tls = pairOf(isSet('TLS_CERT_FILE'), isSet('TLS_KEY_FILE'));
+  if (tls === 'half') problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
+  const signingKey = pairOf(isSet('OB_SIGNING_KEY_FILE'), isSet('OB_SIGNING_KEY_ID'));
+  if (signingKey === 'half') problems.push('OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID go together: set both or neither');
+  if (settings.METRICS_TOKEN === undefined && !isLoopbackHost(settings.METRICS_HOST) && settings.METRICS_PORT.toLowerCase() !== 'off') {
+    problems.push(`METRICS_HOST=${settings.METRICS_HOST} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
 
-  const port = integer('PORT', 8080, 0, 65535);
-  const host = read('HOST') ?? '127.0.0.1';
-
-  const baseUrl = parseBaseUrl(read('BASE_URL') ?? `http://localhost:${port}`, problems);
-  const database = parseDatabaseUrl(read('DATABASE_URL'), problems);
-  const tlsCertFile = read('TLS_CERT_FILE');
-  const tlsKeyFile = read('TLS_KEY_FILE');
-  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
-
-  const logLevelRaw = read('LOG_LEVEL') ?? 'info';
-  const logLevel = LOG_LEVELS.find((level) => level === logLevelRaw);
-  if (logLevel === undefined) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevelRaw}")`);
-
-  const config: Config = {
-    port,
-    host,
+  const baseUrl = parseBaseUrl(settings.BASE_URL ?? `http://localhost:${settings.PORT}`, []);
+  const displayText = (text: string | undefined): string | undefined => (text === undefined ? undefined : normalisedDisplayText(text));
+  return {
+    port: settings.PORT,
+    host: settings.HOST,
     baseUrl,
-    tls: tlsCertFile === undefined || tlsKeyFile === undefined ? undefined : { certFile: tlsCertFile, keyFile: tlsKeyFile },
-    trustProxy: parseTrustProxy(read('TRUST_PROXY')),
-    database,
-    logLevel: logLevel ?? 'info',
-    createDemoClient: boolean('CREATE_DEMO_CLIENT', true),
-    rateLimit: {
-      perSecond: integer('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
-      burst: integer('RATE_LIMIT_BURST', 200, 1, 1_000_000),
-    },
-    flowDeadlineSeconds: integer('FLOW_DEADLINE_SECONDS', 15 * 60, 10, 24 * 60 * 60),
-    providerCatalogueFile: read('PROVIDER_CATALOGUE_FILE'),
-    sandboxBank: parseSandboxBank(read('SANDBOX_BANK_URL'), baseUrl, problems),
-    sandboxOperatorToken: secretToken('SANDBOX_OPERATOR_TOKEN'),
+    tls: tls === 'both' ? { certFile: settings.TLS_CERT_FILE!, keyFile: settings.TLS_KEY_FILE! } : undefined,
+    trustProxy: settings.TRUST_PROXY,
+    database: parseDatabaseUrl(settings.DATABASE_URL, []),
+    logLevel: settings.LOG_LEVEL,
+    createDemoClient: settings.CREATE_DEMO_CLIENT,
+    rateLimit: { perSecond: settings.RATE_LIMIT_PER_SECOND, burst: settings.RATE_LIMIT_BURST },
+    flowDeadlineSeconds: settings.FLOW_DEADLINE_SECONDS,
+    providerCatalogueFile: settings.PROVIDER_CATALOGUE_FILE,
+    sandboxBank:
+      settings.SANDBOX_BANK_URL === undefined
+        ? { mode: 'embedded', url: `${baseUrl}${SANDBOX_BANK_MOUNT_PATH}` }
+        : { mode: 'external', url: settings.SANDBOX_BANK_URL.replace(/\/+$/, '') },
+    sandboxOperatorToken: settings.SANDBOX_OPERATOR_TOKEN,
     operator: {
-      name: displayText('OPERATOR_NAME', 80),
-      regulatoryStatement: displayText('OPERATOR_REGULATORY_STATEMENT', 500),
-      termsUrl: link('OPERATOR_TERMS_URL'),
-      privacyUrl: link('OPERATOR_PRIVACY_URL'),
+      name: displayText(settings.OPERATOR_NAME),
+      regulatoryStatement: displayText(settings.OPERATOR_REGULATORY_STATEMENT),
+      termsUrl: settings.OPERATOR_TERMS_URL,
+      privacyUrl: settings.OPERATOR_PRIVACY_URL,
     },
-    openBankingSigningKey: parseSigningKey(read('OB_SIGNING_KEY_FILE'), read('OB_SIGNING_KEY_ID'), problems),
+    openBankingSigningKey: signingKey === 'both' ? { keyFile: settings.OB_SIGNING_KEY_FILE!, keyId: settings.OB_SIGNING_KEY_ID! } : undefined,
     bankStatusPolling: {
-      baseMs: integer('BANK_STATUS_POLL_BASE_MS', 1000, 10, 600_000),
-      maxMs: integer('BANK_STATUS_POLL_MAX_MS', 2 * 60_000, 10, 24 * 60 * 60_000),
-      budgetPerSecond: integer('BANK_POLL_BUDGET_PER_SECOND', 1000, 1, 100_000),
+      baseMs: settings.BANK_STATUS_POLL_BASE_MS,
+      maxMs: settings.BANK_STATUS_POLL_MAX_MS,
+      budgetPerSecond: settings.BANK_POLL_BUDGET_PER_SECOND,
     },
-    bankPendingAlertSeconds: integer('BANK_PENDING_ALERT_SECONDS', 60 * 60, 1, 30 * 24 * 60 * 60),
-    secretKeys: parseSecretKeysSetting(read('SECRET_KEYS'), problems),
-    processRole: oneOf('PROCESS_ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    bankPendingAlertSeconds: settings.BANK_PENDING_ALERT_SECONDS,
+    secretKeys: settings.SECRET_KEYS === undefined ? [] : parseSecretKeysSetting(settings.SECRET_KEYS, 'SECRET_KEYS'),
+    processRole: settings.PROCESS_ROLE,
     workers: {
-      pollIntervalMs: integer('WORKER_POLL_INTERVAL_MS', 500, 10, 60_000),
-      concurrency: integer('WORKER_CONCURRENCY', 16, 1, 1000),
-      leaseMs: integer('WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
+      pollIntervalMs: settings.WORKER_POLL_INTERVAL_MS,
+      concurrency: settings.WORKER_CONCURRENCY,
+      leaseMs: settings.WORKER_LEASE_MS,
     },
-    metrics: parseMetricsListener(read('METRICS_HOST'), read('METRICS_PORT'), secretToken('METRICS_TOKEN'), problems),
-    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    metrics:
+      settings.METRICS_PORT.toLowerCase() === 'off'
+        ? undefined
+        : { host: settings.METRICS_HOST, port: Number(settings.METRICS_PORT), token: settings.METRICS_TOKEN },
+    shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
     console: {
       session: {
-        idleSeconds: integer('CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60,
-        absoluteSeconds: integer('CONSOLE_SESSION_MAX_HOURS', 12, 1, 7 * 24) * 60 * 60,
+        idleSeconds: settings.CONSOLE_SESSION_IDLE_MINUTES * 60,
+        absoluteSeconds: settings.CONSOLE_SESSION_MAX_HOURS * 60 * 60,
       },
       lockout: {
-        attempts: integer('CONSOLE_LOCKOUT_ATTEMPTS', 5, 1, 100),
-        seconds: integer('CONSOLE_LOCKOUT_MINUTES', 15, 1, 24 * 60) * 60,
+        attempts: settings.CONSOLE_LOCKOUT_ATTEMPTS,
+        seconds: settings.CONSOLE_LOCKOUT_MINUTES * 60,
       },
     },
-    bankCallRetentionDays: integer('BANK_CALL_RETENTION_DAYS', 30, 1, 3650),
+    bankCallRetentionDays: settings.BANK_CALL_RETENTION_DAYS,
     webhooks: {
-      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
-      allowPrivateTargets: boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
-      caFile: read('WEBHOOK_CA_FILE'),
-      retryDelaysMs: parseRetryDelaysSetting(read('WEBHOOK_RETRY_DELAYS'), problems),
-      retryScale: decimal('WEBHOOK_RETRY_SCALE', 1, 0.000001, 1000),
-      secretGraceSeconds: integer('WEBHOOK_SECRET_GRACE_SECONDS', 24 * 60 * 60, 0, 30 * 24 * 60 * 60),
+      timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
+      allowPrivateTargets: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      caFile: settings.WEBHOOK_CA_FILE,
+      retryDelaysMs: parseRetryDelaysSetting(settings.WEBHOOK_RETRY_DELAYS, 'WEBHOOK_RETRY_DELAYS'),
+      retryScale: settings.WEBHOOK_RETRY_SCALE,
+      secretGraceSeconds: settings.WEBHOOK_SECRET_GRACE_SECONDS,
     },
   };
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
+}
+
+/** Two settings that go together: both set, neither, or only one (a problem). */
+function pairOf(first: boolean, second: boolean): 'both' | 'neither' | 'half' {
+  if (first && second) return 'both';
+  return !first && !second ? 'neither' : 'half';
+}
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function parseBaseUrl(raw: string, problems: string[]): string {
@@ -296,12 +295,6 @@ function parseBaseUrl(raw: string, problems: string[]): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
-  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
-  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-  return raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
-}
-
 /**
  * Payer credentials travel only over HTTPS: a plain-http BASE_URL is for trying the service on this machine
  * (loopback) or with sandbox clients only. Returns why a production client may not be served, or undefined.
@@ -314,23 +307,6 @@ export function httpsRequiredProblem(baseUrl: string): string | undefined {
     'only over HTTPS. Set BASE_URL to the https address, and terminate TLS in the service (TLS_CERT_FILE, TLS_KEY_FILE) ' +
     'or in a proxy in front of it (TRUST_PROXY); see the README, "Running in production"'
   );
-}
-
-/** The Prometheus exporter convention's port for a node process. */
-const DEFAULT_METRICS_PORT = 9464;
-
-function parseMetricsListener(host: string | undefined, port: string | undefined, token: string | undefined, problems: string[]): Config['metrics'] {
-  if (port?.toLowerCase() === 'off') return undefined;
-  let portNumber = DEFAULT_METRICS_PORT;
-  if (port !== undefined) {
-    if (!/^\d+$/.test(port) || Number(port) > 65535) problems.push(`METRICS_PORT must be a port number (0: any free one) or off (got "${port}")`);
-    else portNumber = Number(port);
-  }
-  const bindHost = host ?? '127.0.0.1';
-  if (token === undefined && !isLoopbackHost(bindHost)) {
-    problems.push(`METRICS_HOST=${bindHost} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
-  }
-  return { host: bindHost, port: portNumber, token };
 }
 
 /**
@@ -358,38 +334,6 @@ export function isLoopbackHost(host: string): boolean {
   return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
-function parseSecretKeysSetting(raw: string | undefined, problems: string[]): SecretKey[] {
-  if (raw === undefined) return [];
-  try {
-    return parseSecretKeys(raw);
-  } catch (error) {
-    problems.push(`SECRET_KEYS: ${error instanceof SecretBoxError ? error.message : 'is invalid'} (e.g. k1:<openssl rand -base64 32>)`);
-    return [];
-  }
-}
-
-const DEFAULT_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';
-
-function parseRetryDelaysSetting(raw: string | undefined, problems: string[]): number[] {
-  try {
-    return parseRetryDelays(raw ?? DEFAULT_RETRY_DELAYS);
-  } catch (error) {
-    problems.push(`WEBHOOK_RETRY_DELAYS ${error instanceof Error ? error.message : 'is invalid'} (e.g. ${DEFAULT_RETRY_DELAYS})`);
-    return parseRetryDelays(DEFAULT_RETRY_DELAYS);
-  }
-}
-
-function parseSandboxBank(raw: string | undefined, baseUrl: string, problems: string[]): Config['sandboxBank'] {
-  if (raw === undefined) return { mode: 'embedded', url: `${baseUrl}${SANDBOX_BANK_MOUNT_PATH}` };
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    problems.push(`SANDBOX_BANK_URL must be an absolute http(s) URL (got "${raw}")`);
-  }
-  return { mode: 'external', url: raw.replace(/\/+$/, '') };
-}
-
 /** Unset: SQLite under ./data. `sqlite:<path>` or `sqlite::memory:`; `postgres://…` or `postgresql://…`. */
 export function parseDatabaseUrl(raw: string | undefined, problems: string[]): DatabaseConfig {
   if (raw === undefined) return { kind: 'sqlite', path: 'data/openpis.sqlite' };
@@ -410,12 +354,21 @@ export function parseDatabaseUrl(raw: string | undefined, problems: string[]): D
   return { kind: 'sqlite', path: 'data/openpis.sqlite' };
 }
 
-function parseSigningKey(keyFile: string | undefined, keyId: string | undefined, problems: string[]): Config['openBankingSigningKey'] {
-  if (keyFile === undefined && keyId === undefined) return undefined;
-  if (keyFile === undefined || keyId === undefined) {
-    problems.push('OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID go together: set both or neither');
-    return undefined;
+/** The operator key ring; throws a message naming the setting (e.g. "SECRET_KEYS: key 2 …"). */
+function parseSecretKeysSetting(raw: string, name: string): SecretKey[] {
+  try {
+    return parseSecretKeys(raw);
+  } catch (error) {
+    throw new Error(`${name}: ${error instanceof SecretBoxError ? error.message : 'is invalid'} (e.g. k1:<openssl rand -base64 32>)`, { cause: error });
   }
-  if (!/^[\x21-\x7e]{1,128}$/.test(keyId)) problems.push('OB_SIGNING_KEY_ID must be 1 to 128 printable characters without spaces');
-  return { keyFile, keyId };
+}
+
+/** A list of retry delays; throws a message naming the setting and the schema's default as an example. */
+function parseRetryDelaysSetting(raw: string, name: string): number[] {
+  try {
+    return parseRetryDelays(raw);
+  } catch (error) {
+    const example = ENVIRONMENT_SCHEMA.properties.WEBHOOK_RETRY_DELAYS.default;
+    throw new Error(`${name} ${error instanceof Error ? error.message : 'is invalid'} (e.g. ${example})`, { cause: error });
+  }
 }

@@ -76,7 +76,7 @@ export function toBankReference(data: Readonly<Record<string, unknown>>): BankRe
 
 /** Opens a reference this connector made; the connector checks its shape. */
 export function fromBankReference(reference: BankReference): Readonly<Record<string, unknown>> {
-  return reference as unknown as Readonly<Record<string, unknown>>;
+  return reference;
 }
 
 /**

@@ -589,7 +589,8 @@ export class FlowEngine {
     run.checkpointer = (current) => this.checkpoint(current);
     const original = { ...run.state };
     let result: StepResult;
-    let carriedPassword = false;
+    // Set in `finally`, before the password leaves memory.
+    let carriedPassword: boolean;
     try {
       result = await work(run);
     } catch (error) {

@@ -115,7 +115,7 @@ export function heldSecretContext(paymentId: string): string {
 
 /** The flow state of a payment row (our own JSON; an absent state is an empty one). */
 export function flowStateOf(payment: { readonly flowState: Readonly<Record<string, unknown>> | null }): FlowState {
-  return (payment.flowState ?? {}) as FlowState;
+  return payment.flowState ?? {};
 }
 
 /** The state as the store's `flowState` change (plain JSON). */

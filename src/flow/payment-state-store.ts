@@ -14,7 +14,7 @@ import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
 import { paymentColumns, paymentFromRow } from './payment-rows.js';
-import { DETAILED_STATUSES, isFinal, type DetailedStatus, type FailureReason } from '../domain/detailed-status.js';
+import { DETAILED_STATUSES, isFinal, type DetailedStatus } from '../domain/detailed-status.js';
 import { appendStatusRecords, type StatusEntry } from './status-writer.js';
 import { assertTransition } from '../domain/transitions.js';
 
@@ -163,7 +163,7 @@ export class PaymentStateStore {
       ...(changes.flowState === undefined ? {} : { flowState: changes.flowState }),
       ...(last === undefined
         ? {}
-        : { detailedStatus: last.status, failureReasons: (last.failureReasons ?? null) as readonly FailureReason[] | null }),
+        : { detailedStatus: last.status, failureReasons: last.failureReasons ?? null }),
       version: payment.version + 1,
       updatedAt: at,
     };

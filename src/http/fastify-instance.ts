@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -88,10 +88,11 @@ export function createFastifyApp(settings: HttpServerSettings): App {
       const tls = { cert: readFileSync(settings.tls.certFile), key: readFileSync(settings.tls.keyFile) };
       // An https.Server serves requests like the http.Server Fastify's types expect (request.protocol reads the
       // socket's `encrypted`); Fastify's own `https` option would change the app's type for every caller.
-      return createHttpsServer({ ...tls, requireHostHeader: false }, handler) as unknown as HttpServer;
+      return createHttpsServer({ ...tls, requireHostHeader: false }, handler);
     },
     // Errors raised before any route or hook runs get the same error body as everything else (src/http/errors.ts).
-    frameworkErrors: sendError,
+    // The reply is sent; Fastify ignores what this returns (sendError's reply is thenable, which is no promise to wait for).
+    frameworkErrors: (error, request, reply) => void sendError(error, request, reply),
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }

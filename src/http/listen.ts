@@ -25,7 +25,7 @@ export async function listenOrExplain<T>(
   try {
     return await listen();
   } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
     const reason = code === undefined ? undefined : REASONS[code];
     if (reason === undefined) throw error;
     const host = target.host.includes(':') ? `[${target.host}]` : target.host;

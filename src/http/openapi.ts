@@ -156,7 +156,7 @@ export function openApiDocumentation(): SwaggerOptions {
       webhooks: WEBHOOKS as never,
     },
     transformObject: (documentObject) =>
-      'openapiObject' in documentObject ? (completeDocument(documentObject.openapiObject as unknown as JsonObject) as never) : documentObject.swaggerObject,
+      'openapiObject' in documentObject ? completeDocument(documentObject.openapiObject as unknown as JsonObject) : documentObject.swaggerObject,
   };
 }
 

@@ -5,7 +5,7 @@ import { newRecordId } from '../domain/ids.js';
 import { topLevelStatus } from '../domain/detailed-status.js';
 import { initialStatus } from '../domain/transitions.js';
 import { ApiError } from '../http/errors.js';
-import type { AuthenticatedClient } from '../auth/tokens.js';
+import type { AuthenticatedClient } from '../auth/authenticated-client.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
 import type { PaymentListFilter, PaymentListPosition, PaymentRepository } from './payment-repository.js';
 import type { ValidPaymentRequest } from './validation.js';

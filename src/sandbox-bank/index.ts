@@ -5,7 +5,11 @@
  *
  * - `plugin.ts`: the plugin that mounts both standards, and the stand-alone app;
  * - `berlin-group/`, `uk-open-banking/`: each standard's plugin, routes, pages and state;
- * - `shared/`: test payers, the balances ledger, fault plan, operator token, page frame and request plumbing.
+ * - `shared/`: test payers, the balances ledger, fault plan, operator token, page frame, request plumbing, and the
+ *   shape of the catalogue it is given.
+ *
+ * This file is the sandbox banks' whole interface to the service: nothing else in src/ imports a file inside this
+ * folder (.dependency-cruiser.cjs, `sandbox-bank-interface`), so the folder can stand on its own as a package.
  */
 export {
   sandboxBankPlugin,
@@ -28,6 +32,7 @@ export {
   type FaultContext,
   type OperationName,
 } from './shared/faults.js';
+export type { SandboxCatalogue, CatalogueBank, CatalogueBerlinGroupConnector } from './shared/catalogue.js';
 export {
   loadSandboxFixtures,
   parseSandboxFixtures,
@@ -47,4 +52,4 @@ export {
 export { sandboxBanks, productCurrency, type SandboxBankDefinition } from './berlin-group/banks.js';
 export { MESSAGE_CODE_STATUS, type MessageCode, type TppMessage } from './berlin-group/errors.js';
 export type { TransactionStatus, ScaStatus, ConsentStatus } from './berlin-group/state.js';
-export { ukSandboxBankPlugin } from './uk-open-banking/index.js';
+export { ukSandboxBankPlugin, UK_OPERATIONS, type UkFaultRule, type UkOperationName } from './uk-open-banking/index.js';

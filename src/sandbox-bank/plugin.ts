@@ -4,7 +4,7 @@
  * `openpis sandbox-bank`. Each standard is its own encapsulated plugin (berlin-group/, uk-open-banking/).
  */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import type { ProviderCatalogue } from '../providers/catalogue.js';
+import type { SandboxCatalogue } from './shared/catalogue.js';
 import { berlinGroupSandboxPlugin, type BerlinGroupSandboxOptions } from './berlin-group/plugin.js';
 import type { SandboxFixtures } from './shared/fixtures.js';
 import { BODY_LIMIT } from './shared/plumbing.js';
@@ -77,7 +77,7 @@ export async function startSandboxBank(options: {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: SandboxCatalogue;
   readonly fixtures?: SandboxFixtures;
   readonly logLevel?: string;
   /** See `SandboxBankOptions.operatorToken`. */

@@ -119,6 +119,6 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 /** Did this error come from a unique constraint (SQLite or PostgreSQL)? */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('code' in error)) return false;
-  const code = (error as { code: unknown }).code;
+  const code = error.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -35,7 +35,7 @@ export class GroupCommitter {
   /** Runs `work` in a transaction shared with other writes; settles once that transaction has committed. */
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (this.flushing) return;
       this.flushing = true;
       // Wait for the rest of this turn of the event loop: the requests whose data arrived with this one are being

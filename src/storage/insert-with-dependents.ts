@@ -13,7 +13,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.js';
 
 export interface TableRow {
-  readonly table: keyof Database & string;
+  readonly table: keyof Database;
   /** Column → value; every key is a column of the table (a property left out is left to its default). */
   readonly row: Readonly<Record<string, unknown>>;
 }

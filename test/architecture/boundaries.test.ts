@@ -1,6 +1,6 @@
 /**
  * The import boundaries (.dependency-cruiser.cjs): the source tree keeps them, and the check really refuses an import
- * against the layers and a loop between folders (run on small trees made for the purpose).
+ * against the layers, a loop between folders and a loop between files (run on small trees made for the purpose).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -21,9 +21,9 @@ interface Violation {
   readonly to: string;
 }
 
-/** Runs the check over `src` of `cwd`; the rules' names and the violating edges. */
-async function check(cwd: string): Promise<Violation[]> {
-  const result = await run(process.execPath, [depcruise, 'src', '--config', config, '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 }).catch(
+/** Runs the check over `folders` of `cwd` (as `npm run check:boundaries` does); the rules' names and the violating edges. */
+async function check(cwd: string, folders: readonly string[] = ['src']): Promise<Violation[]> {
+  const result = await run(process.execPath, [depcruise, ...folders, '--config', config, '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 }).catch(
     (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
   );
   const report = JSON.parse(result.stdout) as { summary: { violations: Violation[] } };
@@ -46,8 +46,8 @@ function tree(files: Record<string, string>): string {
 }
 
 describe('import boundaries', () => {
-  test('the source tree has no import against the layers and no loop between folders', async () => {
-    const violations = await check(projectRoot);
+  test('the source tree has no import against the layers and no loop between folders or files', async () => {
+    const violations = await check(projectRoot, ['src', 'scripts', 'bench', 'test']);
     assert.deepEqual(violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`), []);
   });
 
@@ -72,6 +72,18 @@ describe('import boundaries', () => {
     const names = new Set((await check(root)).map((violation) => violation.rule.name));
     assert.ok(names.has('no-folder-cycle'), `rules hit: ${[...names].join(', ')}`);
     assert.ok(names.has('layer-storage'));
+  });
+
+  test('two files of one folder importing each other are a loop, even through type-only imports', async () => {
+    const root = tree({
+      'src/auth/tokens.ts': "import type { Cache } from './token-cache.js';\nexport interface Client { readonly id: string }\nexport const tokens = (cache: Cache): Cache => cache;\n",
+      'src/auth/token-cache.ts': "import type { Client } from './tokens.js';\nexport interface Cache { get(): Client | undefined }\n",
+    });
+    // The loop is reported once, at one of its edges.
+    const violations = await check(root);
+    assert.deepEqual(violations.map((violation) => violation.rule.name), ['no-circular']);
+    const [edge] = violations.map((violation) => [violation.from, violation.to].sort().join(' ↔ '));
+    assert.equal(edge, 'src/auth/token-cache.ts ↔ src/auth/tokens.ts');
   });
 
   test('a top-level folder without a place in the layers is refused', async () => {

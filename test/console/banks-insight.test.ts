@@ -11,7 +11,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { paidAtHansa } from '../helpers/sandbox-payments.js';
-import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
+import { type ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 /** The text alternative of a chart (its SVG's aria-label), by the figure's id. */
 function chartLabel(page: string, id: string): string {

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { MAX_LOGO_FILE_BYTES } from '../../src/branding/logo.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
+import { type ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 const [sqlite] = await testDatabaseKinds();
 

@@ -10,7 +10,7 @@ import { UK_OPERATIONS } from '../../src/sandbox-bank/uk-open-banking/faults.js'
 import { OPERATIONS } from '../../src/sandbox-bank/shared/faults.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
+import { type ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 const [sqlite] = await testDatabaseKinds();
 

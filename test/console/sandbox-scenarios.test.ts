@@ -10,7 +10,7 @@ import { AuditLog } from '../../src/people/audit-log.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { injectSandboxFault, startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
-import { ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
+import { type ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';
 
 interface PaymentView {
   readonly status: string;

@@ -153,9 +153,9 @@ async function axeOnStillCopy(page: Page): Promise<AxeFinding[]> {
 async function axeRun(page: Page): Promise<AxeFinding[]> {
   // Evaluated through the DevTools protocol, so our CSP (no script at all) does not stop the checker.
   await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(
+  const violations = await page.evaluate<Array<{ id: string; impact: string | null; help: string }>>(
     'axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help })))',
-  )) as Array<{ id: string; impact: string | null; help: string }>;
+  );
   const url = new URL(page.url()).pathname.replace(/\/pay\/[^/]+/, '/pay/<token>');
   return violations.map((violation) => ({ page: url, ...violation }));
 }
@@ -172,7 +172,7 @@ export async function startAll<const T extends readonly Promise<Closable>[]>(par
   const settled = await Promise.allSettled(parts);
   const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure !== undefined) {
-    await Promise.all(settled.map((result) => (result.status === 'fulfilled' ? result.value.close().catch(() => undefined) : undefined)));
+    await Promise.all(settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value.close().catch(() => undefined)] : [])));
     throw failure.reason;
   }
   return settled.map((result) => (result as PromiseFulfilledResult<Closable>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };

@@ -7,9 +7,8 @@
 import type { Connectors } from '../../src/connectors/index.js';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { loadSandboxFixtures, type SandboxFixtures } from '../../src/sandbox-bank/index.js';
-import type { Database } from '../../src/storage/schema.js';
 import type { TestDatabaseKind } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
@@ -109,7 +108,7 @@ export async function startFlowHarness(
       if ((options.loggedIn ?? 'through us') === 'through us') {
         assert.ok(passwordsHandedToBank > 0, 'no payer logged in with the test password through us: the scan would prove nothing');
       }
-      const db = app.database.db as unknown as Kysely<Database>;
+      const db = app.database.db;
       for (const table of ['clients', 'access_tokens', 'payments', 'payment_status_history', 'webhook_events', 'webhook_attempts', 'jobs'] as const) {
         const rows = await db.selectFrom(table).selectAll().execute();
         assert.ok(!JSON.stringify(rows).includes(TEST_PASSWORD), `the password is in table ${table}`);

@@ -8,10 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
-import type { Database } from '../../src/storage/schema.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { type AxeFinding, axeViolations, browserSkip, holdClock, launchBrowser, openPage, runClockUntilVisible, type Shop, startAll, startShop } from './browser-harness.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, type FlowHarness } from './flow-harness.js';
@@ -293,7 +291,7 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
 
   it('the password, the flow links and the page tokens are in no table and no log line; the password in no response', async () => {
     await flow.assertPasswordNowhere();
-    const db = flow.app.database.db as unknown as Kysely<Database>;
+    const db = flow.app.database.db;
     const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
     const dump = (await Promise.all(tables.rows.map(async ({ name }) => JSON.stringify((await sql`select * from ${sql.table(name)}`.execute(db)).rows)))).join('\n');
     const logs = flow.app.logs.join('\n');

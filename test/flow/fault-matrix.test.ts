@@ -397,8 +397,8 @@ for (const kind of kinds) {
             }
             const { paymentId, redirectUrl } = await create(subject);
             assert.deepEqual(await withoutFuture(), [], 'right after creation');
-            let asked = 0;
-            let fired = false;
+            let asked: number;
+            let fired: boolean;
             try {
               asked = await payerUntilFinal(subject, paymentId, redirectUrl, defect === undefined ? PAYER_BOUND_MS : KNOWN_DEFECT_BOUND_MS);
             } catch (error) {

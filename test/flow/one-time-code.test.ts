@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { fieldsAsked, get, headingOf, openFlow, submit, submitAndFollow, type Answer, continueLinkOf, pastWaitingPage } from '../hosted/http-payer.js';
+import { fieldsAsked, headingOf, openFlow, submit, submitAndFollow, type Answer, continueLinkOf, pastWaitingPage } from '../hosted/http-payer.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 
 const [sqlite] = await testDatabaseKinds();

@@ -49,7 +49,7 @@ export function ukPaymentRequest(providerId: string, overrides: Record<string, u
 export function withField(request: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
   const copy = structuredClone(request);
   const keys = path.split('.');
-  let target = copy as Record<string, unknown>;
+  let target = copy;
   for (const key of keys.slice(0, -1)) {
     target[key] ??= {};
     target = target[key] as Record<string, unknown>;

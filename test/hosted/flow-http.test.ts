@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { completeBankPages } from '../connectors/helpers/psu-browser.js';
 import { BANKS, PLAIN_TO_REGISTRATION, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { continueLinkOf, get, headingOf, post, submit } from './http-payer.js';
+import { continueLinkOf, get, headingOf, submit } from './http-payer.js';
 
 const kinds = await testDatabaseKinds();
 

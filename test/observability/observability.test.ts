@@ -69,7 +69,7 @@ describe('metrics listener settings', () => {
   });
 
   it('with METRICS_TOKEN, answers only requests bearing it', async () => {
-    const server = await buildMetricsServer({ metrics: new Metrics({ jobs: async () => [], webhooks: async () => ({ due: 0, oldestDueAt: null }) }), token: 'scrape-secret-123456' });
+    const server = buildMetricsServer({ metrics: new Metrics({ jobs: async () => [], webhooks: async () => ({ due: 0, oldestDueAt: null }) }), token: 'scrape-secret-123456' });
     const port = await freePort();
     await server.listen({ port, host: '127.0.0.1' });
     try {

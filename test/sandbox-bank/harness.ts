@@ -48,10 +48,17 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * A JSON answer of the bank under test, read field by field: the standard's OpenAPI documents check its shape
+ * (validateResponse), so the tests do not repeat it as types.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: checked against the standard's schema, not by TypeScript
+export type BankJson = any;
+
 export interface CallResult {
   readonly status: number;
   readonly headers: Headers;
-  readonly body: any;
+  readonly body: BankJson;
   readonly text: string;
 }
 
@@ -72,9 +79,9 @@ export function defaultCatalogue(): ProviderCatalogue {
 }
 
 /** The built-in catalogue with some banks changed (e.g. `signRequests`). */
-export function catalogueWith(change: (bank: Record<string, any>) => void): ProviderCatalogue {
+export function catalogueWith(change: (bank: Record<string, BankJson>) => void): ProviderCatalogue {
   const url = new URL('../../src/providers/sandbox-catalogue.json', import.meta.url);
-  const document = JSON.parse(readFileSync(url, 'utf8')) as { providers: Array<Record<string, any>> };
+  const document = JSON.parse(readFileSync(url, 'utf8')) as { providers: Array<Record<string, BankJson>> };
   for (const provider of document.providers) {
     for (const bank of provider['subsidiaries'] ?? [provider]) change(bank);
   }

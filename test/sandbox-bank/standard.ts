@@ -88,7 +88,7 @@ export class Standard {
     addFormats(this.ajv);
     this.ajv.addFormat('url', (value: string) => URL.canParse(value) || value.startsWith('/'));
     this.ajv.addFormat('byte', /^[A-Za-z0-9+/]*={0,2}$/);
-    this.ajv.addSchema(document as object, 'bg');
+    this.ajv.addSchema(document, 'bg');
     const paths = document['paths'] as JsonObject;
     for (const [pathName, item] of Object.entries(paths)) {
       if (!isObject(item)) continue;
@@ -143,7 +143,8 @@ export class Standard {
     const problems: string[] = [];
     const lowerHeaders = new Map(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
     for (const parameter of this.parameters(operation)) {
-      const name = String(parameter['name']);
+      const name = parameter['name'];
+      if (typeof name !== 'string') throw new Error(`${operationId}: a parameter without a name in the standard's document`);
       const where = parameter['in'];
       const schema = this.resolve(parameter['schema']);
       let value: string | undefined;

@@ -33,7 +33,7 @@ for (const kind of await testDatabaseKinds()) {
         retry: { baseDelayMs: 10 },
         fetch: async (input, init) => {
           const response = await fetch(input, init);
-          if (init?.method === 'POST' && String(input).endsWith('/api/v1/ob/payments') && answersToLose > 0) {
+          if (init?.method === 'POST' && (input instanceof Request ? input.url : String(input)).endsWith('/api/v1/ob/payments') && answersToLose > 0) {
             answersToLose--;
             await response.body?.cancel();
             throw new TypeError('fetch failed', { cause: new Error('socket hang up') });

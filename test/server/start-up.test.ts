@@ -40,7 +40,7 @@ describe('start-up under load', () => {
         ['albion', 'pennine'].map(async (slug) => {
           const response = await bank.inject({ method: 'GET', url: `/uk/${slug}/jwks` });
           assert.equal(response.statusCode, 200);
-          const [key] = (response.json() as { keys: Array<{ kid: string; kty: string; n: string; d?: string }> }).keys;
+          const [key] = response.json<{ keys: Array<{ kid: string; kty: string; n: string; d?: string }> }>().keys;
           assert.equal(key?.kty, 'RSA');
           assert.equal(key?.d, undefined, 'the public key only');
           return key?.kid;

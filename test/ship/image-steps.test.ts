@@ -52,7 +52,7 @@ async function step(command: string, cwd: string, log?: (message: string) => voi
     await run('sh', ['-c', command], { cwd, timeout: STEP_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' } });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} (in ${cwd}) failed: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+    throw new Error(`${command} (in ${cwd}) failed: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`, { cause: error });
   }
   // How long each step took, in the test's output (not asserted): what the image build costs in CI.
   log?.(`${command}: ${((Date.now() - started) / 1000).toFixed(0)} s`);

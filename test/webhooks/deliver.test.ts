@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { ServerResponse } from 'node:http';
 import tls from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import type { Agent } from 'undici';
@@ -45,7 +46,7 @@ describe('deliverWebhook against a local HTTPS receiver', () => {
     pki = createTestPki();
     receiver = await startReceiver(pki);
     dispatcher = createWebhookDispatcher({ allowPrivateTargets: true, caCertificates: pki.caCertificate });
-    const verifying = (status: number) => (request: ReceivedRequest, response: import('node:http').ServerResponse) => {
+    const verifying = (status: number) => (request: ReceivedRequest, response: ServerResponse) => {
       try {
         verifyAs(newSecret, request);
         verified.push({ ok: true, path: request.path });

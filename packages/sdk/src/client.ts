@@ -1,7 +1,7 @@
 /**
  * The openpis client: one object per API client (client id and secret), safe to share across requests.
  */
-import { OpenpisConflictError, OpenpisTimeoutError } from './errors.js';
+import { OpenpisTimeoutError } from './errors.js';
 import { errorOf, sleep, Transport, type ApiExchange, type TransportOptions } from './transport.js';
 import {
   isFinalStatus,
@@ -55,7 +55,7 @@ export class OpenpisClient {
    * Creates a payment. Safe to call again after a lost answer is retried: when an earlier attempt of this call may
    * have reached the service (a network error, a timeout or a 503) and a later one answers 409, the payment that
    * attempt created is looked up by `endToEndId` and returned. A 409 on the first attempt, or one whose payment does
-   * not match this request (amount, currency), is the caller's duplicate: {@link OpenpisConflictError}.
+   * not match this request (amount, currency), is the caller's duplicate: `OpenpisConflictError`.
    */
   async createPayment(request: PaymentCreationRequest, options: CreatePaymentOptions = {}): Promise<CreatedPayment> {
     const exchange = await this.transport.call({

@@ -272,6 +272,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     const onAbort = (): void => {
       clearTimeout(timer);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the signal's reason as it is, as fetch and node:timers/promises do
       reject(signal?.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });

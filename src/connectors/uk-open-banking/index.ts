@@ -1,5 +1,6 @@
 /** The UK Open Banking Read/Write API 4.0 connector (domestic payments). */
-export { UkOpenBankingSettingsSchema, ukOpenBankingProfile, type UkOpenBankingSettings } from './settings.js';
+export { UkOpenBankingSettingsSchema, type UkOpenBankingSettings } from './settings.js';
+export { ukOpenBankingProfile } from './profile.js';
 export {
   UkOpenBankingConnector,
   createUkOpenBankingConnector,
@@ -9,4 +10,5 @@ export {
 } from './uk-open-banking-connector.js';
 export { creditorAccountOf } from './mapping.js';
 export type { ConnectorLogger } from './http-client.js';
-export { publicKeySet, signingKeysFromPem, throwAwaySigningKeys } from './keys.js';
+export { loadSigningKeys, publicKeySet, signingKeysFromPem, throwAwaySigningKeys, type ConfiguredSigningKey } from './keys.js';
+export { registerWithExternalSandbox, ukSandboxBankSettings, ukSandboxClients, type UkClientRegistration } from './sandbox-registration.js';

@@ -4,7 +4,7 @@
  * (node:crypto), not JOSE.
  */
 import { createHash, randomUUID, type KeyObject } from 'node:crypto';
-import { base64url, CompactSign, createLocalJWKSet, flattenedVerify, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
+import { base64url, CompactSign, type createLocalJWKSet, flattenedVerify, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 
 /** The bank's public keys, as jose's local JWKS resolver over its fetched `jwks_uri`. */
 export type BankKeys = ReturnType<typeof createLocalJWKSet>;

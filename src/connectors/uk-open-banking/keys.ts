@@ -3,6 +3,7 @@
  * `kid`), or made at start for the sandbox banks, which are told its public half. Every JOSE step goes through jose.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { exportJWK, generateKeyPair, importPKCS8, type JSONWebKeySet } from 'jose';
 import type { SigningKeys } from './jose.js';
 
@@ -13,7 +14,7 @@ export async function signingKeysFromPem(pem: string, kid: string): Promise<Sign
   try {
     return { privateKey: await importPKCS8(pem, PS256, { extractable: true }), kid };
   } catch (error) {
-    throw new Error(`OB_SIGNING_KEY_FILE is not a PKCS#8 PEM RSA key usable for PS256 (${error instanceof Error ? error.message : 'unreadable'})`);
+    throw new Error(`OB_SIGNING_KEY_FILE is not a PKCS#8 PEM RSA key usable for PS256 (${error instanceof Error ? error.message : 'unreadable'})`, { cause: error });
   }
 }
 
@@ -35,4 +36,16 @@ export function throwAwaySigningKeys(): Promise<SigningKeys> {
 export async function publicKeySet(keys: SigningKeys): Promise<JSONWebKeySet> {
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = await exportJWK(keys.privateKey);
   return { keys: [{ ...publicJwk, kid: keys.kid, alg: PS256, use: 'sig' }] };
+}
+
+/** Where the operator's key is (OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID); none: only the sandbox banks are used. */
+export interface ConfiguredSigningKey {
+  readonly keyFile: string;
+  readonly keyId: string;
+}
+
+/** The operator's key when configured, else one made for this process (the sandbox banks are told it). */
+export async function loadSigningKeys(configured: ConfiguredSigningKey | undefined): Promise<SigningKeys> {
+  if (configured === undefined) return throwAwaySigningKeys();
+  return signingKeysFromPem(readFileSync(configured.keyFile, 'utf8'), configured.keyId);
 }

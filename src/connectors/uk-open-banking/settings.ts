@@ -1,9 +1,9 @@
 /**
  * The catalogue settings of a UK Open Banking Read/Write API 4.0 bank (domestic payments). Only the UK connector
- * reads them. The profile the engine sees is derived from them by {@link ukOpenBankingProfile}.
+ * reads them. The profile the engine sees is derived from them in profile.ts (apart from
+ * these settings, which the contract's settings union imports, so they import nothing of the contract back).
  */
 import { Type, type Static } from 'typebox';
-import type { BankProfile } from '../contract.js';
 
 /** How the UK connector talks to one ASPSP: the catalogue's `connector` for `standard: 'uk-open-banking'`. */
 export const UkOpenBankingSettingsSchema = Type.Object(
@@ -47,23 +47,3 @@ export const UkOpenBankingSettingsSchema = Type.Object(
 );
 
 export type UkOpenBankingSettings = Static<typeof UkOpenBankingSettingsSchema>;
-
-const DEFAULT_LOGIN_ATTEMPTS = 3;
-
-/** What a UK bank asks of the payer: nothing for redirect (the account is chosen at the bank), the login id for CIBA. */
-export function ukOpenBankingProfile(settings: UkOpenBankingSettings): BankProfile {
-  const decoupled = settings.authorisation === 'decoupled';
-  return {
-    scaApproach: decoupled ? 'DECOUPLED' : 'REDIRECT',
-    needsLoginId: decoupled,
-    needsPassword: false,
-    loginBeforeRegistration: false,
-    needsSenderAccount: false,
-    senderAccountChosenAtBank: true,
-    loginAttempts: settings.loginAttempts ?? DEFAULT_LOGIN_ATTEMPTS,
-    // The payer's one-time codes are entered at the bank, never on our pages.
-    oneTimeCodeAttempts: 0,
-    fundsConfirmation: settings.fundsConfirmation,
-    answerTimeoutMs: settings.timeoutMs,
-  };
-}

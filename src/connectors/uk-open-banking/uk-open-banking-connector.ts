@@ -43,7 +43,8 @@ import {
   paymentTransactionState,
   type JsonObject,
 } from './mapping.js';
-import { ukOpenBankingProfile, type UkOpenBankingSettings } from './settings.js';
+import type { UkOpenBankingSettings } from './settings.js';
+import { ukOpenBankingProfile } from './profile.js';
 
 export interface UkOpenBankingDependencies {
   /** Carries the transport certificate for mutual TLS (and `tls_client_auth`). */
@@ -388,7 +389,6 @@ export class UkOpenBankingConnector implements UkBankConnector {
     accessToken: string,
     options: { readonly checkFunds: boolean },
   ): Promise<AuthorisationResult> {
-    const operation = 'completeAuthorisation';
     const consentPath = `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`;
     if (this.settings.fundsConfirmation && options.checkFunds) {
       const { json } = await this.resource({ operation: 'fundsConfirmation', method: 'GET', path: `${consentPath}/funds-confirmation`, token: accessToken, context });

@@ -103,7 +103,7 @@ function eligible(accounts: readonly BankAccount[], currency: string): OfferedAc
     .map((account) => ({
       iban: account.iban as string,
       currency: account.currency === 'XXX' ? currency : account.currency,
-      ...((account.displayName ?? account.name) === undefined ? {} : { name: (account.displayName ?? account.name) as string }),
+      ...((account.displayName ?? account.name) === undefined ? {} : { name: account.displayName ?? account.name }),
     }));
 }
 

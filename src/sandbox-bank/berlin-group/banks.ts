@@ -2,7 +2,9 @@
  * Which catalogue banks this sandbox serves: every bank whose connector base URL sits under the sandbox's public
  * URL; the rest of that URL is the bank's slug.
  */
-import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue, type ScaApproach } from '../../providers/catalogue.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../../connectors/contract.js';
+import type { ScaApproach } from '../../domain/reference-data.js';
+import type { SandboxCatalogue } from '../shared/catalogue.js';
 
 export interface SandboxBankDefinition {
   readonly slug: string;
@@ -38,7 +40,7 @@ export function productCurrency(product: string): string | undefined {
   return PRODUCT_CURRENCY.find(([pattern]) => pattern.test(product))?.[1];
 }
 
-export function sandboxBanks(catalogue: ProviderCatalogue, publicUrl: string): Map<string, SandboxBankDefinition> {
+export function sandboxBanks(catalogue: SandboxCatalogue, publicUrl: string): Map<string, SandboxBankDefinition> {
   const base = `${publicUrl.replace(/\/+$/, '')}/`;
   const banks = new Map<string, SandboxBankDefinition>();
   for (const environment of ['sandbox', 'production'] as const) {

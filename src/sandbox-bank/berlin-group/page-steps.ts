@@ -8,7 +8,7 @@ import type { PayerAccount } from '../shared/fixtures.js';
 import { fromMinor } from '../shared/money.js';
 import { approveAndRefuseButtons, field, fields, finishedPage, layout, noticeHtml, stepForm, type FormBody } from '../shared/pages.js';
 import type { SandboxBankDefinition } from './banks.js';
-import type { Authorisation, Consent, Payment, Resource, SandboxState } from './state.js';
+import type { Authorisation, Payment, Resource, SandboxState } from './state.js';
 
 function form(authorisation: Authorisation, inner: string, buttons: string): string {
   return stepForm(authorisation, `${inner}\n<div>${buttons}</div>`);
@@ -84,7 +84,7 @@ function renderAccountChoice({ state, bank, authorisation, resource, notice }: S
   const title = multiple ? 'Share your accounts' : 'Choose the account to pay from';
   const intro = multiple
     ? '<p>The app or website you came from asks to see the list of your accounts. Choose which accounts to share.</p>'
-    : `<p>Choose the account for this payment.</p>${paymentSummary(resource as Payment, undefined)}`;
+    : `<p>Choose the account for this payment.</p>${paymentSummary(resource, undefined)}`;
   return layout(bank, title, `<h1>${escapeHtml(title)}</h1>${notice}${intro}` +
     form(authorisation, `<fieldset style="border:0;padding:0;margin:12px 0"><legend class="hint">Accounts</legend>${choices}</fieldset>`,
       approveButtons(multiple ? 'Share' : 'Continue')));
@@ -158,7 +158,7 @@ function afterLogin(state: SandboxState, authorisation: Authorisation, resource:
 function handleAccountChoice(state: SandboxState, authorisation: Authorisation, resource: Resource, body: FormBody): void {
   const chosen = fields(body, 'accountId');
   if (resource.kind === 'consent') {
-    if (chosen.length === 0 || chosen.length > 50 || !state.grantAccounts(resource as Consent, chosen)) {
+    if (chosen.length === 0 || chosen.length > 50 || !state.grantAccounts(resource, chosen)) {
       state.pages.setNotice(authorisation, 'Choose at least one of your accounts.');
       return;
     }

@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { DEFAULT_AUTHENTICATION_ATTEMPTS, type ProviderCatalogue } from '../../providers/catalogue.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../../connectors/contract.js';
+import type { SandboxCatalogue } from '../shared/catalogue.js';
 import { sandboxBanks } from './banks.js';
 import type { BankContext } from './context.js';
 import { Xs2aError } from './errors.js';
@@ -17,7 +18,7 @@ import { registerFaultControl } from './routes/fault-control.js';
 import { registerXs2aRoutes } from './xs2a-routes.js';
 
 export interface BerlinGroupSandboxOptions {
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: SandboxCatalogue;
   /** Public base URL of the sandbox bank (no trailing slash); banks live at `{publicUrl}/{slug}`. */
   readonly publicUrl: string;
   /** Test payers; default: the built-in `fixtures/test-payers.json`. */

@@ -68,7 +68,7 @@ export function verifyRequestSignature(request: SignedRequest, options: { now?: 
   if (isFailure(signed)) return signed;
   const signingString = signingStringOf(signed.signedHeaders, header);
   if (isFailure(signingString)) return signingString;
-  let valid = false;
+  let valid: boolean;
   try {
     valid = verifySignature(signed.hash, Buffer.from(signingString), certificate.publicKey, Buffer.from(signed.signature, 'base64'));
   } catch {

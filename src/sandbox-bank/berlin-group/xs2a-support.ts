@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isValidIBAN } from 'ibantools';
-import type { ScaApproach } from '../../providers/catalogue.js';
+import type { ScaApproach } from '../../domain/reference-data.js';
 import { header } from '../shared/plumbing.js';
 import type { SandboxBankDefinition } from './banks.js';
 import { bankUrl, booleanHeader, type BankContext } from './context.js';

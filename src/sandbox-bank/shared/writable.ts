@@ -6,5 +6,5 @@
 export type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
 
 export function writable<T>(record: T): Writable<T> {
-  return record as Writable<T>;
+  return record;
 }

@@ -7,7 +7,7 @@ import { escapeHtml } from '../../http/escape-html.js';
 import { field, formBody, layout, sameToken, sendFormExpired, sendLinkNotValid, sendPage, type FormBody } from '../shared/pages.js';
 import type { UkSandboxBank } from './banks.js';
 import type { UkContext } from './context.js';
-import { buttons, consentSummary } from './pages.js';
+import { buttons, consentSummary } from './page-parts.js';
 import type { AppSession, AuthorisationSession, Consent, UkSandboxState } from './state.js';
 
 type PageParams = { slug: string; token: string };

@@ -129,6 +129,7 @@ interface GrantCall {
 
 function clientCredentialsGrant({ context, client, form }: GrantCall): Record<string, unknown> {
   const { state } = context;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a repeated or odd field becomes text that fails the scope check below
   const scopes = String(form['scope'] ?? 'payments').split(' ').filter((scope) => scope !== '');
   if (!scopes.every((scope) => scope === 'payments' || scope === 'openid')) throw new OAuthError('invalid_scope', 'Only the payments scope is offered');
   const token = state.issueToken({ clientId: client.clientId, scope: 'payments', grant: 'client_credentials', consentId: undefined });
@@ -187,6 +188,7 @@ async function authorize(context: UkContext, request: AuthorizeRequest, reply: F
   };
   if (claims['response_type'] !== 'code id_token') return fail('unsupported_response_type', 'response_type must be "code id_token"');
   if (typeof claims['nonce'] !== 'string' || claims['nonce'] === '') return fail('invalid_request', 'nonce is required');
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scope claim that is not a string becomes text without `openid` and is refused
   if (!String(claims['scope'] ?? '').split(' ').includes('openid')) return fail('invalid_scope', 'scope must include openid');
   const consentId = intentId(claims);
   const consent = consentId === undefined ? undefined : state.consent(consentId);

@@ -1,43 +1,19 @@
 /**
- * What the UK sandbox banks' payer pages share (the redirect flow's pages in payment-pages.ts, the decoupled bank's
- * app in bank-app-pages.ts), and the index page. Server-rendered, no JavaScript needed, every value escaped, forms
- * carry an anti-forgery token, and the page URL an unguessable token.
+ * The UK sandbox banks' payer pages (the redirect flow's pages in payment-pages.ts, the decoupled bank's app in
+ * bank-app-pages.ts, what both show alike in page-parts.ts), and the index page. Server-rendered, no JavaScript
+ * needed, every value escaped, forms carry an anti-forgery token, and the page URL an unguessable token.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml } from '../../http/escape-html.js';
-import { fromMinor } from '../shared/money.js';
-import { approveAndRefuseButtons, layout, sendPage } from '../shared/pages.js';
+import { layout, sendPage } from '../shared/pages.js';
 import { registerBankAppPages } from './bank-app-pages.js';
 import type { UkSandboxBank } from './banks.js';
 import { issuer, type UkContext } from './context.js';
 import { registerPaymentPages } from './payment-pages.js';
-import type { Consent, UkAccount } from './state.js';
 
 /** An authorisation request the bank cannot send back to the TPP (unknown client, bad request object, …). */
 export function renderAuthorisationError(reply: FastifyReply, bank: UkSandboxBank | undefined, message: string): FastifyReply {
   return sendPage(reply, 400, layout(bank, 'Request not valid', `<h1>This request cannot be handled</h1><p>${escapeHtml(message)}</p>`));
-}
-
-/** Approve and deny (deny works with the login fields empty). */
-export const buttons = (label: string, denyLabel = 'Cancel'): string =>
-  `<div>${approveAndRefuseButtons(label, { action: 'deny', label: denyLabel })}</div>`;
-
-export function accountLabel(account: UkAccount): string {
-  const number = account.sortCodeAccountNumber;
-  return `${account.name} – ${number.slice(0, 2)}-${number.slice(2, 4)}-${number.slice(4, 6)} ${number.slice(6)}`;
-}
-
-export function consentSummary(consent: Consent, debtor: UkAccount | undefined): string {
-  const { initiation } = consent;
-  const rows: Array<[string, string]> = [
-    ['Amount', `${fromMinor(consent.amountMinor, 'GBP')} ${initiation.InstructedAmount.Currency}`],
-    ['To', initiation.CreditorAccount.Name ?? ''],
-    [initiation.CreditorAccount.SchemeName === 'UK.OBIE.IBAN' ? 'Recipient IBAN' : 'Recipient sort code and account', initiation.CreditorAccount.Identification],
-  ];
-  if (debtor !== undefined) rows.push(['From', accountLabel(debtor)]);
-  const reference = (initiation['RemittanceInformation'] as { Reference?: unknown } | undefined)?.Reference;
-  if (typeof reference === 'string') rows.push(['Reference', reference]);
-  return `<dl>${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
 export function registerUkPayerPages(app: FastifyInstance, context: UkContext): void {

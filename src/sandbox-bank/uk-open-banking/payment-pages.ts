@@ -12,7 +12,7 @@ import { field, finishedPage, formBody, layout, noticeHtml, PAGE_CSP, sameToken,
 import type { UkSandboxBank } from './banks.js';
 import type { UkContext } from './context.js';
 import { issueIdToken } from './id-token.js';
-import { accountLabel, buttons, consentSummary } from './pages.js';
+import { accountLabel, buttons, consentSummary } from './page-parts.js';
 import { MAX_PASSWORD_ATTEMPTS, type AuthorisationSession, type Consent, type UkAccount, type UkSandboxState } from './state.js';
 
 type PageParams = { slug: string; token: string };

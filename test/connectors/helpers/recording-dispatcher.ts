@@ -21,7 +21,7 @@ function headerRecord(headers: Dispatcher.DispatchOptions['headers']): Record<st
     }
     return record;
   }
-  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
     if (value !== undefined) record[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return record;

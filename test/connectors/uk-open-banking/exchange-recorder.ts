@@ -24,7 +24,7 @@ function requestHeaders(headers: Dispatcher.DispatchOptions['headers']): Record<
     for (let index = 0; index + 1 < headers.length; index += 2) record[String(headers[index])] = String(headers[index + 1]);
     return record;
   }
-  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
     if (value !== undefined) record[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return record;

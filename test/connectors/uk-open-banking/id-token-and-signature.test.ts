@@ -46,7 +46,7 @@ function claims(changes: Record<string, unknown> = {}): JWTPayload {
   };
   const merged: Record<string, unknown> = { ...base, ...changes };
   for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
-  return merged as JWTPayload;
+  return merged;
 }
 
 function idToken(payload: JWTPayload, options: { alg?: string; key?: KeyObject } = {}): Promise<string> {

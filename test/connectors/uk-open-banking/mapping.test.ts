@@ -11,7 +11,8 @@ import {
   outcomeOf,
   paymentTransactionState,
 } from '../../../src/connectors/uk-open-banking/mapping.js';
-import { ukOpenBankingProfile, UkOpenBankingSettingsSchema, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/settings.js';
+import { UkOpenBankingSettingsSchema, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/settings.js';
+import { ukOpenBankingProfile } from '../../../src/connectors/uk-open-banking/profile.js';
 import { leftHalfHash } from '../../../src/connectors/uk-open-banking/jose.js';
 import { Value } from 'typebox/value';
 import { order } from './fixture.js';

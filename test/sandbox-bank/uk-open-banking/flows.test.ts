@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { generateKeyPair } from 'jose';
+import type { BankJson } from '../harness.js';
 import { fragmentOf, gbpPayment, payerAtBank, payerInBankApp, startUkBank, Tpp, type UkBank } from './tpp.js';
 
 let bank: UkBank;
@@ -32,7 +33,7 @@ async function authorised(tpp: Tpp, psuId: string, amount: string, extra: { acco
   return { consentId, token: exchanged.body.access_token as string, consent: consent.body, visit };
 }
 
-async function pay(tpp: Tpp, token: string, consent: any, key = randomUUID()) {
+async function pay(tpp: Tpp, token: string, consent: BankJson, key = randomUUID()) {
   return tpp.api('CreateDomesticPayments', 'POST', '/domestic-payments', {
     token,
     idempotencyKey: key,

@@ -25,6 +25,7 @@ import {
 import { FaultPlan } from '../../../src/sandbox-bank/shared/faults.js';
 import type { SandboxFixtures } from '../../../src/sandbox-bank/shared/fixtures.js';
 import { ukSandboxBankPlugin, type UkFaultRule } from '../../../src/sandbox-bank/uk-open-banking/index.js';
+import type { BankJson } from '../harness.js';
 import { ukStandard } from './standard.js';
 
 export interface TestClock {
@@ -82,7 +83,7 @@ export async function startUkBank(options: { fixtures?: SandboxFixtures; clockSt
 export interface ApiResult {
   readonly status: number;
   readonly headers: Headers;
-  readonly body: any;
+  readonly body: BankJson;
   readonly text: string;
 }
 
@@ -155,7 +156,7 @@ export class Tpp {
   }
 
   /** POST to the token (or backchannel) endpoint with private_key_jwt. */
-  async oauthPost(endpoint: 'token' | 'backchannel-authentication', parameters: Record<string, string>): Promise<{ status: number; body: any }> {
+  async oauthPost(endpoint: 'token' | 'backchannel-authentication', parameters: Record<string, string>): Promise<{ status: number; body: BankJson }> {
     const url = `${this.issuer}/${endpoint}`;
     const form = new URLSearchParams({
       ...parameters,
@@ -185,7 +186,7 @@ export class Tpp {
       crit: CRIT,
       ...overrides,
     };
-    const jws = await new CompactSign(new TextEncoder().encode(body)).setProtectedHeader(header as never).sign(this.privateKey, { crit: Object.fromEntries(CRIT.map((name) => [name, true])) });
+    const jws = await new CompactSign(new TextEncoder().encode(body)).setProtectedHeader(header).sign(this.privateKey, { crit: Object.fromEntries(CRIT.map((name) => [name, true])) });
     const [protectedHeader, , signature] = jws.split('.');
     return `${protectedHeader}..${signature}`;
   }
@@ -284,12 +285,12 @@ export class Tpp {
     return payload;
   }
 
-  async exchangeCode(code: string): Promise<{ status: number; body: any }> {
+  async exchangeCode(code: string): Promise<{ status: number; body: BankJson }> {
     return this.oauthPost('token', { grant_type: 'authorization_code', code, redirect_uri: this.redirectUri });
   }
 
   /** CIBA: the signed request names the consent and the payer (login_hint_token with sub, unsigned as the profile shows). */
-  async backchannel(consentId: string, payer: string): Promise<{ status: number; body: any }> {
+  async backchannel(consentId: string, payer: string): Promise<{ status: number; body: BankJson }> {
     const now = Math.floor(this.bank.clock.now.getTime() / 1000);
     const loginHintToken = new UnsecuredJWT({ sub: payer }).encode();
     const request = await new SignJWT({
