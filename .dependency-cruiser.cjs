@@ -35,22 +35,64 @@ const LAYERS = {
   'sandbox-scenarios': ['auth', 'providers', 'storage', 'config', 'crypto', 'domain'],
   // HTTP routes, pages and the command line on top (a process's background workers are put together at the top of
   // src/, in background-workers.ts, with the other composition-root files).
-  payments: ['flow', 'i18n', 'connectors', 'providers', 'auth', 'observability', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain', 'http'],
+  payments: [
+    'flow',
+    'i18n',
+    'connectors',
+    'providers',
+    'auth',
+    'observability',
+    'storage',
+    'jobs',
+    'webhooks',
+    'config',
+    'crypto',
+    'domain',
+    'http',
+  ],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
   // The Sandbox page names the sandbox banks' fault operations (through src/sandbox-bank/index.ts, their interface).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
-  console: ['hosted', 'people', 'flow', 'branding', 'providers', 'sandbox-bank', 'sandbox-scenarios', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  console: [
+    'hosted',
+    'people',
+    'flow',
+    'branding',
+    'providers',
+    'sandbox-bank',
+    'sandbox-scenarios',
+    'auth',
+    'webhooks',
+    'storage',
+    'config',
+    'crypto',
+    'domain',
+    'http',
+  ],
   // The API as one plugin: the token, providers, payments and event feed routes, health and readiness.
   api: ['payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
-  cli: ['people', 'sandbox-bank', 'sandbox-scenarios', 'flow', 'branding', 'providers', 'auth', 'webhooks', 'storage', 'config', 'crypto', 'domain', 'http'],
+  cli: [
+    'people',
+    'sandbox-bank',
+    'sandbox-scenarios',
+    'flow',
+    'branding',
+    'providers',
+    'auth',
+    'webhooks',
+    'storage',
+    'config',
+    'crypto',
+    'domain',
+    'http',
+  ],
 };
 
 const folders = Object.keys(LAYERS);
 const escapeDashes = (name) => name.replace(/[-]/g, '\\-');
 
 module.exports = {
-
   forbidden: [
     ...folders.map((folder) => ({
       name: `layer-${folder}`,
@@ -85,7 +127,8 @@ module.exports = {
     {
       name: 'sandbox-bank-interface',
       severity: 'error',
-      comment: 'The service reaches the sandbox banks only through src/sandbox-bank/index.ts, their whole interface (.dependency-cruiser.cjs)',
+      comment:
+        'The service reaches the sandbox banks only through src/sandbox-bank/index.ts, their whole interface (.dependency-cruiser.cjs)',
       from: { path: '^src/', pathNot: '^src/sandbox-bank/' },
       to: { path: '^src/sandbox-bank/', pathNot: '^src/sandbox-bank/index[.]ts$' },
     },

@@ -37,7 +37,10 @@ const POSTGRES_URL = process.env.OPENPIS_TEST_POSTGRES_URL ?? 'postgres://postgr
 
 interface Case {
   readonly name: string;
-  readonly filters: (clientId: string | undefined, sample: { paymentId: string; endToEndId: string; providerId: string }) => PaymentListFilters;
+  readonly filters: (
+    clientId: string | undefined,
+    sample: { paymentId: string; endToEndId: string; providerId: string },
+  ) => PaymentListFilters;
   /** Pages to walk (keyset), timing the last. */
   readonly pages?: number;
 }
@@ -45,12 +48,46 @@ interface Case {
 const CASES: readonly Case[] = [
   { name: 'first page, no filter', filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }) }) },
   { name: 'status FAILED', filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }), statuses: ['FAILED'] }) },
-  { name: 'detailed status + bank', filters: (clientId, sample) => ({ ...(clientId === undefined ? {} : { clientId }), detailedStatus: 'PAYMENT_EXECUTION_COMPLETED', providerId: sample.providerId }) },
-  { name: 'one month', filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }), createdFrom: '2026-06-01T00:00:00.000Z', createdBefore: '2026-07-01T00:00:00.000Z' }) },
-  { name: 'amount 100.00–200.00', filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }), amountMin: 1_000_000, amountMax: 2_000_000 }) },
-  { name: 'amount 4999.00–4999.99 (rare)', filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }), amountMin: 49_990_000, amountMax: 49_999_900 }) },
-  { name: 'FAILED + bank + month + amount', filters: (clientId, sample) => ({ ...(clientId === undefined ? {} : { clientId }), statuses: ['FAILED'], providerId: sample.providerId, createdFrom: '2026-03-01T00:00:00.000Z', createdBefore: '2026-04-01T00:00:00.000Z', amountMin: 500_000, amountMax: 30_000_000 }) },
-  { name: 'end-to-end id prefix search', filters: (clientId, sample) => ({ ...(clientId === undefined ? {} : { clientId }), search: sample.endToEndId.slice(0, 12) }) },
+  {
+    name: 'detailed status + bank',
+    filters: (clientId, sample) => ({
+      ...(clientId === undefined ? {} : { clientId }),
+      detailedStatus: 'PAYMENT_EXECUTION_COMPLETED',
+      providerId: sample.providerId,
+    }),
+  },
+  {
+    name: 'one month',
+    filters: (clientId) => ({
+      ...(clientId === undefined ? {} : { clientId }),
+      createdFrom: '2026-06-01T00:00:00.000Z',
+      createdBefore: '2026-07-01T00:00:00.000Z',
+    }),
+  },
+  {
+    name: 'amount 100.00–200.00',
+    filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }), amountMin: 1_000_000, amountMax: 2_000_000 }),
+  },
+  {
+    name: 'amount 4999.00–4999.99 (rare)',
+    filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }), amountMin: 49_990_000, amountMax: 49_999_900 }),
+  },
+  {
+    name: 'FAILED + bank + month + amount',
+    filters: (clientId, sample) => ({
+      ...(clientId === undefined ? {} : { clientId }),
+      statuses: ['FAILED'],
+      providerId: sample.providerId,
+      createdFrom: '2026-03-01T00:00:00.000Z',
+      createdBefore: '2026-04-01T00:00:00.000Z',
+      amountMin: 500_000,
+      amountMax: 30_000_000,
+    }),
+  },
+  {
+    name: 'end-to-end id prefix search',
+    filters: (clientId, sample) => ({ ...(clientId === undefined ? {} : { clientId }), search: sample.endToEndId.slice(0, 12) }),
+  },
   { name: 'payment id', filters: (clientId, sample) => ({ ...(clientId === undefined ? {} : { clientId }), paymentId: sample.paymentId }) },
   { name: '10th page (keyset)', filters: (clientId) => ({ ...(clientId === undefined ? {} : { clientId }) }), pages: 10 },
 ];
@@ -113,7 +150,9 @@ async function benchmark(kind: 'sqlite' | 'postgres'): Promise<void> {
       const clientService = new ClientService(database.db, secrets);
       const clientIds: string[] = [];
       for (let index = 0; index < CLIENTS; index += 1) clientIds.push((await clientService.create({ name: `client ${index}` })).clientId);
-      const providerIds = loadCatalogue(undefined, 'http://127.0.0.1:8080/sandbox-bank').banks('sandbox').map((bank) => bank.id);
+      const providerIds = loadCatalogue(undefined, 'http://127.0.0.1:8080/sandbox-bank')
+        .banks('sandbox')
+        .map((bank) => bank.id);
       // A throw-away database: seeding need not survive a power cut, and a large cache keeps the random-order
       // index inserts in memory. The timed queries run afterwards with the database as the service opens it.
       if (kind === 'sqlite') {
@@ -138,9 +177,17 @@ async function benchmark(kind: 'sqlite' | 'postgres'): Promise<void> {
         await sql`PRAGMA cache_size = -2000`.execute(database.db);
       }
       await sql`ANALYZE`.execute(database.db);
-      const sampleRow = await database.db.selectFrom('payments').select(['id', 'end_to_end_id', 'provider_id', 'client_id']).orderBy('created_at', 'desc').limit(1).offset(Math.floor(PAYMENTS / 2)).executeTakeFirstOrThrow();
+      const sampleRow = await database.db
+        .selectFrom('payments')
+        .select(['id', 'end_to_end_id', 'provider_id', 'client_id'])
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .offset(Math.floor(PAYMENTS / 2))
+        .executeTakeFirstOrThrow();
       const sample = { paymentId: sampleRow.id, endToEndId: sampleRow.end_to_end_id, providerId: sampleRow.provider_id ?? '' };
-      process.stdout.write(`\n### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${PAYMENTS.toLocaleString('en')} payments, ${CLIENTS} clients (seeded in ${seedSeconds.toFixed(0)} s)\n\n`);
+      process.stdout.write(
+        `\n### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${PAYMENTS.toLocaleString('en')} payments, ${CLIENTS} clients (seeded in ${seedSeconds.toFixed(0)} s)\n\n`,
+      );
       process.stdout.write('| Query (page of 50) | Operator: median / max ms (rows) | Member: median / max ms (rows) |\n|---|---|---|\n');
       for (const entry of CASES) {
         const operator = await time(database.db, kind, entry.filters(undefined, sample), entry.pages ?? 1);

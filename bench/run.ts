@@ -85,7 +85,16 @@ interface Results {
   ceiling?: Figures;
   api: { database: string; operation: string; ours: Figures; bare: Figures; ratio: number }[];
   /** fresh, seededFigures: the median round's figures; ratio: the median of roundRatios. */
-  million: { database: string; operation: string; seeded: number; fresh: Figures; seededFigures: Figures; ratio: number; roundRatios: number[]; rounds: { fresh: Figures; seeded: Figures }[] }[];
+  million: {
+    database: string;
+    operation: string;
+    seeded: number;
+    fresh: Figures;
+    seededFigures: Figures;
+    ratio: number;
+    roundRatios: number[];
+    rounds: { fresh: Figures; seeded: Figures }[];
+  }[];
   journeys?: JourneyFigures;
   webhooks?: WebhookFigures;
   processes: { database: string; operation: string; one: Figures; two: Figures; ratio: number }[];
@@ -179,7 +188,10 @@ async function demoToken(ours: Ours): Promise<{ clientId: string; authorization:
   const clientSecret = /clientSecret:\s+(\S+)/.exec(ours.process.output())?.[1] ?? '';
   const response = await fetch(`${ours.base}/api/v1/auth/token`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
   if (response.status !== 200) throw new Error(`token request failed with ${response.status}: ${await response.text()}`);
@@ -189,14 +201,26 @@ async function demoToken(ours: Ours): Promise<{ clientId: string; authorization:
 
 async function load(options: autocannon.Options): Promise<Figures> {
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
-  return { requestsPerSecond: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  return {
+    requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  };
 }
 
 /** Two loads at once, each with half the connections; their sums. */
 async function loadBoth(first: autocannon.Options, second: autocannon.Options): Promise<Figures> {
   const half = Math.max(1, Math.floor(CONNECTIONS / 2));
   const [a, b] = await Promise.all([load({ ...first, connections: half }), load({ ...second, connections: half })]);
-  return { requestsPerSecond: a.requestsPerSecond + b.requestsPerSecond, requests: a.requests + b.requests, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), non2xx: a.non2xx + b.non2xx };
+  return {
+    requestsPerSecond: a.requestsPerSecond + b.requestsPerSecond,
+    requests: a.requests + b.requests,
+    p50: Math.max(a.p50, b.p50),
+    p99: Math.max(a.p99, b.p99),
+    non2xx: a.non2xx + b.non2xx,
+  };
 }
 
 function creationRequests(path: string, headers: Record<string, string>): autocannon.Options['requests'] {
@@ -214,7 +238,11 @@ function creationRequests(path: string, headers: Record<string, string>): autoca
 async function createPayments(url: string, headers: Record<string, string>, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(paymentRequest()) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(paymentRequest()),
+    });
     ids.push(((await response.json()) as { paymentId: string }).paymentId);
   }
   return ids;
@@ -235,7 +263,9 @@ async function ceiling(): Promise<void> {
   } finally {
     await bare.stop();
   }
-  say(`\nBare Fastify "hello world" (the machine's ceiling): ${results.ceiling.requestsPerSecond.toFixed(0)} req/s, p50 / p99 ${results.ceiling.p50} / ${results.ceiling.p99} ms`);
+  say(
+    `\nBare Fastify "hello world" (the machine's ceiling): ${results.ceiling.requestsPerSecond.toFixed(0)} req/s, p50 / p99 ${results.ceiling.p50} / ${results.ceiling.p99} ms`,
+  );
 }
 
 /** Creation and latest status, ours against bare; answers the demo client's token on our database. */
@@ -247,7 +277,10 @@ async function api(name: string, databaseUrl: string, bareDatabaseUrl: string): 
   try {
     ourCreate = await load({ url: ours.base, requests: creationRequests('/api/v1/ob/payments', authorization) });
     const ourIds = await createPayments(`${ours.base}/api/v1/ob/payments`, authorization, 200);
-    ourRead = await load({ url: ours.base, requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, ourIds, authorization) });
+    ourRead = await load({
+      url: ours.base,
+      requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, ourIds, authorization),
+    });
   } finally {
     await ours.process.stop();
   }
@@ -264,9 +297,28 @@ async function api(name: string, databaseUrl: string, bareDatabaseUrl: string): 
   } finally {
     await bare.stop();
   }
-  results.api.push({ database: name, operation: 'create payment', ours: ourCreate, bare: bareCreate, ratio: ourCreate.requestsPerSecond / bareCreate.requestsPerSecond });
-  results.api.push({ database: name, operation: 'latest status', ours: ourRead, bare: bareRead, ratio: ourRead.requestsPerSecond / bareRead.requestsPerSecond });
-  say(`(${name}: ${results.api.slice(-2).map((row) => `${row.operation} ours ${figuresCell(row.ours)} bare ${figuresCell(row.bare)} ratio ${row.ratio.toFixed(2)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+  results.api.push({
+    database: name,
+    operation: 'create payment',
+    ours: ourCreate,
+    bare: bareCreate,
+    ratio: ourCreate.requestsPerSecond / bareCreate.requestsPerSecond,
+  });
+  results.api.push({
+    database: name,
+    operation: 'latest status',
+    ours: ourRead,
+    bare: bareRead,
+    ratio: ourRead.requestsPerSecond / bareRead.requestsPerSecond,
+  });
+  say(
+    `(${name}: ${results.api
+      .slice(-2)
+      .map((row) => `${row.operation} ours ${figuresCell(row.ours)} bare ${figuresCell(row.bare)} ratio ${row.ratio.toFixed(2)}`)
+      .join('; ')}; load ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')})`,
+  );
   return authorization;
 }
 
@@ -324,22 +376,34 @@ async function million(name: string, freshUrl: string, seededUrl: string, freshA
   let seeded: Measured | undefined;
   try {
     seeded = await prepare(seededUrl, seededAuthorization);
-    const create = (side: Measured, seconds = SECONDS) => load({ url: side.ours.base, duration: seconds, requests: creationRequests('/api/v1/ob/payments', side.authorization) });
+    const create = (side: Measured, seconds = SECONDS) =>
+      load({ url: side.ours.base, duration: seconds, requests: creationRequests('/api/v1/ob/payments', side.authorization) });
     const read = (side: Measured, seconds = SECONDS) =>
-      load({ url: side.ours.base, duration: seconds, requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, side.readIds, side.authorization) });
+      load({
+        url: side.ours.base,
+        duration: seconds,
+        requests: readRequests((id) => `/api/v1/archive/payment-statuses/latest?paymentId=${id}`, side.readIds, side.authorization),
+      });
     // Warm-up: each server's first seconds under load (compilation, caches, connection pools) are not its speed.
     for (const side of [fresh, seeded]) {
       await create(side, WARMUP_SECONDS);
       await read(side, WARMUP_SECONDS);
     }
-    for (const [operation, measure] of [['create payment', create], ['latest status', read]] as const) {
+    for (const [operation, measure] of [
+      ['create payment', create],
+      ['latest status', read],
+    ] as const) {
       const rounds: { fresh: Figures; seeded: Figures; ratio: number }[] = [];
       for (let round = 0; round < MILLION_ROUNDS; round += 1) {
         const freshFirst = round % 2 === 0;
         const firstFigures = await measure(freshFirst ? fresh : seeded);
         const secondFigures = await measure(freshFirst ? seeded : fresh);
         const [freshFigures, seededFigures] = freshFirst ? [firstFigures, secondFigures] : [secondFigures, firstFigures];
-        rounds.push({ fresh: freshFigures, seeded: seededFigures, ratio: seededFigures.requestsPerSecond / freshFigures.requestsPerSecond });
+        rounds.push({
+          fresh: freshFigures,
+          seeded: seededFigures,
+          ratio: seededFigures.requestsPerSecond / freshFigures.requestsPerSecond,
+        });
       }
       const median = medianRound(rounds);
       results.million.push({
@@ -356,8 +420,13 @@ async function million(name: string, freshUrl: string, seededUrl: string, freshA
     say(
       `(${name} seeded: ${results.million
         .slice(-2)
-        .map((row) => `${row.operation} median ratio ${row.ratio.toFixed(2)} (rounds ${row.rounds.map((round) => `${round.seeded.requestsPerSecond.toFixed(0)} ÷ ${round.fresh.requestsPerSecond.toFixed(0)}`).join(', ')})`)
-        .join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`,
+        .map(
+          (row) =>
+            `${row.operation} median ratio ${row.ratio.toFixed(2)} (rounds ${row.rounds.map((round) => `${round.seeded.requestsPerSecond.toFixed(0)} ÷ ${round.fresh.requestsPerSecond.toFixed(0)}`).join(', ')})`,
+        )
+        .join('; ')}; load ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')})`,
     );
   } finally {
     await Promise.all([fresh.ours.process.stop(), seeded?.ours.process.stop()]);
@@ -384,7 +453,9 @@ async function seedPayments(handle: DatabaseHandle, clientId: string, count: num
   // A sealed value under the active key, so start-up finds nothing to seal; seeded flows are never opened.
   const sealedFlowToken = testSecretBox().seal('seeded', 'seeded');
   const series = (from: number, to: number) =>
-    handle.kind === 'postgres' ? sql`SELECT i FROM generate_series(${from}::int, ${to}::int) AS s(i)` : sql`WITH RECURSIVE s(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM s WHERE i < ${to}) SELECT i FROM s`;
+    handle.kind === 'postgres'
+      ? sql`SELECT i FROM generate_series(${from}::int, ${to}::int) AS s(i)`
+      : sql`WITH RECURSIVE s(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM s WHERE i < ${to}) SELECT i FROM s`;
   for (let from = 1; from <= count; from += batch) {
     const to = Math.min(count, from + batch - 1);
     await handle.db.transaction().execute(async (trx) => {
@@ -412,7 +483,11 @@ async function seedPayments(handle: DatabaseHandle, clientId: string, count: num
 }
 
 async function createJourney(ours: Ours, authorization: Record<string, string>, request: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${ours.base}/api/v1/ob/payments`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorization }, body: JSON.stringify(request) });
+  const response = await fetch(`${ours.base}/api/v1/ob/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...authorization },
+    body: JSON.stringify(request),
+  });
   const body = await response.text();
   if (response.status !== 201) throw new Error(`journey creation answered ${response.status}: ${body}`);
   return (JSON.parse(body) as { paymentId: string }).paymentId;
@@ -422,7 +497,11 @@ async function createJourney(ours: Ours, authorization: Record<string, string>, 
 async function waitForFinal(handle: DatabaseHandle, paymentIds: readonly string[]): Promise<number> {
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
   for (;;) {
-    const rows = await handle.db.selectFrom('payments').select(['detailed_status']).where('id', 'in', [...paymentIds]).execute();
+    const rows = await handle.db
+      .selectFrom('payments')
+      .select(['detailed_status'])
+      .where('id', 'in', [...paymentIds])
+      .execute();
     const completed = rows.filter((row) => row.detailed_status === 'PAYMENT_EXECUTION_COMPLETED').length;
     const final = rows.filter((row) => isDetailedStatus(row.detailed_status) && isFinal(row.detailed_status)).length;
     if (final >= paymentIds.length || Date.now() > deadline) return completed;
@@ -437,7 +516,11 @@ async function waitForFinal(handle: DatabaseHandle, paymentIds: readonly string[
  * under an overloaded machine this says whether the bank's answers were late, or something else held them.
  */
 async function unfinishedJourneys(handle: DatabaseHandle, paymentIds: readonly string[]): Promise<Unfinished> {
-  const rows = await handle.db.selectFrom('payments').select(['id', 'detailed_status']).where('id', 'in', [...paymentIds]).execute();
+  const rows = await handle.db
+    .selectFrom('payments')
+    .select(['id', 'detailed_status'])
+    .where('id', 'in', [...paymentIds])
+    .execute();
   const open = rows.filter((row) => !(isDetailedStatus(row.detailed_status) && isFinal(row.detailed_status)));
   const byStatus: Record<string, number> = {};
   for (const row of open) byStatus[row.detailed_status] = (byStatus[row.detailed_status] ?? 0) + 1;
@@ -446,7 +529,11 @@ async function unfinishedJourneys(handle: DatabaseHandle, paymentIds: readonly s
     const calls = await handle.db
       .selectFrom('bank_calls')
       .select(['operation', 'outcome', 'latency_ms'])
-      .where('payment_id', 'in', open.map((row) => row.id))
+      .where(
+        'payment_id',
+        'in',
+        open.map((row) => row.id),
+      )
       .where('outcome', '!=', 'ok')
       .execute();
     for (const call of calls) {
@@ -485,17 +572,26 @@ function startCpuBurners(count: number): () => void {
  * (Hansa) while the service still runs: COMPLETED must be a settled payment (ACSC, ACCC) and anything else not.
  */
 async function bankTruth(ours: Ours, handle: DatabaseHandle, paymentIds: readonly string[]): Promise<BankTruth> {
-  const rows = await handle.db.selectFrom('payments').select(['id', 'detailed_status', 'provider_payment_id']).where('id', 'in', [...paymentIds]).execute();
+  const rows = await handle.db
+    .selectFrom('payments')
+    .select(['id', 'detailed_status', 'provider_payment_id'])
+    .where('id', 'in', [...paymentIds])
+    .execute();
   const truth: BankTruth = { notFinal: [], contradicting: [] };
   for (let index = 0; index < rows.length; index += 20) {
     await Promise.all(
       rows.slice(index, index + 20).map(async (row) => {
         let bankStatus = 'none (never registered)';
         if (row.provider_payment_id !== null) {
-          const response = await fetch(`${ours.base}/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/${encodeURIComponent(row.provider_payment_id)}/status`, {
-            headers: { 'x-request-id': randomUUID(), accept: 'application/json' },
-          });
-          bankStatus = response.ok ? String(((await response.json()) as { transactionStatus?: string }).transactionStatus) : `HTTP ${response.status}`;
+          const response = await fetch(
+            `${ours.base}/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/${encodeURIComponent(row.provider_payment_id)}/status`,
+            {
+              headers: { 'x-request-id': randomUUID(), accept: 'application/json' },
+            },
+          );
+          bankStatus = response.ok
+            ? String(((await response.json()) as { transactionStatus?: string }).transactionStatus)
+            : `HTTP ${response.status}`;
         }
         const final = isDetailedStatus(row.detailed_status) && isFinal(row.detailed_status);
         const settled = bankStatus === 'ACSC' || bankStatus === 'ACCC';
@@ -509,7 +605,11 @@ async function bankTruth(ours: Ours, handle: DatabaseHandle, paymentIds: readonl
 }
 
 function truthText(truth: BankTruth): string {
-  const list = (entries: BankTruth['notFinal']): string => entries.slice(0, 20).map((entry) => `${entry.paymentId} ${entry.status} / bank ${entry.bankStatus}`).join('; ');
+  const list = (entries: BankTruth['notFinal']): string =>
+    entries
+      .slice(0, 20)
+      .map((entry) => `${entry.paymentId} ${entry.status} / bank ${entry.bankStatus}`)
+      .join('; ');
   return (
     `${truth.notFinal.length} not final${truth.notFinal.length === 0 ? '' : ` (${list(truth.notFinal)})`}, ` +
     `${truth.contradicting.length} contradicting the bank${truth.contradicting.length === 0 ? '' : ` (${list(truth.contradicting)})`}`
@@ -608,7 +708,9 @@ async function webhooks(dir: string): Promise<void> {
       const due = started + (i * 1000) / WEBHOOK_RATE;
       if (due > Date.now()) await sleep(due - Date.now());
       const webhookUrl = `${receiver.origin}/hooks`;
-      const request = WEBHOOK_JOURNEYS ? payerlessJourneyRequest(providerId, webhookUrl) : paymentRequest({ metadata: { ...(paymentRequest().metadata as object), webhookUrl } });
+      const request = WEBHOOK_JOURNEYS
+        ? payerlessJourneyRequest(providerId, webhookUrl)
+        : paymentRequest({ metadata: { ...(paymentRequest().metadata as object), webhookUrl } });
       creations.push(createJourney(ours, authorization, request));
     }
     const ids = await Promise.all(creations);
@@ -655,7 +757,11 @@ async function processes(name: string, databaseUrl: string): Promise<void> {
   // API processes apart share one stand-alone sandbox bank (an embedded one is refused with split roles).
   const bankPort = await freePort();
   const bankUrl = `http://127.0.0.1:${bankPort}`;
-  const bank = await startChild(['bin/openpis.mjs', 'sandbox-bank', '--port', String(bankPort), '--public-url', bankUrl], { LOG_LEVEL: 'warn' }, /Sandbox bank listening/);
+  const bank = await startChild(
+    ['bin/openpis.mjs', 'sandbox-bank', '--port', String(bankPort), '--public-url', bankUrl],
+    { LOG_LEVEL: 'warn' },
+    /Sandbox bank listening/,
+  );
   const first = await startOurs(databaseUrl, { PROCESS_ROLE: 'api', SANDBOX_BANK_URL: bankUrl });
   const second = await startOurs(databaseUrl, { PROCESS_ROLE: 'api', SANDBOX_BANK_URL: bankUrl });
   try {
@@ -669,29 +775,59 @@ async function processes(name: string, databaseUrl: string): Promise<void> {
     );
     const oneRead = await load({ url: first.base, requests: reads() });
     const twoRead = await loadBoth({ url: first.base, requests: reads() }, { url: second.base, requests: reads() });
-    results.processes.push({ database: name, operation: 'create payment', one: oneCreate, two: twoCreate, ratio: twoCreate.requestsPerSecond / oneCreate.requestsPerSecond });
-    results.processes.push({ database: name, operation: 'latest status', one: oneRead, two: twoRead, ratio: twoRead.requestsPerSecond / oneRead.requestsPerSecond });
-    say(`(${name} processes: ${results.processes.map((row) => `${row.operation} one ${figuresCell(row.one)} two ${figuresCell(row.two)}`).join('; ')}; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+    results.processes.push({
+      database: name,
+      operation: 'create payment',
+      one: oneCreate,
+      two: twoCreate,
+      ratio: twoCreate.requestsPerSecond / oneCreate.requestsPerSecond,
+    });
+    results.processes.push({
+      database: name,
+      operation: 'latest status',
+      one: oneRead,
+      two: twoRead,
+      ratio: twoRead.requestsPerSecond / oneRead.requestsPerSecond,
+    });
+    say(
+      `(${name} processes: ${results.processes.map((row) => `${row.operation} one ${figuresCell(row.one)} two ${figuresCell(row.two)}`).join('; ')}; load ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')})`,
+    );
   } finally {
     await Promise.all([first.process.stop(), second.process.stop(), bank.stop()]);
   }
 }
 
 function report(): void {
-  say(`\n${CONNECTIONS} connections, ${SECONDS} s per run, node ${results.node}, ${results.cpus} cores, load average at start ${results.loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}, at end ${(results.loadAverageAtEnd ?? []).map((n) => n.toFixed(2)).join(' ')}`);
+  say(
+    `\n${CONNECTIONS} connections, ${SECONDS} s per run, node ${results.node}, ${results.cpus} cores, load average at start ${results.loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}, at end ${(results.loadAverageAtEnd ?? []).map((n) => n.toFixed(2)).join(' ')}`,
+  );
   if (results.api.length > 0) {
-    say('\n| database | operation | ours req/s | ours p50 / p99 ms | bare req/s | bare p50 / p99 ms | ours ÷ bare | ours non-2xx |\n|---|---|---|---|---|---|---|---|');
-    for (const row of results.api) say(`| ${row.database} | ${row.operation} | ${figuresCell(row.ours)} | ${figuresCell(row.bare)} | ${row.ratio.toFixed(2)} | ${row.ours.non2xx} |`);
+    say(
+      '\n| database | operation | ours req/s | ours p50 / p99 ms | bare req/s | bare p50 / p99 ms | ours ÷ bare | ours non-2xx |\n|---|---|---|---|---|---|---|---|',
+    );
+    for (const row of results.api)
+      say(
+        `| ${row.database} | ${row.operation} | ${figuresCell(row.ours)} | ${figuresCell(row.bare)} | ${row.ratio.toFixed(2)} | ${row.ours.non2xx} |`,
+      );
   }
   if (results.million.length > 0) {
-    say('\n| database | operation | fresh req/s | fresh p50 / p99 ms | seeded payments | seeded req/s | seeded p50 / p99 ms | seeded ÷ fresh (median) | every round |\n|---|---|---|---|---|---|---|---|---|');
+    say(
+      '\n| database | operation | fresh req/s | fresh p50 / p99 ms | seeded payments | seeded req/s | seeded p50 / p99 ms | seeded ÷ fresh (median) | every round |\n|---|---|---|---|---|---|---|---|---|',
+    );
     for (const row of results.million) {
-      say(`| ${row.database} | ${row.operation} | ${figuresCell(row.fresh)} | ${row.seeded} | ${figuresCell(row.seededFigures)} | ${row.ratio.toFixed(2)} | ${row.roundRatios.map((ratio) => ratio.toFixed(2)).join(', ')} |`);
+      say(
+        `| ${row.database} | ${row.operation} | ${figuresCell(row.fresh)} | ${row.seeded} | ${figuresCell(row.seededFigures)} | ${row.ratio.toFixed(2)} | ${row.roundRatios.map((ratio) => ratio.toFixed(2)).join(', ')} |`,
+      );
     }
   }
   if (results.processes.length > 0) {
-    say('\n| database | operation | one process req/s | p50 / p99 ms | two processes req/s | p50 / p99 ms | two ÷ one |\n|---|---|---|---|---|---|---|');
-    for (const row of results.processes) say(`| ${row.database} | ${row.operation} | ${figuresCell(row.one)} | ${figuresCell(row.two)} | ${row.ratio.toFixed(2)} |`);
+    say(
+      '\n| database | operation | one process req/s | p50 / p99 ms | two processes req/s | p50 / p99 ms | two ÷ one |\n|---|---|---|---|---|---|---|',
+    );
+    for (const row of results.processes)
+      say(`| ${row.database} | ${row.operation} | ${figuresCell(row.one)} | ${figuresCell(row.two)} | ${row.ratio.toFixed(2)} |`);
   }
 }
 

@@ -48,7 +48,10 @@ const PARTS = new Set((process.env.SCALING_ONLY ?? 'roles,backlog,storm').split(
 const SANDBOX_OPERATOR_TOKEN = 'scaling-run-operator-token';
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
-const load = (): string => loadavg().map((n) => n.toFixed(1)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 
 interface Started extends Child {
   readonly url: string;
@@ -60,10 +63,20 @@ async function start(args: string[], env: Record<string, string>, port: number, 
 
 async function startBank(): Promise<Started> {
   const port = await freePort();
-  return start(['--import', 'tsx', 'src/cli/run.ts', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`], { LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN }, port, /Sandbox bank listening/);
+  return start(
+    ['--import', 'tsx', 'src/cli/run.ts', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
+    { LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN },
+    port,
+    /Sandbox bank listening/,
+  );
 }
 
-async function startService(role: 'all' | 'api' | 'worker', databaseUrl: string, bankUrl: string, env: Record<string, string> = {}): Promise<Started> {
+async function startService(
+  role: 'all' | 'api' | 'worker',
+  databaseUrl: string,
+  bankUrl: string,
+  env: Record<string, string> = {},
+): Promise<Started> {
   const port = await freePort();
   return start(
     ['--import', 'tsx', 'src/server.ts'],
@@ -104,7 +117,10 @@ async function withFreshDatabase(work: (url: string, handle: DatabaseHandle) => 
 async function tokenFor(serviceUrl: string, client: { clientId: string; clientSecret: string }): Promise<string> {
   const response = await fetch(`${serviceUrl}/api/v1/auth/token`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
   if (response.status !== 200) throw new Error(`token: ${response.status}`);
@@ -112,7 +128,13 @@ async function tokenFor(serviceUrl: string, client: { clientId: string; clientSe
 }
 
 /** Creates `count` payer-less journeys spread over the API processes, 50 at a time. */
-async function createJourneys(apis: readonly Started[], tokens: readonly string[], providerId: string, count: number, webhookUrl?: (index: number) => string): Promise<string[]> {
+async function createJourneys(
+  apis: readonly Started[],
+  tokens: readonly string[],
+  providerId: string,
+  count: number,
+  webhookUrl?: (index: number) => string,
+): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;
   await Promise.all(
@@ -148,7 +170,10 @@ async function openPayments(handle: DatabaseHandle): Promise<number> {
 }
 
 async function completionFigures(handle: DatabaseHandle): Promise<{ completed: number; spanSeconds: number; p50: number; p99: number }> {
-  const rows = await handle.db.selectFrom('payment_status_history').select(['payment_id', 'sequence', 'detailed_status', 'created_at']).execute();
+  const rows = await handle.db
+    .selectFrom('payment_status_history')
+    .select(['payment_id', 'sequence', 'detailed_status', 'created_at'])
+    .execute();
   const first = new Map<string, number>();
   const done = new Map<string, number>();
   for (const row of rows) {
@@ -209,7 +234,11 @@ async function roles(): Promise<void> {
  */
 async function copyPayments(handle: DatabaseHandle, count: number): Promise<void> {
   if (count <= 0) return;
-  const originals = await handle.db.selectFrom('payments').selectAll().where('detailed_status', 'not in', ['PAYMENT_EXECUTION_COMPLETED', 'PAYMENT_EXECUTION_FAILED']).execute();
+  const originals = await handle.db
+    .selectFrom('payments')
+    .selectAll()
+    .where('detailed_status', 'not in', ['PAYMENT_EXECUTION_COMPLETED', 'PAYMENT_EXECUTION_FAILED'])
+    .execute();
   if (originals.length === 0) throw new Error('no open payment to copy for the backlog');
   const history = await handle.db.selectFrom('payment_status_history').selectAll().execute();
   const jobs = await handle.db.selectFrom('jobs').selectAll().execute();
@@ -239,7 +268,8 @@ async function copyPayments(handle: DatabaseHandle, count: number): Promise<void
         amount_scaled: original.amount_scaled === null ? null : Number(original.amount_scaled),
       });
       for (const record of historyOf.get(original.id) ?? []) records.push({ ...record, id: randomUUID(), payment_id: id });
-      for (const job of jobsOf.get(original.id) ?? []) copiedJobs.push({ ...job, id: randomUUID(), payment_id: id, locked_by: null, locked_until: null });
+      for (const job of jobsOf.get(original.id) ?? [])
+        copiedJobs.push({ ...job, id: randomUUID(), payment_id: id, locked_by: null, locked_until: null });
     }
     await handle.db.transaction().execute(async (trx) => {
       await trx.insertInto('payments').values(payments).execute();
@@ -273,7 +303,9 @@ async function backlog(): Promise<void> {
       }
       const copiedAt = Date.now();
       await copyPayments(handle, BACKLOG - BACKLOG_REAL);
-      say(`(backlog: ${BACKLOG_REAL} journeys created through the API, ${BACKLOG - BACKLOG_REAL} copies of them made in ${((Date.now() - copiedAt) / 1000).toFixed(0)} s)`);
+      say(
+        `(backlog: ${BACKLOG_REAL} journeys created through the API, ${BACKLOG - BACKLOG_REAL} copies of them made in ${((Date.now() - copiedAt) / 1000).toFixed(0)} s)`,
+      );
       const db = handle.db as unknown as Kysely<unknown>;
       await sql`UPDATE jobs SET run_at = ${new Date().toISOString()} WHERE kind = 'bank-status'`.execute(db);
       await sql`ANALYZE`.execute(db);
@@ -286,10 +318,18 @@ async function backlog(): Promise<void> {
           .executeTakeFirstOrThrow();
         return { due: Number(row.n), oldestAgeSeconds: row.oldest === null ? 0 : (Date.now() - Date.parse(row.oldest)) / 1000 };
       };
-      const total = await handle.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'bank-status').executeTakeFirstOrThrow();
+      const total = await handle.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('kind', '=', 'bank-status')
+        .executeTakeFirstOrThrow();
       await slowBank(bank.url, BANK_DELAY_MS);
-      say(`\nBacklog: ${Number(total.n)} bank-status jobs due, the bank answering each status call after ${BANK_DELAY_MS} ms, ${WORKER_PROCESSES} worker processes × concurrency ${WORKER_CONCURRENCY}; load ${load()}`);
-      say('| seconds | jobs left | due | oldest due (s) | completed payments | drained/s since last | load |\n|---|---|---|---|---|---|---|');
+      say(
+        `\nBacklog: ${Number(total.n)} bank-status jobs due, the bank answering each status call after ${BANK_DELAY_MS} ms, ${WORKER_PROCESSES} worker processes × concurrency ${WORKER_CONCURRENCY}; load ${load()}`,
+      );
+      say(
+        '| seconds | jobs left | due | oldest due (s) | completed payments | drained/s since last | load |\n|---|---|---|---|---|---|---|',
+      );
       const workers: Started[] = [];
       try {
         for (let i = 0; i < WORKER_PROCESSES; i += 1) workers.push(await startService('worker', url, bank.url));
@@ -298,13 +338,29 @@ async function backlog(): Promise<void> {
         let lastAt = started;
         for (;;) {
           await sleep(QUICK ? 5_000 : 15_000);
-          const left = Number((await handle.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'bank-status').executeTakeFirstOrThrow()).n);
+          const left = Number(
+            (
+              await handle.db
+                .selectFrom('jobs')
+                .select((eb) => eb.fn.countAll<string>().as('n'))
+                .where('kind', '=', 'bank-status')
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
           const { due: dueNow, oldestAgeSeconds } = await due();
           const completed = Number(
-            (await handle.db.selectFrom('payments').select((eb) => eb.fn.countAll<string>().as('n')).where('detailed_status', '=', 'PAYMENT_EXECUTION_COMPLETED').executeTakeFirstOrThrow()).n,
+            (
+              await handle.db
+                .selectFrom('payments')
+                .select((eb) => eb.fn.countAll<string>().as('n'))
+                .where('detailed_status', '=', 'PAYMENT_EXECUTION_COMPLETED')
+                .executeTakeFirstOrThrow()
+            ).n,
           );
           const now = Date.now();
-          say(`| ${((now - started) / 1000).toFixed(0)} | ${left} | ${dueNow} | ${oldestAgeSeconds.toFixed(0)} | ${completed} | ${((lastLeft - left) / ((now - lastAt) / 1000)).toFixed(0)} | ${load()} |`);
+          say(
+            `| ${((now - started) / 1000).toFixed(0)} | ${left} | ${dueNow} | ${oldestAgeSeconds.toFixed(0)} | ${completed} | ${((lastLeft - left) / ((now - lastAt) / 1000)).toFixed(0)} | ${load()} |`,
+          );
           lastLeft = left;
           lastAt = now;
           if (left === 0 || now - started > DRAIN_SECONDS * 1000) break;
@@ -364,11 +420,19 @@ async function storm(dir: string): Promise<void> {
               .where('state', '=', 'pending')
               .where('next_attempt_at', '<=', new Date().toISOString())
               .executeTakeFirstOrThrow();
-            lag.push(`| ${((Date.now() - started) / 1000).toFixed(0)} | ${row.n} | ${row.oldest === null ? 0 : ((Date.now() - Date.parse(row.oldest)) / 1000).toFixed(1)} | ${load()} |`);
+            lag.push(
+              `| ${((Date.now() - started) / 1000).toFixed(0)} | ${row.n} | ${row.oldest === null ? 0 : ((Date.now() - Date.parse(row.oldest)) / 1000).toFixed(1)} | ${load()} |`,
+            );
             await sleep(QUICK ? 2_000 : 5_000);
           }
         })();
-        const ids = await createJourneys([api], [token], hansaProviderId(), STORM_PAYMENTS, (index) => `${receiver.origin}/r${index % RECEIVERS}`);
+        const ids = await createJourneys(
+          [api],
+          [token],
+          hansaProviderId(),
+          STORM_PAYMENTS,
+          (index) => `${receiver.origin}/r${index % RECEIVERS}`,
+        );
         const deadline = Date.now() + 300_000;
         while ((await openPayments(handle)) > 0 && Date.now() < deadline) await sleep(250);
         // Every healthy receiver's events delivered (the failing ones keep retrying on their schedule).
@@ -385,7 +449,9 @@ async function storm(dir: string): Promise<void> {
         }
         sampling = false;
         await sampler;
-        const outOfOrder = [...received.values()].filter((times) => times.some((time, index) => index > 0 && time < (times[index - 1] ?? 0))).length;
+        const outOfOrder = [...received.values()].filter((times) =>
+          times.some((time, index) => index > 0 && time < (times[index - 1] ?? 0)),
+        ).length;
         const sorted = [...healthyLatencies].sort((a, b) => a - b);
         say(
           `\nWebhook storm: ${ids.length} journeys over ${RECEIVERS} receivers, 2 of them always answering 500; ${WORKER_PROCESSES} worker processes. ` +
@@ -408,7 +474,9 @@ const dir = mkdtempSync(join(tmpdir(), 'openpis-scaling-'));
 try {
   say(`node ${process.version}, load average at start ${load()}`);
   if (PARTS.has('roles')) {
-    say(`\nJourneys to COMPLETED on one PostgreSQL, sandbox bank in its own process:\n| layout | journeys | created in (s) | completed | completed/s | creation→completed p50 / p99 ms | load before → after |\n|---|---|---|---|---|---|---|`);
+    say(
+      `\nJourneys to COMPLETED on one PostgreSQL, sandbox bank in its own process:\n| layout | journeys | created in (s) | completed | completed/s | creation→completed p50 / p99 ms | load before → after |\n|---|---|---|---|---|---|---|`,
+    );
     await roles();
   }
   if (PARTS.has('backlog')) await backlog();

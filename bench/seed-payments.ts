@@ -50,7 +50,10 @@ export async function seedPayments(db: Kysely<Database>, options: SeedOptions): 
   for (let chunk = 0; chunk < options.payments; chunk += TRANSACTION) {
     await db.transaction().execute(async (trx) => {
       for (let start = chunk; start < Math.min(chunk + TRANSACTION, options.payments); start += BATCH) {
-        await trx.insertInto('payments').values(batchRows(start, Math.min(start + BATCH, options.payments))).execute();
+        await trx
+          .insertInto('payments')
+          .values(batchRows(start, Math.min(start + BATCH, options.payments)))
+          .execute();
       }
     });
     options.onProgress?.(Math.min(chunk + TRANSACTION, options.payments));

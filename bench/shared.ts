@@ -65,7 +65,9 @@ export async function withFreshPostgres(adminUrl: string, work: (url: string) =>
 
 /** The Hansa sandbox bank's provider id (the catalogue's ids do not depend on the bank's URL). */
 export function hansaProviderId(): string {
-  const hansa = loadCatalogue(undefined, 'http://127.0.0.1:1').banks('sandbox').find((bank) => bank.name === 'Hansa Direktbank Sandbox');
+  const hansa = loadCatalogue(undefined, 'http://127.0.0.1:1')
+    .banks('sandbox')
+    .find((bank) => bank.name === 'Hansa Direktbank Sandbox');
   if (hansa === undefined) throw new Error('the Hansa sandbox bank is not in the catalogue');
   return hansa.id;
 }
@@ -76,12 +78,17 @@ export function hansaProviderId(): string {
  * insufficient-funds rejection (which would end journeys failed rather than completed).
  */
 export function payerlessJourneyRequest(providerId: string, webhookUrl?: string): Record<string, unknown> {
-  const request = paymentRequest({ provider: { id: providerId }, amount: 0.01, sender: { credentials: { id: 'dave', password: 'sandbox' } } });
+  const request = paymentRequest({
+    provider: { id: providerId },
+    amount: 0.01,
+    sender: { credentials: { id: 'dave', password: 'sandbox' } },
+  });
   if (webhookUrl !== undefined) (request.metadata as Record<string, unknown>).webhookUrl = webhookUrl;
   return request;
 }
 
 /** The p-th percentile of ascending `sorted` (nearest rank); 0 when empty. */
-export const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

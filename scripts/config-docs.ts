@@ -83,6 +83,7 @@ export function renderReadmeTable(): string {
 export function readmeWithTable(readme: string): string {
   const start = readme.indexOf(README_TABLE_START);
   const end = readme.indexOf(README_TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no configuration table between "${README_TABLE_START}" and "${README_TABLE_END}"`);
+  if (start < 0 || end < start)
+    throw new Error(`README.md has no configuration table between "${README_TABLE_START}" and "${README_TABLE_END}"`);
   return readme.slice(0, start) + renderReadmeTable() + readme.slice(end + README_TABLE_END.length);
 }

@@ -11,7 +11,10 @@ import { migrateToLatest } from '../src/storage/migrator.js';
 import { generateSecretKeysSetting } from '../src/crypto/secret-box.js';
 
 export async function generateOpenApiDocument(): Promise<string> {
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent', SECRET_KEYS: generateSecretKeysSetting('openapi') }), database: { kind: 'sqlite' as const, path: ':memory:' } };
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', SECRET_KEYS: generateSecretKeysSetting('openapi') }),
+    database: { kind: 'sqlite' as const, path: ':memory:' },
+  };
   const database = openDatabase(config.database);
   await migrateToLatest(database.db as unknown as Kysely<unknown>);
   const app = await buildApp({ config, database, catalogue: loadCatalogue(undefined, config.sandboxBank.url) });

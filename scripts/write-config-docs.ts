@@ -9,4 +9,4 @@ const root = (path: string): string => fileURLToPath(new URL(`../${path}`, impor
 writeFileSync(root('src/config/schema.generated.ts'), renderGeneratedSchema());
 writeFileSync(root('.env.example'), renderEnvExample());
 writeFileSync(root('README.md'), readmeWithTable(readFileSync(root('README.md'), 'utf8')));
-process.stdout.write('config:docs: wrote src/config/schema.generated.ts, .env.example and the README\'s configuration table\n');
+process.stdout.write("config:docs: wrote src/config/schema.generated.ts, .env.example and the README's configuration table\n");

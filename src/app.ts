@@ -140,7 +140,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       operator: config.operator,
       sandboxBankUrl: `${config.sandboxBank.url}/`,
     });
-    await app.register(consolePlugin, { prefix: '/console', db: database.db, databaseKind: database.kind, config, secrets: services.secrets, catalogue, now });
+    await app.register(consolePlugin, {
+      prefix: '/console',
+      db: database.db,
+      databaseKind: database.kind,
+      config,
+      secrets: services.secrets,
+      catalogue,
+      now,
+    });
   }
 
   return app;

@@ -119,7 +119,9 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
   // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
   // Our UK Open Banking identity: the operator's signing key, or one made now that only the sandbox banks are told.
   const openBankingKeys = await loadSigningKeys(config.openBankingSigningKey);
-  const everyBank = (['sandbox', 'production'] as const).flatMap((environment) => catalogue.banks(environment)).map((bank) => bank.connector);
+  const everyBank = (['sandbox', 'production'] as const)
+    .flatMap((environment) => catalogue.banks(environment))
+    .map((bank) => bank.connector);
   const ukSandboxBanks = ukSandboxBankSettings(everyBank, config.sandboxBank.url);
   const sandboxClients = await ukSandboxClients(openBankingKeys, ukSandboxBanks, `${config.baseUrl}/pay/return`);
   // Every bank call is recorded for the console (bank health, a payment's bank calls), batched off the payer's path.
@@ -136,10 +138,16 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
   });
   const connectors = inputs.wrapConnectors === undefined ? metered : inputs.wrapConnectors(metered);
   const flow = new FlowEngine({
-    store: new PaymentStateStore(database.db, secrets, now, (records, work) => {
-      for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
-      workSignal.notify(work);
-    }, groupCommit),
+    store: new PaymentStateStore(
+      database.db,
+      secrets,
+      now,
+      (records, work) => {
+        for (const record of records) metrics.transitions.inc({ detailed_status: record.detailedStatus });
+        workSignal.notify(work);
+      },
+      groupCommit,
+    ),
     secretBox: secrets,
     catalogue,
     connectors,

@@ -61,7 +61,10 @@ async function resealPlainSecrets(database: DatabaseHandle, secrets: SecretBox):
  * their own, and the worker's would never know the API's payments (they would stay pending for ever). Split roles
  * share one stand-alone sandbox bank instead. Only when the catalogue reaches banks at the sandbox bank at all.
  */
-export function embeddedSandboxProblem(config: Pick<Config, 'processRole' | 'sandboxBank'>, catalogue: Pick<ProviderCatalogue, 'usesSandboxBank'>): string | undefined {
+export function embeddedSandboxProblem(
+  config: Pick<Config, 'processRole' | 'sandboxBank'>,
+  catalogue: Pick<ProviderCatalogue, 'usesSandboxBank'>,
+): string | undefined {
   if (config.processRole === 'all' || config.sandboxBank.mode !== 'embedded' || !catalogue.usesSandboxBank) return undefined;
   return (
     `PROCESS_ROLE=${config.processRole} needs a sandbox bank that every process shares: run \`openpis sandbox-bank\` ` +
@@ -78,7 +81,9 @@ export function embeddedSandboxProblem(config: Pick<Config, 'processRole' | 'san
 export function withSecretKeys(config: Config): { config: Config; warning: string | undefined } {
   if (config.secretKeys.length > 0) return { config, warning: undefined };
   if (config.database.kind === 'postgres') {
-    throw new ConfigError(['SECRET_KEYS must be set with PostgreSQL (e.g. SECRET_KEYS=k1:$(openssl rand -base64 32)); see docs/operations.md']);
+    throw new ConfigError([
+      'SECRET_KEYS must be set with PostgreSQL (e.g. SECRET_KEYS=k1:$(openssl rand -base64 32)); see docs/operations.md',
+    ]);
   }
   if (config.database.path === ':memory:') {
     return { config: { ...config, secretKeys: parseSecretKeys(generateSecretKeysSetting('memory')) }, warning: undefined };

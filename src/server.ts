@@ -50,13 +50,22 @@ async function main(): Promise<void> {
   const workers =
     config.processRole === 'api'
       ? undefined
-      : createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, sweep: app.flowSweep, metrics, workSignal: app.workSignal });
+      : createBackgroundWorkers({
+          config,
+          database,
+          logger: app.log,
+          jobHandlers: app.jobHandlers,
+          sweep: app.flowSweep,
+          metrics,
+          workSignal: app.workSignal,
+        });
 
   // Every listener is bound before anything is served or made: a port another process holds (a second service on
   // this machine wants the metrics port too) stops the start with one line naming the setting, and leaves nothing
   // behind (no demo client whose secret nobody saw). The metrics listener first, so the API never serves alone.
   const metricsListener = config.metrics;
-  const metricsServer = metricsListener === undefined ? undefined : buildMetricsServer({ metrics, token: metricsListener.token, logger: app.log });
+  const metricsServer =
+    metricsListener === undefined ? undefined : buildMetricsServer({ metrics, token: metricsListener.token, logger: app.log });
   const metricsAddress =
     metricsServer === undefined || metricsListener === undefined
       ? undefined
@@ -124,6 +133,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError || error instanceof ListenerUnavailableError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof ConfigError || error instanceof ListenerUnavailableError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -11,7 +11,8 @@ export interface BannerFacts {
   /** Console users in the database: with none, the banner says how to make the first operator. */
   readonly consoleUsers: number;
   /** The sandbox bank the catalogue reaches, and one of its test payers; undefined when the catalogue reaches none. */
-  readonly sandbox: { readonly url: string; readonly payer: { readonly psuId: string; readonly password: string; readonly otp: string } } | undefined;
+  readonly sandbox:
+    { readonly url: string; readonly payer: { readonly psuId: string; readonly password: string; readonly otp: string } } | undefined;
   /** The demo client made at this start (its secrets are shown only now). */
   readonly demo: { readonly clientId: string; readonly clientSecret: string; readonly webhookSecret: string } | undefined;
 }

@@ -9,7 +9,10 @@ it('the committed openapi.json is the one the route schemas generate (run `npm r
   assert.equal(committed, generated);
   const document = JSON.parse(generated) as {
     openapi: string;
-    components: { securitySchemes: Record<string, { description?: string }>; schemas: Record<string, { properties?: Record<string, unknown> }> };
+    components: {
+      securitySchemes: Record<string, { description?: string }>;
+      schemas: Record<string, { properties?: Record<string, unknown> }>;
+    };
     paths: Record<string, Record<string, { security?: unknown; requestBody?: { content: Record<string, { schema: unknown }> } }>>;
   };
   assert.equal(document.openapi, '3.1.0');

@@ -111,7 +111,10 @@ export class ClientService {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('clients').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('clients')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -126,7 +129,10 @@ export class ClientService {
    * Issues a new webhook signing secret. The previous one keeps signing beside it for `graceSeconds`, so
    * receivers can switch at their pace: during the grace period every delivery carries both signatures.
    */
-  async rotateWebhookSecret(clientId: string, graceSeconds: number): Promise<{ clientId: string; webhookSecret: string; previousSecretExpiresAt: string }> {
+  async rotateWebhookSecret(
+    clientId: string,
+    graceSeconds: number,
+  ): Promise<{ clientId: string; webhookSecret: string; previousSecretExpiresAt: string }> {
     const webhookSecret = generateWebhookSecret();
     const now = this.now();
     const previousSecretExpiresAt = new Date(now.getTime() + graceSeconds * 1000).toISOString();

@@ -75,7 +75,12 @@ function tokenErrorHandler(isAuthenticated: (request: FastifyRequest) => boolean
 }
 
 /** A client's secret is checked against its stored hash; a failing database is `server_error`, never a 500. */
-async function authenticate(tokens: TokenService, request: FastifyRequest, clientId: string, clientSecret: string): Promise<ClientCredentialsOwner> {
+async function authenticate(
+  tokens: TokenService,
+  request: FastifyRequest,
+  clientId: string,
+  clientSecret: string,
+): Promise<ClientCredentialsOwner> {
   let client: ClientCredentialsOwner | undefined;
   try {
     client = await tokens.authenticateClient(clientId, clientSecret);
@@ -116,7 +121,14 @@ const TokenResponse = Type.Object(
   },
   {
     title: 'AccessToken',
-    examples: [{ access_token: 'q8Zt2vY6mN1kP4rW9xC3bF7hJ0sL5dG2aE8uI6oT1yR', token_type: 'Bearer', expires_in: 1800, scope: 'payments:read payments:write providers:read' }],
+    examples: [
+      {
+        access_token: 'q8Zt2vY6mN1kP4rW9xC3bF7hJ0sL5dG2aE8uI6oT1yR',
+        token_type: 'Bearer',
+        expires_in: 1800,
+        scope: 'payments:read payments:write providers:read',
+      },
+    ],
   },
 );
 const OAuthErrorResponse = Type.Object(
@@ -137,11 +149,23 @@ const OAuthErrorResponse = Type.Object(
 /** Every answer of the token endpoint is never to be cached (RFC 6749 §5.1). */
 const NO_STORE = { 'Cache-Control': { type: 'string', description: 'Never cache: `no-store`', examples: ['no-store'] } } as const;
 
-function oauthError(description: string, error: OAuthErrorCode, statusCode: number, message: string, headers: Record<string, { readonly type: 'string' | 'integer'; readonly description: string; readonly examples?: readonly unknown[] }> = {}) {
+function oauthError(
+  description: string,
+  error: OAuthErrorCode,
+  statusCode: number,
+  message: string,
+  headers: Record<
+    string,
+    { readonly type: 'string' | 'integer'; readonly description: string; readonly examples?: readonly unknown[] }
+  > = {},
+) {
   return {
     ...jsonResponse(description, OAuthErrorResponse, { ...NO_STORE, ...headers }),
     content: {
-      'application/json': { schema: OAuthErrorResponse, example: { error, error_description: message, title: titleFor(statusCode), statusCode, message } },
+      'application/json': {
+        schema: OAuthErrorResponse,
+        example: { error, error_description: message, title: titleFor(statusCode), statusCode, message },
+      },
     },
   };
 }
@@ -165,9 +189,20 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
         body: Type.Object(
           {
             grant_type: Type.String({ description: 'Always `client_credentials`', examples: ['client_credentials'] }),
-            scope: Type.Optional(Type.String({ description: 'Scopes wanted, space-separated; without it every scope the client holds', examples: ['payments:read payments:write'] })),
-            client_id: Type.Optional(Type.String({ description: 'The client id, for `client_secret_post`; with HTTP Basic it may be sent too and must then be the same client' })),
-            client_secret: Type.Optional(Type.String({ description: 'The client secret, for `client_secret_post` only: never together with HTTP Basic' })),
+            scope: Type.Optional(
+              Type.String({
+                description: 'Scopes wanted, space-separated; without it every scope the client holds',
+                examples: ['payments:read payments:write'],
+              }),
+            ),
+            client_id: Type.Optional(
+              Type.String({
+                description: 'The client id, for `client_secret_post`; with HTTP Basic it may be sent too and must then be the same client',
+              }),
+            ),
+            client_secret: Type.Optional(
+              Type.String({ description: 'The client secret, for `client_secret_post` only: never together with HTTP Basic' }),
+            ),
           },
           { title: 'TokenRequest', examples: [{ grant_type: 'client_credentials' }] },
         ),
@@ -176,14 +211,31 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
             ...NO_STORE,
             Pragma: { type: 'string', description: '`no-cache`, for HTTP/1.0 caches', examples: ['no-cache'] },
           }),
-          400: oauthError('`invalid_request`, `unsupported_grant_type` or `invalid_scope`', 'unsupported_grant_type', 400, 'Only grant_type=client_credentials is supported'),
-          401: oauthError('`invalid_client`: no client credentials (HTTP Basic or in the body), or wrong ones', 'invalid_client', 401, 'Invalid client id or client secret', {
-            'WWW-Authenticate': { type: 'string', description: 'The Basic challenge', examples: [`Basic realm="${AUTH_REALM}"`] },
-          }),
+          400: oauthError(
+            '`invalid_request`, `unsupported_grant_type` or `invalid_scope`',
+            'unsupported_grant_type',
+            400,
+            'Only grant_type=client_credentials is supported',
+          ),
+          401: oauthError(
+            '`invalid_client`: no client credentials (HTTP Basic or in the body), or wrong ones',
+            'invalid_client',
+            401,
+            'Invalid client id or client secret',
+            {
+              'WWW-Authenticate': { type: 'string', description: 'The Basic challenge', examples: [`Basic realm="${AUTH_REALM}"`] },
+            },
+          ),
           413: oauthError('`invalid_request`: the body is over 1 MiB', 'invalid_request', 413, 'Request body is too large'),
-          503: oauthError('`server_error`: tokens cannot be issued now; retry with backoff', 'server_error', 503, 'The authorization service is temporarily unavailable; retry with backoff', {
-            'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again', examples: [5] },
-          }),
+          503: oauthError(
+            '`server_error`: tokens cannot be issued now; retry with backoff',
+            'server_error',
+            503,
+            'The authorization service is temporarily unavailable; retry with backoff',
+            {
+              'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again', examples: [5] },
+            },
+          ),
         },
       },
       // The body is checked below so that every problem gets an RFC 6749 error, not the generic 400 body.
@@ -217,7 +269,8 @@ export function registerTokenRoute(app: App, tokens: TokenService): void {
       } else {
         if (bodySecret !== undefined) throw new OAuthError('invalid_request', ONE_METHOD);
         // RFC 6749 lets a client name itself in the body too; it must then be the client Basic authenticated.
-        if (bodyClientId !== undefined && bodyClientId !== client.clientId) throw new OAuthError('invalid_request', 'client_id must be the client authenticated with HTTP Basic');
+        if (bodyClientId !== undefined && bodyClientId !== client.clientId)
+          throw new OAuthError('invalid_request', 'client_id must be the client authenticated with HTTP Basic');
       }
       if (!isForm) throw new OAuthError('invalid_request', FORM_ONLY);
       const grantType = body.grant_type;

@@ -65,11 +65,7 @@ export class TokenService {
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {
       // Expired tokens of this client are useless: drop them as new ones are issued, keeping the table small.
-      await trx
-        .deleteFrom('access_tokens')
-        .where('client_id', '=', clientId)
-        .where('expires_at', '<', now.toISOString())
-        .execute();
+      await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).where('expires_at', '<', now.toISOString()).execute();
       await trx
         .insertInto('access_tokens')
         .values({

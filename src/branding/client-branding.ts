@@ -81,7 +81,10 @@ export function checkedBrandingChanges(changes: BrandingChanges): BrandingChange
   };
 }
 
-type BrandingRow = Pick<Database['clients'], 'id' | 'display_name' | 'brand_colour' | 'support_url' | 'logo_sha256' | 'logo_width' | 'logo_height'>;
+type BrandingRow = Pick<
+  Database['clients'],
+  'id' | 'display_name' | 'brand_colour' | 'support_url' | 'logo_sha256' | 'logo_width' | 'logo_height'
+>;
 
 const BRANDING_COLUMNS = ['id', 'display_name', 'brand_colour', 'support_url', 'logo_sha256', 'logo_width', 'logo_height'] as const;
 
@@ -149,7 +152,12 @@ export class ClientBrandingStore {
   /** The PNG whose SHA-256 is `sha256`, as we stored it; undefined when no client has it. */
   async logoPng(sha256: string): Promise<Buffer | undefined> {
     if (!SHA256_HEX.test(sha256)) return undefined;
-    const row = await this.db.selectFrom('clients').select('logo_png').where('logo_sha256', '=', sha256).where('logo_png', 'is not', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('clients')
+      .select('logo_png')
+      .where('logo_sha256', '=', sha256)
+      .where('logo_png', 'is not', null)
+      .executeTakeFirst();
     return row?.logo_png === null || row === undefined ? undefined : Buffer.from(row.logo_png, 'base64');
   }
 }

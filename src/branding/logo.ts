@@ -73,8 +73,10 @@ export async function processLogo(input: Uint8Array): Promise<ProcessedLogo> {
   }
   if (metadata.format !== sniffed) throw new LogoError(`the logo's content is not the ${sniffed.toUpperCase()} its first bytes announce`);
   const { width = 0, height = 0 } = metadata;
-  if (width * height > MAX_LOGO_INPUT_PIXELS) throw new LogoError(`the logo is ${width}×${height} pixels; at most ${MAX_LOGO_INPUT_PIXELS} pixels are taken`);
-  if (width < MIN_LOGO_SIDE || height < MIN_LOGO_SIDE) throw new LogoError(`the logo is ${width}×${height} pixels; at least ${MIN_LOGO_SIDE}×${MIN_LOGO_SIDE} are needed`);
+  if (width * height > MAX_LOGO_INPUT_PIXELS)
+    throw new LogoError(`the logo is ${width}×${height} pixels; at most ${MAX_LOGO_INPUT_PIXELS} pixels are taken`);
+  if (width < MIN_LOGO_SIDE || height < MIN_LOGO_SIDE)
+    throw new LogoError(`the logo is ${width}×${height} pixels; at least ${MIN_LOGO_SIDE}×${MIN_LOGO_SIDE} are needed`);
   let output: { data: Buffer; info: OutputInfo };
   try {
     output = await sharp(input, options)

@@ -26,7 +26,10 @@ export function brandingView(branding: ClientBranding | undefined) {
     brandColour: branding?.brandColour ?? null,
     buttonText: colours?.text ?? null,
     supportUrl: branding?.supportUrl ?? null,
-    logo: branding?.logo === undefined ? null : { path: clientLogoPath(branding.logo.sha256), width: branding.logo.width, height: branding.logo.height },
+    logo:
+      branding?.logo === undefined
+        ? null
+        : { path: clientLogoPath(branding.logo.sha256), width: branding.logo.width, height: branding.logo.height },
     colourNote: colours === undefined ? null : describeButtonColours(colours),
   };
 }

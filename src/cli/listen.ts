@@ -47,8 +47,10 @@ export async function listen(runtime: Store, options: ListenOptions): Promise<vo
   const outbox = new WebhookOutbox(database.db, database.kind, secrets);
   const dispatcher = createWebhookDispatcher({ allowPrivateTargets: true, connectTimeoutMs: 5000 });
   let position = readPosition(options.positionFile) ?? (options.from === 'start' ? 0 : await feed.latestPosition(options.clientId));
-  say(options, { listening: true, clientId: client.id, forwardTo: target, after: position }, () =>
-    `Forwarding events of ${client.name} (${client.id}) to ${target}, after event #${position}. Ctrl-C to stop.`,
+  say(
+    options,
+    { listening: true, clientId: client.id, forwardTo: target, after: position },
+    () => `Forwarding events of ${client.name} (${client.id}) to ${target}, after event #${position}. Ctrl-C to stop.`,
   );
   try {
     while (!options.signal.aborted) {
@@ -79,7 +81,14 @@ async function forward(
   for (;;) {
     // Opened per attempt: a rotation while listening signs with both secrets, as the service would.
     const signingSecrets = await outbox.secretsFor(options.clientId);
-    const result = await deliverWebhook({ url: target, eventId: event.id, body: event.body, secrets: signingSecrets, now: new Date(), dispatcher });
+    const result = await deliverWebhook({
+      url: target,
+      eventId: event.id,
+      body: event.body,
+      secrets: signingSecrets,
+      now: new Date(),
+      dispatcher,
+    });
     report(event, result, options);
     if (result.outcome === 'refused') throw new ListenError(`${target} is refused: ${result.error ?? 'not allowed'}`);
     // 410 means "no more for this payment" to the service; here the event is simply passed, like a delivered one.
@@ -93,7 +102,16 @@ function report(event: FeedEvent, result: DeliveryResult, options: ListenOptions
   const data = summary(event.body);
   say(
     options,
-    { eventId: event.id, position: event.position, type: event.type, ...data, outcome: result.outcome, statusCode: result.statusCode ?? null, latencyMs: result.latencyMs, error: result.error ?? null },
+    {
+      eventId: event.id,
+      position: event.position,
+      type: event.type,
+      ...data,
+      outcome: result.outcome,
+      statusCode: result.statusCode ?? null,
+      latencyMs: result.latencyMs,
+      error: result.error ?? null,
+    },
     () =>
       `#${event.position} ${event.type} ${data.paymentId ?? '?'} ${data.detailedStatus ?? ''} → ${result.statusCode === undefined ? result.outcome : `HTTP ${result.statusCode}`}` +
       ` (${result.latencyMs} ms)${result.error === undefined || result.outcome === 'delivered' ? '' : `: ${result.error}${result.outcome === 'retry' ? ', trying again' : ''}`}`,
@@ -107,7 +125,11 @@ function summary(body: string): { paymentId?: string; status?: string; detailedS
     const paymentId = text(parsed.data?.paymentId);
     const status = text(parsed.data?.status);
     const detailedStatus = text(parsed.data?.detailedStatus);
-    return { ...(paymentId === undefined ? {} : { paymentId }), ...(status === undefined ? {} : { status }), ...(detailedStatus === undefined ? {} : { detailedStatus }) };
+    return {
+      ...(paymentId === undefined ? {} : { paymentId }),
+      ...(status === undefined ? {} : { status }),
+      ...(detailedStatus === undefined ? {} : { detailedStatus }),
+    };
   } catch {
     return {};
   }

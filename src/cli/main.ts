@@ -49,8 +49,15 @@ export async function main(argv: readonly string[]): Promise<void> {
 
 /** An error that is the operator's to act on: printed as its message, exit status 1 (anything else is a defect and shows its stack). */
 async function isOperatorError(error: unknown): Promise<boolean> {
-  if (error instanceof ConfigError || error instanceof SandboxFaultError || error instanceof SecretBoxError || error instanceof BrandingError ||
-    error instanceof BrandingClientNotFoundError || error instanceof LogoError || error instanceof InvalidArgumentError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof SandboxFaultError ||
+    error instanceof SecretBoxError ||
+    error instanceof BrandingError ||
+    error instanceof BrandingClientNotFoundError ||
+    error instanceof LogoError ||
+    error instanceof InvalidArgumentError
+  ) {
     return true;
   }
   // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
@@ -61,6 +68,12 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     import('../sandbox-scenarios/scenarios.js'),
     import('../http/listen.js'),
   ]);
-  return error instanceof clients.ClientNotFoundError || error instanceof accounts.ConsoleUserError || error instanceof accounts.ConsoleUserNotFoundError ||
-    error instanceof listening.ListenError || error instanceof scenarios.TriggerError || error instanceof listeners.ListenerUnavailableError;
+  return (
+    error instanceof clients.ClientNotFoundError ||
+    error instanceof accounts.ConsoleUserError ||
+    error instanceof accounts.ConsoleUserNotFoundError ||
+    error instanceof listening.ListenError ||
+    error instanceof scenarios.TriggerError ||
+    error instanceof listeners.ListenerUnavailableError
+  );
 }

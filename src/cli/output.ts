@@ -33,7 +33,8 @@ export function uuidArgument(what: string): (value: string) => string {
 /** A commander parser for a whole number within bounds. */
 export function wholeNumber(what: string, min: number, max: number): (value: string) => number {
   return (value) => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${what} must be a whole number from ${min} to ${max}`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new InvalidArgumentError(`${what} must be a whole number from ${min} to ${max}`);
     return Number(value);
   };
 }

@@ -12,9 +12,7 @@ import { ENVIRONMENT_SCHEMA } from './schema.generated.js';
 import type { ConfigSettings } from './schema.js';
 import { readSettings, type FormatCheck } from './settings.js';
 
-export type DatabaseConfig =
-  | { readonly kind: 'sqlite'; readonly path: string }
-  | { readonly kind: 'postgres'; readonly url: string };
+export type DatabaseConfig = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
 
 export interface OperatorIdentity {
   readonly name: string | undefined;
@@ -195,7 +193,9 @@ export function loadConfig(env: Environment = process.env): Config {
   const signingKey = pairOf(isSet('OB_SIGNING_KEY_FILE'), isSet('OB_SIGNING_KEY_ID'));
   if (signingKey === 'half') problems.push('OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID go together: set both or neither');
   if (settings.METRICS_TOKEN === undefined && !isLoopbackHost(settings.METRICS_HOST) && settings.METRICS_PORT.toLowerCase() !== 'off') {
-    problems.push(`METRICS_HOST=${settings.METRICS_HOST} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`);
+    problems.push(
+      `METRICS_HOST=${settings.METRICS_HOST} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -224,7 +224,8 @@ export function loadConfig(env: Environment = process.env): Config {
       termsUrl: settings.OPERATOR_TERMS_URL,
       privacyUrl: settings.OPERATOR_PRIVACY_URL,
     },
-    openBankingSigningKey: signingKey === 'both' ? { keyFile: settings.OB_SIGNING_KEY_FILE!, keyId: settings.OB_SIGNING_KEY_ID! } : undefined,
+    openBankingSigningKey:
+      signingKey === 'both' ? { keyFile: settings.OB_SIGNING_KEY_FILE!, keyId: settings.OB_SIGNING_KEY_ID! } : undefined,
     bankStatusPolling: {
       baseMs: settings.BANK_STATUS_POLL_BASE_MS,
       maxMs: settings.BANK_STATUS_POLL_MAX_MS,
@@ -359,7 +360,9 @@ function parseSecretKeysSetting(raw: string, name: string): SecretKey[] {
   try {
     return parseSecretKeys(raw);
   } catch (error) {
-    throw new Error(`${name}: ${error instanceof SecretBoxError ? error.message : 'is invalid'} (e.g. k1:<openssl rand -base64 32>)`, { cause: error });
+    throw new Error(`${name}: ${error instanceof SecretBoxError ? error.message : 'is invalid'} (e.g. k1:<openssl rand -base64 32>)`, {
+      cause: error,
+    });
   }
 }
 

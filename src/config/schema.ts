@@ -37,9 +37,7 @@ const Http = Type.Object({
       ...unset('plain HTTP'),
     }),
   ),
-  TLS_KEY_FILE: Type.Optional(
-    Type.String({ description: 'PEM private key of `TLS_CERT_FILE`', ...unset('plain HTTP') }),
-  ),
+  TLS_KEY_FILE: Type.Optional(Type.String({ description: 'PEM private key of `TLS_CERT_FILE`', ...unset('plain HTTP') })),
   TRUST_PROXY: Type.Union([Type.Boolean(), Type.Array(Type.String())], {
     default: false,
     description:
@@ -54,13 +52,26 @@ const Storage = Type.Object({
     default: 'sqlite:data/openpis.sqlite',
     description: '`sqlite:<path>` (`sqlite::memory:` for a throw-away one) or `postgres://user:pass@host:5432/db`',
   }),
-  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', description: 'pino level, or `silent`' }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    default: 'info',
+    description: 'pino level, or `silent`',
+  }),
   CREATE_DEMO_CLIENT: Type.Boolean({ default: true, description: 'Create and print a demo sandbox client on an empty database' }),
 });
 
 const Api = Type.Object({
-  RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100, description: 'Per-client rate limit: sustained requests per second' }),
-  RATE_LIMIT_BURST: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 200, description: 'Per-client rate limit: the burst allowed on top' }),
+  RATE_LIMIT_PER_SECOND: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 100,
+    description: 'Per-client rate limit: sustained requests per second',
+  }),
+  RATE_LIMIT_BURST: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 200,
+    description: 'Per-client rate limit: the burst allowed on top',
+  }),
   FLOW_DEADLINE_SECONDS: Type.Integer({
     minimum: 10,
     maximum: WHOLE_DAY_SECONDS,
@@ -152,9 +163,15 @@ const Banks = Type.Object({
     minimum: 10,
     maximum: 600_000,
     default: 1000,
-    description: 'Bank status polling (ms): every base for the first minute, then doubling up to the cap, ±20 % jitter (docs/state-machine.md, "Polling")',
+    description:
+      'Bank status polling (ms): every base for the first minute, then doubling up to the cap, ±20 % jitter (docs/state-machine.md, "Polling")',
   }),
-  BANK_STATUS_POLL_MAX_MS: Type.Integer({ minimum: 10, maximum: 24 * 60 * 60_000, default: 2 * 60_000, description: 'The cap of the bank status polling interval (ms)' }),
+  BANK_STATUS_POLL_MAX_MS: Type.Integer({
+    minimum: 10,
+    maximum: 24 * 60 * 60_000,
+    default: 2 * 60_000,
+    description: 'The cap of the bank status polling interval (ms)',
+  }),
   BANK_POLL_BUDGET_PER_SECOND: Type.Integer({
     minimum: 1,
     maximum: 100_000,
@@ -172,7 +189,8 @@ const Banks = Type.Object({
     minimum: 1,
     maximum: 3650,
     default: 30,
-    description: 'Days the records of bank calls (operation, outcome, latency; no bodies) are kept for the console, then pruned hourly (docs/console.md#bank-calls)',
+    description:
+      'Days the records of bank calls (operation, outcome, latency; no bodies) are kept for the console, then pruned hourly (docs/console.md#bank-calls)',
   }),
 });
 
@@ -181,7 +199,12 @@ const Processes = Type.Object({
     default: 'all',
     description: '`all` (API and background workers), `api` (API only) or `worker` (background jobs and webhooks only)',
   }),
-  WORKER_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 500, description: 'How often an idle worker looks for due jobs and webhook deliveries (ms)' }),
+  WORKER_POLL_INTERVAL_MS: Type.Integer({
+    minimum: 10,
+    maximum: 60_000,
+    default: 500,
+    description: 'How often an idle worker looks for due jobs and webhook deliveries (ms)',
+  }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 16, description: 'Jobs and deliveries one process runs at once' }),
   WORKER_LEASE_MS: Type.Integer({
     minimum: 1000,
@@ -193,7 +216,8 @@ const Processes = Type.Object({
     minimum: 100,
     maximum: 600_000,
     default: 10_000,
-    description: 'On SIGTERM/SIGINT, how long requests and jobs in flight may finish before the process exits anyway (ms); another process takes over what is left once its lease lapses',
+    description:
+      'On SIGTERM/SIGINT, how long requests and jobs in flight may finish before the process exits anyway (ms); another process takes over what is left once its lease lapses',
   }),
 });
 
@@ -217,13 +241,23 @@ const Metrics = Type.Object({
 });
 
 const Webhooks = Type.Object({
-  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 15_000, description: 'One delivery attempt\'s time limit (ms)' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 60_000,
+    default: 15_000,
+    description: "One delivery attempt's time limit (ms)",
+  }),
   WEBHOOK_RETRY_DELAYS: Type.String({
     format: 'delays',
     default: '5s,5m,30m,2h,5h,10h,10h',
     description: 'Delays before the 2nd, 3rd … delivery attempt (ms, s, m or h; a bare number is seconds)',
   }),
-  WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0.000001, maximum: 1000, default: 1, description: 'A factor on every retry delay (below 1 shortens the schedule)' }),
+  WEBHOOK_RETRY_SCALE: Type.Number({
+    minimum: 0.000001,
+    maximum: 1000,
+    default: 1,
+    description: 'A factor on every retry delay (below 1 shortens the schedule)',
+  }),
   WEBHOOK_SECRET_GRACE_SECONDS: Type.Integer({
     minimum: 0,
     maximum: 30 * WHOLE_DAY_SECONDS,
@@ -235,20 +269,38 @@ const Webhooks = Type.Object({
     description: 'Local development only: deliver to loopback/private addresses (and http to loopback)',
   }),
   WEBHOOK_CA_FILE: Type.Optional(
-    Type.String({ description: 'Extra CAs (PEM) to trust for webhook receivers (e.g. a local HTTPS receiver)', ...unset('the system CAs only') }),
+    Type.String({
+      description: 'Extra CAs (PEM) to trust for webhook receivers (e.g. a local HTTPS receiver)',
+      ...unset('the system CAs only'),
+    }),
   ),
 });
 
 const Console = Type.Object({
-  CONSOLE_SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1, maximum: 24 * 60, default: 30, description: 'A console session ends after this many idle minutes (docs/console.md#security)' }),
-  CONSOLE_SESSION_MAX_HOURS: Type.Integer({ minimum: 1, maximum: 7 * 24, default: 12, description: 'A console session ends this many hours after sign-in' }),
+  CONSOLE_SESSION_IDLE_MINUTES: Type.Integer({
+    minimum: 1,
+    maximum: 24 * 60,
+    default: 30,
+    description: 'A console session ends after this many idle minutes (docs/console.md#security)',
+  }),
+  CONSOLE_SESSION_MAX_HOURS: Type.Integer({
+    minimum: 1,
+    maximum: 7 * 24,
+    default: 12,
+    description: 'A console session ends this many hours after sign-in',
+  }),
   CONSOLE_LOCKOUT_ATTEMPTS: Type.Integer({
     minimum: 1,
     maximum: 100,
     default: 5,
     description: 'Failed sign-ins in a row (passwords and second-factor codes alike) that lock a console account',
   }),
-  CONSOLE_LOCKOUT_MINUTES: Type.Integer({ minimum: 1, maximum: 24 * 60, default: 15, description: 'How long a locked console account stays locked (minutes)' }),
+  CONSOLE_LOCKOUT_MINUTES: Type.Integer({
+    minimum: 1,
+    maximum: 24 * 60,
+    default: 15,
+    description: 'How long a locked console account stays locked (minutes)',
+  }),
 });
 
 const Secrets = Type.Object({

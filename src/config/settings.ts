@@ -124,7 +124,12 @@ function coerce(name: string, raw: string, setting: SettingJsonSchema, formats: 
       return refused(`must be true or false (got "${raw}")`);
     }
     case 'array':
-      return { value: raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '') };
+      return {
+        value: raw
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== ''),
+      };
     case 'string': {
       if (setting.format !== undefined) {
         const check = formats[setting.format];
@@ -132,7 +137,8 @@ function coerce(name: string, raw: string, setting: SettingJsonSchema, formats: 
         const problems = check(raw, name, setting);
         return problems.length === 0 ? { value: raw } : { problems };
       }
-      if (setting.minLength !== undefined && raw.length < setting.minLength) return refused(`must be at least ${setting.minLength} characters`);
+      if (setting.minLength !== undefined && raw.length < setting.minLength)
+        return refused(`must be at least ${setting.minLength} characters`);
       return { value: raw };
     }
   }

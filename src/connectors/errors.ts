@@ -61,11 +61,7 @@ export class BankRejectedError extends ConnectorError {
 
   constructor(operation: string, httpStatus: number, failureCode: FailureCode, messages: readonly BankMessage[]) {
     const codes = messages.map((message) => message.code).join(', ');
-    super(
-      `Bank rejected ${operation} with HTTP ${httpStatus}${codes === '' ? '' : ` (${codes})`}: ${failureCode}`,
-      operation,
-      httpStatus,
-    );
+    super(`Bank rejected ${operation} with HTTP ${httpStatus}${codes === '' ? '' : ` (${codes})`}: ${failureCode}`, operation, httpStatus);
     this.failureCode = failureCode;
     this.messages = messages;
   }

@@ -99,19 +99,29 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
       }
       return new BerlinGroupConnector(
         settings,
-        new BerlinGroupHttpClient(settings, { dispatcher: shared.dispatcher, signer: shared.signer, logger: shared.logger, now: shared.now }),
+        new BerlinGroupHttpClient(settings, {
+          dispatcher: shared.dispatcher,
+          signer: shared.signer,
+          logger: shared.logger,
+          now: shared.now,
+        }),
         shared.now,
       );
     },
     profile: (settings) => berlinGroupProfile(settings),
     offersAccountInformation: (settings) => settings.accountInformation,
-    withSandboxBankUrl: (settings, sandboxBankUrl) => ({ ...settings, baseUrl: settings.baseUrl.replace('{SANDBOX_BANK_URL}', sandboxBankUrl) }),
+    withSandboxBankUrl: (settings, sandboxBankUrl) => ({
+      ...settings,
+      baseUrl: settings.baseUrl.replace('{SANDBOX_BANK_URL}', sandboxBankUrl),
+    }),
     addresses: (settings) => [settings.baseUrl],
   },
   'uk-open-banking': {
     build: (settings, shared) => {
       if (shared.openBankingKeys === undefined) {
-        throw new Error(`The UK Open Banking bank at ${settings.issuer} needs our signing key, but none is configured (OB_SIGNING_KEY_FILE)`);
+        throw new Error(
+          `The UK Open Banking bank at ${settings.issuer} needs our signing key, but none is configured (OB_SIGNING_KEY_FILE)`,
+        );
       }
       return createUkOpenBankingConnector(settings, {
         dispatcher: shared.dispatcher,

@@ -104,6 +104,7 @@ export function bankAddressProblem(address: string): string | undefined {
  */
 export function bankLinkProblem(link: URL, bank: URL): string | undefined {
   if (link.protocol === 'https:') return undefined;
-  if (link.protocol === 'http:' && bank.protocol === 'http:' && (link.origin === bank.origin || isLoopbackHost(link.hostname))) return undefined;
+  if (link.protocol === 'http:' && bank.protocol === 'http:' && (link.origin === bank.origin || isLoopbackHost(link.hostname)))
+    return undefined;
   return `${link.protocol === 'http:' ? 'a plain-http' : `a ${link.protocol.replace(/:$/, '')}`} address (${link.origin}) where https is required`;
 }

@@ -49,7 +49,10 @@ export function firstFormText(body: unknown, name: string): string | undefined {
 }
 
 /** The signed-in session of a request, or undefined (not signed in, or only half-way through signing in). */
-export async function signedInSession(services: ConsoleServices, request: FastifyRequest): Promise<{ session: ConsoleSession; token: string } | undefined> {
+export async function signedInSession(
+  services: ConsoleServices,
+  request: FastifyRequest,
+): Promise<{ session: ConsoleSession; token: string } | undefined> {
   const token = cookieValue(request, SESSION_COOKIE);
   const session = await services.sessions.find(token);
   return session === undefined || token === undefined || session.stage !== 'signed-in' ? undefined : { session, token };
@@ -57,7 +60,8 @@ export async function signedInSession(services: ConsoleServices, request: Fastif
 
 async function viewerFor(services: ConsoleServices, request: FastifyRequest, session: ConsoleSession, token: string): Promise<Viewer> {
   const { user } = session;
-  const client = user.clientId === null ? undefined : (await services.clients.list()).find((candidate) => candidate.clientId === user.clientId);
+  const client =
+    user.clientId === null ? undefined : (await services.clients.list()).find((candidate) => candidate.clientId === user.clientId);
   return {
     user,
     csrfToken: consoleCsrfToken(token),
@@ -72,7 +76,8 @@ const isPost = (request: FastifyRequest): boolean => request.method === 'POST';
 export function requireSignedIn(services: ConsoleServices): Hook {
   return async function requireSignedInHook(request, reply) {
     const signed = await signedInSession(services, request);
-    if (signed === undefined) return seeOther(reply, `/console/sign-in${isPost(request) ? '' : `?next=${encodeURIComponent(request.url)}`}`);
+    if (signed === undefined)
+      return seeOther(reply, `/console/sign-in${isPost(request) ? '' : `?next=${encodeURIComponent(request.url)}`}`);
     request.consoleViewer = await viewerFor(services, request, signed.session, signed.token);
     return undefined;
   };

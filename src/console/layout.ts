@@ -54,7 +54,8 @@ export function consolePage(options: ConsolePageOptions): string {
 <nav aria-label="Console">
 <ul>
 ${sections.map(
-  (section) => html`<li><a href="${section.path}"${section.id === options.section ? html` aria-current="page"` : ''}>${section.label}</a></li>`,
+  (section) =>
+    html`<li><a href="${section.path}"${section.id === options.section ? html` aria-current="page"` : ''}>${section.label}</a></li>`,
 )}
 </ul>
 </nav>

@@ -51,7 +51,17 @@ export interface ConsoleOptions {
 }
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
-export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [paymentsSection, banksSection, insightSection, sandboxSection, clientsSection, peopleSection, auditSection, accountSection, signOutSection];
+export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [
+  paymentsSection,
+  banksSection,
+  insightSection,
+  sandboxSection,
+  clientsSection,
+  peopleSection,
+  auditSection,
+  accountSection,
+  signOutSection,
+];
 
 export function consoleServices(options: ConsoleOptions): ConsoleServices {
   const { db, config, secrets, now } = options;
@@ -110,7 +120,10 @@ async function registerSignedInPart(pages: App, services: ConsoleServices): Prom
   registerStartAndNotFound(pages, services);
 }
 
-export const consolePlugin: FastifyPluginAsync<ConsoleOptions, RawServerDefault, TypeBoxTypeProvider> = async function consolePlugin(app, options) {
+export const consolePlugin: FastifyPluginAsync<ConsoleOptions, RawServerDefault, TypeBoxTypeProvider> = async function consolePlugin(
+  app,
+  options,
+) {
   const services = consoleServices(options);
   for (const section of CONSOLE_SECTIONS) if (section.navigation !== undefined) services.navigation.register(section.navigation);
 

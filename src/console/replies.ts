@@ -42,20 +42,40 @@ export function sendNotFound(services: ConsoleServices, request: FastifyRequest,
 /** A post without the session's CSRF token, or from another site. */
 export function sendFormExpired(request: FastifyRequest, reply: FastifyReply, userId: string): FastifyReply {
   request.log.warn({ user: userId }, 'console form refused: CSRF token or origin wrong');
-  return sendPage(reply, authPage('This form has expired', html`<p>Please go back, reload the page and try again.</p><p><a href="/console">Back to the console</a></p>`), 403);
+  return sendPage(
+    reply,
+    authPage(
+      'This form has expired',
+      html`<p>Please go back, reload the page and try again.</p><p><a href="/console">Back to the console</a></p>`,
+    ),
+    403,
+  );
 }
 
 export function sendFailed(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   request.log.error({ err: error }, 'console page failed');
-  return sendPage(reply, authPage('Something went wrong', html`<p>The page could not be shown. The error is in the service's log.</p><p><a href="/console">Back to the console</a></p>`), 500);
+  return sendPage(
+    reply,
+    authPage(
+      'Something went wrong',
+      html`<p>The page could not be shown. The error is in the service's log.</p><p><a href="/console">Back to the console</a></p>`,
+    ),
+    500,
+  );
 }
 
 function statusOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined;
+  return typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number'
+    ? error.statusCode
+    : undefined;
 }
 
 export function isValidationError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (('validation' in error && error.validation !== undefined) || ('code' in error && error.code === 'FST_ERR_VALIDATION'));
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (('validation' in error && error.validation !== undefined) || ('code' in error && error.code === 'FST_ERR_VALIDATION'))
+  );
 }
 
 /**
@@ -67,7 +87,14 @@ export function isValidationError(error: unknown): boolean {
 export async function consoleErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   if (isValidationError(error)) {
     request.log.warn({ err: error }, 'console request does not fit its route');
-    return sendPage(reply, authPage('This address is not right', html`<p>The address or the form carried something the console does not take. Please go back and try again.</p><p><a href="/console">Back to the console</a></p>`), 400);
+    return sendPage(
+      reply,
+      authPage(
+        'This address is not right',
+        html`<p>The address or the form carried something the console does not take. Please go back and try again.</p><p><a href="/console">Back to the console</a></p>`,
+      ),
+      400,
+    );
   }
   const status = statusOf(error);
   if (status !== undefined && status >= 400 && status < 500) throw error;

@@ -43,4 +43,10 @@ export const IdParam = Type.String({ minLength: 1, maxLength: MAX_QUERY_TEXT });
  * The request a console route's handler gets for its schema (`{ querystring, params, body }` of TypeBox schemas):
  * query, params and body typed as the schema says, so a handler can be a named function beside its schema.
  */
-export type RequestOf<Schema extends FastifySchema> = FastifyRequest<RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression<RawServerDefault>, Schema, TypeBoxTypeProvider>;
+export type RequestOf<Schema extends FastifySchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression<RawServerDefault>,
+  Schema,
+  TypeBoxTypeProvider
+>;

@@ -12,7 +12,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export const CONSOLE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+export const CONSOLE_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 export const SESSION_COOKIE = 'openpis_console';
 /** Carries the key of the sign-in form's CSRF token before any session exists. */

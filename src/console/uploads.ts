@@ -34,7 +34,9 @@ declare module 'fastify' {
 const NO_UPLOAD: UploadLimits = { maxFileBytes: 0, files: 0, fields: 0 };
 
 function statusOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined;
+  return typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number'
+    ? error.statusCode
+    : undefined;
 }
 
 /**
@@ -47,7 +49,9 @@ async function readUploadForm(request: FastifyRequest, reply: FastifyReply): Pro
   const limits = request.routeOptions.config.uploadLimits ?? NO_UPLOAD;
   const body: Record<string, string | Buffer> = {};
   try {
-    const parts = request.parts({ limits: { fileSize: limits.maxFileBytes + 1, files: limits.files, fields: limits.fields, parts: limits.files + limits.fields } });
+    const parts = request.parts({
+      limits: { fileSize: limits.maxFileBytes + 1, files: limits.files, fields: limits.fields, parts: limits.files + limits.fields },
+    });
     for await (const part of parts) {
       if (part.type === 'file') body[part.fieldname] = await part.toBuffer();
       else if (typeof part.value === 'string') body[part.fieldname] = part.value;
@@ -58,7 +62,10 @@ async function readUploadForm(request: FastifyRequest, reply: FastifyReply): Pro
     request.log.warn({ err: error }, 'console upload unreadable');
     return sendPage(
       reply,
-      authPage('The upload could not be read', html`<p>The form did not arrive whole, or it carried more than it may. Please go back and choose the file again.</p><p><a href="/console">Back to the console</a></p>`),
+      authPage(
+        'The upload could not be read',
+        html`<p>The form did not arrive whole, or it carried more than it may. Please go back and choose the file again.</p><p><a href="/console">Back to the console</a></p>`,
+      ),
       status >= 400 ? status : 400,
     );
   }
@@ -66,7 +73,11 @@ async function readUploadForm(request: FastifyRequest, reply: FastifyReply): Pro
   return undefined;
 }
 
-export async function registerUploads(uploads: App, services: ConsoleServices, routes: readonly ((scope: App, services: ConsoleServices) => Promise<void>)[]): Promise<void> {
+export async function registerUploads(
+  uploads: App,
+  services: ConsoleServices,
+  routes: readonly ((scope: App, services: ConsoleServices) => Promise<void>)[],
+): Promise<void> {
   await uploads.register(multipart, { throwFileSizeLimit: false });
   uploads.addHook('onRequest', requireSignedIn(services));
   uploads.addHook('onRequest', requireOwnOrigin(services));

@@ -36,7 +36,10 @@ export class SecretBoxError extends Error {
  */
 export function parseSecretKeys(raw: string): SecretKey[] {
   const keys: SecretKey[] = [];
-  for (const [index, entry] of raw.split(',').map((part) => part.trim()).entries()) {
+  for (const [index, entry] of raw
+    .split(',')
+    .map((part) => part.trim())
+    .entries()) {
     const separator = entry.indexOf(':');
     const id = separator < 0 ? '' : entry.slice(0, separator);
     const material = separator < 0 ? '' : entry.slice(separator + 1);
@@ -113,7 +116,9 @@ export class SecretBox {
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
       return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
-      throw new SecretBoxError(`a stored secret for ${context} does not open with key ${keyId} (wrong key, altered value or another row's value)`);
+      throw new SecretBoxError(
+        `a stored secret for ${context} does not open with key ${keyId} (wrong key, altered value or another row's value)`,
+      );
     }
   }
 

@@ -88,8 +88,10 @@ export const DETAILED_STATUS_MEANINGS: Readonly<Record<DetailedStatus, string>> 
   PAYMENT_REGISTRATION_PENDING: 'The payment is being registered with the bank.',
   PAYMENT_REGISTRATION_FAILED: "The bank did not register the payment (or the payer's flow expired before it did).",
   PAYMENT_CONSENT_REQUIRED_CHECK_PENDING: "Checking what the bank needs for the payer's approval.",
-  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING: 'Checking whether the payer must choose an authentication method.',
-  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED: 'Whether the payer must choose an authentication method could not be checked.',
+  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING:
+    'Checking whether the payer must choose an authentication method.',
+  PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_FAILED:
+    'Whether the payer must choose an authentication method could not be checked.',
   PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING: 'The payer is asked to choose an authentication method.',
   PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_PENDING: 'The chosen method is processed.',
   PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_CALLBACK_PROCESSING_FAILED: 'The chosen method could not be processed.',

@@ -41,7 +41,8 @@ export const VISIBLE_TEXT_PATTERN = ((): string => {
   }
   return `^[^${ranges.join('')}]*$`;
 })();
-export const VISIBLE_TEXT_MESSAGE = 'must not contain control characters or invisible formatting characters (such as right-to-left overrides or zero-width spaces)';
+export const VISIBLE_TEXT_MESSAGE =
+  'must not contain control characters or invisible formatting characters (such as right-to-left overrides or zero-width spaces)';
 
 /** The text as it is stored: Unicode NFC. Check it with `displayTextProblem` after normalising. */
 export function normalisedDisplayText(text: string): string {

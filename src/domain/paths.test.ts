@@ -34,7 +34,9 @@ it('a bank failure seen while the payer was at the bank is processed first, then
     'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
   ]);
   assert.deepEqual(bankFailurePath('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING'), ['PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
-  assert.deepEqual(bankFailurePath('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING'), ['SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED']);
+  assert.deepEqual(bankFailurePath('SENDER_AUTHORIZATION_CALLBACK_PROCESSING_PENDING'), [
+    'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED',
+  ]);
 });
 
 it('pathTo never walks the way back to the bank list: a bank answer only moves a payment forward', () => {

@@ -16,7 +16,13 @@ export function pathTo(from: DetailedStatus, to: DetailedStatus): DetailedStatus
     const current = queue.shift() as DetailedStatus;
     for (const next of TRANSITIONS[current]) {
       // A bank's answer moves a payment forward: never through the payer's way back to the bank list.
-      if (previous.has(next) || next === from || (next.endsWith('_FAILED') && next !== to) || (next === BACK_TO_BANK_SELECTION && next !== to)) continue;
+      if (
+        previous.has(next) ||
+        next === from ||
+        (next.endsWith('_FAILED') && next !== to) ||
+        (next === BACK_TO_BANK_SELECTION && next !== to)
+      )
+        continue;
       previous.set(next, current);
       if (next === to) {
         const path: DetailedStatus[] = [to];

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DETAILED_STATUSES, isFinal, phaseOf, type DetailedStatus } from './detailed-status.js';
-import { assertTransition, BACK_TO_BANK_SELECTION, canTransition, failureStatusFrom, IllegalTransitionError, initialStatus, TRANSITIONS } from './transitions.js';
+import {
+  assertTransition,
+  BACK_TO_BANK_SELECTION,
+  canTransition,
+  failureStatusFrom,
+  IllegalTransitionError,
+  initialStatus,
+  TRANSITIONS,
+} from './transitions.js';
 
 const order = (status: DetailedStatus) => DETAILED_STATUSES.indexOf(status);
 
@@ -42,14 +50,22 @@ describe('transition table', () => {
     assert.deepEqual(
       from,
       DETAILED_STATUSES.filter(
-        (status) => !isFinal(status) && (phaseOf(status) <= 4 || status === 'PAYMENT_REGISTRATION_PENDING') && status !== 'PROVIDER_SELECTION_REDIRECT_PENDING',
+        (status) =>
+          !isFinal(status) &&
+          (phaseOf(status) <= 4 || status === 'PAYMENT_REGISTRATION_PENDING') &&
+          status !== 'PROVIDER_SELECTION_REDIRECT_PENDING',
       ),
     );
     assert.ok(from.includes('PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'));
     assert.ok(from.includes('FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING'));
     assert.ok(from.includes('SENDER_AUTHORIZATION_REDIRECT_PENDING'));
     assert.ok(from.includes('SENDER_ACCOUNT_SELECTION_REDIRECT_PENDING'));
-    for (const later of ['PAYMENT_CONSENT_REQUIRED_CHECK_PENDING', 'PAYMENT_CONSENT_REDIRECT_PENDING', 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_REGISTRATION_FAILED'] as const) {
+    for (const later of [
+      'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
+      'PAYMENT_CONSENT_REDIRECT_PENDING',
+      'PAYMENT_EXECUTION_PENDING',
+      'PAYMENT_REGISTRATION_FAILED',
+    ] as const) {
       assert.equal(canTransition(later, BACK_TO_BANK_SELECTION), false, later);
     }
     assert.equal(canTransition('PROVIDER_SELECTION_REDIRECT_PENDING', 'PROVIDER_SELECTION_REDIRECT_PENDING'), false);
@@ -59,7 +75,10 @@ describe('transition table', () => {
     for (const status of DETAILED_STATUSES) {
       if (isFinal(status)) assert.deepEqual(TRANSITIONS[status], [], status);
       else {
-        assert.ok(TRANSITIONS[status].some((to) => !to.endsWith('_FAILED')), `${status} cannot progress`);
+        assert.ok(
+          TRANSITIONS[status].some((to) => !to.endsWith('_FAILED')),
+          `${status} cannot progress`,
+        );
         assert.ok(failureStatusFrom(status) !== undefined, `${status} cannot fail`);
       }
     }
@@ -91,7 +110,12 @@ describe('transition table', () => {
   });
 
   it('contains the example history of the spec', () => {
-    const example: DetailedStatus[] = ['PAYMENT_CONSENT_REDIRECT_PENDING', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED'];
+    const example: DetailedStatus[] = [
+      'PAYMENT_CONSENT_REDIRECT_PENDING',
+      'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
+      'PAYMENT_EXECUTION_PENDING',
+      'PAYMENT_EXECUTION_COMPLETED',
+    ];
     for (let i = 1; i < example.length; i += 1) assert.ok(canTransition(example[i - 1] as DetailedStatus, example[i] as DetailedStatus));
   });
 });

@@ -29,12 +29,7 @@ import { callbackMatches, parseReturnState, returnState } from './steps/callback
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
 import { checkFollowupData, missingData, needsPassword, startsWithCredentials, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
-import {
-  afterUnansweredCode,
-  cancelHeldPayment,
-  checkPaymentConsent,
-  processPaymentReturn,
-} from './steps/payment-consent.js';
+import { afterUnansweredCode, cancelHeldPayment, checkPaymentConsent, processPaymentReturn } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
 import { banksFor, processSelection, returnToBankSelection } from './steps/provider-selection.js';
@@ -126,7 +121,13 @@ export class FlowEngine {
   constructor(options: FlowEngineOptions) {
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
-    this.context = { catalogue: options.catalogue, connectors: options.connectors, baseUrl: options.baseUrl, now: this.now, secretBox: options.secretBox };
+    this.context = {
+      catalogue: options.catalogue,
+      connectors: options.connectors,
+      baseUrl: options.baseUrl,
+      now: this.now,
+      secretBox: options.secretBox,
+    };
     this.logger = options.logger;
     this.polling = new PollingSchedule({
       baseMs: options.pollBaseMs ?? 1000,
@@ -215,7 +216,9 @@ export class FlowEngine {
       if (change.pageKey !== undefined && state.pageKey !== undefined && change.locale === undefined) return current;
       const result = await this.store.update(current, {
         ...(change.locale === undefined ? {} : { locale: change.locale }),
-        ...(change.pageKey === undefined || state.pageKey !== undefined ? {} : { flowState: toStoredFlowState({ ...state, pageKey: change.pageKey }) }),
+        ...(change.pageKey === undefined || state.pageKey !== undefined
+          ? {}
+          : { flowState: toStoredFlowState({ ...state, pageKey: change.pageKey }) }),
       });
       if (result.kind === 'applied') return result.payment;
       current = await this.store.load(payment.id);
@@ -232,7 +235,12 @@ export class FlowEngine {
    * statuses the action's step waits in; a payment elsewhere (a stale form, a double submit that lost) is left as it
    * is and the payer sees its current page.
    */
-  perform(payment: Payment, waitsIn: readonly DetailedStatus[], actor: Actor, work: (run: FlowRun) => Promise<StepResult>): Promise<ActionOutcome> {
+  perform(
+    payment: Payment,
+    waitsIn: readonly DetailedStatus[],
+    actor: Actor,
+    work: (run: FlowRun) => Promise<StepResult>,
+  ): Promise<ActionOutcome> {
     return this.act(payment, waitsIn, actor, { payer: true }, work);
   }
 
@@ -247,13 +255,17 @@ export class FlowEngine {
    */
   canGoBack(payment: Payment): boolean {
     const state = flowStateOf(payment);
-    return payment.mode === 'hosted' && mayGoBackFrom(payment.detailedStatus) && state.bankPayment === undefined && state.reconciling !== true;
+    return (
+      payment.mode === 'hosted' && mayGoBackFrom(payment.detailedStatus) && state.bankPayment === undefined && state.reconciling !== true
+    );
   }
 
   /** "Choose another bank": back to the bank list, recorded as a status change like any other (see canGoBack). */
   goBack(payment: Payment, actor: Actor): Promise<ActionOutcome> {
     if (!this.canGoBack(payment)) return Promise.resolve({ kind: 'next', payment });
-    return this.act(payment, [payment.detailedStatus], actor, { payer: true }, async (run) => (this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP));
+    return this.act(payment, [payment.detailedStatus], actor, { payer: true }, async (run) =>
+      this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP,
+    );
   }
 
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
@@ -286,7 +298,8 @@ export class FlowEngine {
     // Our callback used once already (the payer reloads it, or comes back through the browser's history) of a
     // payment whose flow is over: the payer is led to the outcome page. A spent callback of a payment still under
     // way, and any other secret, is refused.
-    if (over && state.spentCallbackHash !== undefined && callbackMatches({ hash: state.spentCallbackHash }, secret)) return { kind: 'next', payment };
+    if (over && state.spentCallbackHash !== undefined && callbackMatches({ hash: state.spentCallbackHash }, secret))
+      return { kind: 'next', payment };
     if (expected === undefined || !callbackMatches(state.callback, secret)) return undefined;
     // The flow ended while the payer was at the bank (expiry, cancel): an unused callback just leads them on.
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
@@ -331,13 +344,17 @@ export class FlowEngine {
    * first step that needs the payer, so the password is used within this request and then forgotten.
    */
   async runWithCredentials(payment: Payment, secrets: Secrets, actor: Actor): Promise<Payment> {
-    const outcome = await this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { secrets, payer: true }, (run) => this.advance(run));
+    const outcome = await this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { secrets, payer: true }, (run) =>
+      this.advance(run),
+    );
     if (outcome.kind !== 'page') return outcome.payment;
     // Nothing definite was recorded: the bank refused the login (only the count is kept), or could not be reached
     // before anything at the bank could execute (the password is gone with this request). The payment must not rest
     // at its first status with no future: the flow goes on without the credentials to the payer's form, so the
     // client hears at once that the payer is needed at the redirectUrl (docs/state-machine.md, payer-less payments).
-    const asked = await this.act(outcome.payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { payer: true }, (run) => this.advance(run));
+    const asked = await this.act(outcome.payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { payer: true }, (run) =>
+      this.advance(run),
+    );
     return asked.payment;
   }
 
@@ -360,8 +377,13 @@ export class FlowEngine {
     const stranded = await this.store.findWithoutFuture(limit);
     const nowIso = this.now().toISOString();
     for (const payment of stranded) {
-      const payerPage = payment.detailedStatus.endsWith('_REDIRECT_PENDING') || (payment.detailedStatus === 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING' && payment.untouched);
-      this.logger.warn({ paymentId: payment.id, detailedStatus: payment.detailedStatus }, 'open payment without a future found; scheduling it');
+      const payerPage =
+        payment.detailedStatus.endsWith('_REDIRECT_PENDING') ||
+        (payment.detailedStatus === 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING' && payment.untouched);
+      this.logger.warn(
+        { paymentId: payment.id, detailedStatus: payment.detailedStatus },
+        'open payment without a future found; scheduling it',
+      );
       await this.store.schedule(payment, [
         payerPage && phaseOf(payment.detailedStatus) !== 7
           ? { kind: 'flow-expiry', runAt: payment.flowExpiresAt < nowIso ? nowIso : payment.flowExpiresAt }
@@ -448,7 +470,11 @@ export class FlowEngine {
     const after = await this.store.load(payment.id);
     if (after === undefined || isFinal(after.detailedStatus) || phaseOf(after.detailedStatus) === 7) return { kind: 'done' };
     if (expiry === 'nothing-to-do') return { kind: 'done' };
-    return { kind: 'retry', runAt: this.later(expiry === 'try-later' ? this.polling.delayMs(job.attempts) : 200), note: expiry === 'try-later' ? 'bank outcome open' : 'not recorded' };
+    return {
+      kind: 'retry',
+      runAt: this.later(expiry === 'try-later' ? this.polling.delayMs(job.attempts) : 200),
+      note: expiry === 'try-later' ? 'bank outcome open' : 'not recorded',
+    };
   }
 
   /** The operator's warning for a payment the bank has held too long, once per payment (src/flow/bank-pending.ts). */
@@ -504,7 +530,11 @@ export class FlowEngine {
 
   /** Whether an open bank answer is the one to the start of the authorisation with the payer's password or login id. */
   private loginLost(run: FlowRun): boolean {
-    return run.state.authorisation === undefined && startsWithCredentials(run) && (LOGIN_STATUSES.includes(run.status) || AUTOMATIC_STATUSES.includes(run.status));
+    return (
+      run.state.authorisation === undefined &&
+      startsWithCredentials(run) &&
+      (LOGIN_STATUSES.includes(run.status) || AUTOMATIC_STATUSES.includes(run.status))
+    );
   }
 
   // ---- running steps ---------------------------------------------------------------------------------------------
@@ -539,7 +569,12 @@ export class FlowEngine {
           result = await registerPayment(run);
           break;
         case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
-          if (run.next === undefined && run.state.bankPayment !== undefined && run.state.authorisation === undefined && startsWithCredentials(run)) {
+          if (
+            run.next === undefined &&
+            run.state.bankPayment !== undefined &&
+            run.state.authorisation === undefined &&
+            startsWithCredentials(run)
+          ) {
             // The bank holds the payment; its authorisation is started with the password (embedded, registered with
             // the login id) or the login id (decoupled). Without it in hand the payer types it again (`awaitsLogin`).
             if (needsPassword(run.bank())) run.next = { kind: 'start-authorisation', needs: 'psu-authentication' };
@@ -579,7 +614,11 @@ export class FlowEngine {
     // A job's own run needs none: its job row, locked while it runs, is claimed again if the process dies (and
     // rescheduling the row under the job would disturb the queue's bookkeeping of it).
     const safetyNet = options.payer === true && AUTOMATIC_STATUSES.includes(payment.detailedStatus) ? [this.safetyNet()] : [];
-    const leased = await this.store.update(payment, { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) }, { schedule: safetyNet });
+    const leased = await this.store.update(
+      payment,
+      { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) },
+      { schedule: safetyNet },
+    );
     if (leased.kind === 'conflict') {
       if (options.quiet !== true) actor.log.info({ paymentId: payment.id }, 'payment busy: concurrent request refused');
       return { kind: 'next', payment: (await this.store.load(payment.id)) ?? payment, busy: true };
@@ -653,14 +692,20 @@ export class FlowEngine {
     const lease = flowStateOf(run.payment).leaseUntil;
     if (lease === undefined) throw new Error(`A durable step of payment ${run.payment.id} outside a lease`);
     // In a job's own run the job row is the safety net (see `act`).
-    const safetyNet = run.payerPresent ? [{ kind: 'bank-status' as const, runAt: new Date(Date.parse(lease) + RECONCILE_DELAY_MS).toISOString() }] : [];
+    const safetyNet = run.payerPresent
+      ? [{ kind: 'bank-status' as const, runAt: new Date(Date.parse(lease) + RECONCILE_DELAY_MS).toISOString() }]
+      : [];
     let base = run.payment;
     let state = run.state;
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       const providerPaymentId = run.changes.providerPaymentId;
       // The column is written with the run's statuses; until then the id travels with the bank reference.
       const stored: FlowState = { ...state, ...(providerPaymentId === undefined ? {} : { providerPaymentId }) };
-      const result = await this.store.update(base, { flowState: toStoredFlowState({ ...stored, leaseUntil: lease }) }, { schedule: safetyNet });
+      const result = await this.store.update(
+        base,
+        { flowState: toStoredFlowState({ ...stored, leaseUntil: lease }) },
+        { schedule: safetyNet },
+      );
       if (result.kind === 'applied') {
         run.payment = result.payment;
         run.state = state;
@@ -701,7 +746,10 @@ export class FlowEngine {
       }
       const current = attempt < 5 && lease !== undefined ? await this.store.load(run.payment.id) : undefined;
       if (current === undefined || flowStateOf(current).leaseUntil !== lease || current.detailedStatus !== from) {
-        run.log.warn({ paymentId: run.payment.id, requestId: run.requestId, detailedStatus: from }, 'payment changed meanwhile; nothing recorded');
+        run.log.warn(
+          { paymentId: run.payment.id, requestId: run.requestId, detailedStatus: from },
+          'payment changed meanwhile; nothing recorded',
+        );
         return false;
       }
       base = current;
@@ -765,5 +813,3 @@ export const AUTOMATIC_STATUSES: readonly DetailedStatus[] = [
   'PAYMENT_REGISTRATION_PENDING',
   'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
 ];
-
-

@@ -105,7 +105,11 @@ export interface FlowState {
  * for again.
  */
 export function withUnleasedFields(state: FlowState, current: FlowState): FlowState {
-  return { ...state, pageKey: current.pageKey ?? state.pageKey, bankPendingAlerted: current.bankPendingAlerted ?? state.bankPendingAlerted };
+  return {
+    ...state,
+    pageKey: current.pageKey ?? state.pageKey,
+    bankPendingAlerted: current.bankPendingAlerted ?? state.bankPendingAlerted,
+  };
 }
 
 /** What a held secret is sealed for: it opens for this payment's flow state only. */

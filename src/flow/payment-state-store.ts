@@ -89,7 +89,15 @@ export class PaymentStateStore {
    */
   async findWithoutFuture(
     limit: number,
-  ): Promise<Array<{ readonly id: string; readonly clientId: string; readonly detailedStatus: DetailedStatus; readonly flowExpiresAt: string; readonly untouched: boolean }>> {
+  ): Promise<
+    Array<{
+      readonly id: string;
+      readonly clientId: string;
+      readonly detailedStatus: DetailedStatus;
+      readonly flowExpiresAt: string;
+      readonly untouched: boolean;
+    }>
+  > {
     const open = DETAILED_STATUSES.filter((status) => !isFinal(status));
     const rows = await this.db
       .selectFrom('payments as p')
@@ -110,7 +118,13 @@ export class PaymentStateStore {
                     inner('j.kind', '=', 'flow-expiry'),
                     // A payer's page: a *_REDIRECT_PENDING status, or a custom-mode payment no run has touched yet
                     // (its payer opens the link; one whose flow runs within its creation is born with its job).
-                    inner.or([inner('p.detailed_status', 'like', '%REDIRECT_PENDING'), inner.and([inner('p.detailed_status', '=', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'), inner('p.flow_state', 'is', null)])]),
+                    inner.or([
+                      inner('p.detailed_status', 'like', '%REDIRECT_PENDING'),
+                      inner.and([
+                        inner('p.detailed_status', '=', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'),
+                        inner('p.flow_state', 'is', null),
+                      ]),
+                    ]),
                   ]),
                 ]),
               ),
@@ -161,9 +175,7 @@ export class PaymentStateStore {
       ...(changes.sender === undefined ? {} : { sender: changes.sender }),
       ...(changes.locale === undefined ? {} : { locale: changes.locale }),
       ...(changes.flowState === undefined ? {} : { flowState: changes.flowState }),
-      ...(last === undefined
-        ? {}
-        : { detailedStatus: last.status, failureReasons: last.failureReasons ?? null }),
+      ...(last === undefined ? {} : { detailedStatus: last.status, failureReasons: last.failureReasons ?? null }),
       version: payment.version + 1,
       updatedAt: at,
     };

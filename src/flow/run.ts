@@ -150,7 +150,9 @@ export class FlowRun {
   embedded(): EmbeddedAuthentication {
     const embedded = this.connector().embedded;
     if (embedded === undefined) {
-      throw new Error(`The bank of payment ${this.payment.id} asks for an embedded step, but its connector offers no embedded authentication`);
+      throw new Error(
+        `The bank of payment ${this.payment.id} asks for an embedded step, but its connector offers no embedded authentication`,
+      );
     }
     return embedded;
   }
@@ -185,8 +187,12 @@ export class FlowRun {
       this.setState({ openCall: undefined, reconciling: reconcilingBefore });
     } else {
       const open = this.state.openCall;
-      const noAnswer = result.error instanceof BankUnavailableError && (result.error.reason === 'timeout' || result.error.reason === 'connection');
-      this.setState({ reconciling: reconcilingBefore, ...(open === undefined || noAnswer ? {} : { openCall: { ...open, answered: true } }) });
+      const noAnswer =
+        result.error instanceof BankUnavailableError && (result.error.reason === 'timeout' || result.error.reason === 'connection');
+      this.setState({
+        reconciling: reconcilingBefore,
+        ...(open === undefined || noAnswer ? {} : { openCall: { ...open, answered: true } }),
+      });
     }
     return result;
   }
@@ -209,7 +215,9 @@ export class FlowRun {
 
   /** Holds (sealed) what the connector's last answer asked for, or drops what was held when it asked for nothing. */
   holdSecret(secret: string | undefined): void {
-    this.setState({ heldSecret: secret === undefined ? undefined : this.context.secretBox.seal(secret, heldSecretContext(this.payment.id)) });
+    this.setState({
+      heldSecret: secret === undefined ? undefined : this.context.secretBox.seal(secret, heldSecretContext(this.payment.id)),
+    });
   }
 
   /** The payer's login id, held in memory for this request only (decisions §7). */

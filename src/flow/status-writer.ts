@@ -139,7 +139,10 @@ export async function appendStatusRecords(
  */
 async function appendToClientFeed(trx: Transaction<Database>, clientId: string, events: StatusChangeRows['events']): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    await trx.insertInto('events').values(events.map((event) => ({ ...event, position: null }))).execute();
+    await trx
+      .insertInto('events')
+      .values(events.map((event) => ({ ...event, position: null })))
+      .execute();
     return;
   }
   const lastPosition = await takeEventPositions(trx, clientId, events.length);

@@ -15,7 +15,11 @@ import { clientErrorOf, sendError } from '../http/errors.js';
 import { sendErrorPage } from './answers.js';
 
 /** How a route answers a request its schema refuses. */
-export type InvalidRequestAnswer = (request: FastifyRequest, reply: FastifyReply, error: FastifyError) => FastifyReply | Promise<FastifyReply>;
+export type InvalidRequestAnswer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: FastifyError,
+) => FastifyReply | Promise<FastifyReply>;
 
 export function hostedErrorHandler(
   operator: OperatorIdentity,

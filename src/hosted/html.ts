@@ -11,7 +11,6 @@ export class SafeHtml {
   }
 }
 
-
 type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];
 
 function render(value: Interpolation): string {

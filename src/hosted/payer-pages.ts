@@ -50,7 +50,8 @@ export class PayerPages {
   async show(request: FastifyRequest, reply: FastifyReply, loaded: Payment, extras: PageExtras = {}): Promise<FastifyReply> {
     const { engine } = this;
     let payment = loaded;
-    if (flowStateOf(payment).pageKey === undefined && !flowIsOverForPayer(payment)) payment = await engine.updatePage(payment, { pageKey: newPageKey() });
+    if (flowStateOf(payment).pageKey === undefined && !flowIsOverForPayer(payment))
+      payment = await engine.updatePage(payment, { pageKey: newPageKey() });
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
     const step = currentStep(input);
@@ -105,7 +106,11 @@ export class PayerPages {
       merchant: merchant.name,
       recipientName: payerVisibleText(payment.recipient.name),
       recipientIban: payment.recipient.account.number.value,
-      reference: payerVisibleText(bank !== undefined && payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value),
+      reference: payerVisibleText(
+        bank !== undefined && payment.remittance.truncate
+          ? payment.remittance.value.slice(0, bank.remittanceMaxLength)
+          : payment.remittance.value,
+      ),
       bankName: bank === undefined ? undefined : payerVisibleText(bank.name),
       fromIban: payment.sender?.account?.number.value,
     };
@@ -117,7 +122,10 @@ export class PayerPages {
     return {
       // Names and references reach the payer only through payerVisibleText: NFC, no control or format characters.
       name: payerVisibleText(brand?.displayName ?? payment.recipient.name),
-      logo: brand?.logo === undefined ? undefined : { path: clientLogoPath(brand.logo.sha256), width: brand.logo.width, height: brand.logo.height },
+      logo:
+        brand?.logo === undefined
+          ? undefined
+          : { path: clientLogoPath(brand.logo.sha256), width: brand.logo.width, height: brand.logo.height },
       supportUrl: brand?.supportUrl,
       stylesheetPath: brand?.brandColour === undefined ? undefined : brandStylesheetPath(brand.brandColour),
     };

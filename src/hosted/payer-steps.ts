@@ -38,7 +38,9 @@ export const COMMON_ACTIONS: Readonly<Record<string, ActionHandler>> = {
   // Cancelling is the payer's own wish to leave: they go straight back to the shop (the flow link shows the outcome).
   cancel: async ({ engine, payment, actor }) => {
     const outcome = await engine.cancel(payment, actor);
-    return outcome.kind === 'next' && flowIsOverForPayer(outcome.payment) ? { kind: 'redirect', url: clientReturnUrl(outcome.payment), payment: outcome.payment } : outcome;
+    return outcome.kind === 'next' && flowIsOverForPayer(outcome.payment)
+      ? { kind: 'redirect', url: clientReturnUrl(outcome.payment), payment: outcome.payment }
+      : outcome;
   },
   back: ({ engine, payment, actor }) => engine.goBack(payment, actor),
 };

@@ -36,9 +36,19 @@ function sendUnknownLinkStatus(_request: FastifyRequest, reply: FastifyReply): F
 }
 
 /** 403 for a form that is not of the payer's current page: no or another page's CSRF token, or posted from elsewhere. */
-function refuseForm(request: FastifyRequest, reply: FastifyReply, operator: OperatorIdentity, payment: Payment, action: string): FastifyReply {
+function refuseForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operator: OperatorIdentity,
+  payment: Payment,
+  action: string,
+): FastifyReply {
   request.log.warn({ paymentId: payment.id, action }, 'hosted form refused: missing or wrong CSRF token, or cross-site post');
-  return sendExpiredForm(reply, payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : requestLocale(request), operator);
+  return sendExpiredForm(
+    reply,
+    payment.locale !== null && isSupportedLocale(payment.locale) ? payment.locale : requestLocale(request),
+    operator,
+  );
 }
 
 export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, operator, baseUrl }) => {
@@ -60,13 +70,18 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
   scope.get(
     '/pay/:flowToken/status',
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify waits on the reply an error handler returns (its types say void)
-    { schema: { hide: true, params: FlowTokenParams, querystring: UnreadQuery }, errorHandler: hostedErrorHandler(operator, sendUnknownLinkStatus) },
+    {
+      schema: { hide: true, params: FlowTokenParams, querystring: UnreadQuery },
+      errorHandler: hostedErrorHandler(operator, sendUnknownLinkStatus),
+    },
     async (request, reply) => {
       let payment = await engine.loadByFlowToken(request.params.flowToken);
       if (payment === undefined) return sendUnknownLinkStatus(request, reply);
       if (isWaiting(payment)) payment = await engine.refresh(payment, actorOf(request));
       const step = currentStep(pages.stepInput(request, payment));
-      return pageHeaders(reply).code(200).send({ view: liveViewOf(step.name, payment) });
+      return pageHeaders(reply)
+        .code(200)
+        .send({ view: liveViewOf(step.name, payment) });
     },
   );
 
@@ -89,7 +104,8 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
       const payment = await engine.loadByFlowToken(flowToken);
       if (payment === undefined) return sendInvalidLink(request, reply, operator);
       const form = request.body ?? {};
-      if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf'])) return refuseForm(request, reply, operator, payment, action);
+      if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf']))
+        return refuseForm(request, reply, operator, payment, action);
       const handler = actionHandler(pages.stepInput(request, payment), action);
       if (handler === undefined) return sendInvalidLink(request, reply, operator);
       const field = (name: string): string | undefined => {

@@ -83,7 +83,10 @@ function messageFor(error: ErrorObject): string {
     case 'minProperties':
       return `${fieldPath(error.instancePath)} should not be empty`;
     case 'maxProperties':
-      return `${fieldPath(error.instancePath)} must have no more than ${count(params.limit, 'property')}`.replace('propertys', 'properties');
+      return `${fieldPath(error.instancePath)} must have no more than ${count(params.limit, 'property')}`.replace(
+        'propertys',
+        'properties',
+      );
     case 'format':
       return `${fieldPath(error.instancePath)} ${FORMAT_MESSAGES[String(params.format)] ?? `must match format ${String(params.format)}`}`;
     case 'pattern':

@@ -43,7 +43,9 @@ export class CursorCodec {
     if (!this.macKeys.some((key) => timingSafeEqual(mac(key, list, clientId, payload), sentMac))) return undefined;
     try {
       const position: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      return typeof position === 'object' && position !== null && !Array.isArray(position) ? (position as Record<string, unknown>) : undefined;
+      return typeof position === 'object' && position !== null && !Array.isArray(position)
+        ? (position as Record<string, unknown>)
+        : undefined;
     } catch {
       return undefined;
     }

@@ -25,7 +25,10 @@ const ERRORS: Readonly<Record<number, { readonly when: string; readonly message:
   },
   401: { when: 'No valid bearer token: missing, malformed, unknown, expired or revoked', message: 'Unauthorized' },
   403: { when: 'The token does not hold the scope this operation requires', message: 'Access denied' },
-  404: { when: 'No such resource of the caller (another client’s is answered the same)', message: 'Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found' },
+  404: {
+    when: 'No such resource of the caller (another client’s is answered the same)',
+    message: 'Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found',
+  },
   409: {
     when: 'The caller already has a payment with this `metadata.endToEndId`: find it with `GET /api/v1/ob/payments?endToEndId=…`',
     message: 'A payment with endToEndId "order-1001" already exists',
@@ -36,7 +39,10 @@ const ERRORS: Readonly<Record<number, { readonly when: string; readonly message:
     when: 'The caller’s rate limit is spent: retry after `Retry-After` seconds',
     message: 'Rate limit of 100 requests per second exceeded; retry after 1 s',
   },
-  500: { when: 'An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID`', message: 'Internal server error' },
+  500: {
+    when: 'An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID`',
+    message: 'Internal server error',
+  },
 };
 
 export interface ErrorResponse {
@@ -51,7 +57,9 @@ export function ErrorResponses(...statusCodes: number[]): Record<string, ErrorRe
       const error = ERRORS[statusCode];
       const response: ErrorResponse = {
         description: error?.when ?? titleFor(statusCode),
-        content: { 'application/json': { schema: ErrorBodySchema, example: errorBody(statusCode, error?.message ?? titleFor(statusCode)) } },
+        content: {
+          'application/json': { schema: ErrorBodySchema, example: errorBody(statusCode, error?.message ?? titleFor(statusCode)) },
+        },
       };
       return [statusCode, response];
     }),
@@ -62,7 +70,9 @@ export function ErrorResponses(...statusCodes: number[]): Record<string, ErrorRe
 export function jsonResponse<Schema>(
   description: string,
   schema: Schema,
-  headers: Readonly<Record<string, { readonly description: string; readonly type: 'string' | 'integer'; readonly examples?: readonly unknown[] }>> = {},
+  headers: Readonly<
+    Record<string, { readonly description: string; readonly type: 'string' | 'integer'; readonly examples?: readonly unknown[] }>
+  > = {},
 ): { description: string; content: { 'application/json': { schema: Schema } }; headers?: Record<string, unknown> } {
   return {
     description,

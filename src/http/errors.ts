@@ -70,8 +70,7 @@ export class ValidationError extends ApiError {
 export const AUTH_REALM = 'openpis';
 
 /** 401 for a request with no bearer credentials: the challenge carries no error code (RFC 6750 §3.1). */
-export const missingCredentials = (): ApiError =>
-  new ApiError(401, 'Unauthorized', { 'www-authenticate': `Bearer realm="${AUTH_REALM}"` });
+export const missingCredentials = (): ApiError => new ApiError(401, 'Unauthorized', { 'www-authenticate': `Bearer realm="${AUTH_REALM}"` });
 /** 401 for a malformed, unknown, expired or revoked bearer token. */
 export const unauthorized = (): ApiError =>
   new ApiError(401, 'Unauthorized', { 'www-authenticate': `Bearer realm="${AUTH_REALM}", error="invalid_token"` });
@@ -183,7 +182,12 @@ export function requireHostHeader(
   return (request, response) => {
     const hosts = hostHeaderCount(request);
     const isHttp11 = request.httpVersionMajor === 1 && request.httpVersionMinor === 1;
-    const message = hosts > 1 ? 'The request must have only one Host header' : hosts === 0 && isHttp11 ? 'The request must have a Host header' : undefined;
+    const message =
+      hosts > 1
+        ? 'The request must have only one Host header'
+        : hosts === 0 && isHttp11
+          ? 'The request must have a Host header'
+          : undefined;
     if (message === undefined) {
       handler(request, response);
       return;

@@ -59,7 +59,11 @@ export function createFastifyApp(settings: HttpServerSettings): App {
       level: settings.logLevel,
       redact: { paths: LOG_REDACTIONS, censor: '[redacted]' },
       serializers: {
-        req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+        req: (request: { method: string; url: string; ip?: string }) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          remoteAddress: request.ip,
+        }),
       },
       ...(settings.logDestination === undefined ? {} : { stream: settings.logDestination }),
     },

@@ -112,7 +112,8 @@ const REQUEST_ID_PARAMETER: JsonObject = {
   name: 'X-Request-ID',
   in: 'header',
   required: false,
-  description: 'Your id for this request (1–128 of `A–Z a–z 0–9 . _ : -`): echoed in the answer, logged and sent on to the banks. Without it (or when malformed) the service makes one.',
+  description:
+    'Your id for this request (1–128 of `A–Z a–z 0–9 . _ : -`): echoed in the answer, logged and sent on to the banks. Without it (or when malformed) the service makes one.',
   schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$', examples: ['order-1001-attempt-1'] },
 };
 
@@ -156,7 +157,9 @@ export function openApiDocumentation(): SwaggerOptions {
       webhooks: WEBHOOKS as never,
     },
     transformObject: (documentObject) =>
-      'openapiObject' in documentObject ? completeDocument(documentObject.openapiObject as unknown as JsonObject) : documentObject.swaggerObject,
+      'openapiObject' in documentObject
+        ? completeDocument(documentObject.openapiObject as unknown as JsonObject)
+        : documentObject.swaggerObject,
   };
 }
 
@@ -192,7 +195,8 @@ function addCommonParametersAndHeaders(operation: JsonObject): void {
       : parameter,
   );
   operation.parameters = [...described, { $ref: '#/components/parameters/RequestId' }];
-  const bearer = Array.isArray(operation.security) && operation.security.some((requirement) => isObject(requirement) && 'bearerAuth' in requirement);
+  const bearer =
+    Array.isArray(operation.security) && operation.security.some((requirement) => isObject(requirement) && 'bearerAuth' in requirement);
   const responses = isObject(operation.responses) ? operation.responses : {};
   for (const [status, response] of Object.entries(responses)) {
     if (!isObject(response)) continue;
@@ -204,7 +208,10 @@ function addCommonParametersAndHeaders(operation: JsonObject): void {
     if (status === '429') headers['Retry-After'] = { $ref: `${HEADERS}Retry-After` };
     // A route declares only headers it always sends (src/http/error-schemas.ts, `jsonResponse`).
     const declared = Object.fromEntries(
-      Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [name, isObject(header) ? { ...header, required: true } : header]),
+      Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [
+        name,
+        isObject(header) ? { ...header, required: true } : header,
+      ]),
     );
     response.headers = { ...headers, ...declared };
   }
@@ -218,7 +225,8 @@ function addMediaExamples(operation: JsonObject, schemas: JsonObject): void {
     for (const media of Object.values(body.content)) {
       if (!isObject(media) || media.example !== undefined || media.examples !== undefined || !isObject(media.schema)) continue;
       const reference = media.schema.$ref;
-      const schema = typeof reference === 'string' && reference.startsWith(SCHEMAS) ? schemas[reference.slice(SCHEMAS.length)] : media.schema;
+      const schema =
+        typeof reference === 'string' && reference.startsWith(SCHEMAS) ? schemas[reference.slice(SCHEMAS.length)] : media.schema;
       const examples = isObject(schema) ? schema.examples : undefined;
       if (Array.isArray(examples) && examples[0] !== undefined) media.example = examples[0];
     }

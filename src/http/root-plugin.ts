@@ -7,7 +7,11 @@ import type { FastifyPluginAsync, FastifyPluginOptions, RawServerDefault } from 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 
 /** A plugin of our app (its routes get request types from their TypeBox schemas). */
-export type AppPlugin<Options extends FastifyPluginOptions = Record<never, never>> = FastifyPluginAsync<Options, RawServerDefault, TypeBoxTypeProvider>;
+export type AppPlugin<Options extends FastifyPluginOptions = Record<never, never>> = FastifyPluginAsync<
+  Options,
+  RawServerDefault,
+  TypeBoxTypeProvider
+>;
 
 export function rootPlugin<Options extends FastifyPluginOptions>(name: string, plugin: AppPlugin<Options>): AppPlugin<Options> {
   return Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: name });

@@ -14,7 +14,10 @@ export interface StringRule {
 }
 
 /** Remittance information: `A–Z a–z 0–9 / + -` and space (spec). */
-export const REMITTANCE_TEXT: StringRule = { pattern: '^[A-Za-z0-9/+\\- ]*$', message: 'must contain only letters, digits, /, +, - and spaces' };
+export const REMITTANCE_TEXT: StringRule = {
+  pattern: '^[A-Za-z0-9/+\\- ]*$',
+  message: 'must contain only letters, digits, /, +, - and spaces',
+};
 
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 
@@ -62,12 +65,19 @@ export interface CodeListRule {
  * Country and currency codes, in every field that takes one. The lists are upper case only, and a client sending
  * `de` or `eur` is told so rather than that the code is unknown (issue 23).
  */
-export const COUNTRY_CODE: CodeListRule = { values: COUNTRY_CODES, message: 'must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)' };
-export const CURRENCY_CODE: CodeListRule = { values: CURRENCY_CODES, message: 'must be an ISO 4217 currency code in upper case (e.g. EUR)' };
+export const COUNTRY_CODE: CodeListRule = {
+  values: COUNTRY_CODES,
+  message: 'must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+};
+export const CURRENCY_CODE: CodeListRule = {
+  values: CURRENCY_CODES,
+  message: 'must be an ISO 4217 currency code in upper case (e.g. EUR)',
+};
 
 const CODE_LISTS = [COUNTRY_CODE, CURRENCY_CODE];
 
 /** The message for a violated enum that is one of our code lists; undefined for any other enum. */
 export function codeListMessage(allowed: readonly unknown[]): string | undefined {
-  return CODE_LISTS.find((rule) => rule.values.length === allowed.length && rule.values.every((value, index) => allowed[index] === value))?.message;
+  return CODE_LISTS.find((rule) => rule.values.length === allowed.length && rule.values.every((value, index) => allowed[index] === value))
+    ?.message;
 }

@@ -30,13 +30,19 @@ export async function scheduleJobs(
     await trx
       .insertInto('jobs')
       .values(row)
-      .onConflict((conflict) => conflict.columns(['client_id', 'payment_id', 'kind']).doUpdateSet({ run_at: row.run_at, attempts: 0, updated_at: at }))
+      .onConflict((conflict) =>
+        conflict.columns(['client_id', 'payment_id', 'kind']).doUpdateSet({ run_at: row.run_at, attempts: 0, updated_at: at }),
+      )
       .execute();
   }
 }
 
 /** The rows of a payment's jobs to schedule, new, due at their `runAt`. */
-export function jobRows(payment: { readonly id: string; readonly clientId: string }, schedule: readonly JobSchedule[], at: string): Insertable<JobsTable>[] {
+export function jobRows(
+  payment: { readonly id: string; readonly clientId: string },
+  schedule: readonly JobSchedule[],
+  at: string,
+): Insertable<JobsTable>[] {
   return schedule.map((job) => ({
     id: newRecordId(),
     kind: job.kind,
@@ -93,7 +99,13 @@ export class JobQueue {
         .where('id', 'in', ids)
         .returningAll()
         .execute();
-      return rows.map((row) => ({ id: row.id, kind: row.kind as JobKind, paymentId: row.payment_id, runAt: row.run_at, attempts: Number(row.attempts) }));
+      return rows.map((row) => ({
+        id: row.id,
+        kind: row.kind as JobKind,
+        paymentId: row.payment_id,
+        runAt: row.run_at,
+        attempts: Number(row.attempts),
+      }));
     });
   }
 
@@ -130,7 +142,6 @@ export class JobQueue {
       .where('locked_by', '=', workerId)
       .execute();
   }
-
 
   /** Due jobs and the age of the oldest due one, by kind (for metrics). */
   async depth(): Promise<{ kind: string; due: number; oldestDueAt: string | null }[]> {

@@ -46,7 +46,11 @@ it('records every call for whom it was made, how it ended and how long it took, 
     },
   } as unknown as BankConnector;
   const caller = { bankId: 'bank-1', clientId: 'client-1', paymentId: 'payment-1' };
-  const metered = meterConnector(fake, 'Rheinland Sandbox Bank', new Metrics(), { sink: { record: (call) => recorded.push(call) }, bankId: 'bank-from-settings', caller });
+  const metered = meterConnector(fake, 'Rheinland Sandbox Bank', new Metrics(), {
+    sink: { record: (call) => recorded.push(call) },
+    bankId: 'bank-from-settings',
+    caller,
+  });
   await metered.getPaymentStatus({ credentials: { password: 'secret-password' } } as never);
   await assert.rejects(metered.registerPayment({} as never), BankRejectedError);
   assert.deepEqual(
@@ -77,9 +81,15 @@ it('reports a bank that does not know a payment it gave us (404 or RESOURCE_UNKN
     },
   } as unknown as BankConnector;
   const caller = { bankId: 'bank-1', clientId: 'client-1', paymentId: 'payment-1' };
-  const metered = meterConnector(fake, 'Rheinland Sandbox Bank', metrics, { sink: { record: () => undefined }, bankId: 'bank-1', caller }, {
-    error: (details, message) => alerts.push({ details, message }),
-  });
+  const metered = meterConnector(
+    fake,
+    'Rheinland Sandbox Bank',
+    metrics,
+    { sink: { record: () => undefined }, bankId: 'bank-1', caller },
+    {
+      error: (details, message) => alerts.push({ details, message }),
+    },
+  );
   // The error still reaches the flow, which keeps the payment pending: the bank's truth is unknown.
   await assert.rejects(metered.getPaymentStatus({ context: {}, payment: {} } as never), BankRejectedError);
   await assert.rejects(metered.cancelPayment({ context: {}, payment: {} } as never), BankRejectedError);

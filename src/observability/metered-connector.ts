@@ -49,7 +49,13 @@ export interface BankCallRecording {
   readonly caller: BankCallCaller | undefined;
 }
 
-export function meterConnector(connector: BankConnector, provider: string, metrics: Metrics, recording?: BankCallRecording, alerts?: BankCallAlerts): BankConnector {
+export function meterConnector(
+  connector: BankConnector,
+  provider: string,
+  metrics: Metrics,
+  recording?: BankCallRecording,
+  alerts?: BankCallAlerts,
+): BankConnector {
   return meterOperations(connector, provider, metrics, recording, alerts);
 }
 
@@ -115,7 +121,13 @@ function meterOperations<T extends object>(
 }
 
 /** The process's connectors, each bank's metered under the bank's name (and recorded into `sink`, if given). */
-export function meterConnectors(connectors: Connectors, catalogue: ProviderCatalogue, metrics: Metrics, sink?: BankCallSink, alerts?: BankCallAlerts): Connectors {
+export function meterConnectors(
+  connectors: Connectors,
+  catalogue: ProviderCatalogue,
+  metrics: Metrics,
+  sink?: BankCallSink,
+  alerts?: BankCallAlerts,
+): Connectors {
   const banks = new Map<ConnectorSettings, { id: string; name: string }>();
   for (const environment of ['sandbox', 'production'] as const) {
     for (const bank of catalogue.banks(environment)) banks.set(bank.connector, { id: bank.id, name: bank.name });

@@ -15,7 +15,11 @@ import type { Metrics } from './metrics.js';
  * The metrics listener: `GET /metrics` and nothing else. Kept off the public API port so that traffic and queue
  * figures are not published to the internet; with a token, a scraper must send it as a bearer token.
  */
-export function buildMetricsServer(options: { metrics: Metrics; token?: string | undefined; logger?: FastifyInstance['log'] }): FastifyInstance {
+export function buildMetricsServer(options: {
+  metrics: Metrics;
+  token?: string | undefined;
+  logger?: FastifyInstance['log'];
+}): FastifyInstance {
   const { metrics, token } = options;
   const app = Fastify({ ...(options.logger === undefined ? {} : { loggerInstance: options.logger }), forceCloseConnections: true });
   const expected = token === undefined ? undefined : digest(token);

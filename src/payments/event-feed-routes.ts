@@ -22,7 +22,8 @@ export interface EventFeedRoutesOptions {
 /** The feed position an `after` cursor carries. */
 function positionOf(cursors: CursorCodec, clientId: string, after: string): number {
   const position = cursors.decode('events', clientId, after)?.position;
-  if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 0) throw new ValidationError([INVALID_CURSOR_MESSAGE('after')]);
+  if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 0)
+    throw new ValidationError([INVALID_CURSOR_MESSAGE('after')]);
   return position;
 }
 
@@ -32,7 +33,8 @@ function positionOf(cursors: CursorCodec, clientId: string, after: string): numb
  */
 function feedPage(events: readonly FeedEvent[], nextCursor: string): string {
   const items = events.map(
-    (event) => `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(event.createdAt)},"data":${event.body}}`,
+    (event) =>
+      `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(event.createdAt)},"data":${event.body}}`,
   );
   return `{"items":[${items.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
 }
@@ -53,7 +55,10 @@ export function registerEventFeedRoutes(app: App, options: EventFeedRoutesOption
           "The caller's events, oldest first, after the `after` cursor: every status change of every payment, whether or not the payment has a `webhookUrl`. Each item's `id` is the `webhook-id` and `data` the exact body of the event's webhook. Poll with `nextCursor`. Requires scope `payments:read`.",
         security: [{ bearerAuth: [] }],
         querystring: EventFeedQuerySchema,
-        response: { 200: jsonResponse('Events after the cursor, oldest first, and the cursor to read on from', EventFeedSchema), ...ErrorResponses(400, 401, 403, 429, 500) },
+        response: {
+          200: jsonResponse('Events after the cursor, oldest first, and the cursor to read on from', EventFeedSchema),
+          ...ErrorResponses(400, 401, 403, 429, 500),
+        },
       },
     },
     async (request, reply) => {

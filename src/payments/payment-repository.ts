@@ -170,10 +170,7 @@ export class PaymentRepository {
     if (filter.createdTo !== undefined) query = query.where('created_at', '<', filter.createdTo);
     if (position !== undefined) {
       query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', position.createdAt),
-          eb.and([eb('created_at', '=', position.createdAt), eb('id', '<', position.id)]),
-        ]),
+        eb.or([eb('created_at', '<', position.createdAt), eb.and([eb('created_at', '=', position.createdAt), eb('id', '<', position.id)])]),
       );
     }
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();

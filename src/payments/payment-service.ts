@@ -41,7 +41,12 @@ export class PaymentService {
    * bank-status job due when that run's lease would end, so a process that dies before the run's first commit leaves
    * it with work due (docs/state-machine.md, "No payment without a future").
    */
-  async create(client: AuthenticatedClient, valid: ValidPaymentRequest, locale: string | undefined, runAfter?: JobSchedule): Promise<CreatedPayment> {
+  async create(
+    client: AuthenticatedClient,
+    valid: ValidPaymentRequest,
+    locale: string | undefined,
+    runAfter?: JobSchedule,
+  ): Promise<CreatedPayment> {
     const { request } = valid;
     const now = this.now();
     const at = now.toISOString();
@@ -85,7 +90,10 @@ export class PaymentService {
       flowState: null,
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
-    const result = await this.payments.create(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }, ...(runAfter === undefined ? [] : [runAfter])]);
+    const result = await this.payments.create(payment, [
+      { kind: 'flow-expiry', runAt: payment.flowExpiresAt },
+      ...(runAfter === undefined ? [] : [runAfter]),
+    ]);
     if (result.kind === 'duplicate') {
       throw new ApiError(409, `A payment with endToEndId ${JSON.stringify(payment.endToEndId)} already exists`);
     }
@@ -99,7 +107,12 @@ export class PaymentService {
   }
 
   /** A page of the client's own payments, newest first; another client's payments are never read. */
-  async list(client: AuthenticatedClient, filter: PaymentListFilter, limit: number, position: PaymentListPosition | undefined): Promise<Payment[]> {
+  async list(
+    client: AuthenticatedClient,
+    filter: PaymentListFilter,
+    limit: number,
+    position: PaymentListPosition | undefined,
+  ): Promise<Payment[]> {
     return this.payments.listForClient(client.clientId, filter, limit, position);
   }
 

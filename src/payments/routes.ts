@@ -78,7 +78,9 @@ function paymentListFilter(query: Static<typeof PaymentListQuerySchema>): Paymen
     status === undefined && detailedStatus === undefined
       ? undefined
       : DETAILED_STATUSES.filter(
-          (detailed) => (status === undefined || status.includes(topLevelStatus(detailed))) && (detailedStatus === undefined || detailedStatus.includes(detailed)),
+          (detailed) =>
+            (status === undefined || status.includes(topLevelStatus(detailed))) &&
+            (detailedStatus === undefined || detailedStatus.includes(detailed)),
         );
   return {
     ...(detailedStatuses === undefined ? {} : { detailedStatuses }),
@@ -122,7 +124,9 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
           'Creates a payment and returns the `redirectUrl` to send the payer to. Send `provider.id` for custom bank selection; omit it for the hosted bank selection screen. Requires scope `payments:write`.',
         security: bearer,
         headers: Type.Object({
-          'accept-language': Type.Optional(Type.String({ description: "Preferred initial language of the payer's pages (ISO 639-1); invalid values are ignored" })),
+          'accept-language': Type.Optional(
+            Type.String({ description: "Preferred initial language of the payer's pages (ISO 639-1); invalid values are ignored" }),
+          ),
         }),
         body: PaymentCreationRequestSchema,
         response: {
@@ -142,7 +146,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       // Credentials that could not be used are refused with the other rules, in one message (docs/api-decisions.md).
       const refusedCredentials = credentialViolations(request.body);
       if (result.kind === 'invalid' || refusedCredentials.length > 0) {
-        throw new ValidationError([...(result.kind === 'invalid' ? result.violations : []), ...refusedCredentials], result.kind === 'invalid' ? (result.unlisted ?? 0) : 0);
+        throw new ValidationError(
+          [...(result.kind === 'invalid' ? result.violations : []), ...refusedCredentials],
+          result.kind === 'invalid' ? (result.unlisted ?? 0) : 0,
+        );
       }
       if (result.kind === 'unknown-provider') throw new ApiError(404, `Provider ${result.providerId} not found`);
       // Credentials in the request (custom mode only, see above): the bank is called within this request, so the
@@ -159,7 +166,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       if (options.flow !== undefined && credentials !== undefined && payment.mode === 'custom') {
         payment = await options.flow.runWithCredentials(
           payment,
-          { ...(credentials.id === undefined ? {} : { loginId: credentials.id }), ...(credentials.password === undefined ? {} : { password: credentials.password }) },
+          {
+            ...(credentials.id === undefined ? {} : { loginId: credentials.id }),
+            ...(credentials.password === undefined ? {} : { password: credentials.password }),
+          },
           { log: request.log, requestId: request.id },
         );
       }
@@ -206,7 +216,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       const last = page[page.length - 1];
       return {
         items: page.map((payment) => paymentResourceView(payment, catalogue, baseUrl)),
-        nextCursor: found.length > limit && last !== undefined ? cursors.encode('payments', client.clientId, { createdAt: last.createdAt, id: last.id }) : null,
+        nextCursor:
+          found.length > limit && last !== undefined
+            ? cursors.encode('payments', client.clientId, { createdAt: last.createdAt, id: last.id })
+            : null,
       };
     },
   );
@@ -239,7 +252,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
         description: 'Every status record of the payment, earliest first. Requires scope `payments:read`.',
         security: bearer,
         querystring: PaymentIdQuerySchema,
-        response: { 200: jsonResponse('The status records, earliest first', PaymentStatusHistorySchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
+        response: {
+          200: jsonResponse('The status records, earliest first', PaymentStatusHistorySchema),
+          ...ErrorResponses(400, 401, 403, 404, 429, 500),
+        },
       },
     },
     async (request) => (await payments.history(callerOf(request), request.query.paymentId)).map(statusRecordView),
@@ -256,7 +272,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
         description: 'The most recent status record of the payment. Requires scope `payments:read`.',
         security: bearer,
         querystring: PaymentIdQuerySchema,
-        response: { 200: jsonResponse('The latest status record', PaymentStatusRecordSchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
+        response: {
+          200: jsonResponse('The latest status record', PaymentStatusRecordSchema),
+          ...ErrorResponses(400, 401, 403, 404, 429, 500),
+        },
       },
     },
     async (request) => statusRecordView(await payments.latest(callerOf(request), request.query.paymentId)),

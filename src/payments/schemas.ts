@@ -48,7 +48,12 @@ export const AddressSchema = Type.Object(
     country: CountryCode,
     city: Type.String({ minLength: 1, maxLength: 35, pattern: VISIBLE_TEXT.pattern }),
     streetName: Type.String({ minLength: 1, maxLength: 70, pattern: VISIBLE_TEXT.pattern }),
-    buildingNumber: Type.String({ minLength: 1, maxLength: 16, pattern: VISIBLE_TEXT.pattern, description: 'Building and apartment, office or suite number' }),
+    buildingNumber: Type.String({
+      minLength: 1,
+      maxLength: 16,
+      pattern: VISIBLE_TEXT.pattern,
+      description: 'Building and apartment, office or suite number',
+    }),
     postCode: Type.String({ minLength: 1, maxLength: 16, pattern: VISIBLE_TEXT.pattern }),
   },
   { additionalProperties: false, title: 'Address' },
@@ -98,9 +103,7 @@ export const PaymentCreationRequestSchema = Type.Object(
     sender: Type.Optional(
       Type.Object(
         {
-          account: Type.Optional(
-            Type.Object({ number: AccountNumberSchema, currency: CurrencyCode }, { additionalProperties: false }),
-          ),
+          account: Type.Optional(Type.Object({ number: AccountNumberSchema, currency: CurrencyCode }, { additionalProperties: false })),
           address: Type.Optional(AddressSchema),
           credentials: Type.Optional(
             Type.Object(
@@ -132,19 +135,31 @@ export const PaymentCreationRequestSchema = Type.Object(
           minLength: 1,
           maxLength: 70,
           pattern: VISIBLE_TEXT.pattern,
-          description: 'Shown to the payer. No control characters and no invisible format characters (bidi overrides, zero-width spaces); stored in Unicode NFC',
+          description:
+            'Shown to the payer. No control characters and no invisible format characters (bidi overrides, zero-width spaces); stored in Unicode NFC',
           examples: ['Acme GmbH'],
         }),
         address: AddressSchema,
       },
       { additionalProperties: false, title: 'Recipient' },
     ),
-    amount: Type.Number({ minimum: 0.01, maximum: 999999999.99, description: 'At most as many decimals as the currency has (EUR: 2)', examples: [10.5] }),
+    amount: Type.Number({
+      minimum: 0.01,
+      maximum: 999999999.99,
+      description: 'At most as many decimals as the currency has (EUR: 2)',
+      examples: [10.5],
+    }),
     currency: CurrencyCode,
     remittanceInformation: Type.Object(
       {
         type: Type.Enum(['UNSTRUCTURED'] as const),
-        value: Type.String({ minLength: 1, maxLength: 140, pattern: REMITTANCE_TEXT.pattern, description: 'Letters, digits, `/ + -` and spaces', examples: ['Invoice 2026-001'] }),
+        value: Type.String({
+          minLength: 1,
+          maxLength: 140,
+          pattern: REMITTANCE_TEXT.pattern,
+          description: 'Letters, digits, `/ + -` and spaces',
+          examples: ['Invoice 2026-001'],
+        }),
         preferences: Type.Optional(
           Type.Object(
             { truncate: Type.Optional(Type.Boolean({ description: "Cut the value to the provider's limit instead of failing" })) },
@@ -168,10 +183,13 @@ export const PaymentCreationRequestSchema = Type.Object(
           minLength: 1,
           maxLength: 64,
           pattern: CLIENT_ID_TEXT.pattern,
-          description: "The payment's id in the client's system: printable ASCII, no leading or trailing spaces; unique per client (a second payment with it answers 409)",
+          description:
+            "The payment's id in the client's system: printable ASCII, no leading or trailing spaces; unique per client (a second payment with it answers 409)",
           examples: [EXAMPLE.endToEndId],
         }),
-        webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Receives a webhook when the status changes (https)' })),
+        webhookUrl: Type.Optional(
+          Type.String({ format: 'uri', maxLength: 2048, description: 'Receives a webhook when the status changes (https)' }),
+        ),
       },
       { additionalProperties: false, title: 'PaymentMetadata' },
     ),
@@ -192,7 +210,12 @@ export const PaymentCreationRequestSchema = Type.Object(
         amount: 10.5,
         currency: 'EUR',
         remittanceInformation: { type: 'UNSTRUCTURED', value: 'Invoice 2026-001' },
-        metadata: { redirectUri: 'https://merchant.example/return', psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: EXAMPLE.endToEndId },
+        metadata: {
+          redirectUri: 'https://merchant.example/return',
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: EXAMPLE.endToEndId,
+        },
       },
     ],
   },
@@ -243,7 +266,13 @@ export const PaymentCreationResponseSchema = Type.Object(
   {
     title: 'PaymentCreationResponse',
     examples: [
-      { paymentId: EXAMPLE.paymentId, redirectUrl: EXAMPLE.redirectUrl, createdAt: EXAMPLE.createdAt, updatedAt: EXAMPLE.createdAt, status: 'PENDING' },
+      {
+        paymentId: EXAMPLE.paymentId,
+        redirectUrl: EXAMPLE.redirectUrl,
+        createdAt: EXAMPLE.createdAt,
+        updatedAt: EXAMPLE.createdAt,
+        status: 'PENDING',
+      },
     ],
   },
 );
@@ -276,7 +305,10 @@ export const PaymentResourceSchema = Type.Object(
     amount: Type.Number({ description: 'In the currency, with its minor-unit digits (EUR: 2)' }),
     currency: Type.String({ description: 'ISO 4217' }),
     provider: Type.Optional(
-      Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }, { title: 'PaymentProvider', description: 'The bank, once known' }),
+      Type.Object(
+        { id: Type.String({ format: 'uuid' }), name: Type.String() },
+        { title: 'PaymentProvider', description: 'The bank, once known' },
+      ),
     ),
   },
   { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE] },
@@ -316,7 +348,9 @@ export const PaymentIdQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const PaymentIdParamsSchema = Type.Object({ paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment", examples: [EXAMPLE.paymentId] }) });
+export const PaymentIdParamsSchema = Type.Object({
+  paymentId: Type.String({ format: 'uuid', description: "The service's id of the payment", examples: [EXAMPLE.paymentId] }),
+});
 
 /** Top-level statuses a list can be filtered by (`UNKNOWN` is reserved and never stored). */
 export const LISTABLE_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
@@ -344,14 +378,44 @@ export const PaymentListQuerySchema = Type.Object(
     status: listFilter(LISTABLE_STATUSES, 'top-level statuses', 'PENDING'),
     detailedStatus: listFilter(DETAILED_STATUSES, 'detailed statuses', 'PAYMENT_EXECUTION_PENDING'),
     providerId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)', examples: [EXAMPLE.providerId] }),
+      Type.String({
+        format: 'uuid',
+        description: 'Only payments at this provider (custom mode, or hosted once the payer chose it)',
+        examples: [EXAMPLE.providerId],
+      }),
     ),
-    endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: CLIENT_ID_TEXT.pattern, description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer', examples: [EXAMPLE.endToEndId] })),
-    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)', examples: ['2026-11-01T00:00:00Z'] })),
-    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only payments created before this time (exclusive)', examples: ['2026-12-01T00:00:00Z'] })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' })),
+    endToEndId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: CLIENT_ID_TEXT.pattern,
+        description: 'Only the payment with this endToEndId (exact match): finds a payment after a 409 or a lost answer',
+        examples: [EXAMPLE.endToEndId],
+      }),
+    ),
+    createdFrom: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only payments created at or after this time (ISO 8601 with an offset; compared in UTC)',
+        examples: ['2026-11-01T00:00:00Z'],
+      }),
+    ),
+    createdTo: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only payments created before this time (exclusive)',
+        examples: ['2026-12-01T00:00:00Z'],
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAYMENT_LIST_DEFAULT_LIMIT, description: 'Page size' }),
+    ),
     cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: '`nextCursor` of the previous page, unchanged (opaque). Send the same filters with it.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: CURSOR_MAX_LENGTH,
+        description: '`nextCursor` of the previous page, unchanged (opaque). Send the same filters with it.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -374,9 +438,16 @@ export const EventFeedQuerySchema = Type.Object(
         description: '`nextCursor` of a previous answer, unchanged (opaque). Without it the feed starts at the oldest retained event.',
       }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: EVENT_FEED_DEFAULT_LIMIT, description: 'Page size' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: EVENT_FEED_DEFAULT_LIMIT, description: 'Page size' }),
+    ),
     type: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z]+(?:[._][a-z]+)+$', description: 'Only events of this type, e.g. `payment.status.updated`' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '^[a-z]+(?:[._][a-z]+)+$',
+        description: 'Only events of this type, e.g. `payment.status.updated`',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -399,13 +470,23 @@ const WEBHOOK_BODY_EXAMPLE = {
 /** The body of a `payment.status.updated` webhook (src/webhooks/payload.ts), field for field in the same order. */
 export const PaymentStatusUpdatedWebhookSchema = Type.Object(
   {
-    type: Type.String({ description: '`payment.status.updated`. Event types are an open list: ignore types you do not know', examples: ['payment.status.updated'] }),
-    timestamp: Type.String({ format: 'date-time', description: 'When the event was written; the same on every retry', examples: [EXAMPLE.updatedAt] }),
+    type: Type.String({
+      description: '`payment.status.updated`. Event types are an open list: ignore types you do not know',
+      examples: ['payment.status.updated'],
+    }),
+    timestamp: Type.String({
+      format: 'date-time',
+      description: 'When the event was written; the same on every retry',
+      examples: [EXAMPLE.updatedAt],
+    }),
     data: Type.Object(
       {
         paymentId: Type.String({ format: 'uuid' }),
-        endToEndId: Type.String({ description: "Your end-to-end id of the payment" }),
-        statusId: Type.String({ format: 'uuid', description: 'Id of the status record this event reports (an element of the status history)' }),
+        endToEndId: Type.String({ description: 'Your end-to-end id of the payment' }),
+        statusId: Type.String({
+          format: 'uuid',
+          description: 'Id of the status record this event reports (an element of the status history)',
+        }),
         status: PaymentStatus,
         detailedStatus: DetailedStatus,
         failureReasons: FailureReasons,
@@ -433,7 +514,7 @@ export const EventSchema = Type.Object(
   {
     title: 'Event',
     description:
-      "An event of the feed; `data` is, byte for byte, the body of the event's webhook, so one handler serves webhooks and the feed (pass it `data`). The body has a `data` of its own: the payment is `data.data.paymentId`, its status `data.data.status` (docs/api-decisions.md, \"Lists and the event feed\").",
+      'An event of the feed; `data` is, byte for byte, the body of the event\'s webhook, so one handler serves webhooks and the feed (pass it `data`). The body has a `data` of its own: the payment is `data.data.paymentId`, its status `data.data.status` (docs/api-decisions.md, "Lists and the event feed").',
     examples: [EVENT_EXAMPLE],
   },
 );

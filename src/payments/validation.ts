@@ -68,14 +68,17 @@ function webhookUrlViolations(url: URL, context: ValidationContext): string[] {
   if (url.protocol !== 'https:') violations.push('metadata.webhookUrl must be an https URL');
   if (url.username !== '' || url.password !== '') violations.push('metadata.webhookUrl must not contain a user name or password');
   const refusedKind = refusedHostKind(url.hostname, { allowPrivateTargets: context.allowPrivateWebhookTargets });
-  if (refusedKind !== undefined) violations.push(`metadata.webhookUrl must point to a public address (${refusedKind} addresses are not allowed)`);
+  if (refusedKind !== undefined)
+    violations.push(`metadata.webhookUrl must point to a public address (${refusedKind} addresses are not allowed)`);
   return violations;
 }
 
 /** Fields of names and addresses: shown to payers or sent to banks, so without invisible characters. */
 const VISIBLE_TEXT_FIELDS: readonly (readonly string[])[] = [
   ['recipient', 'name'],
-  ...['recipient', 'sender'].flatMap((party) => ['city', 'streetName', 'buildingNumber', 'postCode'].map((field) => [party, 'address', field])),
+  ...['recipient', 'sender'].flatMap((party) =>
+    ['city', 'streetName', 'buildingNumber', 'postCode'].map((field) => [party, 'address', field]),
+  ),
 ];
 
 /** Reads a nested property of a not-yet-validated body without trusting its shape. */
@@ -114,8 +117,7 @@ function semanticViolations(body: unknown, context: ValidationContext): string[]
   const redirectUri = pick(body, 'metadata', 'redirectUri');
   if (typeof redirectUri === 'string') {
     const url = parseUrl(redirectUri);
-    const loopbackHttpAllowed =
-      url?.protocol === 'http:' && isLoopbackHost(url.hostname) && context.environment === 'sandbox';
+    const loopbackHttpAllowed = url?.protocol === 'http:' && isLoopbackHost(url.hostname) && context.environment === 'sandbox';
     if (url !== undefined && url.protocol !== 'https:' && !loopbackHttpAllowed) {
       violations.push('metadata.redirectUri must be an https URL (http only for localhost, sandbox clients only)');
     }

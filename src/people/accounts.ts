@@ -170,7 +170,10 @@ export class ConsoleUsers {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('console_users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('console_users')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -250,7 +253,9 @@ export class ConsoleUsers {
       return { outcome: 'refused', problem };
     }
     // Only over the password just checked: a change made meanwhile elsewhere is not overwritten.
-    const changed = await this.succeeded(id, { password_hash: await hashPassword(next) }, (eb) => eb('password_hash', '=', row.password_hash));
+    const changed = await this.succeeded(id, { password_hash: await hashPassword(next) }, (eb) =>
+      eb('password_hash', '=', row.password_hash),
+    );
     return changed === undefined ? { outcome: 'wrong-password', nowLocked: false } : { outcome: 'changed' };
   }
 
@@ -304,7 +309,9 @@ export class ConsoleUsers {
       .updateTable('console_users')
       .set({
         failed_attempts: sql<number>`CASE WHEN failed_attempts > 0 THEN failed_attempts - 1 ELSE 0 END`,
-        ...(claim.locking === null ? {} : { locked_until: sql<string | null>`CASE WHEN locked_until = ${claim.locking} THEN NULL ELSE locked_until END` }),
+        ...(claim.locking === null
+          ? {}
+          : { locked_until: sql<string | null>`CASE WHEN locked_until = ${claim.locking} THEN NULL ELSE locked_until END` }),
       })
       .where('id', '=', id)
       .execute();
@@ -321,7 +328,11 @@ export class ConsoleUsers {
    * update that also holds `unchanged` (the row read with the claim): a secret changed meanwhile (a second-factor
    * reset, a replayed code's step) makes it fail, and then the attempt stays counted as a failure.
    */
-  private async succeeded(id: string, changes: UserChanges, unchanged: (eb: ExpressionBuilder<Database, 'console_users'>) => Expression<SqlBool>): Promise<ConsoleUser | undefined> {
+  private async succeeded(
+    id: string,
+    changes: UserChanges,
+    unchanged: (eb: ExpressionBuilder<Database, 'console_users'>) => Expression<SqlBool>,
+  ): Promise<ConsoleUser | undefined> {
     const updated = await this.db
       .updateTable('console_users')
       .set({ ...changes, failed_attempts: 0, locked_until: null, updated_at: this.now().toISOString() })
@@ -364,15 +375,21 @@ export class ConsoleUsers {
     const sealed = row.totp_secret_sealed;
     const usable = sealed !== null && (purpose === 'enrolment' ? row.totp_confirmed_at === null : row.totp_confirmed_at !== null);
     const lastStep = purpose === 'sign-in' && row.totp_last_step !== null ? Number(row.totp_last_step) : null;
-    const step = !usable || sealed === null ? undefined : acceptedTotpStep(this.secrets.open(sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), lastStep);
+    const step =
+      !usable || sealed === null
+        ? undefined
+        : acceptedTotpStep(this.secrets.open(sealed, totpContext(userId)), code.replace(/\s/g, ''), this.now(), lastStep);
     if (step === undefined) return this.failed(claim);
     const at = this.now().toISOString();
-    const user = await this.succeeded(userId, { totp_last_step: step, last_sign_in_at: at, ...(purpose === 'enrolment' ? { totp_confirmed_at: at } : {}) }, (eb) =>
-      eb.and([
-        eb('totp_secret_sealed', '=', sealed),
-        purpose === 'enrolment' ? eb('totp_confirmed_at', 'is', null) : eb('totp_confirmed_at', 'is not', null),
-        eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]),
-      ]),
+    const user = await this.succeeded(
+      userId,
+      { totp_last_step: step, last_sign_in_at: at, ...(purpose === 'enrolment' ? { totp_confirmed_at: at } : {}) },
+      (eb) =>
+        eb.and([
+          eb('totp_secret_sealed', '=', sealed),
+          purpose === 'enrolment' ? eb('totp_confirmed_at', 'is', null) : eb('totp_confirmed_at', 'is not', null),
+          eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]),
+        ]),
     );
     return user === undefined ? this.failed(claim) : { outcome: 'accepted', user };
   }

@@ -17,7 +17,14 @@ export function newTotpSecret(): string {
 }
 
 function totpFor(secretBase32: string, label: string): TOTP {
-  return new TOTP({ issuer: TOTP_ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: TOTP_ISSUER,
+    label,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_SECONDS,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** The `otpauth://` URI an authenticator app enrols from (shown as text and as a QR code). */

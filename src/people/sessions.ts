@@ -73,7 +73,13 @@ export class ConsoleSessions {
     // A signed-in session needs an enrolled second factor: one opened before members needed one (or whose
     // authenticator was forgotten since) ends, and the person enrols at their next sign-in.
     const withoutSecondFactor = row.stage === 'signed-in' && user?.secondFactor !== 'enrolled';
-    if (now.getTime() >= idleEnd || now.toISOString() >= row.expires_at || user === undefined || user.disabledAt !== null || withoutSecondFactor) {
+    if (
+      now.getTime() >= idleEnd ||
+      now.toISOString() >= row.expires_at ||
+      user === undefined ||
+      user.disabledAt !== null ||
+      withoutSecondFactor
+    ) {
       await this.db.deleteFrom('console_sessions').where('id_hash', '=', idHash).execute();
       return undefined;
     }
@@ -109,7 +115,9 @@ export class ConsoleSessions {
     const idHash = sha256Hex(token);
     await this.db
       .deleteFrom('console_sessions')
-      .where('user_id', '=', (eb) => eb.selectFrom('console_sessions as this_one').select('this_one.user_id').where('this_one.id_hash', '=', idHash))
+      .where('user_id', '=', (eb) =>
+        eb.selectFrom('console_sessions as this_one').select('this_one.user_id').where('this_one.id_hash', '=', idHash),
+      )
       .where('id_hash', '!=', idHash)
       .execute();
   }

@@ -56,10 +56,7 @@ const ProviderFields = {
   remittanceMaxLength: Type.Integer({ minimum: 1, maximum: 140 }),
 };
 
-const SubsidiarySchema = Type.Object(
-  { ...ProviderFields, connector: ConnectorSettingsSchema },
-  { additionalProperties: false },
-);
+const SubsidiarySchema = Type.Object({ ...ProviderFields, connector: ConnectorSettingsSchema }, { additionalProperties: false });
 
 const ProviderEntrySchema = Type.Object(
   {
@@ -72,10 +69,7 @@ const ProviderEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const CatalogueSchema = Type.Object(
-  { providers: Type.Array(ProviderEntrySchema) },
-  { additionalProperties: false },
-);
+const CatalogueSchema = Type.Object({ providers: Type.Array(ProviderEntrySchema) }, { additionalProperties: false });
 
 type CatalogueFile = Static<typeof CatalogueSchema>;
 
@@ -93,7 +87,8 @@ export { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../connectors/index.js';
 export function requiredPaymentFieldsOf(connector: ConnectorSettings): RequiredPaymentField[] {
   const profile = bankProfile(connector);
   const fields: RequiredPaymentField[] = [];
-  if (profile.needsSenderAccount && !profile.senderAccountChosenAtBank && !offersAccountInformation(connector)) fields.push('SENDER_ACCOUNT');
+  if (profile.needsSenderAccount && !profile.senderAccountChosenAtBank && !offersAccountInformation(connector))
+    fields.push('SENDER_ACCOUNT');
   if (profile.needsLoginId) fields.push('SENDER_PROVIDER_CREDENTIALS_ID');
   if (profile.needsPassword) fields.push('SENDER_PROVIDER_CREDENTIALS_PASSWORD');
   return fields;
@@ -133,9 +128,7 @@ export interface BankGroup extends ProviderFacts {
 export type CatalogueEntry = (Bank & { readonly kind: 'bank' }) | (BankGroup & { readonly kind: 'group' });
 
 export type ProviderLookup =
-  | { readonly kind: 'bank'; readonly bank: Bank }
-  | { readonly kind: 'group'; readonly group: BankGroup }
-  | { readonly kind: 'none' };
+  { readonly kind: 'bank'; readonly bank: Bank } | { readonly kind: 'group'; readonly group: BankGroup } | { readonly kind: 'none' };
 
 export class ProviderCatalogue {
   private readonly entries: readonly CatalogueEntry[];
@@ -160,19 +153,27 @@ export class ProviderCatalogue {
     for (const entry of file.providers) {
       const { subsidiaries, connector, requiredPaymentFields: _listed, monogram: _monogram, popularRank, ...fields } = entry;
       if (subsidiaries !== undefined) {
-        const banks = subsidiaries.map(({ connector: subConnector, requiredPaymentFields: listed, monogram: _subMonogram, popularRank: subRank, ...sub }): Bank => ({
-          ...sub,
-          monogram: monogramOf(sub.id),
-          popularRank: subRank,
-          requiredPaymentFields: checkedRequiredFields(sub, subConnector, listed),
-          connector: resolveConnector(subConnector, sub.name),
-          parentId: entry.id,
-          groupName: entry.name,
-        }));
+        const banks = subsidiaries.map(
+          ({ connector: subConnector, requiredPaymentFields: listed, monogram: _subMonogram, popularRank: subRank, ...sub }): Bank => ({
+            ...sub,
+            monogram: monogramOf(sub.id),
+            popularRank: subRank,
+            requiredPaymentFields: checkedRequiredFields(sub, subConnector, listed),
+            connector: resolveConnector(subConnector, sub.name),
+            parentId: entry.id,
+            groupName: entry.name,
+          }),
+        );
         // A group asks for what any of its banks may ask for (payments go to one of them).
         const union = REQUIRED_PAYMENT_FIELDS.filter((field) => banks.some((bank) => bank.requiredPaymentFields.includes(field)));
         checkListed(entry, entry.requiredPaymentFields, union);
-        const group: BankGroup = { ...fields, monogram: monogramOf(entry.id), popularRank, requiredPaymentFields: union, subsidiaries: banks };
+        const group: BankGroup = {
+          ...fields,
+          monogram: monogramOf(entry.id),
+          popularRank,
+          requiredPaymentFields: union,
+          subsidiaries: banks,
+        };
         entries.push({ kind: 'group', ...group });
         this.add(entry.id, { kind: 'group', group });
         for (const bank of group.subsidiaries) this.add(bank.id, { kind: 'bank', bank });
@@ -256,9 +257,7 @@ const checkCatalogue = Compile(CatalogueSchema);
 /** Parses and validates a catalogue document; throws with every problem found. */
 export function parseCatalogue(document: unknown, sandboxBankUrl: string): ProviderCatalogue {
   if (!checkCatalogue.Check(document)) {
-    const problems = [...checkCatalogue.Errors(document)]
-      .slice(0, 20)
-      .map((error) => `${error.instancePath || '/'} ${error.message}`);
+    const problems = [...checkCatalogue.Errors(document)].slice(0, 20).map((error) => `${error.instancePath || '/'} ${error.message}`);
     throw new Error(`Invalid provider catalogue:\n  ${problems.join('\n  ')}`);
   }
   return new ProviderCatalogue(document, sandboxBankUrl);

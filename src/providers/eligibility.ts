@@ -31,6 +31,7 @@ export function bankMismatch(bank: Bank, payment: PaymentFit): string | undefine
 /** Banks a hosted-mode payer may choose for this payment. */
 export function eligibleBanks(banks: readonly Bank[], payment: PaymentFit): Bank[] {
   return banks.filter(
-    (bank) => (payment.countries === undefined || payment.countries.includes(bank.countryCode)) && bankMismatch(bank, payment) === undefined,
+    (bank) =>
+      (payment.countries === undefined || payment.countries.includes(bank.countryCode)) && bankMismatch(bank, payment) === undefined,
   );
 }

@@ -5,10 +5,32 @@
  */
 
 /** Words that tell banks apart poorly: left out when a name has others. */
-const GENERIC_WORDS = new Set(['of', 'du', 'de', 'des', 'del', 'la', 'le', 'the', 'and', 'sandbox', 'bank', 'banks', 'banque', 'banca', 'banco', 'banka', 'bankas', 'group']);
+const GENERIC_WORDS = new Set([
+  'of',
+  'du',
+  'de',
+  'des',
+  'del',
+  'la',
+  'le',
+  'the',
+  'and',
+  'sandbox',
+  'bank',
+  'banks',
+  'banque',
+  'banca',
+  'banco',
+  'banka',
+  'bankas',
+  'group',
+]);
 
 function fold(word: string): string {
-  return word.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return word
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 function upper(text: string): string {
@@ -38,12 +60,15 @@ export function monogramCandidates(name: string): string[] {
  * Monograms for every provider of a catalogue, in its order: a given `monogram` is kept (and must be unique), the
  * others get their first candidate not yet taken, or their initial and a number when every candidate is.
  */
-export function assignMonograms(providers: ReadonlyArray<{ readonly id: string; readonly name: string; readonly monogram?: string | undefined }>): Map<string, string> {
+export function assignMonograms(
+  providers: ReadonlyArray<{ readonly id: string; readonly name: string; readonly monogram?: string | undefined }>,
+): Map<string, string> {
   const assigned = new Map<string, string>();
   const taken = new Set<string>();
   for (const provider of providers) {
     if (provider.monogram === undefined) continue;
-    if (taken.has(provider.monogram)) throw new Error(`Provider ${provider.id} (${provider.name}): monogram ${provider.monogram} is given twice in the catalogue`);
+    if (taken.has(provider.monogram))
+      throw new Error(`Provider ${provider.id} (${provider.name}): monogram ${provider.monogram} is given twice in the catalogue`);
     taken.add(provider.monogram);
     assigned.set(provider.id, provider.monogram);
   }

@@ -8,7 +8,14 @@ import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import type { App } from '../http/fastify-types.js';
 import { COUNTRY_CODES } from '../domain/reference-data.js';
-import { REQUIRED_PAYMENT_FIELDS, type Bank, type BankGroup, type CatalogueEntry, type Environment, type ProviderCatalogue } from './catalogue.js';
+import {
+  REQUIRED_PAYMENT_FIELDS,
+  type Bank,
+  type BankGroup,
+  type CatalogueEntry,
+  type Environment,
+  type ProviderCatalogue,
+} from './catalogue.js';
 import { iconSvg, logoSvg } from './logos.js';
 
 const providerFields = {
@@ -24,7 +31,9 @@ const SubsidiarySchema = Type.Object(providerFields, { title: 'ProviderSubsidiar
 export const ProviderSchema = Type.Object(
   {
     ...providerFields,
-    subsidiaries: Type.Optional(Type.Array(SubsidiarySchema, { description: 'Present on the parent of a bank group: send a subsidiary id, never the parent id' })),
+    subsidiaries: Type.Optional(
+      Type.Array(SubsidiarySchema, { description: 'Present on the parent of a bank group: send a subsidiary id, never the parent id' }),
+    ),
   },
   { title: 'Provider' },
 );
@@ -47,7 +56,11 @@ const ProviderListSchema = Type.Array(ProviderSchema, {
 
 /** What the list's answers carry for caches, 200 and 304 alike (docs/api-decisions.md, "Providers"). */
 const CACHE_HEADERS = {
-  ETag: { type: 'string', description: 'The version of this list; send it back in `If-None-Match`', examples: ['"q1w2e3r4t5y6u7i8o9p0a1s2d3f"'] },
+  ETag: {
+    type: 'string',
+    description: 'The version of this list; send it back in `If-None-Match`',
+    examples: ['"q1w2e3r4t5y6u7i8o9p0a1s2d3f"'],
+  },
   'Cache-Control': { type: 'string', description: 'Cache privately for an hour', examples: ['private, max-age=3600'] },
   Vary: { type: 'string', description: 'The list depends on the caller', examples: ['Authorization'] },
 } as const;
@@ -104,10 +117,7 @@ export function providerList(
   });
 }
 
-export function registerProviderRoutes(
-  app: App,
-  options: { auth: Authenticator; catalogue: ProviderCatalogue; baseUrl: string },
-): void {
+export function registerProviderRoutes(app: App, options: { auth: Authenticator; catalogue: ProviderCatalogue; baseUrl: string }): void {
   const { auth, catalogue, baseUrl } = options;
   const answers = new Map<string, { providers: ProviderView[]; etag: string }>();
 
@@ -125,7 +135,10 @@ export function registerProviderRoutes(
         querystring: ProvidersQuery,
         headers: Type.Object({
           'if-none-match': Type.Optional(
-            Type.String({ description: 'The `ETag` of a list you hold: an unchanged list answers 304 with no content', examples: ['"q1w2e3r4t5y6u7i8o9p0a1s2d3f"'] }),
+            Type.String({
+              description: 'The `ETag` of a list you hold: an unchanged list answers 304 with no content',
+              examples: ['"q1w2e3r4t5y6u7i8o9p0a1s2d3f"'],
+            }),
           ),
         }),
         response: {

@@ -43,12 +43,7 @@ export {
   type PayerFault,
   type ScaMethod,
 } from './shared/fixtures.js';
-export {
-  verifyRequestSignature,
-  type SignedRequest,
-  type SignatureVerification,
-  type SignatureProblem,
-} from './berlin-group/signature.js';
+export { verifyRequestSignature, type SignedRequest, type SignatureVerification, type SignatureProblem } from './berlin-group/signature.js';
 export { sandboxBanks, productCurrency, type SandboxBankDefinition } from './berlin-group/banks.js';
 export { MESSAGE_CODE_STATUS, type MessageCode, type TppMessage } from './berlin-group/errors.js';
 export type { TransactionStatus, ScaStatus, ConsentStatus } from './berlin-group/state.js';

@@ -95,8 +95,10 @@ export async function startSandboxBank(options: {
 }
 
 export function redactPageToken(url: string): string {
-  return url
-    .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]')
-    // The UK Open Banking banks' payer pages and bank app (docs/sandbox-bank-uk.md).
-    .replace(/\/uk\/([a-z0-9-]+)\/(pay|app)\/[^/?#]+/, '/uk/$1/$2/[token]');
+  return (
+    url
+      .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]')
+      // The UK Open Banking banks' payer pages and bank app (docs/sandbox-bank-uk.md).
+      .replace(/\/uk\/([a-z0-9-]+)\/(pay|app)\/[^/?#]+/, '/uk/$1/$2/[token]')
+  );
 }

@@ -50,10 +50,27 @@ const PLANS: Record<Scenario, ScenarioPlan> = {
   // dave needs no one-time code: the bank executes at once after the login.
   completed: { payer: 'dave', amount: 1, credentialsInRequest: true, expected: { status: 'COMPLETED' } },
   // dave holds 1000.00 EUR: the bank rejects 5000.00 at execution with FUNDS_NOT_AVAILABLE.
-  'insufficient-funds': { payer: 'dave', amount: 5000, credentialsInRequest: true, expected: { status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' } },
+  'insufficient-funds': {
+    payer: 'dave',
+    amount: 5000,
+    credentialsInRequest: true,
+    expected: { status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' },
+  },
   // fiona passes SCA, then the bank rejects the payment.
-  rejected: { payer: 'fiona', amount: 1, credentialsInRequest: true, payerAction: 'enter-code', expected: { status: 'FAILED', failureCode: 'BANK_REJECTED' } },
-  cancelled: { payer: 'alice', amount: 1, credentialsInRequest: true, payerAction: 'cancel', expected: { status: 'FAILED', failureCode: 'PSU_CANCELLED' } },
+  rejected: {
+    payer: 'fiona',
+    amount: 1,
+    credentialsInRequest: true,
+    payerAction: 'enter-code',
+    expected: { status: 'FAILED', failureCode: 'BANK_REJECTED' },
+  },
+  cancelled: {
+    payer: 'alice',
+    amount: 1,
+    credentialsInRequest: true,
+    payerAction: 'cancel',
+    expected: { status: 'FAILED', failureCode: 'PSU_CANCELLED' },
+  },
   // Nobody logs in: the shortened deadline passes while the payer is awaited on our page.
   expired: { payer: 'alice', amount: 1, credentialsInRequest: false, expected: { status: 'FAILED', failureCode: 'EXPIRED' } },
 };
@@ -126,7 +143,13 @@ export class ScenarioRun {
     private readonly plan: ScenarioPlan,
     /** The access token issued for the run, and the API client that sends it. */
     private readonly access: { readonly token: string; readonly api: Api },
-    created: { readonly paymentId: string; readonly endToEndId: string; readonly clientId: string; readonly provider: { readonly id: string; readonly name: string }; readonly redirectUrl: string },
+    created: {
+      readonly paymentId: string;
+      readonly endToEndId: string;
+      readonly clientId: string;
+      readonly provider: { readonly id: string; readonly name: string };
+      readonly redirectUrl: string;
+    },
   ) {
     this.paymentId = created.paymentId;
     this.endToEndId = created.endToEndId;
@@ -155,9 +178,17 @@ export class ScenarioRun {
     const paymentPath = `/api/v1/ob/payments/${this.paymentId}`;
     const waitMs = ((this.options.scenario === 'expired' ? this.options.deadlineSeconds : 0) + timeoutSeconds) * 1000;
     const deadline = Date.now() + waitMs;
-    let payment = await api<{ status: string; detailedStatus: string; failureReasons: StatusRecordView['failureReasons'] }>('GET', paymentPath, undefined, 200);
+    let payment = await api<{ status: string; detailedStatus: string; failureReasons: StatusRecordView['failureReasons'] }>(
+      'GET',
+      paymentPath,
+      undefined,
+      200,
+    );
     while (payment.status !== 'COMPLETED' && payment.status !== 'FAILED') {
-      if (Date.now() > deadline) throw new TriggerError(`Payment ${this.paymentId} was still ${payment.detailedStatus} after ${Math.round(waitMs / 1000)} s (are the service's workers running?)`);
+      if (Date.now() > deadline)
+        throw new TriggerError(
+          `Payment ${this.paymentId} was still ${payment.detailedStatus} after ${Math.round(waitMs / 1000)} s (are the service's workers running?)`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 250));
       payment = await api('GET', paymentPath, undefined, 200);
     }
@@ -174,7 +205,8 @@ export class ScenarioRun {
       status: payment.status,
       detailedStatus: payment.detailedStatus,
       failureReasons: payment.failureReasons,
-      reachedExpectedOutcome: payment.status === expected.status && (expected.failureCode === undefined || failureCodes.includes(expected.failureCode)),
+      reachedExpectedOutcome:
+        payment.status === expected.status && (expected.failureCode === undefined || failureCodes.includes(expected.failureCode)),
       history,
     };
   }
@@ -194,15 +226,36 @@ export async function startScenario(context: ScenarioContext, options: ScenarioO
   const clientId = await sandboxClient(context.db, options.clientId);
   const bank = context.catalogue
     .banks('sandbox')
-    .find((candidate) => candidate.connector.standard === 'berlin-group' && candidate.connector.baseUrl.startsWith(`${context.sandboxBankUrl}/`) && candidate.connector.scaApproaches[0] === 'EMBEDDED' && candidate.currencies.includes('EUR') && candidate.paymentSchemes.includes('SEPA'));
-  if (bank === undefined) throw new TriggerError('No embedded-approach sandbox bank for EUR in the provider catalogue (the built-in catalogue has Hansa Direktbank)');
+    .find(
+      (candidate) =>
+        candidate.connector.standard === 'berlin-group' &&
+        candidate.connector.baseUrl.startsWith(`${context.sandboxBankUrl}/`) &&
+        candidate.connector.scaApproaches[0] === 'EMBEDDED' &&
+        candidate.currencies.includes('EUR') &&
+        candidate.paymentSchemes.includes('SEPA'),
+    );
+  if (bank === undefined)
+    throw new TriggerError(
+      'No embedded-approach sandbox bank for EUR in the provider catalogue (the built-in catalogue has Hansa Direktbank)',
+    );
 
   const token = await issueToken(context.db, clientId);
   try {
     const api = apiClient(baseUrl, token);
     const endToEndId = `trigger-${options.scenario}-${Date.now().toString(36)}`;
-    const created = await api<{ paymentId: string; redirectUrl: string }>('POST', '/api/v1/ob/payments', creationRequest(bank, plan, endToEndId, baseUrl), 201);
-    return new ScenarioRun(context, options, plan, { token, api }, { paymentId: created.paymentId, endToEndId, clientId, provider: { id: bank.id, name: bank.name }, redirectUrl: created.redirectUrl });
+    const created = await api<{ paymentId: string; redirectUrl: string }>(
+      'POST',
+      '/api/v1/ob/payments',
+      creationRequest(bank, plan, endToEndId, baseUrl),
+      201,
+    );
+    return new ScenarioRun(
+      context,
+      options,
+      plan,
+      { token, api },
+      { paymentId: created.paymentId, endToEndId, clientId, provider: { id: bank.id, name: bank.name }, redirectUrl: created.redirectUrl },
+    );
   } catch (error) {
     await deleteToken(context.db, token);
     throw error;
@@ -210,7 +263,10 @@ export async function startScenario(context: ScenarioContext, options: ScenarioO
 }
 
 /** The whole scenario, waiting for the outcome: `openpis trigger`. */
-export async function trigger(context: ScenarioContext, options: ScenarioOptions & { readonly timeoutSeconds: number }): Promise<TriggerResult> {
+export async function trigger(
+  context: ScenarioContext,
+  options: ScenarioOptions & { readonly timeoutSeconds: number },
+): Promise<TriggerResult> {
   const run = await startScenario(context, options);
   try {
     await run.play();
@@ -237,19 +293,27 @@ async function sandboxClient(db: Kysely<Database>, clientId: string | undefined)
     if (client.environment !== 'sandbox') throw new TriggerError('trigger makes sandbox payments only: choose a sandbox client');
     if (client.disabled_at !== null) throw new TriggerError(`Client ${clientId} is disabled`);
     const scopes = parseScopes(client.scopes).scopes;
-    if (!scopes.includes('payments:write') || !scopes.includes('payments:read')) throw new TriggerError(`Client ${clientId} lacks payments:read or payments:write`);
+    if (!scopes.includes('payments:write') || !scopes.includes('payments:read'))
+      throw new TriggerError(`Client ${clientId} lacks payments:read or payments:write`);
     return client.id;
   }
   const active = candidates.filter((client) => client.environment === 'sandbox' && client.disabled_at === null);
   const only = active[0];
   if (only === undefined || active.length > 1) {
-    throw new TriggerError(active.length === 0 ? 'No active sandbox client: create one with `openpis clients create --name …`' : 'Several sandbox clients: choose one with --client <clientId> (see `openpis clients list`)');
+    throw new TriggerError(
+      active.length === 0
+        ? 'No active sandbox client: create one with `openpis clients create --name …`'
+        : 'Several sandbox clients: choose one with --client <clientId> (see `openpis clients list`)',
+    );
   }
   return only.id;
 }
 
 async function issueToken(db: Kysely<Database>, clientId: string): Promise<string> {
-  const issued = await new TokenService(db).issue({ clientId, scopes: ['payments:read', 'payments:write'] }, 'payments:read payments:write');
+  const issued = await new TokenService(db).issue(
+    { clientId, scopes: ['payments:read', 'payments:write'] },
+    'payments:read payments:write',
+  );
   if (issued.kind !== 'issued') throw new TriggerError(issued.description);
   return issued.accessToken;
 }
@@ -289,7 +353,9 @@ function apiClient(baseUrl: string, token: string): Api {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {
-      throw new TriggerError(`The service at ${baseUrl} does not answer (is it running? set BASE_URL or --url): ${error instanceof Error ? error.message : String(error)}`);
+      throw new TriggerError(
+        `The service at ${baseUrl} does not answer (is it running? set BASE_URL or --url): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const text = await response.text();
     if (response.status !== expectedStatus) throw new TriggerError(`${method} ${path} answered ${response.status}: ${text}`);
@@ -310,7 +376,8 @@ async function actAsPayer(redirectUrl: string, action: 'enter-code' | 'cancel'):
   }
   const formAction = action === 'enter-code' ? 'code' : 'cancel';
   const form = formOf(page, formAction);
-  if (form === undefined) throw new TriggerError(`The payer page shows no ${formAction} form; the payment did not reach the one-time code step`);
+  if (form === undefined)
+    throw new TriggerError(`The payer page shows no ${formAction} form; the payment did not reach the one-time code step`);
   await postForm(redirectUrl, form, action === 'enter-code' ? { otp: SANDBOX_ONE_TIME_CODE } : {});
 }
 
@@ -321,11 +388,17 @@ async function payerPage(url: string): Promise<string> {
 }
 
 function formOf(html: string, action: string): { readonly action: string; readonly csrf: string } | undefined {
-  const match = new RegExp(`<form method="post" action="([^"]*/${action})"[^>]*><input type="hidden" name="csrf" value="([^"]+)">`).exec(html);
+  const match = new RegExp(`<form method="post" action="([^"]*/${action})"[^>]*><input type="hidden" name="csrf" value="([^"]+)">`).exec(
+    html,
+  );
   return match?.[1] === undefined || match[2] === undefined ? undefined : { action: match[1], csrf: match[2] };
 }
 
-async function postForm(pageUrl: string, form: { readonly action: string; readonly csrf: string }, fields: Record<string, string>): Promise<void> {
+async function postForm(
+  pageUrl: string,
+  form: { readonly action: string; readonly csrf: string },
+  fields: Record<string, string>,
+): Promise<void> {
   const response = await fetch(new URL(form.action, pageUrl), {
     method: 'POST',
     redirect: 'manual',
@@ -333,7 +406,8 @@ async function postForm(pageUrl: string, form: { readonly action: string; readon
     body: new URLSearchParams({ csrf: form.csrf, ...fields }).toString(),
   });
   await response.body?.cancel();
-  if (response.status >= 400) throw new TriggerError(`The payer page refused the ${form.action.split('/').pop() ?? ''} form: HTTP ${response.status}`);
+  if (response.status >= 400)
+    throw new TriggerError(`The payer page refused the ${form.action.split('/').pop() ?? ''} form: HTTP ${response.status}`);
 }
 
 /**

@@ -14,7 +14,9 @@ export async function takeEventPositions(trx: Transaction<Database>, clientId: s
   const { last_position: last } = await trx
     .insertInto('client_event_counters')
     .values({ client_id: clientId, last_position: count })
-    .onConflict((conflict) => conflict.column('client_id').doUpdateSet((eb) => ({ last_position: eb('client_event_counters.last_position', '+', count) })))
+    .onConflict((conflict) =>
+      conflict.column('client_id').doUpdateSet((eb) => ({ last_position: eb('client_event_counters.last_position', '+', count) })),
+    )
     .returning('last_position')
     .executeTakeFirstOrThrow();
   return Number(last);

@@ -6,6 +6,8 @@ import { sql, type Kysely } from 'kysely';
 
 /** True on PostgreSQL, false on SQLite (which has no version() function, so the query fails there). */
 export async function isPostgres(db: Kysely<unknown>): Promise<boolean> {
-  const { rows } = await sql<{ version: string }>`SELECT version() AS version`.execute(db).catch(() => ({ rows: [] as { version: string }[] }));
+  const { rows } = await sql<{ version: string }>`SELECT version() AS version`
+    .execute(db)
+    .catch(() => ({ rows: [] as { version: string }[] }));
   return rows[0]?.version.startsWith('PostgreSQL') === true;
 }

@@ -77,7 +77,8 @@ export async function migrateIfPending(db: Kysely<unknown>): Promise<string[]> {
 export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void> {
   const { error } = await migrator(db).migrateTo(name);
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Kysely types the failure `unknown`: whatever was thrown, said as String says it
-  if (error !== undefined) throw new Error(`Migration to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  if (error !== undefined)
+    throw new Error(`Migration to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
 /** True when every migration known to this build has been applied (used by readiness checks). */

@@ -56,7 +56,7 @@ export async function resealStoredSecrets(
   // Payments are many (every start runs this): the database passes over the rows already sealed as wanted, and
   // the rest come a page at a time, so neither a million sealed rows nor a million to re-seal are held at once.
   const settledPrefix = options.onlyPlain === true ? SEALED_PREFIX : box.activeSealedPrefix;
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await db
       .selectFrom('payments')
       .select(['id', 'flow_token_sealed'])
@@ -80,7 +80,11 @@ export async function resealStoredSecrets(
     after = last.id;
   }
   let totpSecrets = 0;
-  const users = await db.selectFrom('console_users').select(['id', 'totp_secret_sealed']).where('totp_secret_sealed', 'is not', null).execute();
+  const users = await db
+    .selectFrom('console_users')
+    .select(['id', 'totp_secret_sealed'])
+    .where('totp_secret_sealed', 'is not', null)
+    .execute();
   for (const user of users) {
     if (user.totp_secret_sealed === null || !needsReseal(user.totp_secret_sealed)) continue;
     await db

@@ -30,7 +30,9 @@ export class ReusableQuery<Row, Name extends string> {
   private compile(): CompiledQuery<Row> {
     const compiled = this.build((name) => `${PLACEHOLDER_PREFIX}${name}`).compile();
     this.slots = compiled.parameters.map((parameter) =>
-      typeof parameter === 'string' && parameter.startsWith(PLACEHOLDER_PREFIX) ? (parameter.slice(PLACEHOLDER_PREFIX.length) as Name) : undefined,
+      typeof parameter === 'string' && parameter.startsWith(PLACEHOLDER_PREFIX)
+        ? (parameter.slice(PLACEHOLDER_PREFIX.length) as Name)
+        : undefined,
     );
     this.compiled = compiled;
     return compiled;

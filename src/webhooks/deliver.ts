@@ -96,10 +96,7 @@ export async function deliverWebhook(input: DeliveryRequest): Promise<DeliveryRe
     const latencyMs = elapsed();
     await discardBody(response.body);
     const statusCode = response.statusCode;
-    const retryAfterSeconds = parseRetryAfter(
-      firstHeader(response.headers['retry-after']),
-      new Date(input.now.getTime() + latencyMs),
-    );
+    const retryAfterSeconds = parseRetryAfter(firstHeader(response.headers['retry-after']), new Date(input.now.getTime() + latencyMs));
     const extra = retryAfterSeconds === undefined ? {} : { retryAfterSeconds };
     if (statusCode >= 200 && statusCode < 300) return { outcome: 'delivered', statusCode, latencyMs };
     if (statusCode === 410) return { outcome: 'gone', statusCode, latencyMs, error: 'HTTP 410 Gone' };

@@ -51,13 +51,24 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryOptions): Po
           const delay = nextRetryDelayMs(options.schedule, event.attempts + 1, {
             ...(result.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: result.retryAfterSeconds }),
           });
-          next = delay === null ? { state: 'failed', nextAttemptAt: null } : { state: 'pending', nextAttemptAt: new Date(now().getTime() + delay).toISOString() };
+          next =
+            delay === null
+              ? { state: 'failed', nextAttemptAt: null }
+              : { state: 'pending', nextAttemptAt: new Date(now().getTime() + delay).toISOString() };
         } else {
           next = { state: result.outcome, nextAttemptAt: null };
         }
         await options.outbox.recordAttempt(event, workerId, attemptedAt, result, next);
         options.logger.info(
-          { eventId: event.id, paymentId: event.paymentId, attempt: event.attempts + 1, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, next: next.state },
+          {
+            eventId: event.id,
+            paymentId: event.paymentId,
+            attempt: event.attempts + 1,
+            outcome: result.outcome,
+            statusCode: result.statusCode,
+            latencyMs: result.latencyMs,
+            next: next.state,
+          },
           'webhook attempt',
         );
       },

@@ -175,7 +175,6 @@ export class WebhookOutbox {
     });
   }
 
-
   /** Every event of a payment with its attempts, in order (operator CLI). */
   async listForPayment(paymentId: string): Promise<WebhookEventView[]> {
     const events = await this.db.selectFrom('webhook_events').selectAll().where('payment_id', '=', paymentId).orderBy('sequence').execute();
@@ -185,7 +184,11 @@ export class WebhookOutbox {
         : await this.db
             .selectFrom('webhook_attempts')
             .selectAll()
-            .where('event_id', 'in', events.map((event) => event.id))
+            .where(
+              'event_id',
+              'in',
+              events.map((event) => event.id),
+            )
             .orderBy('attempt')
             .execute();
     return events.map((event) => ({

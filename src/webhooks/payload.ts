@@ -3,12 +3,7 @@
  * transaction, and those exact bytes are sent on every retry: the signature covers them, and a receiver that
  * deduplicates on `webhook-id` must see the same content each time.
  */
-import {
-  topLevelStatus,
-  type DetailedStatus,
-  type FailureReason,
-  type PaymentStatus,
-} from '../domain/detailed-status.js';
+import { topLevelStatus, type DetailedStatus, type FailureReason, type PaymentStatus } from '../domain/detailed-status.js';
 
 /** The only event type so far. */
 export const PAYMENT_STATUS_UPDATED = 'payment.status.updated';

@@ -22,15 +22,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** Decisions §4: the waits after attempts 1 … 7. */
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-];
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 
 export const DEFAULT_RETRY_JITTER = 0.1;
 export const DEFAULT_RETRY_AFTER_CAP_MS = HOUR;

@@ -91,7 +91,14 @@ const METADATA_ADDRESSES = blockList([
 const IPV4_RANGES: readonly (readonly [string, BlockList])[] = [
   ['unspecified', blockList([['0.0.0.0', 8]])],
   ['loopback', blockList([['127.0.0.0', 8]])],
-  ['private', blockList([['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]])],
+  [
+    'private',
+    blockList([
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+    ]),
+  ],
   ['shared address space', blockList([['100.64.0.0', 10]])],
   ['link-local', blockList([['169.254.0.0', 16]])],
   ['multicast', blockList([['224.0.0.0', 4]])],
@@ -198,11 +205,7 @@ const defaultLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true,
  * answering with one public and one private address could steer the fallback to the private one. DNS failures are
  * rethrown as they are (a delivery failure worth retrying, not a refusal).
  */
-export async function resolveAllowedAddresses(
-  protocol: string,
-  hostname: string,
-  policy: WebhookTargetPolicy = {},
-): Promise<string[]> {
+export async function resolveAllowedAddresses(protocol: string, hostname: string, policy: WebhookTargetPolicy = {}): Promise<string[]> {
   if (protocol !== 'https:' && protocol !== 'http:') {
     throw new WebhookTargetRefusedError(`scheme ${protocol} is not allowed; use https`);
   }
@@ -289,8 +292,7 @@ export function createGuardedConnector(options: WebhookDispatcherOptions = {}): 
     });
   return (connectOptions, callback) => {
     const hostname = normaliseHostname(connectOptions.hostname);
-    const servername =
-      connectOptions.servername ?? (connectOptions.protocol === 'https:' && isIP(hostname) === 0 ? hostname : undefined);
+    const servername = connectOptions.servername ?? (connectOptions.protocol === 'https:' && isIP(hostname) === 0 ? hostname : undefined);
 
     const attempt = (addresses: readonly string[], index: number): void => {
       const address = addresses[index];

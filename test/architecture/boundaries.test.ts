@@ -23,9 +23,10 @@ interface Violation {
 
 /** Runs the check over `folders` of `cwd` (as `npm run check:boundaries` does); the rules' names and the violating edges. */
 async function check(cwd: string, folders: readonly string[] = ['src']): Promise<Violation[]> {
-  const result = await run(process.execPath, [depcruise, ...folders, '--config', config, '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 }).catch(
-    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
-  );
+  const result = await run(process.execPath, [depcruise, ...folders, '--config', config, '--output-type', 'json'], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
   const report = JSON.parse(result.stdout) as { summary: { violations: Violation[] } };
   return report.summary.violations;
 }
@@ -48,7 +49,10 @@ function tree(files: Record<string, string>): string {
 describe('import boundaries', () => {
   test('the source tree has no import against the layers and no loop between folders or files', async () => {
     const violations = await check(projectRoot, ['src', 'scripts', 'bench', 'test']);
-    assert.deepEqual(violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`), []);
+    assert.deepEqual(
+      violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`),
+      [],
+    );
   });
 
   test('an import from a lower folder into a higher one is refused', async () => {
@@ -76,18 +80,25 @@ describe('import boundaries', () => {
 
   test('two files of one folder importing each other are a loop, even through type-only imports', async () => {
     const root = tree({
-      'src/auth/tokens.ts': "import type { Cache } from './token-cache.js';\nexport interface Client { readonly id: string }\nexport const tokens = (cache: Cache): Cache => cache;\n",
+      'src/auth/tokens.ts':
+        "import type { Cache } from './token-cache.js';\nexport interface Client { readonly id: string }\nexport const tokens = (cache: Cache): Cache => cache;\n",
       'src/auth/token-cache.ts': "import type { Client } from './tokens.js';\nexport interface Cache { get(): Client | undefined }\n",
     });
     // The loop is reported once, at one of its edges.
     const violations = await check(root);
-    assert.deepEqual(violations.map((violation) => violation.rule.name), ['no-circular']);
+    assert.deepEqual(
+      violations.map((violation) => violation.rule.name),
+      ['no-circular'],
+    );
     const [edge] = violations.map((violation) => [violation.from, violation.to].sort().join(' ↔ '));
     assert.equal(edge, 'src/auth/token-cache.ts ↔ src/auth/tokens.ts');
   });
 
   test('a top-level folder without a place in the layers is refused', async () => {
-    const root = tree({ 'src/gadgets/tool.ts': "import { status } from '../domain/status.js';\nexport const tool = status;\n", 'src/domain/status.ts': 'export const status = 1;\n' });
+    const root = tree({
+      'src/gadgets/tool.ts': "import { status } from '../domain/status.js';\nexport const tool = status;\n",
+      'src/domain/status.ts': 'export const status = 1;\n',
+    });
     const names = (await check(root)).map((violation) => violation.rule.name);
     assert.deepEqual(names, ['no-unknown-folder']);
   });

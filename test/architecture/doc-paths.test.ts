@@ -43,7 +43,10 @@ function namedEntries(text: string): string[] {
 }
 
 describe('paths named in the documents', () => {
-  const documents = [...markdownFiles('docs'), ...markdownFiles('.').filter((path) => path.endsWith('README.md') && !path.startsWith('docs'))];
+  const documents = [
+    ...markdownFiles('docs'),
+    ...markdownFiles('.').filter((path) => path.endsWith('README.md') && !path.startsWith('docs')),
+  ];
 
   it('every src/… path named in docs/ and the READMEs exists', () => {
     const missing = documents.flatMap((document) =>
@@ -78,7 +81,9 @@ describe('paths named in the documents', () => {
     const table = section.slice(0, section.indexOf('\n## ') === -1 ? undefined : section.indexOf('\n## '));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     const problems: string[] = [];
-    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `src/${entry.name}/`);
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `src/${entry.name}/`);
     for (const folder of folders) {
       if (!rows.some((row) => row.split('|')[1]!.includes(`\`${folder}\``))) problems.push(`no row names ${folder}`);
     }
@@ -88,7 +93,8 @@ describe('paths named in the documents', () => {
       if (folder === undefined) continue;
       for (const name of namedEntries(what)) {
         // A name from the project's root (`openapi.json`, `docs/…`) is fine too.
-        if (!exists(join(folder, name)) && !exists(name)) problems.push(`the row of ${folder} names ${name}, which is not in it (${relative(ROOT, join(ROOT, folder, name))})`);
+        if (!exists(join(folder, name)) && !exists(name))
+          problems.push(`the row of ${folder} names ${name}, which is not in it (${relative(ROOT, join(ROOT, folder, name))})`);
       }
     }
     assert.deepEqual(problems, []);

@@ -22,10 +22,26 @@ const BROKEN_REQUESTS: { name: string; path: string; init?: RequestInit }[] = [
   { name: 'an invalid filter', path: '/api/v1/capabilities/providers?countryCode=XX' },
   { name: 'a missing paymentId', path: '/api/v1/archive/payment-statuses' },
   { name: 'a paymentId that is not a UUID', path: '/api/v1/archive/payment-statuses/latest?paymentId=1' },
-  { name: 'a text/plain body', path: '/api/v1/ob/payments', init: { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' } },
-  { name: 'invalid JSON', path: '/api/v1/ob/payments', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":' } },
-  { name: 'an invalid payment', path: '/api/v1/ob/payments', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":0}' } },
-  { name: 'a body over 1 MiB', path: '/api/v1/ob/payments', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' '.repeat(1024 * 1024 + 10) } },
+  {
+    name: 'a text/plain body',
+    path: '/api/v1/ob/payments',
+    init: { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' },
+  },
+  {
+    name: 'invalid JSON',
+    path: '/api/v1/ob/payments',
+    init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":' },
+  },
+  {
+    name: 'an invalid payment',
+    path: '/api/v1/ob/payments',
+    init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":0}' },
+  },
+  {
+    name: 'a body over 1 MiB',
+    path: '/api/v1/ob/payments',
+    init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' '.repeat(1024 * 1024 + 10) },
+  },
 ];
 
 describe('bearer authentication of resource endpoints', () => {
@@ -42,7 +58,10 @@ describe('bearer authentication of resource endpoints', () => {
   after(() => t.close());
 
   const call = (path: string, init: RequestInit = {}, authorization?: string) =>
-    t.request(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...(authorization === undefined ? {} : { authorization }) } });
+    t.request(path, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string> | undefined), ...(authorization === undefined ? {} : { authorization }) },
+    });
 
   it('answers 401 without a token before it validates path, query, content type or body', async () => {
     for (const { name, path, init } of BROKEN_REQUESTS) {
@@ -72,7 +91,11 @@ describe('bearer authentication of resource endpoints', () => {
 
   it('validates once the caller is authenticated', async () => {
     assert.equal((await call('/api/v1/ob/payments/123', {}, `Bearer ${token}`)).status, 400);
-    assert.equal((await call('/api/v1/ob/payments', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }, `Bearer ${token}`)).status, 415);
+    assert.equal(
+      (await call('/api/v1/ob/payments', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }, `Bearer ${token}`))
+        .status,
+      415,
+    );
   });
 
   it('takes the scheme name in any case', async () => {
@@ -80,7 +103,11 @@ describe('bearer authentication of resource endpoints', () => {
       const response = await call('/api/v1/capabilities/providers', {}, `${scheme} ${token}`);
       assert.equal(response.status, 200, scheme);
     }
-    const created = await t.request('/api/v1/ob/payments', { method: 'POST', json: paymentRequest(), headers: { authorization: `bearer ${token}` } });
+    const created = await t.request('/api/v1/ob/payments', {
+      method: 'POST',
+      json: paymentRequest(),
+      headers: { authorization: `bearer ${token}` },
+    });
     assert.equal(created.status, 201);
   });
 

@@ -34,7 +34,10 @@ async function deleteTokenRowQuietly(database: DatabaseHandle, token: string): P
 
 const REVOCATIONS = [
   { name: 'disabling the client', revoke: (clients: ClientService, clientId: string) => clients.disable(clientId) },
-  { name: 'rotating its secret', revoke: (clients: ClientService, clientId: string) => clients.rotateSecret(clientId).then(() => undefined) },
+  {
+    name: 'rotating its secret',
+    revoke: (clients: ClientService, clientId: string) => clients.rotateSecret(clientId).then(() => undefined),
+  },
 ];
 
 for (const kind of await testDatabaseKinds()) {

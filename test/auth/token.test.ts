@@ -18,7 +18,11 @@ for (const kind of await testDatabaseKinds()) {
     after(() => t.close());
 
     const tokenRequest = (headers: Record<string, string>, body: string) =>
-      t.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+      t.request('/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
 
     it('issues a bearer token for 1800 s with every scope when none is asked for', async () => {
       const response = await tokenRequest({ authorization: basic(client.clientId, client.clientSecret) }, 'grant_type=client_credentials');
@@ -35,10 +39,15 @@ for (const kind of await testDatabaseKinds()) {
     });
 
     it('narrows the token to the requested scopes', async () => {
-      const response = await tokenRequest({ authorization: basic(client.clientId, client.clientSecret) }, 'grant_type=client_credentials&scope=providers%3Aread');
+      const response = await tokenRequest(
+        { authorization: basic(client.clientId, client.clientSecret) },
+        'grant_type=client_credentials&scope=providers%3Aread',
+      );
       const body = (await response.json()) as { access_token: string; scope: string };
       assert.equal(body.scope, 'providers:read');
-      const payments = await t.request('/api/v1/archive/payment-statuses?paymentId=00000000-0000-4000-8000-000000000000', { token: body.access_token });
+      const payments = await t.request('/api/v1/archive/payment-statuses?paymentId=00000000-0000-4000-8000-000000000000', {
+        token: body.access_token,
+      });
       assert.equal(payments.status, 403);
       assert.deepEqual(await payments.json(), { title: 'Forbidden', statusCode: 403, message: 'Access denied' });
       const providers = await t.request('/api/v1/capabilities/providers', { token: body.access_token });
@@ -46,7 +55,12 @@ for (const kind of await testDatabaseKinds()) {
     });
 
     it('answers invalid_client (401, WWW-Authenticate Basic) for a wrong secret, unknown id or no credentials', async () => {
-      for (const authorization of [basic(client.clientId, 'ops_wrong'), basic('00000000-0000-4000-8000-000000000000', client.clientSecret), undefined, 'Bearer x']) {
+      for (const authorization of [
+        basic(client.clientId, 'ops_wrong'),
+        basic('00000000-0000-4000-8000-000000000000', client.clientSecret),
+        undefined,
+        'Bearer x',
+      ]) {
         const response = await tokenRequest(authorization === undefined ? {} : { authorization }, 'grant_type=client_credentials');
         assert.equal(response.status, 401);
         assert.match(response.headers.get('www-authenticate') ?? '', /^Basic realm=/);
@@ -86,7 +100,12 @@ for (const kind of await testDatabaseKinds()) {
         { name: 'empty body labelled JSON', contentType: 'application/json', body: '', status: 400 },
         { name: 'text/plain', contentType: 'text/plain', body: 'grant_type=client_credentials', status: 400 },
         { name: 'unknown media type', contentType: 'application/xml', body: '<grant/>', status: 400 },
-        { name: 'body over 1 MiB', contentType: 'application/x-www-form-urlencoded', body: `grant_type=${'x'.repeat(1024 * 1024)}`, status: 413 },
+        {
+          name: 'body over 1 MiB',
+          contentType: 'application/x-www-form-urlencoded',
+          body: `grant_type=${'x'.repeat(1024 * 1024)}`,
+          status: 413,
+        },
       ];
       for (const { name, contentType, body, status } of cases) {
         const response = await t.request('/api/v1/auth/token', { method: 'POST', headers: { ...auth, 'content-type': contentType }, body });
@@ -102,7 +121,11 @@ for (const kind of await testDatabaseKinds()) {
     });
 
     it('authenticates the client before it reads the body: no credentials and a broken body is invalid_client', async () => {
-      const response = await t.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":' });
+      const response = await t.request('/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"grant_type":',
+      });
       assert.equal(response.status, 401);
       assert.match(response.headers.get('www-authenticate') ?? '', /^Basic realm="openpis"$/);
       assert.equal(((await response.json()) as Record<string, unknown>).error, 'invalid_client');
@@ -110,10 +133,13 @@ for (const kind of await testDatabaseKinds()) {
 
     it('accepts client credentials in the form body (client_secret_post, RFC 6749 §2.3.1), never together with Basic (issue 23 item 12)', async () => {
       const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-      const posted = await tokenRequest({}, form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'providers:read' }));
+      const posted = await tokenRequest(
+        {},
+        form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'providers:read' }),
+      );
       assert.equal(posted.status, 200, await posted.clone().text());
       assert.equal(posted.headers.get('cache-control'), 'no-store');
-      const token = ((await posted.json()) as { access_token: string; scope: string });
+      const token = (await posted.json()) as { access_token: string; scope: string };
       assert.equal(token.scope, 'providers:read');
       assert.equal((await t.request('/api/v1/capabilities/providers', { token: token.access_token })).status, 200);
 
@@ -142,18 +168,30 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(both.status, 400);
       const bothBody = (await both.json()) as Record<string, unknown>;
       assert.equal(bothBody.error, 'invalid_request');
-      assert.equal(bothBody.error_description, 'Use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both');
+      assert.equal(
+        bothBody.error_description,
+        'Use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both',
+      );
       // A client_id beside Basic must name the same client.
-      const otherId = await tokenRequest({ authorization: basic(client.clientId, client.clientSecret) }, form({ grant_type: 'client_credentials', client_id: '00000000-0000-4000-8000-000000000000' }));
+      const otherId = await tokenRequest(
+        { authorization: basic(client.clientId, client.clientSecret) },
+        form({ grant_type: 'client_credentials', client_id: '00000000-0000-4000-8000-000000000000' }),
+      );
       assert.equal(otherId.status, 400);
       assert.equal(((await otherId.json()) as Record<string, unknown>).error, 'invalid_request');
-      const sameId = await tokenRequest({ authorization: basic(client.clientId, client.clientSecret) }, form({ grant_type: 'client_credentials', client_id: client.clientId }));
+      const sameId = await tokenRequest(
+        { authorization: basic(client.clientId, client.clientSecret) },
+        form({ grant_type: 'client_credentials', client_id: client.clientId }),
+      );
       assert.equal(sameId.status, 200);
     });
 
     it('refuses scopes the client does not hold', async () => {
       const reader = await t.createClient({ scopes: ['payments:read'] });
-      const response = await tokenRequest({ authorization: basic(reader.clientId, reader.clientSecret) }, 'grant_type=client_credentials&scope=payments%3Awrite');
+      const response = await tokenRequest(
+        { authorization: basic(reader.clientId, reader.clientSecret) },
+        'grant_type=client_credentials&scope=payments%3Awrite',
+      );
       assert.equal(response.status, 400);
       assert.equal(((await response.json()) as Record<string, unknown>).error, 'invalid_scope');
     });
@@ -166,8 +204,14 @@ for (const kind of await testDatabaseKinds()) {
       const afterRotation = await t.request('/api/v1/capabilities/providers', { token });
       assert.equal(afterRotation.status, 401);
       assert.equal(afterRotation.headers.get('www-authenticate'), 'Bearer realm="openpis", error="invalid_token"');
-      assert.equal((await tokenRequest({ authorization: basic(other.clientId, other.clientSecret) }, 'grant_type=client_credentials')).status, 401);
-      assert.equal((await tokenRequest({ authorization: basic(other.clientId, clientSecret) }, 'grant_type=client_credentials')).status, 200);
+      assert.equal(
+        (await tokenRequest({ authorization: basic(other.clientId, other.clientSecret) }, 'grant_type=client_credentials')).status,
+        401,
+      );
+      assert.equal(
+        (await tokenRequest({ authorization: basic(other.clientId, clientSecret) }, 'grant_type=client_credentials')).status,
+        200,
+      );
     });
 
     it('stops a disabled client and its tokens', async () => {
@@ -175,7 +219,10 @@ for (const kind of await testDatabaseKinds()) {
       const token = await other.token();
       await t.clients.disable(other.clientId);
       assert.equal((await t.request('/api/v1/capabilities/providers', { token })).status, 401);
-      assert.equal((await tokenRequest({ authorization: basic(other.clientId, other.clientSecret) }, 'grant_type=client_credentials')).status, 401);
+      assert.equal(
+        (await tokenRequest({ authorization: basic(other.clientId, other.clientSecret) }, 'grant_type=client_credentials')).status,
+        401,
+      );
     });
   });
 

@@ -44,12 +44,21 @@ describe('npm run bench, short mode', () => {
       webhooks: { payments: number; deliveries: number; undelivered: number };
     };
     assert.ok(results.ceiling.requests > 0);
-    assert.deepEqual(results.api.map((row) => `${row.database} ${row.operation}`), ['SQLite create payment', 'SQLite latest status']);
+    assert.deepEqual(
+      results.api.map((row) => `${row.database} ${row.operation}`),
+      ['SQLite create payment', 'SQLite latest status'],
+    );
     for (const row of results.api) {
       assert.ok(row.ours.requests > 0 && row.bare.requests > 0, row.operation);
       assert.equal(row.ours.non2xx, 0, row.operation);
     }
-    assert.deepEqual(results.million.map((row) => [row.operation, row.seeded]), [['create payment', 500], ['latest status', 500]]);
+    assert.deepEqual(
+      results.million.map((row) => [row.operation, row.seeded]),
+      [
+        ['create payment', 500],
+        ['latest status', 500],
+      ],
+    );
     for (const row of results.million) assert.equal(row.seededFigures.non2xx, 0, row.operation);
     assert.deepEqual([results.journeys.payments, results.journeys.completed], [5, 5]);
     assert.equal(results.webhooks.payments, 5);

@@ -25,7 +25,12 @@ describe('npm run bench:scaling, tiny run', { skip: hasPostgres ? false : 'needs
       SCALING_STORM_PAYMENTS: '20',
       SCALING_DRAIN_SECONDS: '60',
     };
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/scaling.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/scaling.ts'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     const output = `${run.stdout}\n${run.stderr}`;
     assert.equal(run.status, 0, output);
     // Roles: | layout | journeys | created in | completed | …

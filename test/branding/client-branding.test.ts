@@ -36,13 +36,28 @@ for (const kind of await testDatabaseKinds()) {
 
     it('a new client has no branding', async () => {
       const { clientId } = await clients.create({ name: 'plain' });
-      assert.deepEqual(await store.get(clientId), { clientId, displayName: undefined, brandColour: undefined, supportUrl: undefined, logo: undefined });
+      assert.deepEqual(await store.get(clientId), {
+        clientId,
+        displayName: undefined,
+        brandColour: undefined,
+        supportUrl: undefined,
+        logo: undefined,
+      });
     });
 
     it('stores every part, changes one without the others, clears one, and serves the logo by its hash only', async () => {
       const { clientId } = await clients.create({ name: 'acme' });
-      const logo = await processLogo(await sharp({ create: { width: 300, height: 100, channels: 3, background: '#0f766e' } }).jpeg().toBuffer());
-      const stored = await store.update(clientId, { displayName: '  Acme Outdoor ', brandColour: '#0A5', supportUrl: 'https://acme.example/help', logo });
+      const logo = await processLogo(
+        await sharp({ create: { width: 300, height: 100, channels: 3, background: '#0f766e' } })
+          .jpeg()
+          .toBuffer(),
+      );
+      const stored = await store.update(clientId, {
+        displayName: '  Acme Outdoor ',
+        brandColour: '#0A5',
+        supportUrl: 'https://acme.example/help',
+        logo,
+      });
       assert.deepEqual(stored, {
         clientId,
         displayName: 'Acme Outdoor',
@@ -64,8 +79,16 @@ for (const kind of await testDatabaseKinds()) {
     it('refuses invisible formatting characters in display and client names, and keeps them in NFC (issue 23 item 6)', async () => {
       const { clientId } = await clients.create({ name: 'formatting' });
       for (const spoof of ['Acme \u202Eemca', 'Ac\u200Bme', 'Acme\u2067']) {
-        await assert.rejects(store.update(clientId, { displayName: spoof }), /display name must not contain invisible formatting characters/, JSON.stringify(spoof));
-        await assert.rejects(clients.create({ name: spoof }), /name must not contain invisible formatting characters/, JSON.stringify(spoof));
+        await assert.rejects(
+          store.update(clientId, { displayName: spoof }),
+          /display name must not contain invisible formatting characters/,
+          JSON.stringify(spoof),
+        );
+        await assert.rejects(
+          clients.create({ name: spoof }),
+          /name must not contain invisible formatting characters/,
+          JSON.stringify(spoof),
+        );
       }
       assert.equal((await store.update(clientId, { displayName: 'Cafe\u0301 Acme' })).displayName, 'Caf\u00e9 Acme');
       const created = await clients.create({ name: 'Cafe\u0301 Client' });

@@ -15,7 +15,10 @@ function picture(width: number, height: number) {
 
 describe('logo pipeline', () => {
   it('takes a PNG, fits it into the box and writes a PNG of its own (metadata dropped)', async () => {
-    const input = await picture(1200, 300).withMetadata({ exif: { IFD0: { Copyright: 'upload-marker-1234' } } }).png().toBuffer();
+    const input = await picture(1200, 300)
+      .withMetadata({ exif: { IFD0: { Copyright: 'upload-marker-1234' } } })
+      .png()
+      .toBuffer();
     const logo = await processLogo(input);
     assert.ok(logo.png.subarray(0, 8).equals(PNG_SIGNATURE));
     assert.ok(!logo.png.equals(input));
@@ -36,7 +39,9 @@ describe('logo pipeline', () => {
   });
 
   it('refuses SVG (it can carry script), GIF and garbage before any decoder sees them', async () => {
-    const svg = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+    const svg = Buffer.from(
+      '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+    );
     await assert.rejects(processLogo(svg), (error: unknown) => error instanceof LogoError && /SVG logos are not taken/.test(error.message));
     const gif = await picture(40, 40).gif().toBuffer();
     await assert.rejects(processLogo(gif), /must be a PNG, JPEG or WebP/);
@@ -56,7 +61,9 @@ describe('logo pipeline', () => {
     const tooBig = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(MAX_LOGO_FILE_BYTES)]);
     await assert.rejects(processLogo(tooBig), /at most 2097152 are taken/);
     // A few kilobytes that unpack to 36 megapixels: a decompression bomb in small.
-    const bomb = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: '#ffffff' } }).png({ compressionLevel: 9 }).toBuffer();
+    const bomb = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: '#ffffff' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     assert.ok(bomb.byteLength < MAX_LOGO_FILE_BYTES);
     await assert.rejects(processLogo(bomb), /pixels/);
   });

@@ -50,7 +50,19 @@ for (const kind of await testDatabaseKinds()) {
     });
 
     it('clients create --json prints the credentials once; list never shows secrets', async () => {
-      const created = JSON.parse(await cli('clients', 'create', '--name', 'acme', '--environment', 'production', '--scopes', 'payments:read providers:read', '--json')) as Record<string, string>;
+      const created = JSON.parse(
+        await cli(
+          'clients',
+          'create',
+          '--name',
+          'acme',
+          '--environment',
+          'production',
+          '--scopes',
+          'payments:read providers:read',
+          '--json',
+        ),
+      ) as Record<string, string>;
       assert.deepEqual(Object.keys(created).sort(), ['clientId', 'clientSecret', 'environment', 'scopes', 'webhookSecret']);
       assert.equal(created.environment, 'production');
       assert.equal(created.scopes, 'payments:read providers:read');
@@ -83,7 +95,11 @@ for (const kind of await testDatabaseKinds()) {
       const listedText = await cli('clients', 'list');
       const handle = openDatabase(database.config);
       try {
-        const row = await handle.db.selectFrom('clients').selectAll().where('id', '=', created.clientId ?? '').executeTakeFirstOrThrow();
+        const row = await handle.db
+          .selectFrom('clients')
+          .selectAll()
+          .where('id', '=', created.clientId ?? '')
+          .executeTakeFirstOrThrow();
         const stored = JSON.stringify(row);
         for (const secret of [created.webhookSecret ?? 'x', rotated.webhookSecret ?? 'x', created.clientSecret ?? 'x']) {
           assert.ok(!listed.includes(secret) && !listedText.includes(secret), 'clients list shows no secret');
@@ -104,7 +120,14 @@ for (const kind of await testDatabaseKinds()) {
       assert.ok(result.webhookSecrets >= 2);
       // With the old key removed, everything still opens: rotating needs the current secret opened.
       secretKeys = next;
-      const rotated = JSON.parse(await cli('clients', 'rotate-webhook-secret', (JSON.parse(await cli('clients', 'list', '--json')) as Array<{ clientId: string }>)[0]?.clientId ?? '', '--json')) as Record<string, string>;
+      const rotated = JSON.parse(
+        await cli(
+          'clients',
+          'rotate-webhook-secret',
+          (JSON.parse(await cli('clients', 'list', '--json')) as Array<{ clientId: string }>)[0]?.clientId ?? '',
+          '--json',
+        ),
+      ) as Record<string, string>;
       assert.match(rotated.webhookSecret ?? '', /^whsec_/);
       assert.match(await cli('secrets', 'reencrypt'), /0 webhook secret\(s\), 0 flow token\(s\)/);
       secretKeys = `${TEST_SECRET_KEYS},${next}`;
@@ -127,47 +150,93 @@ for (const kind of await testDatabaseKinds()) {
       const keyFile = join(dirname(database.config.path), 'fresh', 'secret-keys');
       assert.equal(statSync(keyFile).mode & 0o777, 0o600);
       // The same file is used again on the next start.
-      await run(process.execPath, [...CLI_ARGS, 'clients', 'rotate-webhook-secret', (JSON.parse((await run(process.execPath, [...CLI_ARGS, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout) as Array<{ clientId: string }>)[0]?.clientId ?? ''], { env: { ...env, DATABASE_URL: other } });
+      await run(
+        process.execPath,
+        [
+          ...CLI_ARGS,
+          'clients',
+          'rotate-webhook-secret',
+          (
+            JSON.parse(
+              (await run(process.execPath, [...CLI_ARGS, 'clients', 'list', '--json'], { env: { ...env, DATABASE_URL: other } })).stdout,
+            ) as Array<{ clientId: string }>
+          )[0]?.clientId ?? '',
+        ],
+        { env: { ...env, DATABASE_URL: other } },
+      );
     });
 
     it('clients branding sets the display name, a logo file (re-encoded), the colour and the support link; show and list print them', async () => {
       const { clientId } = JSON.parse(await cli('clients', 'create', '--name', 'acme-shop', '--json')) as { clientId: string };
       const dir = logoFolder();
       const logoFile = join(dir, 'logo.jpg');
-      writeFileSync(logoFile, await sharp({ create: { width: 900, height: 300, channels: 3, background: '#0a5' } }).jpeg().toBuffer());
-      const set = await cli('clients', 'branding', clientId, '--display-name', 'Acme Outdoor', '--logo', logoFile, '--brand-colour', '#ff0', '--support-url', 'https://acme.example/help');
+      writeFileSync(
+        logoFile,
+        await sharp({ create: { width: 900, height: 300, channels: 3, background: '#0a5' } })
+          .jpeg()
+          .toBuffer(),
+      );
+      const set = await cli(
+        'clients',
+        'branding',
+        clientId,
+        '--display-name',
+        'Acme Outdoor',
+        '--logo',
+        logoFile,
+        '--brand-colour',
+        '#ff0',
+        '--support-url',
+        'https://acme.example/help',
+      );
       assert.match(set, /display name: {2}Acme Outdoor/);
       assert.match(set, /logo: {10}480×160 at \/pay\/assets\/logos\/[0-9a-f]{64}\.png/);
       // A pale colour: black text for contrast, and an outline, said plainly.
       assert.match(set, /buttons in #ffff00 with black text \(contrast 19\.6:1\); the colour is pale/);
       const shown = JSON.parse(await cli('clients', 'show', clientId, '--json')) as { name: string; branding: Record<string, unknown> };
       assert.equal(shown.name, 'acme-shop');
-      assert.deepEqual({ ...shown.branding, logo: undefined, colourNote: undefined }, {
-        displayName: 'Acme Outdoor',
-        brandColour: '#ffff00',
-        buttonText: '#000000',
-        supportUrl: 'https://acme.example/help',
-        logo: undefined,
-        colourNote: undefined,
-      });
-      const listed = JSON.parse(await cli('clients', 'list', '--json')) as Array<{ clientId: string; branding: { displayName: string | null } }>;
+      assert.deepEqual(
+        { ...shown.branding, logo: undefined, colourNote: undefined },
+        {
+          displayName: 'Acme Outdoor',
+          brandColour: '#ffff00',
+          buttonText: '#000000',
+          supportUrl: 'https://acme.example/help',
+          logo: undefined,
+          colourNote: undefined,
+        },
+      );
+      const listed = JSON.parse(await cli('clients', 'list', '--json')) as Array<{
+        clientId: string;
+        branding: { displayName: string | null };
+      }>;
       assert.equal(listed.find((client) => client.clientId === clientId)?.branding.displayName, 'Acme Outdoor');
       assert.match(await cli('clients', 'list'), /shown as "Acme Outdoor"/);
       // The stored logo is our PNG, not the uploaded JPEG.
       const handle = openDatabase(database.config);
       try {
         const row = await handle.db.selectFrom('clients').select(['logo_png']).where('id', '=', clientId).executeTakeFirstOrThrow();
-        assert.equal(Buffer.from(row.logo_png ?? '', 'base64').subarray(1, 4).toString('latin1'), 'PNG');
+        assert.equal(
+          Buffer.from(row.logo_png ?? '', 'base64')
+            .subarray(1, 4)
+            .toString('latin1'),
+          'PNG',
+        );
       } finally {
         await handle.close();
       }
-      const cleared = JSON.parse(await cli('clients', 'branding', clientId, '--clear', 'logo', 'support-url', '--json')) as Record<string, unknown>;
+      const cleared = JSON.parse(await cli('clients', 'branding', clientId, '--clear', 'logo', 'support-url', '--json')) as Record<
+        string,
+        unknown
+      >;
       assert.deepEqual([cleared.logo, cleared.supportUrl, cleared.displayName], [null, null, 'Acme Outdoor']);
     });
 
     it('clients branding --logo-url fetches the logo once, now, and stores our re-encoded PNG; a failed fetch is refused', async () => {
       const { clientId } = JSON.parse(await cli('clients', 'create', '--name', 'remote-logo', '--json')) as { clientId: string };
-      const webp = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } }).webp().toBuffer();
+      const webp = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } })
+        .webp()
+        .toBuffer();
       const requests: string[] = [];
       const server = createServer((request, response) => {
         requests.push(request.url ?? '');
@@ -177,11 +246,18 @@ for (const kind of await testDatabaseKinds()) {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
       try {
-        const set = JSON.parse(await cli('clients', 'branding', clientId, '--logo-url', `${base}/logo.webp`, '--json')) as { logo: { width: number; height: number; path: string } };
+        const set = JSON.parse(await cli('clients', 'branding', clientId, '--logo-url', `${base}/logo.webp`, '--json')) as {
+          logo: { width: number; height: number; path: string };
+        };
         assert.deepEqual([set.logo.width, set.logo.height], [64, 64]);
         assert.deepEqual(requests, ['/logo.webp']);
-        await assert.rejects(cli('clients', 'branding', clientId, '--logo-url', `${base}/missing.png`), (error: { stderr: string }) => /HTTP 404/.test(error.stderr));
-        await assert.rejects(cli('clients', 'branding', clientId, '--logo-url', 'http://logo.example/logo.png'), (error: { stderr: string }) => /must be an https URL/.test(error.stderr));
+        await assert.rejects(cli('clients', 'branding', clientId, '--logo-url', `${base}/missing.png`), (error: { stderr: string }) =>
+          /HTTP 404/.test(error.stderr),
+        );
+        await assert.rejects(
+          cli('clients', 'branding', clientId, '--logo-url', 'http://logo.example/logo.png'),
+          (error: { stderr: string }) => /must be an https URL/.test(error.stderr),
+        );
       } finally {
         server.close();
       }
@@ -199,7 +275,10 @@ for (const kind of await testDatabaseKinds()) {
           return true;
         });
       await refused([clientId, '--logo', svg], /SVG logos are not taken/);
-      await refused([clientId, '--brand-colour', 'teal', '--support-url', 'http://acme.example'], /hex colour[\s\S]*support URL must be an https URL/);
+      await refused(
+        [clientId, '--brand-colour', 'teal', '--support-url', 'http://acme.example'],
+        /hex colour[\s\S]*support URL must be an https URL/,
+      );
       await refused([clientId, '--logo', join(dir, 'missing.png')], /cannot be read/);
       await refused([clientId], /nothing to change/);
       await refused([clientId, '--display-name', 'A', '--clear', 'display-name'], /contradict/);
@@ -224,7 +303,10 @@ describe('openpis sandbox-bank', () => {
     const { spawn } = await import('node:child_process');
     const { freePort } = await import('../helpers/test-app.js');
     const port = await freePort();
-    const child = spawn(process.execPath, [...CLI_ARGS, 'sandbox-bank', '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI_ARGS, 'sandbox-bank', '--port', String(port)], {
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('sandbox bank did not start')), 20_000);
@@ -261,17 +343,23 @@ describe('openpis sandbox faults', () => {
     const token = 'operator-token-of-this-test-123';
     const bank = await startSandboxBank({ SANDBOX_OPERATOR_TOKEN: token });
     const faults = (...args: string[]) =>
-      run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', ...args, '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: token, LOG_LEVEL: 'silent' } });
+      run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', ...args, '--url', bank.url], {
+        env: { ...process.env, SANDBOX_OPERATOR_TOKEN: token, LOG_LEVEL: 'silent' },
+      });
     try {
       assert.equal((await fetch(`${bank.url}/hansa/sandbox/faults`)).status, 401);
       const rule = '{"operations":["initiatePayment"],"fault":{"kind":"error","status":503},"times":2}';
       const added = JSON.parse((await faults('add', '--bank', 'hansa', '--rule', rule, '--json')).stdout) as { id: string; bank: string };
       assert.equal(added.bank, 'hansa');
       const listed = JSON.parse((await faults('list', '--bank', 'hansa', '--json')).stdout) as { faults: Array<{ id: string }> };
-      assert.deepEqual(listed.faults.map((entry) => entry.id), [added.id]);
+      assert.deepEqual(
+        listed.faults.map((entry) => entry.id),
+        [added.id],
+      );
 
       // Without --json, text for people: what was added, and a table of the rules.
-      const addedText = (await faults('add', '--bank', 'hansa', '--rule', '{"psuId":"dave","fault":{"kind":"delay","delayMs":1500}}')).stdout;
+      const addedText = (await faults('add', '--bank', 'hansa', '--rule', '{"psuId":"dave","fault":{"kind":"delay","delayMs":1500}}'))
+        .stdout;
       assert.match(addedText, /^Fault rule [0-9a-f-]{36} added at hansa: delay 1500 ms, every operation, payer dave, every call\n$/);
       const table = (await faults('list', '--bank', 'hansa')).stdout.split('\n');
       assert.match(table[0] ?? '', /^ID +OPERATIONS +PAYER +FAULT +LEFT$/);
@@ -282,13 +370,31 @@ describe('openpis sandbox faults', () => {
       assert.deepEqual((JSON.parse((await faults('list', '--bank', 'hansa', '--json')).stdout) as { faults: unknown[] }).faults, []);
       assert.equal((await faults('list', '--bank', 'hansa')).stdout, 'No fault rules at hansa.\n');
       // A UK Open Banking bank, by its path under the sandbox (uk/<slug>), with its own operations.
-      const ukAdded = JSON.parse((await faults('add', '--bank', 'uk/albion', '--rule', '{"operations":["createDomesticPayment"],"fault":{"kind":"error","status":503}}', '--json')).stdout) as { id: string; bank: string };
+      const ukAdded = JSON.parse(
+        (
+          await faults(
+            'add',
+            '--bank',
+            'uk/albion',
+            '--rule',
+            '{"operations":["createDomesticPayment"],"fault":{"kind":"error","status":503}}',
+            '--json',
+          )
+        ).stdout,
+      ) as { id: string; bank: string };
       assert.equal(ukAdded.bank, 'albion');
-      assert.deepEqual((JSON.parse((await faults('list', '--bank', 'uk/albion', '--json')).stdout) as { faults: Array<{ id: string }> }).faults.map((rule) => rule.id), [ukAdded.id]);
+      assert.deepEqual(
+        (JSON.parse((await faults('list', '--bank', 'uk/albion', '--json')).stdout) as { faults: Array<{ id: string }> }).faults.map(
+          (rule) => rule.id,
+        ),
+        [ukAdded.id],
+      );
       assert.match((await faults('clear', '--bank', 'uk/albion')).stdout, /cleared/);
       // Without the token the command says what is missing.
       await assert.rejects(
-        run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa', '--url', bank.url], { env: { ...process.env, SANDBOX_OPERATOR_TOKEN: '' } }),
+        run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa', '--url', bank.url], {
+          env: { ...process.env, SANDBOX_OPERATOR_TOKEN: '' },
+        }),
         (error: { stderr: string }) => /SANDBOX_OPERATOR_TOKEN/.test(error.stderr),
       );
     } finally {
@@ -306,7 +412,14 @@ describe('openpis sandbox faults', () => {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"faults":[]}');
     });
     await new Promise<void>((resolve) => stand.listen(port, '127.0.0.1', resolve));
-    const env = { ...process.env, SANDBOX_OPERATOR_TOKEN: 'operator-token-of-this-test-123', LOG_LEVEL: 'silent', PORT: String(port), BASE_URL: '', SANDBOX_BANK_URL: '' };
+    const env = {
+      ...process.env,
+      SANDBOX_OPERATOR_TOKEN: 'operator-token-of-this-test-123',
+      LOG_LEVEL: 'silent',
+      PORT: String(port),
+      BASE_URL: '',
+      SANDBOX_BANK_URL: '',
+    };
     try {
       const { stdout } = await run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa'], { env });
       assert.equal(stdout, 'No fault rules at hansa.\n');
@@ -315,30 +428,48 @@ describe('openpis sandbox faults', () => {
       await new Promise((resolve) => stand.close(resolve));
     }
     // Nothing listens there now: one clear line, exit status 1, no stack trace.
-    await assert.rejects(run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa'], { env }), (error: { code: number; stderr: string }) => {
-      assert.equal(error.code, 1);
-      assert.equal(error.stderr, `The sandbox bank at http://localhost:${port}/sandbox-bank does not answer (ECONNREFUSED): is the service running? Give --url, or set SANDBOX_BANK_URL, BASE_URL or PORT as the service has them.\n`);
-      return true;
-    });
+    await assert.rejects(
+      run(process.execPath, [...CLI_ARGS, 'sandbox', 'faults', 'list', '--bank', 'hansa'], { env }),
+      (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1);
+        assert.equal(
+          error.stderr,
+          `The sandbox bank at http://localhost:${port}/sandbox-bank does not answer (ECONNREFUSED): is the service running? Give --url, or set SANDBOX_BANK_URL, BASE_URL or PORT as the service has them.\n`,
+        );
+        return true;
+      },
+    );
   });
 
   it('trigger without --url calls the service at the configured BASE_URL (from PORT), and says so clearly when nothing answers there', async () => {
     const { freePort } = await import('../helpers/test-app.js');
     const port = await freePort();
     const folder = mkdtempSync(join(tmpdir(), 'openpis-trigger-'));
-    const env = { ...process.env, DATABASE_URL: `sqlite:${join(folder, 'openpis.sqlite')}`, SECRET_KEYS: TEST_SECRET_KEYS, LOG_LEVEL: 'silent', PORT: String(port), BASE_URL: '', SANDBOX_BANK_URL: '' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(folder, 'openpis.sqlite')}`,
+      SECRET_KEYS: TEST_SECRET_KEYS,
+      LOG_LEVEL: 'silent',
+      PORT: String(port),
+      BASE_URL: '',
+      SANDBOX_BANK_URL: '',
+    };
     try {
       await run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'trial'], { env });
-      await assert.rejects(run(process.execPath, [...CLI_ARGS, 'trigger', 'completed'], { env }), (error: { code: number; stderr: string }) => {
-        assert.equal(error.code, 1);
-        assert.match(error.stderr, new RegExp(`^The service at http://localhost:${port} does not answer \\(is it running\\? set BASE_URL or --url\\)`));
-        assert.doesNotMatch(error.stderr, /\n\s+at /);
-        return true;
-      });
+      await assert.rejects(
+        run(process.execPath, [...CLI_ARGS, 'trigger', 'completed'], { env }),
+        (error: { code: number; stderr: string }) => {
+          assert.equal(error.code, 1);
+          assert.match(
+            error.stderr,
+            new RegExp(`^The service at http://localhost:${port} does not answer \\(is it running\\? set BASE_URL or --url\\)`),
+          );
+          assert.doesNotMatch(error.stderr, /\n\s+at /);
+          return true;
+        },
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   });
 });
-
-

@@ -22,7 +22,7 @@ import { CLI_ARGS } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 
-function databaseUrl(config: TestApp["config"]["database"]): string {
+function databaseUrl(config: TestApp['config']['database']): string {
   return config.kind === 'sqlite' ? `sqlite:${config.path}` : config.url;
 }
 
@@ -46,7 +46,6 @@ async function startReceiver(statuses: number[] = []): Promise<{ url: string; re
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received, server };
 }
 
-
 interface TriggerOutput {
   scenario: string;
   paymentId: string;
@@ -69,7 +68,13 @@ for (const kind of await testDatabaseKinds()) {
     before(async () => {
       service = await startTestApp(kind, { workers: true, env: { WORKER_POLL_INTERVAL_MS: '50', BANK_STATUS_POLL_BASE_MS: '100' } });
       client = await service.createClient({ name: 'laptop shop' });
-      env = { ...process.env, DATABASE_URL: databaseUrl(service.config.database), BASE_URL: service.baseUrl, SECRET_KEYS: TEST_SECRET_KEYS, LOG_LEVEL: 'silent' };
+      env = {
+        ...process.env,
+        DATABASE_URL: databaseUrl(service.config.database),
+        BASE_URL: service.baseUrl,
+        SECRET_KEYS: TEST_SECRET_KEYS,
+        LOG_LEVEL: 'silent',
+      };
       scratch = mkdtempSync(join(tmpdir(), 'openpis-listen-'));
     });
     after(async () => {
@@ -86,36 +91,68 @@ for (const kind of await testDatabaseKinds()) {
     ];
     for (const [scenario, status, failureCode] of expectations) {
       it(`trigger ${scenario}: a sandbox payment reaches ${failureCode ?? status} with no browser; its id and history are printed`, async () => {
-        const output = JSON.parse(await cli('trigger', scenario, '--client', client.clientId, '--deadline-seconds', '1', '--json')) as TriggerOutput;
+        const output = JSON.parse(
+          await cli('trigger', scenario, '--client', client.clientId, '--deadline-seconds', '1', '--json'),
+        ) as TriggerOutput;
         assert.equal(output.scenario, scenario);
         assert.equal(output.clientId, client.clientId);
         assert.equal(output.status, status);
-        assert.deepEqual((output.failureReasons ?? []).map((reason) => reason.code), failureCode === undefined ? [] : [failureCode]);
+        assert.deepEqual(
+          (output.failureReasons ?? []).map((reason) => reason.code),
+          failureCode === undefined ? [] : [failureCode],
+        );
         assert.equal(output.reachedExpectedOutcome, true);
         assert.equal(output.history.at(-1)?.detailedStatus, output.detailedStatus);
         assert.ok(output.history.length >= 2);
         // The service agrees, through the client's own view.
-        const payment = (await (await service.request(`/api/v1/ob/payments/${output.paymentId}`, { token: await client.token() })).json()) as { status: string };
+        const payment = (await (
+          await service.request(`/api/v1/ob/payments/${output.paymentId}`, { token: await client.token() })
+        ).json()) as { status: string };
         assert.equal(payment.status, status);
       });
     }
 
     it('trigger prints the payment and its history as a table for people; refuses bad input clearly', async () => {
       const text = await cli('trigger', 'completed', '--client', client.clientId);
-      assert.match(text, /^Payment [0-9a-f-]{36} \(trigger-completed-\w+\) at Hansa Direktbank Sandbox, test payer dave: COMPLETED PAYMENT_EXECUTION_COMPLETED\n/);
+      assert.match(
+        text,
+        /^Payment [0-9a-f-]{36} \(trigger-completed-\w+\) at Hansa Direktbank Sandbox, test payer dave: COMPLETED PAYMENT_EXECUTION_COMPLETED\n/,
+      );
       assert.match(text, /\nCREATED +STATUS +DETAILED STATUS +FAILURE\n/);
       assert.match(text, /PAYMENT_EXECUTION_COMPLETED\s*$/);
-      await assert.rejects(cli('trigger', 'refunded', '--client', client.clientId), (error: { stderr: string }) => /value 'refunded' is invalid for argument 'scenario'/.test(error.stderr));
-      await assert.rejects(cli('trigger', 'completed', '--client', 'acme'), (error: { stderr: string }) => /--client must be a UUID/.test(error.stderr));
+      await assert.rejects(cli('trigger', 'refunded', '--client', client.clientId), (error: { stderr: string }) =>
+        /value 'refunded' is invalid for argument 'scenario'/.test(error.stderr),
+      );
+      await assert.rejects(cli('trigger', 'completed', '--client', 'acme'), (error: { stderr: string }) =>
+        /--client must be a UUID/.test(error.stderr),
+      );
       const production = await service.createClient({ name: 'live', environment: 'production' });
-      await assert.rejects(cli('trigger', 'completed', '--client', production.clientId), (error: { stderr: string }) => /sandbox payments only/.test(error.stderr));
+      await assert.rejects(cli('trigger', 'completed', '--client', production.clientId), (error: { stderr: string }) =>
+        /sandbox payments only/.test(error.stderr),
+      );
     });
 
     it('listen forwards each event signed exactly as a webhook, keeps its position across restarts and stops on SIGINT', async () => {
       const receiver = await startReceiver([503]);
       const positionFile = join(scratch, `${kind.name}.json`);
       const start = (): { child: ChildProcess; output: () => string } => {
-        const child = spawn(process.execPath, [...CLI_ARGS, 'listen', '--client', client.clientId, '--forward-to', receiver.url, '--position-file', positionFile, '--poll-interval-ms', '100', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(
+          process.execPath,
+          [
+            ...CLI_ARGS,
+            'listen',
+            '--client',
+            client.clientId,
+            '--forward-to',
+            receiver.url,
+            '--position-file',
+            positionFile,
+            '--poll-interval-ms',
+            '100',
+            '--json',
+          ],
+          { env, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         let output = '';
         child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
         child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -142,7 +179,12 @@ for (const kind of await testDatabaseKinds()) {
         assert.equal(await stop(first), 0, first.output());
         assert.match(first.output(), /"stopped":true/);
 
-        const events = await service.database.db.selectFrom('events').selectAll().where('payment_id', '=', paymentId).orderBy('position').execute();
+        const events = await service.database.db
+          .selectFrom('events')
+          .selectAll()
+          .where('payment_id', '=', paymentId)
+          .orderBy('position')
+          .execute();
         assert.equal(events.length, 1, 'a hosted payment starts with one status');
         const [event] = events;
         assert.ok(event !== undefined);
@@ -160,9 +202,15 @@ for (const kind of await testDatabaseKinds()) {
         // Second run resumes after the kept position: what happened while it was down arrives, nothing twice.
         const whileDown = await createPayment();
         const second = start();
-        await waitUntil('the event written while listen was down', () => receiver.received.some((delivery) => delivery.body.includes(whileDown)));
+        await waitUntil('the event written while listen was down', () =>
+          receiver.received.some((delivery) => delivery.body.includes(whileDown)),
+        );
         assert.equal(await stop(second), 0, second.output());
-        assert.equal(receiver.received.filter((delivery) => delivery.headers['webhook-id'] === event.id).length, 2, 'the first event is not sent again');
+        assert.equal(
+          receiver.received.filter((delivery) => delivery.headers['webhook-id'] === event.id).length,
+          2,
+          'the first event is not sent again',
+        );
       } finally {
         receiver.server.close();
       }
@@ -184,13 +232,24 @@ for (const kind of await testDatabaseKinds()) {
       assert.match(header ?? '', /^CLIENT ID +ENVIRONMENT +STATE +CREATED +SCOPES +NAME$/);
       assert.ok(rows.some((row) => row.startsWith(client.clientId) && row.endsWith('laptop shop')));
       const nameColumn = (header ?? '').indexOf('NAME');
-      assert.ok(rows.every((row) => row.length >= nameColumn), 'columns are aligned under their headers');
-      await assert.rejects(cli('clients', 'disable', 'not-an-id'), (error: { stderr: string }) => /clientId must be a UUID/.test(error.stderr));
+      assert.ok(
+        rows.every((row) => row.length >= nameColumn),
+        'columns are aligned under their headers',
+      );
+      await assert.rejects(cli('clients', 'disable', 'not-an-id'), (error: { stderr: string }) =>
+        /clientId must be a UUID/.test(error.stderr),
+      );
       await assert.rejects(cli('webhooks', 'redeliver', '42'), (error: { stderr: string }) => /eventId must be a UUID/.test(error.stderr));
 
-      const withHook = paymentRequest({ metadata: { ...(paymentRequest().metadata as object), webhookUrl: 'https://receiver.example/webhooks' } });
-      const created = (await (await service.request('/api/v1/ob/payments', { method: 'POST', token: await client.token(), json: withHook })).json()) as { paymentId: string };
-      const listed = JSON.parse(await cli('webhooks', 'list', '--payment', created.paymentId, '--json')) as Array<{ body: { type: string; data: { paymentId: string } } }>;
+      const withHook = paymentRequest({
+        metadata: { ...(paymentRequest().metadata as object), webhookUrl: 'https://receiver.example/webhooks' },
+      });
+      const created = (await (
+        await service.request('/api/v1/ob/payments', { method: 'POST', token: await client.token(), json: withHook })
+      ).json()) as { paymentId: string };
+      const listed = JSON.parse(await cli('webhooks', 'list', '--payment', created.paymentId, '--json')) as Array<{
+        body: { type: string; data: { paymentId: string } };
+      }>;
       assert.equal(listed[0]?.body.type, 'payment.status.updated');
       assert.equal(listed[0]?.body.data.paymentId, created.paymentId);
     });

@@ -33,19 +33,36 @@ describe('CLI start-up', () => {
   const modulesOf = async (...args: string[]): Promise<string[]> => {
     const record = join(folder, `modules-${args.join('-')}.txt`);
     await run(process.execPath, [CLI_ARGS[0] ?? '', CLI_ARGS[1] ?? '', '--import', RECORDER, ...CLI_ARGS.slice(2), ...args], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${join(folder, 'openpis.sqlite')}`, SECRET_KEYS: TEST_SECRET_KEYS, LOG_LEVEL: 'silent', OPENPIS_RECORD_MODULES: record },
+      env: {
+        ...process.env,
+        DATABASE_URL: `sqlite:${join(folder, 'openpis.sqlite')}`,
+        SECRET_KEYS: TEST_SECRET_KEYS,
+        LOG_LEVEL: 'silent',
+        OPENPIS_RECORD_MODULES: record,
+      },
     });
-    return readFileSync(record, 'utf8').split('\n').filter((line) => line !== '');
+    return readFileSync(record, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
   };
   before(() => {
     folder = mkdtempSync(join(tmpdir(), 'openpis-cli-start-'));
   });
   after(() => rmSync(folder, { recursive: true, force: true }));
 
-  for (const command of [['clients', 'list'], ['clients', 'list', '--json'], ['users', 'list'], ['webhooks', 'list', '--payment', '0b6f4c5e-3d2a-4f1b-9c8d-7e6f5a4b3c2d'], ['secrets', 'generate-key']]) {
+  for (const command of [
+    ['clients', 'list'],
+    ['clients', 'list', '--json'],
+    ['users', 'list'],
+    ['webhooks', 'list', '--payment', '0b6f4c5e-3d2a-4f1b-9c8d-7e6f5a4b3c2d'],
+    ['secrets', 'generate-key'],
+  ]) {
     it(`${command.join(' ')} loads none of the sandbox bank, server, catalogue, logo or webhook-sending modules`, async () => {
       const modules = await modulesOf(...command);
-      assert.ok(modules.some((url) => url.endsWith('/src/cli/main.ts')), 'the recorder saw the CLI load');
+      assert.ok(
+        modules.some((url) => url.endsWith('/src/cli/main.ts')),
+        'the recorder saw the CLI load',
+      );
       const heavy = modules.filter((url) => HEAVY.some((pattern) => pattern.test(url)));
       assert.deepEqual([...new Set(heavy.map((url) => url.replace(/^.*?\/(node_modules\/(@[^/]+\/)?[^/]+|src\/[^/]+)\/.*$/, '$1')))], []);
     });

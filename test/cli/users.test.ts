@@ -27,19 +27,29 @@ describe('openpis users', () => {
       const child = execFile(
         process.execPath,
         [...CLI_ARGS, ...args],
-        { env: { ...process.env, DATABASE_URL: database.config.kind === 'sqlite' ? `sqlite:${database.config.path}` : database.config.url, LOG_LEVEL: 'silent', SECRET_KEYS: TEST_SECRET_KEYS } },
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: database.config.kind === 'sqlite' ? `sqlite:${database.config.path}` : database.config.url,
+            LOG_LEVEL: 'silent',
+            SECRET_KEYS: TEST_SECRET_KEYS,
+          },
+        },
         (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }),
       );
       child.stdin?.end(stdin ?? '');
     });
-  const users = (): ConsoleUsers => new ConsoleUsers(handle.db, new SecretBox(loadConfig({ SECRET_KEYS: TEST_SECRET_KEYS }).secretKeys), { attempts: 5, seconds: 900 });
+  const users = (): ConsoleUsers =>
+    new ConsoleUsers(handle.db, new SecretBox(loadConfig({ SECRET_KEYS: TEST_SECRET_KEYS }).secretKeys), { attempts: 5, seconds: 900 });
 
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');
     database = await sqlite.create();
     handle = openDatabase(database.config);
     await migrateToLatest(handle.db as unknown as Kysely<unknown>);
-    clientId = (await new ClientService(handle.db, new SecretBox(loadConfig({ SECRET_KEYS: TEST_SECRET_KEYS }).secretKeys)).create({ name: 'Acme' })).clientId;
+    clientId = (
+      await new ClientService(handle.db, new SecretBox(loadConfig({ SECRET_KEYS: TEST_SECRET_KEYS }).secretKeys)).create({ name: 'Acme' })
+    ).clientId;
   });
   after(async () => {
     await handle?.close();
@@ -47,7 +57,10 @@ describe('openpis users', () => {
   });
 
   it('creates an operator with a password read from standard input, stored as an argon2id hash', async () => {
-    const created = await cli(['users', 'create', '--email', 'Ops@Example.com', '--name', 'Ola Operator', '--role', 'operator', '--password-stdin'], 'a long enough passphrase\n');
+    const created = await cli(
+      ['users', 'create', '--email', 'Ops@Example.com', '--name', 'Ola Operator', '--role', 'operator', '--password-stdin'],
+      'a long enough passphrase\n',
+    );
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /operator .* ops@example\.com/);
     assert.doesNotMatch(created.stdout, /passphrase|Password/);
@@ -57,21 +70,54 @@ describe('openpis users', () => {
   });
 
   it('makes and prints a password once when none is given; refuses what is wrong with every problem named', async () => {
-    const created = await cli(['users', 'create', '--email', 'help@acme.example', '--name', 'Sam Support', '--role', 'member', '--client', clientId, '--json']);
+    const created = await cli([
+      'users',
+      'create',
+      '--email',
+      'help@acme.example',
+      '--name',
+      'Sam Support',
+      '--role',
+      'member',
+      '--client',
+      clientId,
+      '--json',
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const printed = JSON.parse(created.stdout) as { password: string; role: string; clientId: string };
     assert.equal(printed.role, 'member');
     assert.equal(printed.clientId, clientId);
     assert.equal((await users().checkPassword('help@acme.example', printed.password)).outcome, 'accepted');
-    const member = await cli(['users', 'create', '--email', 'desk@acme.example', '--name', 'Dee Desk', '--role', 'member', '--client', clientId]);
+    const member = await cli([
+      'users',
+      'create',
+      '--email',
+      'desk@acme.example',
+      '--name',
+      'Dee Desk',
+      '--role',
+      'member',
+      '--client',
+      clientId,
+    ]);
     assert.match(member.stdout, /2FA not enrolled yet/);
-    assert.match(member.stdout, /At the first sign-in the console asks them to set up an authenticator app/, 'members enrol a second factor too');
+    assert.match(
+      member.stdout,
+      /At the first sign-in the console asks them to set up an authenticator app/,
+      'members enrol a second factor too',
+    );
     const listed = await cli(['users', 'list']);
     assert.doesNotMatch(listed.stdout, new RegExp(printed.password));
 
-    const refused = await cli(['users', 'create', '--email', 'not-an-email', '--name', 'X', '--role', 'member', '--password-stdin'], 'short\n');
+    const refused = await cli(
+      ['users', 'create', '--email', 'not-an-email', '--name', 'X', '--role', 'member', '--password-stdin'],
+      'short\n',
+    );
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /email must be an email address, the password must have at least 12 characters, a member belongs to one client/);
+    assert.match(
+      refused.stderr,
+      /email must be an email address, the password must have at least 12 characters, a member belongs to one client/,
+    );
     const duplicate = await cli(['users', 'create', '--email', 'help@acme.example', '--name', 'Again', '--role', 'operator']);
     assert.match(duplicate.stderr, /exists already/);
   });
@@ -89,7 +135,16 @@ describe('openpis users', () => {
     const entries = await handle.db.selectFrom('audit_log').selectAll().orderBy('at').execute();
     assert.deepEqual(
       entries.map((entry) => `${entry.action} ${entry.target}`),
-      ['user.created ops@example.com', 'user.created help@acme.example', 'user.created desk@acme.example', 'user.disabled help@acme.example', 'user.enabled help@acme.example', 'user.password-reset help@acme.example', 'user.unlocked help@acme.example', 'user.second-factor-reset ops@example.com'],
+      [
+        'user.created ops@example.com',
+        'user.created help@acme.example',
+        'user.created desk@acme.example',
+        'user.disabled help@acme.example',
+        'user.enabled help@acme.example',
+        'user.password-reset help@acme.example',
+        'user.unlocked help@acme.example',
+        'user.second-factor-reset ops@example.com',
+      ],
     );
     assert.ok(entries.every((entry) => entry.actor.startsWith('cli:') && entry.actor_role === 'cli'));
   });
@@ -97,9 +152,21 @@ describe('openpis users', () => {
   it('audits the client commands too', async () => {
     assert.equal((await cli(['clients', 'rotate-secret', clientId])).code, 0);
     assert.equal((await cli(['clients', 'disable', clientId])).code, 0);
-    const entries = await handle.db.selectFrom('audit_log').selectAll().where('client_id', '=', clientId).where('action', 'like', 'client.%').orderBy('at').execute();
-    assert.deepEqual(entries.map((entry) => entry.action), ['client.secret-rotated', 'client.disabled']);
+    const entries = await handle.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('action', 'like', 'client.%')
+      .orderBy('at')
+      .execute();
+    assert.deepEqual(
+      entries.map((entry) => entry.action),
+      ['client.secret-rotated', 'client.disabled'],
+    );
     assert.ok(entries.every((entry) => entry.actor.startsWith('cli:') && entry.target === clientId));
-    assert.ok(entries.every((entry) => !(entry.details ?? '').includes('ops_')), 'no secret in the log');
+    assert.ok(
+      entries.every((entry) => !(entry.details ?? '').includes('ops_')),
+      'no secret in the log',
+    );
   });
 });

@@ -5,7 +5,12 @@ import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 describe('operator identity settings', () => {
   it('are unset by default', () => {
-    assert.deepEqual(loadConfig({}).operator, { name: undefined, regulatoryStatement: undefined, termsUrl: undefined, privacyUrl: undefined });
+    assert.deepEqual(loadConfig({}).operator, {
+      name: undefined,
+      regulatoryStatement: undefined,
+      termsUrl: undefined,
+      privacyUrl: undefined,
+    });
   });
 
   it('are read when valid', () => {
@@ -47,7 +52,8 @@ describe('operator identity settings', () => {
       assert.throws(
         () => loadConfig({ OPERATOR_NAME: spoof }),
         (error: unknown) =>
-          error instanceof ConfigError && error.problems.some((problem) => /^OPERATOR_NAME must not contain invisible formatting characters/.test(problem)),
+          error instanceof ConfigError &&
+          error.problems.some((problem) => /^OPERATOR_NAME must not contain invisible formatting characters/.test(problem)),
         JSON.stringify(spoof),
       );
     }

@@ -20,7 +20,12 @@ const context: CallContext = { requestId: '99391c7e-ad88-49ec-a2ad-99ddcb1f7721'
 const isInsecure = (error: unknown): boolean => error instanceof BankProtocolError && /https is required/.test(error.message);
 
 function bgClient(baseUrl: string): BerlinGroupHttpClient {
-  return new BerlinGroupHttpClient(settings(baseUrl), { dispatcher: getGlobalDispatcher(), signer: undefined, logger: undefined, now: () => new Date() });
+  return new BerlinGroupHttpClient(settings(baseUrl), {
+    dispatcher: getGlobalDispatcher(),
+    signer: undefined,
+    logger: undefined,
+    now: () => new Date(),
+  });
 }
 
 describe('Berlin Group: links the bank returns', () => {
@@ -45,17 +50,30 @@ describe('Berlin Group: links the bank returns', () => {
     const client = bgClient('https://xs2a.bank.example/psd2');
     // Another origin is refused as such; the same host on http is another origin too.
     assert.throws(() => client.resolveApiLink('getPaymentStatus', 'http://xs2a.bank.example/psd2/v1/payments/x/status'), BankProtocolError);
-    await assert.rejects(client.send({ operation: 'getPaymentStatus', method: 'GET', url: new URL('http://bank.invalid/v1/x'), context }), isInsecure);
+    await assert.rejects(
+      client.send({ operation: 'getPaymentStatus', method: 'GET', url: new URL('http://bank.invalid/v1/x'), context }),
+      isInsecure,
+    );
   });
 
   it('a sandbox bank on plain http (this machine) may link to its own origin and this machine only', async () => {
     bank.handle(() => ({
       status: 201,
       headers: { 'ASPSP-SCA-Approach': 'REDIRECT' },
-      body: { transactionStatus: 'RCVD', paymentId: 'p-1', _links: { scaRedirect: { href: `${bank.origin}/sca/p-1` }, status: { href: '/xs2a/v1/payments/sepa-credit-transfers/p-1/status' } } },
+      body: {
+        transactionStatus: 'RCVD',
+        paymentId: 'p-1',
+        _links: { scaRedirect: { href: `${bank.origin}/sca/p-1` }, status: { href: '/xs2a/v1/payments/sepa-credit-transfers/p-1/status' } },
+      },
     }));
     const connector = createConnector(settings(`${bank.origin}/xs2a`));
-    const registered = await connector.registerPayment({ idempotencyKey: 'k-1', context, payment: order(), returnAddress: returnTo('https://pis.example/cb', 'https://pis.example/nok'), psuId: 'alice' });
+    const registered = await connector.registerPayment({
+      idempotencyKey: 'k-1',
+      context,
+      payment: order(),
+      returnAddress: returnTo('https://pis.example/cb', 'https://pis.example/nok'),
+      psuId: 'alice',
+    });
     assert.deepEqual(registered.next, { kind: 'redirect', url: `${bank.origin}/sca/p-1` });
     assert.equal(bgClient(`${bank.origin}/xs2a`).resolveBrowserLink('op', 'http://localhost:9/sca'), 'http://localhost:9/sca');
   });
@@ -68,7 +86,13 @@ describe('Berlin Group: links the bank returns', () => {
     }));
     const connector = createConnector(settings(`${bank.origin}/xs2a`));
     await assert.rejects(
-      connector.registerPayment({ idempotencyKey: 'k-2', context, payment: order(), returnAddress: returnTo('https://pis.example/cb', 'https://pis.example/nok'), psuId: 'alice' }),
+      connector.registerPayment({
+        idempotencyKey: 'k-2',
+        context,
+        payment: order(),
+        returnAddress: returnTo('https://pis.example/cb', 'https://pis.example/nok'),
+        psuId: 'alice',
+      }),
       isInsecure,
     );
   });
@@ -92,7 +116,11 @@ describe('UK Open Banking: discovery endpoints and calls', () => {
   before(async () => {
     bank = await startFakeBank();
     bank.handle((request) =>
-      request.url.endsWith('/.well-known/openid-configuration') ? { status: 200, body: discovery } : request.url.endsWith('/jwks') ? { status: 200, body: { keys: [] } } : { status: 404 },
+      request.url.endsWith('/.well-known/openid-configuration')
+        ? { status: 200, body: discovery }
+        : request.url.endsWith('/jwks')
+          ? { status: 200, body: { keys: [] } }
+          : { status: 404 },
     );
   });
   after(async () => {
@@ -129,15 +157,28 @@ describe('UK Open Banking: discovery endpoints and calls', () => {
 
   it('a bank on https is never called over plain http', async () => {
     const secureBank = new UkHttpClient(getGlobalDispatcher(), 2_000, undefined, new URL('https://as.bank.example'));
-    await assert.rejects(secureBank.send({ operation: 'discovery', method: 'GET', url: new URL('http://bank.invalid/.well-known/openid-configuration'), headers: {} }), isInsecure);
+    await assert.rejects(
+      secureBank.send({
+        operation: 'discovery',
+        method: 'GET',
+        url: new URL('http://bank.invalid/.well-known/openid-configuration'),
+        headers: {},
+      }),
+      isInsecure,
+    );
   });
 });
 
 describe('the catalogue: bank addresses', () => {
   const builtIn = (): { providers: Array<Record<string, unknown>> } =>
-    JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as { providers: Array<Record<string, unknown>> };
+    JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as {
+      providers: Array<Record<string, unknown>>;
+    };
 
-  function withConnector(name: string, change: (connector: Record<string, unknown>) => void): { providers: Array<Record<string, unknown>> } {
+  function withConnector(
+    name: string,
+    change: (connector: Record<string, unknown>) => void,
+  ): { providers: Array<Record<string, unknown>> } {
     const catalogue = builtIn();
     const provider = catalogue.providers.find((entry) => entry['name'] === name);
     assert.ok(provider, name);
@@ -151,7 +192,10 @@ describe('the catalogue: bank addresses', () => {
     const catalogue = withConnector('Banca Sandbox Italia', (connector) => {
       connector['baseUrl'] = 'http://xs2a.bank.example/psd2';
     });
-    assert.throws(() => parseCatalogue(catalogue, 'http://127.0.0.1:1/sandbox-bank'), /Banca Sandbox Italia[\s\S]*http:\/\/xs2a\.bank\.example is not https/);
+    assert.throws(
+      () => parseCatalogue(catalogue, 'http://127.0.0.1:1/sandbox-bank'),
+      /Banca Sandbox Italia[\s\S]*http:\/\/xs2a\.bank\.example is not https/,
+    );
   });
 
   it('a UK bank whose issuer or resource base is plain http stops the load', () => {
@@ -165,7 +209,7 @@ describe('the catalogue: bank addresses', () => {
     assert.throws(() => parseCatalogue(resources, 'http://127.0.0.1:1/sandbox-bank'), /is not https/);
   });
 
-  it('https banks, banks on this machine and the operator\'s own sandbox bank (any SANDBOX_BANK_URL) load', () => {
+  it("https banks, banks on this machine and the operator's own sandbox bank (any SANDBOX_BANK_URL) load", () => {
     const secure = withConnector('Banca Sandbox Italia', (connector) => {
       connector['baseUrl'] = 'https://xs2a.bank.example/psd2';
     });

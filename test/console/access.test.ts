@@ -40,7 +40,10 @@ for (const kind of kinds) {
       const browser = new ConsoleBrowser(app.baseUrl);
       const signInPage = await browser.get('/console/sign-in');
       assert.equal(signInPage.status, 200);
-      assert.match(signInPage.headers.get('content-security-policy') ?? '', /^default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'$/);
+      assert.match(
+        signInPage.headers.get('content-security-policy') ?? '',
+        /^default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'$/,
+      );
       assert.doesNotMatch(signInPage.html, /<script/);
       const passed = await browser.post('/console/sign-in', { email: 'mia@acme.example', password: PASSWORD });
       assert.equal(passed.status, 303);
@@ -101,11 +104,28 @@ for (const kind of kinds) {
       advance(61);
       assert.equal((await browser.signIn('lou@acme.example', PASSWORD)).location, '/console/sign-in/enrol');
       await browser.get('/console/sign-in/enrol');
-      assert.equal((await browser.post('/console/sign-in/enrol', { code: await freshTotpCode(enrolmentKey(browser.lastHtml), now) })).status, 303);
+      assert.equal(
+        (await browser.post('/console/sign-in/enrol', { code: await freshTotpCode(enrolmentKey(browser.lastHtml), now) })).status,
+        303,
+      );
       const log = await new AuditLog(app.database.db).list({ actor: 'lou@acme.example', limit: 50 });
       const actions = log.map((entry) => entry.action).sort();
-      assert.deepEqual(actions, ['account.locked', 'second-factor.enrolled', 'sign-in', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.failed', 'sign-in.refused', 'sign-in.refused']);
-      assert.deepEqual(log.slice(2, 4).map((entry) => entry.action), ['sign-in.refused', 'sign-in.refused']);
+      assert.deepEqual(actions, [
+        'account.locked',
+        'second-factor.enrolled',
+        'sign-in',
+        'sign-in.failed',
+        'sign-in.failed',
+        'sign-in.failed',
+        'sign-in.failed',
+        'sign-in.failed',
+        'sign-in.refused',
+        'sign-in.refused',
+      ]);
+      assert.deepEqual(
+        log.slice(2, 4).map((entry) => entry.action),
+        ['sign-in.refused', 'sign-in.refused'],
+      );
       assert.ok(log.every((entry) => entry.ip === '127.0.0.1' && entry.clientId === clientId));
     });
 
@@ -120,7 +140,10 @@ for (const kind of kinds) {
       assert.match(enrol.html, /otpauth:\/\/totp\/openpis%20console:olga%40operator\.example\?/);
       const key = enrolmentKey(enrol.html);
       assert.equal(key.length, 32);
-      assert.equal((await browser.post('/console/sign-in/enrol', { code: '000000' === totpCode(key, clock) ? '111111' : '000000' })).status, 401);
+      assert.equal(
+        (await browser.post('/console/sign-in/enrol', { code: '000000' === totpCode(key, clock) ? '111111' : '000000' })).status,
+        401,
+      );
       const confirmed = await browser.post('/console/sign-in/enrol', { code: totpCode(key, clock) });
       assert.equal(confirmed.status, 303);
       assert.equal((await browser.get('/console/people')).status, 200);

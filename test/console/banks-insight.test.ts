@@ -22,7 +22,15 @@ function chartLabel(page: string, id: string): string {
 /** The Banks page's rows, as text. */
 function bankRows(page: string): string[] {
   const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(page)?.[1] ?? '';
-  return body.split('</tr>').map((row) => row.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()).filter((row) => row !== '');
+  return body
+    .split('</tr>')
+    .map((row) =>
+      row
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((row) => row !== '');
 }
 
 for (const kind of await testDatabaseKinds()) {
@@ -44,18 +52,59 @@ for (const kind of await testDatabaseKinds()) {
       await paidAtHansa(app, acme, 12.5, 'PAYMENT_EXECUTION_COMPLETED');
       await paidAtHansa(app, acme, 5000, 'PAYMENT_EXECUTION_FAILED');
       for (let index = 0; index < 2; index += 1) {
-        assert.equal((await app.request('/api/v1/ob/payments', { method: 'POST', token: await globex.token(), json: paymentRequest() })).status, 201);
+        assert.equal(
+          (await app.request('/api/v1/ob/payments', { method: 'POST', token: await globex.token(), json: paymentRequest() })).status,
+          201,
+        );
       }
       // Recorded calls: Lumière down for Globex just now (failing), answering three hours ago; Midi answering 19 of
       // 20 calls in the hour (95 %: not yet degraded).
       const now = Date.now();
       const recorder = new BankCallRecorder(app.database.db);
       const at = (minutesAgo: number): string => new Date(now - minutesAgo * 60_000).toISOString();
-      for (let index = 0; index < 4; index += 1) recorder.record({ at: at(index + 1), bankId: BANKS.lumiere, clientId: globex.clientId, paymentId: null, operation: 'initiatePayment', outcome: 'unavailable', httpStatus: 503, latencyMs: 100 });
-      recorder.record({ at: at(180), bankId: BANKS.lumiere, clientId: globex.clientId, paymentId: null, operation: 'initiatePayment', outcome: 'ok', httpStatus: null, latencyMs: 100 });
+      for (let index = 0; index < 4; index += 1)
+        recorder.record({
+          at: at(index + 1),
+          bankId: BANKS.lumiere,
+          clientId: globex.clientId,
+          paymentId: null,
+          operation: 'initiatePayment',
+          outcome: 'unavailable',
+          httpStatus: 503,
+          latencyMs: 100,
+        });
+      recorder.record({
+        at: at(180),
+        bankId: BANKS.lumiere,
+        clientId: globex.clientId,
+        paymentId: null,
+        operation: 'initiatePayment',
+        outcome: 'ok',
+        httpStatus: null,
+        latencyMs: 100,
+      });
       // Midi: 19 answered calls of 100 … 1900 ms and one timeout, all within the hour; p95 of 20 = the 19th smallest.
-      for (let index = 1; index <= 19; index += 1) recorder.record({ at: at(30), bankId: BANKS.midi, clientId: globex.clientId, paymentId: null, operation: 'getPaymentStatus', outcome: index % 2 === 0 ? 'refused' : 'ok', httpStatus: index % 2 === 0 ? 400 : null, latencyMs: index * 100 });
-      recorder.record({ at: at(50), bankId: BANKS.midi, clientId: globex.clientId, paymentId: null, operation: 'getPaymentStatus', outcome: 'unavailable', httpStatus: null, latencyMs: 30_000 });
+      for (let index = 1; index <= 19; index += 1)
+        recorder.record({
+          at: at(30),
+          bankId: BANKS.midi,
+          clientId: globex.clientId,
+          paymentId: null,
+          operation: 'getPaymentStatus',
+          outcome: index % 2 === 0 ? 'refused' : 'ok',
+          httpStatus: index % 2 === 0 ? 400 : null,
+          latencyMs: index * 100,
+        });
+      recorder.record({
+        at: at(50),
+        bankId: BANKS.midi,
+        clientId: globex.clientId,
+        paymentId: null,
+        operation: 'getPaymentStatus',
+        outcome: 'unavailable',
+        httpStatus: null,
+        latencyMs: 30_000,
+      });
       await recorder.close();
       // The app writes its records of bank calls in batches, up to 250 ms after a call: the pages read what is written.
       await app.app.bankCallRecorder.flush();
@@ -105,7 +154,10 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual(reached, [2, 2, 2, 2, 1]);
 
       const mine = await member.get(`/console/insight?range=24h&client=${globex.clientId}`);
-      assert.match(chartLabel(mine.html, 'outcomes'), /^Last 24 hours: 2 payments created, 1 completed \(50 %\), 1 failed, 0 still pending/);
+      assert.match(
+        chartLabel(mine.html, 'outcomes'),
+        /^Last 24 hours: 2 payments created, 1 completed \(50 %\), 1 failed, 0 still pending/,
+      );
       assert.doesNotMatch(mine.html, /Globex/);
     });
   });

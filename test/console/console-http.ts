@@ -56,7 +56,11 @@ export class ConsoleBrowser {
   }
 
   /** Posts a multipart form (a file upload) with the last page's CSRF token unless `_csrf` is given. */
-  upload(path: string, fields: Record<string, string>, files: Record<string, { bytes: Uint8Array; name: string; type: string }>): Promise<ConsoleAnswer> {
+  upload(
+    path: string,
+    fields: Record<string, string>,
+    files: Record<string, { bytes: Uint8Array; name: string; type: string }>,
+  ): Promise<ConsoleAnswer> {
     const body = new FormData();
     for (const [name, value] of Object.entries({ _csrf: this.csrf(), ...fields })) body.append(name, value);
     for (const [name, file] of Object.entries(files)) body.append(name, new Blob([file.bytes], { type: file.type }), file.name);
@@ -108,7 +112,11 @@ export async function freshTotpCode(key: string, now?: () => Date): Promise<stri
  * Signs a person (operator or member) in over HTTP with the password and the second factor, enrolling their
  * authenticator the first time; returns the authenticator's key (give it back for later sign-ins).
  */
-export async function signInPerson(browser: ConsoleBrowser, email: string, options: { readonly key?: string; readonly now?: () => Date; readonly password?: string } = {}): Promise<string> {
+export async function signInPerson(
+  browser: ConsoleBrowser,
+  email: string,
+  options: { readonly key?: string; readonly now?: () => Date; readonly password?: string } = {},
+): Promise<string> {
   const first = await browser.signIn(email, options.password ?? PASSWORD);
   if (first.location?.startsWith('/console/sign-in/enrol') === true) {
     const enrolPage = await browser.get('/console/sign-in/enrol');
@@ -117,7 +125,8 @@ export async function signInPerson(browser: ConsoleBrowser, email: string, optio
     if (answer.status !== 303) throw new Error(`enrolment failed: ${answer.status}`);
     return enrolled;
   }
-  if (first.location?.startsWith('/console/sign-in/code') !== true) throw new Error(`the password step answered ${first.status} ${first.location ?? ''}`);
+  if (first.location?.startsWith('/console/sign-in/code') !== true)
+    throw new Error(`the password step answered ${first.status} ${first.location ?? ''}`);
   if (options.key === undefined) throw new Error('the person is enrolled: give the key');
   await browser.get('/console/sign-in/code');
   const answer = await browser.post('/console/sign-in/code', { code: await freshTotpCode(options.key, options.now) });
@@ -134,7 +143,11 @@ export async function signInOperator(browser: ConsoleBrowser, email: string, at:
  * The two people most console tests need: Olga, an operator, and Mia, a member of `memberClientId`, each signed in
  * with their second factor (enrolled on the way) in a browser of their own.
  */
-export async function signedInOperatorAndMember(app: TestApp, memberClientId: string, memberEmail = 'mia@acme.example'): Promise<{ operator: ConsoleBrowser; member: ConsoleBrowser }> {
+export async function signedInOperatorAndMember(
+  app: TestApp,
+  memberClientId: string,
+  memberEmail = 'mia@acme.example',
+): Promise<{ operator: ConsoleBrowser; member: ConsoleBrowser }> {
   const users = consoleUsers(app);
   await users.create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });
   await users.create({ email: memberEmail, name: 'Mia Member', role: 'member', clientId: memberClientId, password: PASSWORD });

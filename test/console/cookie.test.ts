@@ -6,7 +6,9 @@ import { clearConsoleCookie, setConsoleCookie } from '../../src/console/security
 
 function capture(): { reply: FastifyReply; headers: string[] } {
   const headers: string[] = [];
-  const reply = { header: (name: string, value: string) => (name.toLowerCase() === 'set-cookie' ? headers.push(value) : undefined) } as unknown as FastifyReply;
+  const reply = {
+    header: (name: string, value: string) => (name.toLowerCase() === 'set-cookie' ? headers.push(value) : undefined),
+  } as unknown as FastifyReply;
   return { reply, headers };
 }
 
@@ -20,5 +22,8 @@ it('leaves Secure out under plain http (a trial on this machine), and clears wit
   const { reply, headers } = capture();
   setConsoleCookie(reply, { secure: false }, 'openpis_console', 'value');
   clearConsoleCookie(reply, { secure: false }, 'openpis_console');
-  assert.deepEqual(headers, ['openpis_console=value; Path=/console; HttpOnly; SameSite=Strict', 'openpis_console=; Max-Age=0; Path=/console; HttpOnly; SameSite=Strict']);
+  assert.deepEqual(headers, [
+    'openpis_console=value; Path=/console; HttpOnly; SameSite=Strict',
+    'openpis_console=; Max-Age=0; Path=/console; HttpOnly; SameSite=Strict',
+  ]);
 });

@@ -29,7 +29,8 @@ for (const kind of kinds) {
       await app?.close();
     });
 
-    const actions = async (actor: string): Promise<string[]> => (await new AuditLog(app.database.db).list({ actor, limit: 500 })).map((entry) => entry.action);
+    const actions = async (actor: string): Promise<string[]> =>
+      (await new AuditLog(app.database.db).list({ actor, limit: 500 })).map((entry) => entry.action);
     const count = (list: readonly string[], action: string): number => list.filter((entry) => entry === action).length;
 
     it(`checks at most ${ATTEMPTS} of ${BURST} passwords sent at once, the right one among them included`, async () => {
@@ -38,7 +39,9 @@ for (const kind of kinds) {
       const browsers = Array.from({ length: BURST }, () => new ConsoleBrowser(app.baseUrl));
       for (const browser of browsers) await browser.get('/console/sign-in');
       const answers = await Promise.all(
-        browsers.map((browser, index) => browser.post('/console/sign-in', { email, password: index === BURST / 2 ? PASSWORD : `wrong guess number ${index}` })),
+        browsers.map((browser, index) =>
+          browser.post('/console/sign-in', { email, password: index === BURST / 2 ? PASSWORD : `wrong guess number ${index}` }),
+        ),
       );
       const log = await actions(email);
       const checkedWrong = count(log, 'sign-in.failed');
@@ -49,7 +52,11 @@ for (const kind of kinds) {
       const user = await consoleUsers(app).find(email);
       if (accepted === 0) {
         assert.ok(user.lockedUntil !== null && user.lockedUntil > new Date().toISOString(), 'locked after the burst');
-        assert.equal((await new ConsoleBrowser(app.baseUrl).signIn(email, PASSWORD)).status, 429, 'the right password after the burst is refused');
+        assert.equal(
+          (await new ConsoleBrowser(app.baseUrl).signIn(email, PASSWORD)).status,
+          429,
+          'the right password after the burst is refused',
+        );
       }
     });
 
@@ -76,12 +83,27 @@ for (const kind of kinds) {
       const twice = new ConsoleBrowser(app.baseUrl);
       assert.equal((await twice.signIn(email, PASSWORD)).location, '/console/sign-in/code');
       await twice.get('/console/sign-in/code');
-      const sessionsBefore = await app.database.db.selectFrom('console_sessions').select('id_hash').where('user_id', '=', id).where('stage', '=', 'signed-in').execute();
+      const sessionsBefore = await app.database.db
+        .selectFrom('console_sessions')
+        .select('id_hash')
+        .where('user_id', '=', id)
+        .where('stage', '=', 'signed-in')
+        .execute();
       // Forget the steps used above, so that the previous step's code and this one's are both right.
       await app.database.db.updateTable('console_users').set({ totp_last_step: null }).where('id', '=', id).execute();
-      const answers = await Promise.all([-30_000, 0].map((offset) => twice.post('/console/sign-in/code', { code: totpCode(key, new Date(Date.now() + offset)) })));
-      assert.ok(answers.every((answer) => answer.status < 500), `no server error: ${answers.map((answer) => answer.status).join(', ')}`);
-      const sessionsAfter = await app.database.db.selectFrom('console_sessions').select('id_hash').where('user_id', '=', id).where('stage', '=', 'signed-in').execute();
+      const answers = await Promise.all(
+        [-30_000, 0].map((offset) => twice.post('/console/sign-in/code', { code: totpCode(key, new Date(Date.now() + offset)) })),
+      );
+      assert.ok(
+        answers.every((answer) => answer.status < 500),
+        `no server error: ${answers.map((answer) => answer.status).join(', ')}`,
+      );
+      const sessionsAfter = await app.database.db
+        .selectFrom('console_sessions')
+        .select('id_hash')
+        .where('user_id', '=', id)
+        .where('stage', '=', 'signed-in')
+        .execute();
       assert.equal(sessionsAfter.length - sessionsBefore.length, 1, 'one half-way session becomes one session');
 
       await users.unlock(id);
@@ -90,7 +112,9 @@ for (const kind of kinds) {
       await half.get('/console/sign-in/code');
       const failedBefore = count(await actions(email), 'sign-in.failed');
       const valid = new Set([-30_000, 0, 30_000].map((offset) => totpCode(key, new Date(Date.now() + offset))));
-      const wrongCodes = Array.from({ length: BURST + valid.size }, (_, index) => String(100000 + index)).filter((code) => !valid.has(code)).slice(0, BURST);
+      const wrongCodes = Array.from({ length: BURST + valid.size }, (_, index) => String(100000 + index))
+        .filter((code) => !valid.has(code))
+        .slice(0, BURST);
       await Promise.all(wrongCodes.map((code) => half.post('/console/sign-in/code', { code })));
       const checked = count(await actions(email), 'sign-in.failed') - failedBefore;
       assert.ok(checked >= 1 && checked <= ATTEMPTS, `${checked} codes were checked`);
@@ -118,12 +142,25 @@ for (const kind of kinds) {
       await signInOperator(browser, email, () => new Date());
       await browser.get('/console/account/password');
       const answers = await Promise.all(
-        Array.from({ length: BURST }, (_, index) => browser.post('/console/account/password', { current: `wrong current ${index}`, next: 'a brand new passphrase', confirm: 'a brand new passphrase' })),
+        Array.from({ length: BURST }, (_, index) =>
+          browser.post('/console/account/password', {
+            current: `wrong current ${index}`,
+            next: 'a brand new passphrase',
+            confirm: 'a brand new passphrase',
+          }),
+        ),
       );
       const log = await actions(email);
-      assert.ok(count(log, 'user.password-change-failed') <= ATTEMPTS, `${count(log, 'user.password-change-failed')} current passwords were checked`);
+      assert.ok(
+        count(log, 'user.password-change-failed') <= ATTEMPTS,
+        `${count(log, 'user.password-change-failed')} current passwords were checked`,
+      );
       assert.equal(count(log, 'account.locked'), 1);
-      assert.ok(answers.every((answer) => answer.status === 400 || (answer.status === 303 && answer.location?.startsWith('/console/sign-in') === true)));
+      assert.ok(
+        answers.every(
+          (answer) => answer.status === 400 || (answer.status === 303 && answer.location?.startsWith('/console/sign-in') === true),
+        ),
+      );
       const user = await users.find(email);
       assert.ok(user.lockedUntil !== null && user.lockedUntil > new Date().toISOString(), 'locked');
       assert.equal((await browser.get('/console/payments')).status, 303, 'the session ended');

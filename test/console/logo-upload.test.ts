@@ -23,9 +23,17 @@ describe('console: uploading a client logo', () => {
   let member: ConsoleBrowser;
 
   const storedLogo = async (): Promise<string | null> =>
-    (await app.database.db.selectFrom('clients').select('logo_sha256').where('id', '=', acme.clientId).executeTakeFirstOrThrow()).logo_sha256;
+    (await app.database.db.selectFrom('clients').select('logo_sha256').where('id', '=', acme.clientId).executeTakeFirstOrThrow())
+      .logo_sha256;
   const logoAudits = async (): Promise<unknown[]> =>
-    (await app.database.db.selectFrom('audit_log').select(['action', 'details']).where('client_id', '=', acme.clientId).where('action', '=', 'client.branding-changed').execute()).map((row) => (typeof row.details === 'string' ? (JSON.parse(row.details) as unknown) : row.details));
+    (
+      await app.database.db
+        .selectFrom('audit_log')
+        .select(['action', 'details'])
+        .where('client_id', '=', acme.clientId)
+        .where('action', '=', 'client.branding-changed')
+        .execute()
+    ).map((row) => (typeof row.details === 'string' ? (JSON.parse(row.details) as unknown) : row.details));
   const uploadAs = async (browser: ConsoleBrowser, bytes: Uint8Array, name: string, type: string, fields: Record<string, string> = {}) => {
     await browser.get(`/console/clients/${acme.clientId}`);
     return browser.upload(`/console/clients/${acme.clientId}/logo`, fields, { logo: { bytes, name, type } });
@@ -42,7 +50,10 @@ describe('console: uploading a client logo', () => {
   });
 
   it('offers the upload form to operators only', async () => {
-    assert.match((await operator.get(`/console/clients/${acme.clientId}`)).html, /enctype="multipart\/form-data"[^>]*>|action="\/console\/clients\/[^"]+\/logo" enctype="multipart\/form-data"/);
+    assert.match(
+      (await operator.get(`/console/clients/${acme.clientId}`)).html,
+      /enctype="multipart\/form-data"[^>]*>|action="\/console\/clients\/[^"]+\/logo" enctype="multipart\/form-data"/,
+    );
     assert.doesNotMatch((await member.get(`/console/clients/${acme.clientId}`)).html, /type="file"/);
   });
 
@@ -63,7 +74,9 @@ describe('console: uploading a client logo', () => {
   });
 
   it('refuses an upload without the CSRF token, and a member’s upload', async () => {
-    const png = await sharp({ create: { width: 200, height: 100, channels: 4, background: '#0a5c36' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 200, height: 100, channels: 4, background: '#0a5c36' } })
+      .png()
+      .toBuffer();
     const forged = await uploadAs(operator, png, 'logo.png', 'image/png', { _csrf: 'forged' });
     assert.equal(forged.status, 403);
     const byMember = await uploadAs(member, png, 'logo.png', 'image/png');
@@ -92,7 +105,9 @@ describe('console: uploading a client logo', () => {
   });
 
   it('stores a real PNG through the pipeline, serves it at its hashed URL and audits the change', async () => {
-    const png = await sharp({ create: { width: 960, height: 200, channels: 4, background: '#0a5c36' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 960, height: 200, channels: 4, background: '#0a5c36' } })
+      .png()
+      .toBuffer();
     const uploaded = await uploadAs(operator, png, 'logo.png', 'image/png');
     assert.equal(uploaded.status, 303);
     assert.equal(uploaded.location, `/console/clients/${acme.clientId}?done=logo`);

@@ -37,13 +37,17 @@ describe('console: changing one’s own password', () => {
     return { here, elsewhere };
   };
   /** Whether the password passes the sign-in's password step. */
-  const passwordWorks = async (email: string, password: string): Promise<boolean> => (await consoleUsers(app).checkPassword(email, password)).outcome === 'accepted';
+  const passwordWorks = async (email: string, password: string): Promise<boolean> =>
+    (await consoleUsers(app).checkPassword(email, password)).outcome === 'accepted';
   const changePassword = async (browser: ConsoleBrowser, current: string, next: string, confirm = next) => {
     await browser.get('/console/account/password');
     return browser.post('/console/account/password', { current, next, confirm });
   };
   const audited = async (email: string): Promise<string[]> =>
-    (await new AuditLog(app.database.db).list({ limit: 100 })).filter((entry) => entry.target === email).map((entry) => entry.action).reverse();
+    (await new AuditLog(app.database.db).list({ limit: 100 }))
+      .filter((entry) => entry.target === email)
+      .map((entry) => entry.action)
+      .reverse();
 
   it('is linked beside the person’s name on every page', async () => {
     const { here: browser } = await newMember('link@acme.example');
@@ -109,6 +113,11 @@ describe('console: changing one’s own password', () => {
     for (const session of [browser, elsewhere]) assert.equal((await session.get('/console/payments')).status, 303);
     const user = await consoleUsers(app).find(email);
     assert.ok(user.lockedUntil !== null && user.lockedUntil > new Date().toISOString());
-    assert.deepEqual(await audited(email), ['user.password-change-failed', 'user.password-change-failed', 'user.password-change-failed', 'account.locked']);
+    assert.deepEqual(await audited(email), [
+      'user.password-change-failed',
+      'user.password-change-failed',
+      'user.password-change-failed',
+      'account.locked',
+    ]);
   });
 });

@@ -27,7 +27,11 @@ describe('console pages', () => {
   const create = async (client: TestClient, overrides: Record<string, unknown> = {}): Promise<string> => {
     const request = paymentRequest(overrides);
     const metadata = { ...(request['metadata'] as Record<string, unknown>), webhookUrl: 'https://shop.example/hooks' };
-    const response = await app.request('/api/v1/ob/payments', { method: 'POST', token: await client.token(), json: { ...request, metadata } });
+    const response = await app.request('/api/v1/ob/payments', {
+      method: 'POST',
+      token: await client.token(),
+      json: { ...request, metadata },
+    });
     assert.equal(response.status, 201, await response.clone().text());
     return ((await response.json()) as { paymentId: string }).paymentId;
   };
@@ -88,7 +92,9 @@ describe('console pages', () => {
     assert.match(completed.html, /No payment matches these filters/);
     const pending = await operator.get('/console/payments?status=PENDING&status=FAILED');
     assert.equal([...pending.html.matchAll(/\/console\/payments\/[0-9a-f-]{36}"/g)].length, 4);
-    const e2e = (await app.database.db.selectFrom('payments').select('end_to_end_id').where('id', '=', globexPayment).executeTakeFirstOrThrow()).end_to_end_id;
+    const e2e = (
+      await app.database.db.selectFrom('payments').select('end_to_end_id').where('id', '=', globexPayment).executeTakeFirstOrThrow()
+    ).end_to_end_id;
     const prefix = await operator.get(`/console/payments?q=${encodeURIComponent(e2e.slice(0, 12))}`);
     assert.match(prefix.html, new RegExp(globexPayment));
     const bad = await operator.get('/console/payments?min=ten&from=yesterday');
@@ -114,7 +120,10 @@ describe('console pages', () => {
     const withSender = await create(acme, {
       amount: 20,
       provider: { id: BANKS.hansa },
-      sender: { account: { number: { type: 'IBAN', value: IBANS.FR }, currency: 'EUR' }, credentials: { id: 'dave', password: TEST_PASSWORD } },
+      sender: {
+        account: { number: { type: 'IBAN', value: IBANS.FR }, currency: 'EUR' },
+        credentials: { id: 'dave', password: TEST_PASSWORD },
+      },
     });
     const page = await member.get(`/console/payments/${withSender}`);
     assert.equal(page.status, 200);
@@ -124,13 +133,19 @@ describe('console pages', () => {
     assert.doesNotMatch(page.html, new RegExp(TEST_PASSWORD), 'the payer’s password is never shown');
     assert.doesNotMatch(page.html, /dave/);
     // Each record of the timeline says what its status means, beside its name.
-    const records = [...text.matchAll(/<div class="status-name">([A-Z_]+)[\s\S]*?<p class="meaning">([^<]+)<\/p>/g)].map((match) => [match[1], match[2]]);
+    const records = [...text.matchAll(/<div class="status-name">([A-Z_]+)[\s\S]*?<p class="meaning">([^<]+)<\/p>/g)].map((match) => [
+      match[1],
+      match[2],
+    ]);
     assert.ok(records.length >= 2, 'the timeline has records');
     for (const [status, meaning] of records) assert.equal(meaning, DETAILED_STATUS_MEANINGS[status as DetailedStatus]);
     // A hosted payment whose payer has not chosen an account yet says so.
     const hosted = (await member.get(`/console/payments/${acmePayments[0] ?? ''}`)).html;
     assert.match(hosted, /<dt>Paid from<\/dt><dd><span class="muted">Not known yet/);
-    assert.match(hosted.replace(/<wbr>/g, ''), /PROVIDER_SELECTION_REDIRECT_PENDING[\s\S]*?<p class="meaning">The payer is being sent to the hosted bank selection screen\.<\/p>/);
+    assert.match(
+      hosted.replace(/<wbr>/g, ''),
+      /PROVIDER_SELECTION_REDIRECT_PENDING[\s\S]*?<p class="meaning">The payer is being sent to the hosted bank selection screen\.<\/p>/,
+    );
   });
 
   it('shows a payment’s timeline and webhook deliveries, and redelivers with one audited click', async () => {
@@ -144,14 +159,22 @@ describe('console pages', () => {
     assert.match(text, /Redeliver<span class="visually-hidden"> event #1</);
     const [event] = await app.database.db.selectFrom('webhook_events').selectAll().where('payment_id', '=', paymentId).execute();
     assert.ok(event !== undefined);
-    await app.database.db.updateTable('webhook_events').set({ state: 'failed', next_attempt_at: '2999-01-01T00:00:00.000Z' }).where('id', '=', event.id).execute();
+    await app.database.db
+      .updateTable('webhook_events')
+      .set({ state: 'failed', next_attempt_at: '2999-01-01T00:00:00.000Z' })
+      .where('id', '=', event.id)
+      .execute();
     const answer = await member.post(`/console/payments/${paymentId}/webhooks/${event.id}/redeliver`, {});
     assert.equal(answer.status, 303);
     assert.equal(answer.location, `/console/payments/${paymentId}?done=redelivered#webhooks`);
     const after = await app.database.db.selectFrom('webhook_events').selectAll().where('id', '=', event.id).executeTakeFirstOrThrow();
     assert.equal(after.state, 'pending');
     assert.ok(after.next_attempt_at < '2999-01-01');
-    const entry = await app.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'webhook.redelivered').executeTakeFirstOrThrow();
+    const entry = await app.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'webhook.redelivered')
+      .executeTakeFirstOrThrow();
     assert.equal(entry.actor, 'mia@acme.example');
     assert.equal(entry.client_id, acme.clientId);
     assert.equal(entry.target, paymentId);
@@ -189,18 +212,36 @@ describe('console pages', () => {
     assert.match(webhook.html, /Webhook secret<\/strong><code class="mono">whsec_/);
     await operator.get(`/console/clients/${clientId}`);
     assert.equal((await operator.post(`/console/clients/${clientId}/scopes`, { scopes: 'providers:read' })).status, 303);
-    assert.equal((await app.database.db.selectFrom('clients').select('scopes').where('id', '=', clientId).executeTakeFirstOrThrow()).scopes, 'providers:read');
+    assert.equal(
+      (await app.database.db.selectFrom('clients').select('scopes').where('id', '=', clientId).executeTakeFirstOrThrow()).scopes,
+      'providers:read',
+    );
     await operator.get(`/console/clients/${clientId}`);
-    const branded = await operator.post(`/console/clients/${clientId}/branding`, { displayName: 'Initech Payments', brandColour: '#0a5c36' });
+    const branded = await operator.post(`/console/clients/${clientId}/branding`, {
+      displayName: 'Initech Payments',
+      brandColour: '#0a5c36',
+    });
     assert.equal(branded.status, 303);
     await operator.get(`/console/clients/${clientId}`);
     const badBrand = await operator.post(`/console/clients/${clientId}/branding`, { supportUrl: 'javascript:alert(1)' });
     assert.equal(badBrand.status, 400);
     await operator.get(`/console/clients/${clientId}`);
     assert.equal((await operator.post(`/console/clients/${clientId}/disable`, {})).status, 303);
-    assert.notEqual((await app.database.db.selectFrom('clients').select('disabled_at').where('id', '=', clientId).executeTakeFirstOrThrow()).disabled_at, null);
-    const actions = (await app.database.db.selectFrom('audit_log').select('action').where('client_id', '=', clientId).execute()).map((row) => row.action).sort();
-    assert.deepEqual(actions, ['client.branding-changed', 'client.created', 'client.disabled', 'client.scopes-changed', 'client.secret-rotated', 'client.webhook-secret-rotated']);
+    assert.notEqual(
+      (await app.database.db.selectFrom('clients').select('disabled_at').where('id', '=', clientId).executeTakeFirstOrThrow()).disabled_at,
+      null,
+    );
+    const actions = (await app.database.db.selectFrom('audit_log').select('action').where('client_id', '=', clientId).execute())
+      .map((row) => row.action)
+      .sort();
+    assert.deepEqual(actions, [
+      'client.branding-changed',
+      'client.created',
+      'client.disabled',
+      'client.scopes-changed',
+      'client.secret-rotated',
+      'client.webhook-secret-rotated',
+    ]);
 
     const own = await member.get(`/console/clients/${acme.clientId}`);
     assert.equal(own.status, 200);
@@ -215,7 +256,12 @@ describe('console pages', () => {
     assert.equal((await member.get('/console/people')).status, 404);
     assert.doesNotMatch((await member.get('/console/payments')).html, /href="\/console\/people"/);
     await operator.get('/console/people');
-    const added = await operator.post('/console/people', { email: 'sam@acme.example', name: 'Sam Support', role: 'member', client: acme.clientId });
+    const added = await operator.post('/console/people', {
+      email: 'sam@acme.example',
+      name: 'Sam Support',
+      role: 'member',
+      client: acme.clientId,
+    });
     assert.equal(added.status, 201);
     const password = /Password<\/strong><code class="mono">([^<]+)</.exec(added.html)?.[1] ?? '';
     const sam = new ConsoleBrowser(app.baseUrl);

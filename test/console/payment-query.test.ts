@@ -22,7 +22,15 @@ for (const kind of await testDatabaseKinds()) {
     let database: TestDatabase;
     let handle: DatabaseHandle;
     let clientIds: string[];
-    type Row = { id: string; client_id: string; detailed_status: string; provider_id: string | null; created_at: string; amount: string; end_to_end_id: string };
+    type Row = {
+      id: string;
+      client_id: string;
+      detailed_status: string;
+      provider_id: string | null;
+      created_at: string;
+      amount: string;
+      end_to_end_id: string;
+    };
     let all: Row[];
 
     before(async () => {
@@ -30,9 +38,22 @@ for (const kind of await testDatabaseKinds()) {
       handle = openDatabase(database.config);
       await migrateToLatest(handle.db as unknown as Kysely<unknown>);
       const clients = new ClientService(handle.db, testSecretBox());
-      clientIds = [(await clients.create({ name: 'a' })).clientId, (await clients.create({ name: 'b' })).clientId, (await clients.create({ name: 'c' })).clientId];
-      await seedPayments(handle.db, { payments: PAYMENTS, clientIds, providerIds: ['bank-1', 'bank-2', 'bank-3'], newest: new Date('2026-11-01T00:00:00.000Z'), seed: 7 });
-      all = await handle.db.selectFrom('payments').select(['id', 'client_id', 'detailed_status', 'provider_id', 'created_at', 'amount', 'end_to_end_id']).execute();
+      clientIds = [
+        (await clients.create({ name: 'a' })).clientId,
+        (await clients.create({ name: 'b' })).clientId,
+        (await clients.create({ name: 'c' })).clientId,
+      ];
+      await seedPayments(handle.db, {
+        payments: PAYMENTS,
+        clientIds,
+        providerIds: ['bank-1', 'bank-2', 'bank-3'],
+        newest: new Date('2026-11-01T00:00:00.000Z'),
+        seed: 7,
+      });
+      all = await handle.db
+        .selectFrom('payments')
+        .select(['id', 'client_id', 'detailed_status', 'provider_id', 'created_at', 'amount', 'end_to_end_id'])
+        .execute();
     });
     after(async () => {
       await handle?.close();
@@ -69,10 +90,26 @@ for (const kind of await testDatabaseKinds()) {
         ['one client', { clientId: clientA }, (row) => row.client_id === clientA],
         ['failed of every client', { statuses: ['FAILED'] }, (row) => row.detailed_status.endsWith('_FAILED')],
         ['pending or failed of every client', { statuses: ['PENDING', 'FAILED'] }, (row) => !row.detailed_status.endsWith('_COMPLETED')],
-        ['failed of a client', { clientId: clientA, statuses: ['FAILED'] }, (row) => row.client_id === clientA && row.detailed_status.endsWith('_FAILED')],
-        ['detailed status and bank', { detailedStatus: 'PAYMENT_EXECUTION_COMPLETED', providerId: 'bank-2' }, (row) => row.detailed_status === 'PAYMENT_EXECUTION_COMPLETED' && row.provider_id === 'bank-2'],
-        ['a month', { createdFrom: '2026-06-01T00:00:00.000Z', createdBefore: '2026-07-01T00:00:00.000Z' }, (row) => row.created_at >= '2026-06-01' && row.created_at < '2026-07-01'],
-        ['amount 100.00 to 200.00', { amountMin: 1_000_000, amountMax: 2_000_000 }, (row) => Number(row.amount) >= 100 && Number(row.amount) <= 200],
+        [
+          'failed of a client',
+          { clientId: clientA, statuses: ['FAILED'] },
+          (row) => row.client_id === clientA && row.detailed_status.endsWith('_FAILED'),
+        ],
+        [
+          'detailed status and bank',
+          { detailedStatus: 'PAYMENT_EXECUTION_COMPLETED', providerId: 'bank-2' },
+          (row) => row.detailed_status === 'PAYMENT_EXECUTION_COMPLETED' && row.provider_id === 'bank-2',
+        ],
+        [
+          'a month',
+          { createdFrom: '2026-06-01T00:00:00.000Z', createdBefore: '2026-07-01T00:00:00.000Z' },
+          (row) => row.created_at >= '2026-06-01' && row.created_at < '2026-07-01',
+        ],
+        [
+          'amount 100.00 to 200.00',
+          { amountMin: 1_000_000, amountMax: 2_000_000 },
+          (row) => Number(row.amount) >= 100 && Number(row.amount) <= 200,
+        ],
         ['end-to-end prefix', { search: 'order-0000012' }, (row) => row.end_to_end_id.startsWith('order-0000012')],
       ];
       for (const [name, filters, keep] of cases) {

@@ -35,9 +35,25 @@ for (const kind of await testDatabaseKinds()) {
       await app?.close();
     });
 
-    const paymentCount = async (): Promise<number> => Number((await app.database.db.selectFrom('payments').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()).count);
+    const paymentCount = async (): Promise<number> =>
+      Number(
+        (
+          await app.database.db
+            .selectFrom('payments')
+            .select((eb) => eb.fn.countAll().as('count'))
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
     const tokenCount = async (clientId: string): Promise<number> =>
-      Number((await app.database.db.selectFrom('access_tokens').select((eb) => eb.fn.countAll().as('count')).where('client_id', '=', clientId).executeTakeFirstOrThrow()).count);
+      Number(
+        (
+          await app.database.db
+            .selectFrom('access_tokens')
+            .select((eb) => eb.fn.countAll().as('count'))
+            .where('client_id', '=', clientId)
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
 
     it('offers the active sandbox clients only', async () => {
       const page = await operator.get('/console/sandbox');
@@ -84,7 +100,11 @@ for (const kind of await testDatabaseKinds()) {
           100,
         );
         assert.equal(final.status, status);
-        if (failureCode !== undefined) assert.ok((final.failureReasons ?? []).some((reason) => reason.code === failureCode), JSON.stringify(final.failureReasons));
+        if (failureCode !== undefined)
+          assert.ok(
+            (final.failureReasons ?? []).some((reason) => reason.code === failureCode),
+            JSON.stringify(final.failureReasons),
+          );
 
         // The payment's page shows the timeline with the outcome.
         const paymentPage = await operator.get(`/console/payments/${paymentId}`);
@@ -94,7 +114,9 @@ for (const kind of await testDatabaseKinds()) {
         if (failureCode !== undefined) assert.match(timeline, new RegExp(`<strong>${failureCode}</strong>`));
 
         // The run's own access token is gone once the payer's part is played.
-        await waitFor('the run’s access token to be deleted', async () => ((await tokenCount(shop.clientId)) === tokensBefore ? true : undefined));
+        await waitFor('the run’s access token to be deleted', async () =>
+          (await tokenCount(shop.clientId)) === tokensBefore ? true : undefined,
+        );
       });
     }
 
@@ -108,9 +130,18 @@ for (const kind of await testDatabaseKinds()) {
       assert.match(refusal.html, /scenario payments are made for sandbox clients only/);
 
       await operator.get('/console/sandbox');
-      assert.equal((await operator.post('/console/sandbox/scenarios', { scenario: 'bankrupt', client: shop.clientId })).location, '/console/sandbox?error=scenario-invalid');
-      assert.equal((await operator.post('/console/sandbox/scenarios', { scenario: 'completed', client: shop.clientId, _csrf: '' })).status, 403);
-      assert.equal((await operator.post('/console/sandbox/scenarios', { scenario: 'completed', client: shop.clientId, _csrf: 'forged' })).status, 403);
+      assert.equal(
+        (await operator.post('/console/sandbox/scenarios', { scenario: 'bankrupt', client: shop.clientId })).location,
+        '/console/sandbox?error=scenario-invalid',
+      );
+      assert.equal(
+        (await operator.post('/console/sandbox/scenarios', { scenario: 'completed', client: shop.clientId, _csrf: '' })).status,
+        403,
+      );
+      assert.equal(
+        (await operator.post('/console/sandbox/scenarios', { scenario: 'completed', client: shop.clientId, _csrf: 'forged' })).status,
+        403,
+      );
       assert.equal(await paymentCount(), before);
     });
 
@@ -133,17 +164,31 @@ describe('console Sandbox: a scenario started just before a shutdown', () => {
       const shop = await app.createClient({ name: 'Laptop Shop' });
       const { operator } = await signedInOperatorAndMember(app, shop.clientId, 'mia@shop.example');
       // The bank takes its time over the one-time code, so the payer's part is still under way when the shutdown begins.
-      assert.equal((await injectSandboxFault(app, 'hansa', { operations: ['updateAuthorisation'], fault: { kind: 'delay', delayMs: 1000 } })).status, 201);
+      assert.equal(
+        (await injectSandboxFault(app, 'hansa', { operations: ['updateAuthorisation'], fault: { kind: 'delay', delayMs: 1000 } })).status,
+        201,
+      );
       await operator.get('/console/sandbox');
       const answer = await operator.post('/console/sandbox/scenarios', { scenario: 'completed', client: shop.clientId });
       const paymentId = /started=([0-9a-f-]{36})$/.exec(answer.location ?? '')?.[1] ?? '';
       assert.notEqual(paymentId, '', `redirected to ${answer.location ?? ''}`);
       // The shutdown begins while the payer's part (the one-time code on our page) is under way.
       await app.app.close();
-      const statuses = (await app.database.db.selectFrom('payment_status_history').select('detailed_status').where('payment_id', '=', paymentId).orderBy('sequence').execute()).map((row) => row.detailed_status);
+      const statuses = (
+        await app.database.db
+          .selectFrom('payment_status_history')
+          .select('detailed_status')
+          .where('payment_id', '=', paymentId)
+          .orderBy('sequence')
+          .execute()
+      ).map((row) => row.detailed_status);
       // The one-time code was entered: the bank took the payment for execution.
       assert.ok(statuses.includes('PAYMENT_EXECUTION_PENDING'), statuses.join(', '));
-      const tokens = await app.database.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', shop.clientId).execute();
+      const tokens = await app.database.db
+        .selectFrom('access_tokens')
+        .select('token_hash')
+        .where('client_id', '=', shop.clientId)
+        .execute();
       assert.deepEqual(tokens, []);
     } finally {
       await app.close();

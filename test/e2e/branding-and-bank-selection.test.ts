@@ -16,11 +16,19 @@ import { processLogo } from '../../src/branding/logo.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import type { TestClient } from '../helpers/test-app.js';
-import { type AxeFinding, axeViolations, browserSkip, launchBrowser, type Shop, startAll, startShop, VIEWPORTS } from './browser-harness.js';
+import {
+  type AxeFinding,
+  axeViolations,
+  browserSkip,
+  launchBrowser,
+  type Shop,
+  startAll,
+  startShop,
+  VIEWPORTS,
+} from './browser-harness.js';
 import { BANKS, startFlowHarness, type FlowHarness } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
-
 
 const TEXTS = {
   en: {
@@ -85,8 +93,17 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
     ]);
     branding = new ClientBrandingStore(flow.app.database.db);
     // A wide logo (a wordmark): it stands for the name in the header.
-    const logo = await processLogo(await sharp({ create: { width: 600, height: 200, channels: 3, background: '#0f766e' } }).png().toBuffer());
-    await branding.update(flow.client.clientId, { displayName: 'Acme Outdoor', brandColour: '#0f766e', supportUrl: 'https://acme.example/help', logo });
+    const logo = await processLogo(
+      await sharp({ create: { width: 600, height: 200, channels: 3, background: '#0f766e' } })
+        .png()
+        .toBuffer(),
+    );
+    await branding.update(flow.client.clientId, {
+      displayName: 'Acme Outdoor',
+      brandColour: '#0f766e',
+      supportUrl: 'https://acme.example/help',
+      logo,
+    });
     plainClient = await flow.app.createClient({ name: 'plain shop' });
   });
   after(async () => {
@@ -95,10 +112,24 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
     await flow?.close();
   });
 
-  const metadata = () => ({ redirectUri: `${shop.url}/return`, psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `brand-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
+  const metadata = () => ({
+    redirectUri: `${shop.url}/return`,
+    psuIpAddress: '203.0.113.7',
+    psuUserAgent: 'Mozilla/5.0',
+    endToEndId: `brand-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+  });
 
-  async function open(language: Language, viewport: (typeof VIEWPORTS)[number], url: string, options: { javaScript?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ locale: language, viewport: { width: viewport.width, height: viewport.height }, javaScriptEnabled: options.javaScript ?? true });
+  async function open(
+    language: Language,
+    viewport: (typeof VIEWPORTS)[number],
+    url: string,
+    options: { javaScript?: boolean } = {},
+  ): Promise<Page> {
+    const context = await browser.newContext({
+      locale: language,
+      viewport: { width: viewport.width, height: viewport.height },
+      javaScriptEnabled: options.javaScript ?? true,
+    });
     const page = await context.newPage();
     await page.goto(url);
     return page;
@@ -143,7 +174,10 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
         // Popular first (Rheinland has a rank; Hansa would come first by name), and in the first screen.
         assert.deepEqual(await visibleBanks(page), ['Rheinland Sandbox Bank', 'Hansa Direktbank Sandbox']);
         const first = await page.locator('button.bank').first().boundingBox();
-        assert.ok(first !== null && first.y >= 0 && first.y + first.height <= viewport.height, `first bank at ${JSON.stringify(first)} in a ${viewport.height} px screen`);
+        assert.ok(
+          first !== null && first.y >= 0 && first.y + first.height <= viewport.height,
+          `first bank at ${JSON.stringify(first)} in a ${viewport.height} px screen`,
+        );
         // With our script the Search button is not needed: typing filters at once.
         assert.equal(await page.locator('form.filters button[type=submit]').isVisible(), false);
         await a11y(page, `bank list, ${at}`);
@@ -161,7 +195,11 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
         assert.deepEqual(await visibleBanks(page), []);
         assert.equal(await page.locator('#bank-count').innerText(), text.noMatch);
         await Promise.all([page.waitForURL(/country=ALL/), page.getByRole('link', { name: text.allCountries }).click()]);
-        assert.deepEqual((await visibleBanks(page)).sort(), ['Baltic Sandbox Bank Eesti', 'Baltic Sandbox Bank Latvija', 'Baltic Sandbox Bank Lietuva']);
+        assert.deepEqual((await visibleBanks(page)).sort(), [
+          'Baltic Sandbox Bank Eesti',
+          'Baltic Sandbox Bank Latvija',
+          'Baltic Sandbox Bank Lietuva',
+        ]);
         await a11y(page, `bank list, a group by its name, ${at}`);
 
         // A new country applies as soon as it is chosen; France's popular bank comes first.
@@ -173,13 +211,18 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
       });
 
       it(`review: the whole sentence, the brand colour on the button with AA contrast, a pale colour adjusted (${at})`, async () => {
-        const { redirectUrl } = await flow.create({ provider: { id: BANKS.rheinland }, metadata: metadata() }, { 'accept-language': language });
+        const { redirectUrl } = await flow.create(
+          { provider: { id: BANKS.rheinland }, metadata: metadata() },
+          { 'accept-language': language },
+        );
         const page = await open(language, viewport, redirectUrl);
         assert.equal(plain(await page.locator('.sentence').innerText()), text.reviewSentence);
         const button = page.locator('button.primary');
         const computed = (property: 'backgroundColor' | 'color' | 'boxShadow'): Promise<string> =>
           button.evaluate((element: unknown, name: string) => {
-            const style = (globalThis as unknown as { getComputedStyle(element: unknown): Record<string, string> }).getComputedStyle(element);
+            const style = (globalThis as unknown as { getComputedStyle(element: unknown): Record<string, string> }).getComputedStyle(
+              element,
+            );
             return style[name] ?? '';
           }, property);
         const colours = async (): Promise<[string, string]> => [await computed('backgroundColor'), await computed('color')];
@@ -209,7 +252,12 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
 
   it('a client without branding: the recipient name in the header and the sentence, our colours, the operator still named (de, 390×844)', async () => {
     const token = await plainClient.token();
-    const response = await flow.app.request('/api/v1/ob/payments', { method: 'POST', token, json: paymentRequest({ metadata: metadata() }), headers: { 'accept-language': 'de' } });
+    const response = await flow.app.request('/api/v1/ob/payments', {
+      method: 'POST',
+      token,
+      json: paymentRequest({ metadata: metadata() }),
+      headers: { 'accept-language': 'de' },
+    });
     assert.equal(response.status, 201);
     const { redirectUrl } = (await response.json()) as { redirectUrl: string };
     const mobile = VIEWPORTS[1];
@@ -232,7 +280,11 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
       await page.locator('#country').selectOption('ALL');
       await page.locator('#q').fill('baltic');
       await Promise.all([page.waitForURL(/q=baltic/), search.click()]);
-      assert.deepEqual((await visibleBanks(page)).sort(), ['Baltic Sandbox Bank Eesti', 'Baltic Sandbox Bank Latvija', 'Baltic Sandbox Bank Lietuva']);
+      assert.deepEqual((await visibleBanks(page)).sort(), [
+        'Baltic Sandbox Bank Eesti',
+        'Baltic Sandbox Bank Latvija',
+        'Baltic Sandbox Bank Lietuva',
+      ]);
       // (axe-core needs script to run: the same page with script is checked above.)
       await page.context().close();
     });

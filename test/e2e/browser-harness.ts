@@ -44,7 +44,10 @@ export async function startShop(): Promise<Shop> {
 
 export async function launchBrowser(): Promise<Browser> {
   assert.ok(available, `${CHROMIUM} is required (OPENPIS_REQUIRE_BROWSER=1)`);
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 }
 
 /** A fresh page whose every response body is pushed to `seen`. */
@@ -168,7 +171,9 @@ interface Closable {
  * Starts the parts of a browser test together. If one fails, the ones that started are closed before the error is
  * thrown: a failed set-up must fail the file, not leave a server or a browser holding the process open.
  */
-export async function startAll<const T extends readonly Promise<Closable>[]>(parts: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+export async function startAll<const T extends readonly Promise<Closable>[]>(
+  parts: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   const settled = await Promise.allSettled(parts);
   const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure !== undefined) {
@@ -183,7 +188,12 @@ export async function startAll<const T extends readonly Promise<Closable>[]>(par
  * first time (its key read off the enrolment page). Returns the key, to give back for the person's next sign-ins.
  * Ends on the page the console opens after signing in.
  */
-export async function signInToConsole(page: Page, baseUrl: string, email: string, options: { readonly key?: string; readonly password?: string } = {}): Promise<string> {
+export async function signInToConsole(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  options: { readonly key?: string; readonly password?: string } = {},
+): Promise<string> {
   const { freshTotpCode, PASSWORD } = await import('../console/console-http.js');
   await page.goto(`${baseUrl}/console/sign-in`);
   await page.getByLabel('Email').fill(email);

@@ -14,7 +14,15 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { paidAtHansa } from '../helpers/sandbox-payments.js';
-import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, signInToConsole, startAll, VIEWPORTS } from './browser-harness.js';
+import {
+  type AxeFinding,
+  axeViolationsAtViewports,
+  browserSkip,
+  launchBrowser,
+  signInToConsole,
+  startAll,
+  VIEWPORTS,
+} from './browser-harness.js';
 import { BANKS, fixturesWithPassword, TEST_PASSWORD } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -89,10 +97,25 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     for (let index = 0; index < 4; index += 1) await hosted(globex);
     const recorder = new BankCallRecorder(app.database.db);
     for (let index = 0; index < 5; index += 1) {
-      recorder.record({ at: new Date(Date.now() - index * 60_000).toISOString(), bankId: BANKS.lumiere, clientId: globex.clientId, paymentId: null, operation: 'registerPayment', outcome: 'unavailable', httpStatus: 503, latencyMs: 3000 + index });
+      recorder.record({
+        at: new Date(Date.now() - index * 60_000).toISOString(),
+        bankId: BANKS.lumiere,
+        clientId: globex.clientId,
+        paymentId: null,
+        operation: 'registerPayment',
+        outcome: 'unavailable',
+        httpStatus: 503,
+        latencyMs: 3000 + index,
+      });
     }
     await recorder.close();
-    await consoleUsers(app).create({ email: 'mia@acme.example', name: 'Mia Member', role: 'member', clientId: acme.clientId, password: PASSWORD });
+    await consoleUsers(app).create({
+      email: 'mia@acme.example',
+      name: 'Mia Member',
+      role: 'member',
+      clientId: acme.clientId,
+      password: PASSWORD,
+    });
   });
   after(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
@@ -132,7 +155,10 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     assert.ok((await outcomes.locator('rect.completed').count()) >= 1);
     assert.ok((await outcomes.locator('rect.failed').count()) >= 1);
     assert.ok((await outcomes.locator('rect.pending').count()) >= 1);
-    assert.match((await outcomes.locator('.plot-wide svg').getAttribute('aria-label')) ?? '', /7 payments created, 1 completed .*1 failed, 5 still pending/);
+    assert.match(
+      (await outcomes.locator('.plot-wide svg').getAttribute('aria-label')) ?? '',
+      /7 payments created, 1 completed .*1 failed, 5 still pending/,
+    );
     const funnel = page.locator('figure[aria-labelledby="funnel-title"]');
     assert.match((await funnel.locator('.plot-wide svg').getAttribute('aria-label')) ?? '', /Every bank: of 7 payments, 1 completed/);
     await funnel.getByText('Show the figures as a table').click();
@@ -147,7 +173,10 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     await page.getByLabel('Client').selectOption({ label: 'Globex' });
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await page.waitForURL(/client=/);
-    assert.match((await page.locator('figure[aria-labelledby="outcomes-title"] .plot-wide svg').getAttribute('aria-label')) ?? '', /4 payments created, 0 completed/);
+    assert.match(
+      (await page.locator('figure[aria-labelledby="outcomes-title"] .plot-wide svg').getAttribute('aria-label')) ?? '',
+      /4 payments created, 0 completed/,
+    );
     // The funnel's banks are those with payments in what is shown: Globex's payments have none yet.
     assert.equal(await page.getByLabel('Funnel of').locator('option').count(), 1);
     await page.getByLabel('Client').selectOption({ label: 'Every client' });
@@ -157,7 +186,10 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     await page.getByLabel('Period').selectOption({ label: 'Last 24 hours' });
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await page.waitForURL(/bank=/);
-    assert.match((await funnel.locator('.plot-wide svg').getAttribute('aria-label')) ?? '', /Hansa Direktbank Sandbox: of 2 payments, 1 completed \(50 %\)/);
+    assert.match(
+      (await funnel.locator('.plot-wide svg').getAttribute('aria-label')) ?? '',
+      /Hansa Direktbank Sandbox: of 2 payments, 1 completed \(50 %\)/,
+    );
     await checkAccessibility(page);
   });
 
@@ -168,10 +200,16 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     await page.getByRole('link', { name: 'Insight' }).click();
     await page.waitForURL(/\/console\/insight$/);
     assert.equal(await page.getByLabel('Client').count(), 0, 'no client choice for a member');
-    assert.match((await page.locator('figure[aria-labelledby="outcomes-title"] .plot-wide svg').getAttribute('aria-label')) ?? '', /3 payments created, 1 completed .*1 failed, 1 still pending/);
+    assert.match(
+      (await page.locator('figure[aria-labelledby="outcomes-title"] .plot-wide svg').getAttribute('aria-label')) ?? '',
+      /3 payments created, 1 completed .*1 failed, 1 still pending/,
+    );
     // Another client's id in the address changes nothing.
     await page.goto(`${app.baseUrl}/console/insight?client=${globex.clientId}`);
-    assert.match((await page.locator('figure[aria-labelledby="outcomes-title"] .plot-wide svg').getAttribute('aria-label')) ?? '', /3 payments created/);
+    assert.match(
+      (await page.locator('figure[aria-labelledby="outcomes-title"] .plot-wide svg').getAttribute('aria-label')) ?? '',
+      /3 payments created/,
+    );
     await checkAccessibility(page);
 
     await page.getByRole('link', { name: 'Banks' }).click();
@@ -211,12 +249,20 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     assert.match(await rheinland.innerText(), /HTTP 503 on initiatePayment, the next 2 calls/);
     await checkAccessibility(page);
     // The bank itself holds the rule, as after `openpis sandbox faults add`.
-    const held = (await (await fetch(`${app.baseUrl}/sandbox-bank/rheinland/sandbox/faults`, { headers: { authorization: `Bearer ${app.config.sandboxOperatorToken}` } })).json()) as { faults: unknown[] };
+    const held = (await (
+      await fetch(`${app.baseUrl}/sandbox-bank/rheinland/sandbox/faults`, {
+        headers: { authorization: `Bearer ${app.config.sandboxOperatorToken}` },
+      })
+    ).json()) as { faults: unknown[] };
     assert.equal(held.faults.length, 1);
     await rheinland.getByRole('button', { name: /Clear/ }).click();
     await page.waitForURL(/done=cleared/);
     assert.match(await page.locator('tbody tr', { hasText: 'Rheinland' }).innerText(), /None: the bank behaves/);
-    const cleared = (await (await fetch(`${app.baseUrl}/sandbox-bank/rheinland/sandbox/faults`, { headers: { authorization: `Bearer ${app.config.sandboxOperatorToken}` } })).json()) as { faults: unknown[] };
+    const cleared = (await (
+      await fetch(`${app.baseUrl}/sandbox-bank/rheinland/sandbox/faults`, {
+        headers: { authorization: `Bearer ${app.config.sandboxOperatorToken}` },
+      })
+    ).json()) as { faults: unknown[] };
     assert.equal(cleared.faults.length, 0);
     // A UK Open Banking sandbox bank, with an operation of its own standard.
     await page.getByLabel('Bank', { exact: true }).selectOption({ label: 'Albion Bank Sandbox' });

@@ -28,7 +28,10 @@ describe('the console’s scenario payments in a browser', { skip: browserSkip }
 
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');
-    [app, browser] = await startAll([startTestApp(sqlite, { workers: true, env: { WORKER_POLL_INTERVAL_MS: '50', BANK_STATUS_POLL_BASE_MS: '100' } }), launchBrowser()]);
+    [app, browser] = await startAll([
+      startTestApp(sqlite, { workers: true, env: { WORKER_POLL_INTERVAL_MS: '50', BANK_STATUS_POLL_BASE_MS: '100' } }),
+      launchBrowser(),
+    ]);
     await app.createClient({ name: 'Laptop Shop' });
     await app.createClient({ name: 'Live Shop', environment: 'production' });
     await consoleUsers(app).create({ email: 'olga@operator.example', name: 'Olga Operator', role: 'operator', password: PASSWORD });

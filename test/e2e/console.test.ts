@@ -14,7 +14,15 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { consoleUsers, PASSWORD } from '../console/console-http.js';
-import { type AxeFinding, axeViolationsAtViewports, browserSkip, launchBrowser, signInToConsole, startAll, VIEWPORTS } from './browser-harness.js';
+import {
+  type AxeFinding,
+  axeViolationsAtViewports,
+  browserSkip,
+  launchBrowser,
+  signInToConsole,
+  startAll,
+  VIEWPORTS,
+} from './browser-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -36,7 +44,11 @@ describe('the console in a browser', { skip: browserSkip }, () => {
   const create = async (client: TestClient, amount: number): Promise<string> => {
     const request = paymentRequest({ amount });
     const metadata = { ...(request['metadata'] as Record<string, unknown>), webhookUrl: 'https://shop.example/hooks' };
-    const response = await app.request('/api/v1/ob/payments', { method: 'POST', token: await client.token(), json: { ...request, metadata } });
+    const response = await app.request('/api/v1/ob/payments', {
+      method: 'POST',
+      token: await client.token(),
+      json: { ...request, metadata },
+    });
     assert.equal(response.status, 201);
     return ((await response.json()) as { paymentId: string }).paymentId;
   };
@@ -147,17 +159,22 @@ describe('the console in a browser', { skip: browserSkip }, () => {
     await page.getByRole('button', { name: 'Upload logo' }).click();
     assert.match(await page.getByRole('alert').innerText(), /SVG logos are not taken/);
     await checkAccessibility(page);
-    const png = await sharp({ create: { width: 300, height: 100, channels: 4, background: '#0a5c36' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 300, height: 100, channels: 4, background: '#0a5c36' } })
+      .png()
+      .toBuffer();
     await page.getByLabel(/^Logo file/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('button', { name: 'Upload logo' }).click();
     await page.waitForURL(/done=logo/);
     assert.match(await page.getByRole('status').first().innerText(), /Logo saved/);
     const logo = page.getByRole('img', { name: 'Logo of Acme Shop' });
     assert.match((await logo.getAttribute('src')) ?? '', /^\/pay\/assets\/logos\/[0-9a-f]{64}\.png$/);
-    assert.equal(await logo.evaluate((image: unknown) => {
-      const { complete, naturalWidth } = image as { complete: boolean; naturalWidth: number };
-      return complete ? naturalWidth : 0;
-    }), 300);
+    assert.equal(
+      await logo.evaluate((image: unknown) => {
+        const { complete, naturalWidth } = image as { complete: boolean; naturalWidth: number };
+        return complete ? naturalWidth : 0;
+      }),
+      300,
+    );
     await checkAccessibility(page);
   });
 
@@ -201,7 +218,10 @@ describe('the console in a browser', { skip: browserSkip }, () => {
     await page.locator(`a[href="/console/payments/${acmePayment}"]`).click();
     await page.waitForURL(new RegExp(acmePayment));
     await checkAccessibility(page);
-    await page.getByRole('button', { name: /Redeliver/ }).first().click();
+    await page
+      .getByRole('button', { name: /Redeliver/ })
+      .first()
+      .click();
     await page.waitForURL(/done=redelivered/);
     assert.match(await page.getByRole('status').first().innerText(), /queued/);
     await checkAccessibility(page);

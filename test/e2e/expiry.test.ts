@@ -28,7 +28,12 @@ describe('expiry of abandoned flows', { skip: browserSkip }, () => {
   });
 
   it('fails at the step the payer waited in, with EXPIRED; the payer sees that the time ran out, then goes back to the shop', async () => {
-    const metadata = (id: string) => ({ redirectUri: `${shop.url}/return`, psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `${id}-${Date.now()}` });
+    const metadata = (id: string) => ({
+      redirectUri: `${shop.url}/return`,
+      psuIpAddress: '203.0.113.7',
+      psuUserAgent: 'Mozilla/5.0',
+      endToEndId: `${id}-${Date.now()}`,
+    });
     const hosted = await flow.create({ metadata: metadata('never-chose') });
     const atBank = await flow.create({ provider: { id: BANKS.rheinland }, metadata: metadata('left-the-bank') });
 
@@ -47,10 +52,20 @@ describe('expiry of abandoned flows', { skip: browserSkip }, () => {
     await flow.waitFor(atBank.paymentId, (status) => status === 'PAYMENT_CONSENT_REDIRECT_FAILED');
     const hostedHistory = await flow.history(hosted.paymentId);
     assert.deepEqual(statuses(hostedHistory), ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PAYMENT_REGISTRATION_FAILED']);
-    assert.deepEqual(hostedHistory.at(-1)?.failureReasons?.map((reason) => reason.code), ['EXPIRED']);
+    assert.deepEqual(
+      hostedHistory.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['EXPIRED'],
+    );
     const bankHistory = await flow.history(atBank.paymentId);
-    assert.deepEqual(statuses(bankHistory), [...PLAIN_TO_REGISTRATION, 'PAYMENT_CONSENT_REDIRECT_PENDING', 'PAYMENT_CONSENT_REDIRECT_FAILED']);
-    assert.deepEqual(bankHistory.at(-1)?.failureReasons?.map((reason) => reason.code), ['EXPIRED']);
+    assert.deepEqual(statuses(bankHistory), [
+      ...PLAIN_TO_REGISTRATION,
+      'PAYMENT_CONSENT_REDIRECT_PENDING',
+      'PAYMENT_CONSENT_REDIRECT_FAILED',
+    ]);
+    assert.deepEqual(
+      bankHistory.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['EXPIRED'],
+    );
 
     // The bank's payment was withdrawn first: approving it now is no longer possible.
     await page.getByRole('button', { name: 'Approve' }).click();

@@ -38,7 +38,10 @@ export interface FlowHarness {
   readonly client: TestClient;
   /** Every response body the test saw (API and pages), for the password check. */
   readonly seen: string[];
-  create(overrides?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ paymentId: string; redirectUrl: string; status: string; body: string }>;
+  create(
+    overrides?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ paymentId: string; redirectUrl: string; status: string; body: string }>;
   history(paymentId: string): Promise<Array<{ detailedStatus: string; status: string; failureReasons: Array<{ code: string }> | null }>>;
   /** Polls the latest status until `done` says so (short intervals, bounded). */
   waitFor(paymentId: string, done: (detailedStatus: string) => boolean, timeoutMs?: number): Promise<string>;
@@ -109,14 +112,23 @@ export async function startFlowHarness(
         assert.ok(passwordsHandedToBank > 0, 'no payer logged in with the test password through us: the scan would prove nothing');
       }
       const db = app.database.db;
-      for (const table of ['clients', 'access_tokens', 'payments', 'payment_status_history', 'webhook_events', 'webhook_attempts', 'jobs'] as const) {
+      for (const table of [
+        'clients',
+        'access_tokens',
+        'payments',
+        'payment_status_history',
+        'webhook_events',
+        'webhook_attempts',
+        'jobs',
+      ] as const) {
         const rows = await db.selectFrom(table).selectAll().execute();
         assert.ok(!JSON.stringify(rows).includes(TEST_PASSWORD), `the password is in table ${table}`);
       }
       // Any other table a later migration adds is dumped too.
-      const tables = app.database.kind === 'sqlite'
-        ? await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
-        : await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(db);
+      const tables =
+        app.database.kind === 'sqlite'
+          ? await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
+          : await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(db);
       for (const { name } of tables.rows) {
         const rows = await sql`select * from ${sql.table(name)}`.execute(db);
         assert.ok(!JSON.stringify(rows.rows).includes(TEST_PASSWORD), `the password is in table ${name}`);
@@ -139,7 +151,8 @@ function watchForPassword<T extends object>(operations: T, seen: () => void): T 
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof property !== 'string') return value;
-      if (typeof value === 'object' && value !== null && (property === 'embedded' || property === 'accountInformation')) return watchForPassword(value, seen);
+      if (typeof value === 'object' && value !== null && (property === 'embedded' || property === 'accountInformation'))
+        return watchForPassword(value, seen);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         let text: string | undefined;

@@ -9,17 +9,21 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { type AxeFinding, axeViolations, browserSkip, launchBrowser, openPage, type Shop, startAll, startShop } from './browser-harness.js';
-import { BANKS, HOSTED_PREFIX, PLAIN_TO_REGISTRATION, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from './flow-harness.js';
+import {
+  BANKS,
+  HOSTED_PREFIX,
+  PLAIN_TO_REGISTRATION,
+  TEST_PASSWORD,
+  startFlowHarness,
+  statuses,
+  type FlowHarness,
+} from './flow-harness.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
 const kinds = await testDatabaseKinds();
 
-const REDIRECT_TAIL = [
-  'PAYMENT_CONSENT_REDIRECT_PENDING',
-  'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
-  'PAYMENT_EXECUTION_PENDING',
-];
+const REDIRECT_TAIL = ['PAYMENT_CONSENT_REDIRECT_PENDING', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', 'PAYMENT_EXECUTION_PENDING'];
 
 for (const kind of kinds) {
   // The whole suite on SQLite; a representative part on PostgreSQL.
@@ -78,9 +82,16 @@ for (const kind of kinds) {
         return;
       }
       await page.getByRole('button', { name: 'Log in' }).click();
-      await page.getByRole('button', { name: /^(Approve|Share|Continue)$/ }).first().click();
+      await page
+        .getByRole('button', { name: /^(Approve|Share|Continue)$/ })
+        .first()
+        .click();
       const otp = page.getByLabel('One-time code');
-      if (!(await otp.isVisible())) await page.getByRole('button', { name: /^(Approve|Continue)$/ }).first().click();
+      if (!(await otp.isVisible()))
+        await page
+          .getByRole('button', { name: /^(Approve|Continue)$/ })
+          .first()
+          .click();
       await page.getByLabel('One-time code').fill('123456');
       await page.getByRole('button', { name: 'Confirm' }).click();
     }
@@ -93,7 +104,12 @@ for (const kind of kinds) {
     it('hosted selection with country filter, a redirect bank, to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { preferences: { countryCodes: { list: ['DE', 'FR'], default: 'FR' } } },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `hosted-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `hosted-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -123,7 +139,12 @@ for (const kind of kinds) {
     it('an embedded bank with the credentials entered on our page, to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.hansa },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `embedded-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `embedded-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -160,7 +181,12 @@ for (const kind of kinds) {
       const created = await flow.create({
         provider: { id: BANKS.hansa },
         sender: { credentials: { id: 'carla', password: TEST_PASSWORD } },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `methods-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `methods-${Date.now()}`,
+        },
       });
       // The bank was called within the creation request: it already holds the payment.
       assert.ok(JSON.parse(created.body).providerPaymentId);
@@ -198,7 +224,12 @@ for (const kind of kinds) {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.rheinland },
         amount: 100,
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `funds-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `funds-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -208,14 +239,22 @@ for (const kind of kinds) {
       const history = await finalHistory(paymentId, 'PAYMENT_EXECUTION_FAILED');
       assert.deepEqual(statuses(history), [...PLAIN_TO_REGISTRATION, ...REDIRECT_TAIL, 'PAYMENT_EXECUTION_FAILED']);
       assert.equal(history.at(-1)?.status, 'FAILED');
-      assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['INSUFFICIENT_FUNDS']);
+      assert.deepEqual(
+        history.at(-1)?.failureReasons?.map((reason) => reason.code),
+        ['INSUFFICIENT_FUNDS'],
+      );
       await page.context().close();
     });
 
     it('cancel at the bank: PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED with PSU_CANCELLED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.rheinland },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `cancel-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `cancel-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -235,14 +274,22 @@ for (const kind of kinds) {
         'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
         'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
       ]);
-      assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_CANCELLED']);
+      assert.deepEqual(
+        history.at(-1)?.failureReasons?.map((reason) => reason.code),
+        ['PSU_CANCELLED'],
+      );
       await page.context().close();
     });
 
     it('a wrong password, then a wrong code: each shown on our page with the attempts left; the retries pay, to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.hansa },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `wrong-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `wrong-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -284,12 +331,22 @@ for (const kind of kinds) {
     });
 
     sqliteOnly('a bank error on the one-time code: the code form again with a notice; the code again pays, to COMPLETED', async () => {
-      const fault = await injectSandboxFault(flow.app, 'hansa', { psuId: 'erik', operations: ['updateAuthorisation'], fault: { kind: 'error', status: 500 }, times: 1 });
+      const fault = await injectSandboxFault(flow.app, 'hansa', {
+        psuId: 'erik',
+        operations: ['updateAuthorisation'],
+        fault: { kind: 'error', status: 500 },
+        times: 1,
+      });
       assert.equal(fault.status, 201);
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.hansa },
         sender: { credentials: { id: 'erik', password: TEST_PASSWORD } },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `code-error-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `code-error-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -319,7 +376,12 @@ for (const kind of kinds) {
     sqliteOnly('decoupled approval in the bank app (the sandbox page stands in), our page polling, to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: BANKS.midi },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `decoupled-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `decoupled-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -355,7 +417,12 @@ for (const kind of kinds) {
     sqliteOnly('sender account chosen on our page from several (consent at the bank, account list), to COMPLETED', async () => {
       const { paymentId, redirectUrl } = await flow.create({
         provider: { id: NEMUNAS },
-        metadata: { redirectUri: redirectUri(), psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `accounts-${Date.now()}` },
+        metadata: {
+          redirectUri: redirectUri(),
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `accounts-${Date.now()}`,
+        },
       });
       const page = await openPage(browser, flow.seen);
       await page.goto(redirectUrl);
@@ -399,7 +466,11 @@ for (const kind of kinds) {
       assert.equal(response?.status(), 404);
       await a11y(page);
       const { redirectUrl } = await flow.create();
-      const expired = await fetch(`${redirectUrl}/continue`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'csrf=forged' });
+      const expired = await fetch(`${redirectUrl}/continue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'csrf=forged',
+      });
       assert.equal(expired.status, 403);
       await page.setContent(await expired.text());
       await a11y(page);

@@ -54,9 +54,29 @@ describe('example shop: pay by bank in a browser', { skip: browserSkip }, () => 
     const database = service.config.database;
     listener = spawn(
       process.execPath,
-      [...CLI_ARGS, 'listen', '--client', client.clientId, '--forward-to', `${shopUrl}/webhooks`, '--from', 'start', '--position-file', join(scratch, 'position.json'), '--poll-interval-ms', '100', '--json'],
+      [
+        ...CLI_ARGS,
+        'listen',
+        '--client',
+        client.clientId,
+        '--forward-to',
+        `${shopUrl}/webhooks`,
+        '--from',
+        'start',
+        '--position-file',
+        join(scratch, 'position.json'),
+        '--poll-interval-ms',
+        '100',
+        '--json',
+      ],
       {
-        env: { ...process.env, DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.path}` : database.url, BASE_URL: service.baseUrl, SECRET_KEYS: TEST_SECRET_KEYS, LOG_LEVEL: 'silent' },
+        env: {
+          ...process.env,
+          DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.path}` : database.url,
+          BASE_URL: service.baseUrl,
+          SECRET_KEYS: TEST_SECRET_KEYS,
+          LOG_LEVEL: 'silent',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -105,17 +125,30 @@ describe('example shop: pay by bank in a browser', { skip: browserSkip }, () => 
     await page.getByLabel('User ID').fill('alice');
     await page.getByLabel('Password').fill('sandbox');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('button', { name: /^(Approve|Continue)$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^(Approve|Continue)$/ })
+      .first()
+      .click();
     const otp = page.getByLabel('One-time code');
-    if (!(await otp.isVisible())) await page.getByRole('button', { name: /^(Approve|Continue)$/ }).first().click();
+    if (!(await otp.isVisible()))
+      await page
+        .getByRole('button', { name: /^(Approve|Continue)$/ })
+        .first()
+        .click();
     await otp.fill('123456');
-    const fault = await injectSandboxFault(service, 'rheinland', { operations: ['getPaymentStatus', 'getPayment'], fault: { kind: 'error', status: 503 } });
+    const fault = await injectSandboxFault(service, 'rheinland', {
+      operations: ['getPaymentStatus', 'getPayment'],
+      fault: { kind: 'error', status: 503 },
+    });
     assert.equal(fault.status, 201);
     await page.getByRole('button', { name: 'Confirm' }).click();
 
     // Back on our pages: the bank has not confirmed yet, so the payer is told it is processing and goes on to the shop.
     await page.getByRole('heading', { name: 'Your bank is processing the payment' }).waitFor();
-    await page.getByRole('link', { name: /^Continue to / }).or(page.getByRole('button', { name: /^Continue to / })).click();
+    await page
+      .getByRole('link', { name: /^Continue to / })
+      .or(page.getByRole('button', { name: /^Continue to / }))
+      .click();
     await page.waitForURL(`${shopUrl}/orders/${order}`);
     await page.getByRole('heading', { name: 'We are confirming your payment' }).waitFor();
     const openpis = new OpenpisClient({ baseUrl: service.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret });
@@ -130,7 +163,10 @@ describe('example shop: pay by bank in a browser', { skip: browserSkip }, () => 
     assert.deepEqual(await axeViolations(page), []);
 
     // The bank answers again: the payment completes, and only then does the shop say thank you.
-    const cleared = await fetch(`${service.baseUrl}/sandbox-bank/rheinland/sandbox/faults`, { method: 'DELETE', headers: { authorization: `Bearer ${service.config.sandboxOperatorToken}` } });
+    const cleared = await fetch(`${service.baseUrl}/sandbox-bank/rheinland/sandbox/faults`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${service.config.sandboxOperatorToken}` },
+    });
     assert.ok(cleared.ok);
     await page.getByRole('heading', { name: 'Thank you, your payment is complete' }).waitFor({ timeout: 30_000 });
     assert.equal((await openpis.getPayment(payment.paymentId)).status, 'COMPLETED');
@@ -146,14 +182,22 @@ describe('example shop: pay by bank in a browser', { skip: browserSkip }, () => 
         .map((line) => JSON.parse(line) as { paymentId?: string; status?: string; statusCode?: number })
         .filter((line) => line.paymentId === payment.paymentId);
     await waitUntil('the COMPLETED event to be forwarded', () => deliveries().some((delivery) => delivery.status === 'COMPLETED'));
-    assert.ok(deliveries().every((delivery) => delivery.statusCode === 204), listened);
+    assert.ok(
+      deliveries().every((delivery) => delivery.statusCode === 204),
+      listened,
+    );
     await page.context().close();
   });
 
   it('the shop refuses unsigned webhooks and unknown orders, and sends a strict Content-Security-Policy', async () => {
     const forged = await fetch(`${shopUrl}/webhooks`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'x',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,AAAA',
+      },
       body: '{"type":"payment.status.updated","data":{}}',
     });
     assert.equal(forged.status, 400);

@@ -11,7 +11,18 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { type AxeFinding, axeViolations, browserSkip, holdClock, launchBrowser, openPage, runClockUntilVisible, type Shop, startAll, startShop } from './browser-harness.js';
+import {
+  type AxeFinding,
+  axeViolations,
+  browserSkip,
+  holdClock,
+  launchBrowser,
+  openPage,
+  runClockUntilVisible,
+  type Shop,
+  startAll,
+  startShop,
+} from './browser-harness.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, type FlowHarness } from './flow-harness.js';
 
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
@@ -42,7 +53,12 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
     await flow?.close();
   });
 
-  const metadata = (id: string) => ({ redirectUri: `${shop.url}/return`, psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `${id}-${Date.now()}` });
+  const metadata = (id: string) => ({
+    redirectUri: `${shop.url}/return`,
+    psuIpAddress: '203.0.113.7',
+    psuUserAgent: 'Mozilla/5.0',
+    endToEndId: `${id}-${Date.now()}`,
+  });
 
   async function payerPage(locale: string, viewport: { width: number; height: number }): Promise<Page> {
     const page = await openPage(browser, flow.seen, locale);
@@ -73,8 +89,18 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
   }
 
   /** An embedded payment with the credentials at creation: the payer's first page is the one-time code. */
-  async function toCodePage(locale: string, viewport: typeof WIDE, psuId: string, amount = 10.5): Promise<{ page: Page; paymentId: string }> {
-    const created = await flow.create({ provider: { id: BANKS.hansa }, amount, sender: { credentials: { id: psuId, password: TEST_PASSWORD } }, metadata: metadata(psuId) });
+  async function toCodePage(
+    locale: string,
+    viewport: typeof WIDE,
+    psuId: string,
+    amount = 10.5,
+  ): Promise<{ page: Page; paymentId: string }> {
+    const created = await flow.create({
+      provider: { id: BANKS.hansa },
+      amount,
+      sender: { credentials: { id: psuId, password: TEST_PASSWORD } },
+      metadata: metadata(psuId),
+    });
     const page = await payerPage(locale, viewport);
     await page.goto(created.redirectUrl);
     await page.locator('#otp').waitFor();
@@ -82,7 +108,13 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
   }
 
   /** From the one-time code page, the right code: the outcome page with this heading. */
-  async function codeToOutcome(locale: string, viewport: typeof WIDE, psuId: string, heading: string, amount?: number): Promise<{ page: Page; paymentId: string }> {
+  async function codeToOutcome(
+    locale: string,
+    viewport: typeof WIDE,
+    psuId: string,
+    heading: string,
+    amount?: number,
+  ): Promise<{ page: Page; paymentId: string }> {
     const reached = await toCodePage(locale, viewport, psuId, amount);
     await reached.page.locator('#otp').fill('123456');
     await reached.page.locator('button.primary').click();
@@ -158,7 +190,10 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
       ['en-GB', WIDE, 'Choose another bank', 'Choose your bank'],
       ['lt-LT', NARROW, 'Pasirinkti kitą banką', null],
     ] as const) {
-      const { redirectUrl } = await flow.create({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } }, metadata: metadata('back') });
+      const { redirectUrl } = await flow.create({
+        provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } },
+        metadata: metadata('back'),
+      });
       const page = await payerPage(locale, viewport);
       await page.goto(redirectUrl);
       const list = await page.locator('h1').innerText();
@@ -194,7 +229,9 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
       await page.locator('button.primary[disabled][aria-busy="true"].busy').waitFor();
       assert.equal(await page.locator('form[method="post"] button:not([disabled])').count(), 0, 'every button of the page is held');
       // Pressed again (a script's click reaches a disabled button's form no more than a payer's does).
-      await page.evaluate('document.querySelector("button.primary").click(); document.querySelector("form[action$=\'/continue\']").requestSubmit()');
+      await page.evaluate(
+        'document.querySelector("button.primary").click(); document.querySelector("form[action$=\'/continue\']").requestSubmit()',
+      );
       await page.waitForTimeout(300);
       assert.equal(posts, 1);
       await page.context().close();
@@ -206,7 +243,11 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
       ['de-DE', NARROW, 'Öffnen Sie die App Ihrer Bank', /Verbleibende Zeit für die Freigabe: etwa \d+ Min\./],
       ['en-GB', WIDE, "Open your bank's app", /Time left to approve: about \d+ min\./],
     ] as const) {
-      const { paymentId, redirectUrl } = await flow.create({ provider: { id: BANKS.midi }, sender: { credentials: { id: 'alice' } }, metadata: metadata('decoupled') });
+      const { paymentId, redirectUrl } = await flow.create({
+        provider: { id: BANKS.midi },
+        sender: { credentials: { id: 'alice' } },
+        metadata: metadata('decoupled'),
+      });
       const page = await payerPage(locale, viewport);
       await page.goto(redirectUrl);
       if ((await page.locator('form[action$="/continue"]').count()) > 0) await page.locator('button.primary').click();
@@ -238,7 +279,10 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
       ['es-ES', NARROW, 'le pedirá iniciar sesión dos veces'],
       ['en-GB', WIDE, 'will ask you to log in twice'],
     ] as const) {
-      const { redirectUrl } = await flow.create({ provider: { preferences: { countryCodes: { list: ['LT'], default: 'LT' } } }, metadata: metadata('twice') });
+      const { redirectUrl } = await flow.create({
+        provider: { preferences: { countryCodes: { list: ['LT'], default: 'LT' } } },
+        metadata: metadata('twice'),
+      });
       const page = await payerPage(locale, viewport);
       await page.goto(redirectUrl);
       await page.locator(`button.bank[value="${NEMUNAS}"]`).click();
@@ -255,7 +299,11 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
       ['de-DE', NARROW, 'Code per SMS', 'Ihre Bank schreibt: „SMS to +49 160 xxxxx 28“'],
       ['en-GB', WIDE, 'Code by text message (SMS)', 'Your bank says: “SMS to +49 160 xxxxx 28”'],
     ] as const) {
-      const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'carla', password: TEST_PASSWORD } }, metadata: metadata('methods') });
+      const created = await flow.create({
+        provider: { id: BANKS.hansa },
+        sender: { credentials: { id: 'carla', password: TEST_PASSWORD } },
+        metadata: metadata('methods'),
+      });
       const page = await payerPage(locale, viewport);
       await page.goto(created.redirectUrl);
       await page.getByText(sms).waitFor();
@@ -293,7 +341,9 @@ describe('payer pages in a browser', { skip: browserSkip }, () => {
     await flow.assertPasswordNowhere();
     const db = flow.app.database.db;
     const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
-    const dump = (await Promise.all(tables.rows.map(async ({ name }) => JSON.stringify((await sql`select * from ${sql.table(name)}`.execute(db)).rows)))).join('\n');
+    const dump = (
+      await Promise.all(tables.rows.map(async ({ name }) => JSON.stringify((await sql`select * from ${sql.table(name)}`.execute(db)).rows)))
+    ).join('\n');
     const logs = flow.app.logs.join('\n');
     assert.ok(pageTokens.size > 10, `tokens seen: ${pageTokens.size}`);
     for (const token of pageTokens) {

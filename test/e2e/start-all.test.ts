@@ -18,7 +18,11 @@ test('all parts started: their values, in order, none closed', async () => {
 test('one part fails: the others are closed and its error is thrown', async () => {
   const closed: string[] = [];
   await assert.rejects(
-    startAll([Promise.resolve(part('browser', closed)), Promise.reject(new Error('plugin did not start')), Promise.resolve(part('shop', closed))]),
+    startAll([
+      Promise.resolve(part('browser', closed)),
+      Promise.reject(new Error('plugin did not start')),
+      Promise.resolve(part('shop', closed)),
+    ]),
     /plugin did not start/,
   );
   assert.deepEqual(closed.sort(), ['browser', 'shop']);

@@ -60,7 +60,12 @@ for (const kind of sqlite) {
           address: { country: 'GB', city: 'London', streetName: 'High Street', buildingNumber: '1', postCode: 'EC1A 1AA' },
         },
         ...(options.loginId === undefined ? {} : { sender: { credentials: { id: options.loginId } } }),
-        metadata: { redirectUri: `${shop.url}/return?order=7`, psuIpAddress: '203.0.113.7', psuUserAgent: 'Mozilla/5.0', endToEndId: `uk-${Date.now()}` },
+        metadata: {
+          redirectUri: `${shop.url}/return?order=7`,
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId: `uk-${Date.now()}`,
+        },
       });
     }
 
@@ -107,7 +112,12 @@ for (const kind of sqlite) {
     }
 
     /** A payment at a redirect bank, the payer at the bank's pages, back at the shop; the history once `final`. */
-    async function redirectJourney(bank: string, psuId: string, final: string, options: { amount?: number; account?: string; cancel?: boolean } = {}) {
+    async function redirectJourney(
+      bank: string,
+      psuId: string,
+      final: string,
+      options: { amount?: number; account?: string; cancel?: boolean } = {},
+    ) {
       const { paymentId, redirectUrl } = await create(bank, options.amount === undefined ? {} : { amount: options.amount });
       const page = await openPage(browser, flow.seen);
       await toBank(page, redirectUrl);
@@ -158,7 +168,10 @@ for (const kind of sqlite) {
       const history = await redirectJourney(UK_BANKS.albion, 'alice', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED', { cancel: true });
       assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
       assert.equal(history.at(-1)?.status, 'FAILED');
-      assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_CANCELLED']);
+      assert.deepEqual(
+        history.at(-1)?.failureReasons?.map((reason) => reason.code),
+        ['PSU_CANCELLED'],
+      );
     });
 
     it('insufficient funds: the bank confirms no funds, the payment is never submitted, INSUFFICIENT_FUNDS', async () => {
@@ -166,14 +179,20 @@ for (const kind of sqlite) {
       const history = await redirectJourney(UK_BANKS.albion, 'erik', 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED', { amount: 100 });
       assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED']);
       assert.equal(history.at(-1)?.status, 'FAILED');
-      assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['INSUFFICIENT_FUNDS']);
+      assert.deepEqual(
+        history.at(-1)?.failureReasons?.map((reason) => reason.code),
+        ['INSUFFICIENT_FUNDS'],
+      );
     });
 
     it('insufficient funds at a bank without a funds check: the bank rejects the payment (AM04), INSUFFICIENT_FUNDS', async () => {
       const history = await redirectJourney(UK_BANKS.severn, 'erik', 'PAYMENT_EXECUTION_FAILED', { amount: 100 });
       assert.deepEqual(statuses(history), [...RETURNED, 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_FAILED']);
       assert.equal(history.at(-1)?.status, 'FAILED');
-      assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['INSUFFICIENT_FUNDS']);
+      assert.deepEqual(
+        history.at(-1)?.failureReasons?.map((reason) => reason.code),
+        ['INSUFFICIENT_FUNDS'],
+      );
     });
 
     it('our pages met on the way have no accessibility violation of any impact (axe-core)', () => {

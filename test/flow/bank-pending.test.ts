@@ -36,13 +36,69 @@ interface Variant {
 }
 
 const VARIANTS: readonly Variant[] = [
-  { name: 'executing for 2 h', status: 'PAYMENT_EXECUTION_PENDING', createdSecondsAgo: 7200, deadlineIn: -6300, bankHoldsIt: true, pending: true, overdue: true },
-  { name: 'executing for 10 min', status: 'PAYMENT_EXECUTION_PENDING', createdSecondsAgo: 600, deadlineIn: 300, bankHoldsIt: true, pending: true, overdue: false },
-  { name: 'bank answer open past the deadline, 3 h', status: 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', createdSecondsAgo: 10_800, deadlineIn: -9900, bankHoldsIt: true, pending: true, overdue: true },
-  { name: 'payer at the bank, deadline not passed', status: 'PAYMENT_CONSENT_REDIRECT_PENDING', createdSecondsAgo: 7200, deadlineIn: 60, bankHoldsIt: true, pending: false, overdue: false },
-  { name: 'never reached the bank, past the deadline', status: 'PAYMENT_REGISTRATION_PENDING', createdSecondsAgo: 7200, deadlineIn: -6300, bankHoldsIt: false, pending: false, overdue: false },
-  { name: 'completed', status: 'PAYMENT_EXECUTION_COMPLETED', createdSecondsAgo: 86_400, deadlineIn: -85_500, bankHoldsIt: true, pending: false, overdue: false },
-  { name: 'failed at execution', status: 'PAYMENT_EXECUTION_FAILED', createdSecondsAgo: 86_400, deadlineIn: -85_500, bankHoldsIt: true, pending: false, overdue: false },
+  {
+    name: 'executing for 2 h',
+    status: 'PAYMENT_EXECUTION_PENDING',
+    createdSecondsAgo: 7200,
+    deadlineIn: -6300,
+    bankHoldsIt: true,
+    pending: true,
+    overdue: true,
+  },
+  {
+    name: 'executing for 10 min',
+    status: 'PAYMENT_EXECUTION_PENDING',
+    createdSecondsAgo: 600,
+    deadlineIn: 300,
+    bankHoldsIt: true,
+    pending: true,
+    overdue: false,
+  },
+  {
+    name: 'bank answer open past the deadline, 3 h',
+    status: 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
+    createdSecondsAgo: 10_800,
+    deadlineIn: -9900,
+    bankHoldsIt: true,
+    pending: true,
+    overdue: true,
+  },
+  {
+    name: 'payer at the bank, deadline not passed',
+    status: 'PAYMENT_CONSENT_REDIRECT_PENDING',
+    createdSecondsAgo: 7200,
+    deadlineIn: 60,
+    bankHoldsIt: true,
+    pending: false,
+    overdue: false,
+  },
+  {
+    name: 'never reached the bank, past the deadline',
+    status: 'PAYMENT_REGISTRATION_PENDING',
+    createdSecondsAgo: 7200,
+    deadlineIn: -6300,
+    bankHoldsIt: false,
+    pending: false,
+    overdue: false,
+  },
+  {
+    name: 'completed',
+    status: 'PAYMENT_EXECUTION_COMPLETED',
+    createdSecondsAgo: 86_400,
+    deadlineIn: -85_500,
+    bankHoldsIt: true,
+    pending: false,
+    overdue: false,
+  },
+  {
+    name: 'failed at execution',
+    status: 'PAYMENT_EXECUTION_FAILED',
+    createdSecondsAgo: 86_400,
+    deadlineIn: -85_500,
+    bankHoldsIt: true,
+    pending: false,
+    overdue: false,
+  },
 ];
 
 function row(clientId: string, variant: Variant): PaymentsTable {
@@ -93,7 +149,10 @@ for (const kind of await testDatabaseKinds()) {
       await migrateToLatest(database.db as unknown as Kysely<unknown>);
       const { clientId } = await new ClientService(database.db, secrets).create({ name: 'pending' });
       for (const variant of VARIANTS) rows.push({ variant, row: row(clientId, variant) });
-      await database.db.insertInto('payments').values(rows.map((entry) => entry.row)).execute();
+      await database.db
+        .insertInto('payments')
+        .values(rows.map((entry) => entry.row))
+        .execute();
     });
     after(async () => {
       await database?.close();

@@ -178,7 +178,13 @@ const SANDBOX_FAULTS: Readonly<Record<Exclude<FaultName, 'crash before our commi
   '5xx, done': { kind: 'error', status: 503, afterActing: true },
   'slow, done late': { kind: 'delay', delayMs: ANSWER_TIMEOUT_MS + 400 },
 };
-const FAULTS: readonly FaultName[] = ['no answer, nothing done', 'no answer, done', '5xx, done', 'slow, done late', 'crash before our commit'];
+const FAULTS: readonly FaultName[] = [
+  'no answer, nothing done',
+  'no answer, done',
+  '5xx, done',
+  'slow, done late',
+  'crash before our commit',
+];
 
 /** Connectors that, when armed, throw after the bank answered the next call of one method (a process dying there). */
 class Crasher {
@@ -264,7 +270,9 @@ for (const kind of kinds) {
         .select(['id', 'detailed_status'])
         .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.payment_id', '=', 'payments.id'))))
         .execute();
-      return rows.filter((row) => !row.detailed_status.endsWith('_COMPLETED') && !row.detailed_status.endsWith('_FAILED')).map((row) => row.id);
+      return rows
+        .filter((row) => !row.detailed_status.endsWith('_COMPLETED') && !row.detailed_status.endsWith('_FAILED'))
+        .map((row) => row.id);
     }
 
     /** Approves every pending request of the payer in the UK sandbox's bank app; how many it approved. */
@@ -309,8 +317,16 @@ for (const kind of kinds) {
         const page = await get(redirectUrl, {}, flow.seen);
         if (Date.now() > deadline) {
           // What the engine did and holds, for the report of a payment that went nowhere.
-          const row = await flow.app.database.db.selectFrom('payments').select(['flow_state']).where('id', '=', paymentId).executeTakeFirstOrThrow();
-          const jobs = await flow.app.database.db.selectFrom('jobs').select(['kind', 'run_at']).where('payment_id', '=', paymentId).execute();
+          const row = await flow.app.database.db
+            .selectFrom('payments')
+            .select(['flow_state'])
+            .where('id', '=', paymentId)
+            .executeTakeFirstOrThrow();
+          const jobs = await flow.app.database.db
+            .selectFrom('jobs')
+            .select(['kind', 'run_at'])
+            .where('payment_id', '=', paymentId)
+            .execute();
           assert.fail(
             `payment ${paymentId} still ${latest} after ${boundMs / 1000} s: ${statuses(await flow.history(paymentId)).join(' > ')}; ` +
               `flow state ${row.flow_state ?? 'none'}; jobs ${JSON.stringify(jobs)}; the payer's page answers ${page.status} ${page.location ?? headingOf(page.html)}`,
@@ -328,7 +344,10 @@ for (const kind of kinds) {
             redirectUrl,
             page.html,
             'details',
-            { ...(fields.includes('loginId') ? { loginId: subject.psuId } : {}), ...(fields.includes('password') ? { password: TEST_PASSWORD } : {}) },
+            {
+              ...(fields.includes('loginId') ? { loginId: subject.psuId } : {}),
+              ...(fields.includes('password') ? { password: TEST_PASSWORD } : {}),
+            },
             flow.seen,
           );
         } else if (page.status === 200 && page.html.includes('/continue"')) {
@@ -337,16 +356,28 @@ for (const kind of kinds) {
           if (continued.status === 303 && !location.startsWith('/pay/')) {
             // To the bank's pages, and back to our callback.
             asked += 1;
-            const atBank = await completeBankPages(new URL(location, redirectUrl).href, { psuId: subject.psuId, password: TEST_PASSWORD, otp: '123456' });
+            const atBank = await completeBankPages(new URL(location, redirectUrl).href, {
+              psuId: subject.psuId,
+              password: TEST_PASSWORD,
+              otp: '123456',
+            });
             if (atBank.redirectedTo !== undefined) await get(atBank.redirectedTo, {}, flow.seen);
           }
         } else if (page.status === 200 && bankLink !== undefined && subject.payer === 'redirect') {
           // Our "approve at your bank" page (the payer is back after a restart, or the review was passed): its link.
           asked += 1;
-          const atBank = await completeBankPages(new URL(bankLink, redirectUrl).href, { psuId: subject.psuId, password: TEST_PASSWORD, otp: '123456' });
+          const atBank = await completeBankPages(new URL(bankLink, redirectUrl).href, {
+            psuId: subject.psuId,
+            password: TEST_PASSWORD,
+            otp: '123456',
+          });
           if (atBank.redirectedTo !== undefined) await get(atBank.redirectedTo, {}, flow.seen);
         } else if (page.status === 200 && appLink !== undefined && subject.payer === 'decoupled') {
-          const inApp = await completeBankPages(new URL(appLink, redirectUrl).href, { psuId: subject.psuId, password: TEST_PASSWORD, otp: '123456' });
+          const inApp = await completeBankPages(new URL(appLink, redirectUrl).href, {
+            psuId: subject.psuId,
+            password: TEST_PASSWORD,
+            otp: '123456',
+          });
           if (inApp.steps.length > 0) asked += 1;
           else await new Promise((resolve) => setTimeout(resolve, 150));
         } else if (page.status === 200 && subject.payer === 'ciba') {
@@ -361,12 +392,25 @@ for (const kind of kinds) {
 
     /** Creates the payment; a crash inside the creation request answers 500, and the payment exists all the same. */
     async function create(subject: Flow): Promise<{ paymentId: string; redirectUrl: string }> {
-      const created = await flow.app.request('/api/v1/ob/payments', { method: 'POST', token: await flow.client.token(), json: subject.request() });
+      const created = await flow.app.request('/api/v1/ob/payments', {
+        method: 'POST',
+        token: await flow.client.token(),
+        json: subject.request(),
+      });
       const paymentId =
         created.status === 201
           ? ((await created.json()) as { paymentId: string }).paymentId
-          : (await flow.app.database.db.selectFrom('payments').select('id').orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow()).id;
-      const payment = (await (await flow.app.request(`/api/v1/ob/payments/${paymentId}`, { token: await flow.client.token() })).json()) as { redirectUrl: string };
+          : (
+              await flow.app.database.db
+                .selectFrom('payments')
+                .select('id')
+                .orderBy('created_at', 'desc')
+                .limit(1)
+                .executeTakeFirstOrThrow()
+            ).id;
+      const payment = (await (await flow.app.request(`/api/v1/ob/payments/${paymentId}`, { token: await flow.client.token() })).json()) as {
+        redirectUrl: string;
+      };
       return { paymentId, redirectUrl: payment.redirectUrl };
     }
 
@@ -383,55 +427,70 @@ for (const kind of kinds) {
       for (const call of subject.calls) {
         for (const fault of FAULTS) {
           const defect = defectOf(subject, call, fault);
-          it(`${subject.name} × ${call} × ${fault}: the bank's truth, never FAILED, always a future`, defect === undefined ? {} : { todo: defect }, async () => {
-            if (fault === 'crash before our commit') {
-              crasher.arm(subject.methods[call] ?? call);
-            } else {
-              const response = await injectSandboxFault(flow.app, subject.bank, {
-                ...(subject.faultNamesPayer ? { psuId: subject.psuId } : {}),
-                operations: [call],
-                fault: SANDBOX_FAULTS[fault],
-                times: 1,
-              });
-              assert.equal(response.status, 201, await response.text());
-            }
-            const { paymentId, redirectUrl } = await create(subject);
-            assert.deepEqual(await withoutFuture(), [], 'right after creation');
-            let asked: number;
-            let fired: boolean;
-            try {
-              asked = await payerUntilFinal(subject, paymentId, redirectUrl, defect === undefined ? PAYER_BOUND_MS : KNOWN_DEFECT_BOUND_MS);
-            } catch (error) {
-              const history = statuses(await flow.history(paymentId));
-              matrix.push(`${subject.name} | ${call} | ${fault} -> not final, resting at ${history.at(-1) ?? '?'}${defect === undefined ? '' : ' [todo]'}`);
-              throw error;
-            } finally {
-              const operator = { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` };
+          it(
+            `${subject.name} × ${call} × ${fault}: the bank's truth, never FAILED, always a future`,
+            defect === undefined ? {} : { todo: defect },
+            async () => {
               if (fault === 'crash before our commit') {
-                fired = crasher.disarm();
+                crasher.arm(subject.methods[call] ?? call);
               } else {
-                // A rule used up its one time is gone from the bank's list.
-                const listed = (await (await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { headers: operator })).json()) as { faults: unknown[] };
-                fired = listed.faults.length === 0;
+                const response = await injectSandboxFault(flow.app, subject.bank, {
+                  ...(subject.faultNamesPayer ? { psuId: subject.psuId } : {}),
+                  operations: [call],
+                  fault: SANDBOX_FAULTS[fault],
+                  times: 1,
+                });
+                assert.equal(response.status, 201, await response.text());
               }
-              await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { method: 'DELETE', headers: operator });
-            }
-            const history = statuses(await flow.history(paymentId));
-            matrix.push(
-              `${subject.name} | ${call} | ${fault} -> ${history.at(-1) ?? '?'} (payer asked ${asked}×)${fired ? '' : ' (the fault never met its call)'}${defect === undefined ? '' : ' [todo]'}`,
-            );
-            assert.ok(fired, 'the fault never met its call: this cell would test nothing');
-            assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
-            assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
-            assert.deepEqual(await withoutFuture(), []);
-          });
+              const { paymentId, redirectUrl } = await create(subject);
+              assert.deepEqual(await withoutFuture(), [], 'right after creation');
+              let asked: number;
+              let fired: boolean;
+              try {
+                asked = await payerUntilFinal(
+                  subject,
+                  paymentId,
+                  redirectUrl,
+                  defect === undefined ? PAYER_BOUND_MS : KNOWN_DEFECT_BOUND_MS,
+                );
+              } catch (error) {
+                const history = statuses(await flow.history(paymentId));
+                matrix.push(
+                  `${subject.name} | ${call} | ${fault} -> not final, resting at ${history.at(-1) ?? '?'}${defect === undefined ? '' : ' [todo]'}`,
+                );
+                throw error;
+              } finally {
+                const operator = { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` };
+                if (fault === 'crash before our commit') {
+                  fired = crasher.disarm();
+                } else {
+                  // A rule used up its one time is gone from the bank's list.
+                  const listed = (await (
+                    await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { headers: operator })
+                  ).json()) as { faults: unknown[] };
+                  fired = listed.faults.length === 0;
+                }
+                await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { method: 'DELETE', headers: operator });
+              }
+              const history = statuses(await flow.history(paymentId));
+              matrix.push(
+                `${subject.name} | ${call} | ${fault} -> ${history.at(-1) ?? '?'} (payer asked ${asked}×)${fired ? '' : ' (the fault never met its call)'}${defect === undefined ? '' : ' [todo]'}`,
+              );
+              assert.ok(fired, 'the fault never met its call: this cell would test nothing');
+              assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
+              assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
+              assert.deepEqual(await withoutFuture(), []);
+            },
+          );
         }
       }
     }
 
     it('prints the matrix', (context) => {
       for (const line of [...baselines, ...matrix]) context.diagnostic(line);
-      const cells = subjects.flatMap((subject) => subject.calls.flatMap((call) => FAULTS.filter((fault) => defectOf(subject, call, fault) === undefined))).length;
+      const cells = subjects.flatMap((subject) =>
+        subject.calls.flatMap((call) => FAULTS.filter((fault) => defectOf(subject, call, fault) === undefined)),
+      ).length;
       // Every cell expected to pass printed its row (a todo cell prints one only if it passed).
       assert.ok(matrix.filter((line) => !line.endsWith('[todo]')).length === cells, `${matrix.length} rows for ${cells} cells`);
     });

@@ -41,11 +41,19 @@ for (const kind of await testDatabaseKinds()) {
     }
 
     it('CIBA: the submission answers 503 twice after the token; the sealed token pays on a later poll, to COMPLETED', async () => {
-      const created = await app.request('/api/v1/ob/payments', { method: 'POST', token, json: ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }) });
+      const created = await app.request('/api/v1/ob/payments', {
+        method: 'POST',
+        token,
+        json: ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }),
+      });
       assert.equal(created.status, 201);
       const { paymentId, redirectUrl } = (await created.json()) as { paymentId: string; redirectUrl: string };
       assert.equal((await get(redirectUrl)).status, 200);
-      const fault = await injectSandboxFault(app, 'uk/pennine', { operations: ['createDomesticPayment'], fault: { kind: 'error', status: 503 }, times: 2 });
+      const fault = await injectSandboxFault(app, 'uk/pennine', {
+        operations: ['createDomesticPayment'],
+        fault: { kind: 'error', status: 503 },
+        times: 2,
+      });
       assert.equal(fault.status, 201, await fault.text());
       assert.equal(await payerInBankApp({ base: `${app.baseUrl}/sandbox-bank/uk` }, 'pennine', 'alice', 'approve'), 1);
 
@@ -58,7 +66,11 @@ for (const kind of await testDatabaseKinds()) {
         const recorded = await history(paymentId);
         return recorded.at(-1) === 'PAYMENT_EXECUTION_COMPLETED' ? recorded : undefined;
       });
-      assert.deepEqual(statuses.slice(-3), ['PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
+      assert.deepEqual(statuses.slice(-3), [
+        'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
+        'PAYMENT_EXECUTION_PENDING',
+        'PAYMENT_EXECUTION_COMPLETED',
+      ]);
       assert.equal((await flowState(paymentId)).heldSecret, undefined, 'dropped once used');
       assert.ok(!app.logs.some((line) => line.includes(held)), 'the sealed token is in no log line');
     });

@@ -52,7 +52,13 @@ class CompletionGate {
     let reached!: () => void;
     const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
     this.held = { reached, release: new Promise<void>((resolve) => (release = resolve)), fail: options.fail === true };
-    return { reached: reachedPromise, release: () => { this.held = undefined; release(); } };
+    return {
+      reached: reachedPromise,
+      release: () => {
+        this.held = undefined;
+        release();
+      },
+    };
   }
 }
 
@@ -94,8 +100,15 @@ for (const kind of await testDatabaseKinds()) {
     }
 
     async function storedRow(paymentId: string) {
-      const row = await app.database.db.selectFrom('payments').select(['locale', 'flow_state']).where('id', '=', paymentId).executeTakeFirstOrThrow();
-      return { locale: row.locale, state: flowStateOf({ flowState: row.flow_state === null ? null : (JSON.parse(row.flow_state) as Record<string, unknown>) }) };
+      const row = await app.database.db
+        .selectFrom('payments')
+        .select(['locale', 'flow_state'])
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      return {
+        locale: row.locale,
+        state: flowStateOf({ flowState: row.flow_state === null ? null : (JSON.parse(row.flow_state) as Record<string, unknown>) }),
+      };
     }
 
     it('a language switch during a CIBA poll that got the token: the payment is submitted, the language kept, the lease released', async () => {
@@ -112,10 +125,14 @@ for (const kind of await testDatabaseKinds()) {
       hold.release();
       await polling;
 
-      const statuses = await waitFor('the submission recorded', async () => {
-        const recorded = await history(paymentId);
-        return recorded.includes('PAYMENT_EXECUTION_PENDING') ? recorded : undefined;
-      }, 5_000);
+      const statuses = await waitFor(
+        'the submission recorded',
+        async () => {
+          const recorded = await history(paymentId);
+          return recorded.includes('PAYMENT_EXECUTION_PENDING') ? recorded : undefined;
+        },
+        5_000,
+      );
       assert.equal(statuses.at(-2), 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
       const { locale, state } = await storedRow(paymentId);
       assert.equal(locale, 'de', 'the language switch is kept');

@@ -8,7 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { fieldsAsked, headingOf, openFlow, submit, submitAndFollow, type Answer, continueLinkOf, pastWaitingPage } from '../hosted/http-payer.js';
+import {
+  fieldsAsked,
+  headingOf,
+  openFlow,
+  submit,
+  submitAndFollow,
+  type Answer,
+  continueLinkOf,
+  pastWaitingPage,
+} from '../hosted/http-payer.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -51,7 +60,12 @@ describe('a bank error on the one-time code (HTTP)', () => {
     assert.equal(continueLinkOf(paid), `https://merchant.example/return?paymentId=${paymentId}`);
     await flow.waitFor(paymentId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
     const history = await flow.history(paymentId);
-    assert.deepEqual(statuses(history), [...TO_CODE_PAGE, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
+    assert.deepEqual(statuses(history), [
+      ...TO_CODE_PAGE,
+      'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
+      'PAYMENT_EXECUTION_PENDING',
+      'PAYMENT_EXECUTION_COMPLETED',
+    ]);
     assert.equal(history.at(-1)?.status, 'COMPLETED');
     assert.ok(history.every((record) => record.failureReasons === null));
   }
@@ -70,7 +84,12 @@ describe('a bank error on the one-time code (HTTP)', () => {
   });
 
   it('a 500 on the code and on the SCA status: the outcome is open until the bank answers; then the form comes back', async () => {
-    await fault(flow, 'hansa', { psuId: 'erik', operations: ['updateAuthorisation', 'getScaStatus'], fault: { kind: 'error', status: 500 }, times: 2 });
+    await fault(flow, 'hansa', {
+      psuId: 'erik',
+      operations: ['updateAuthorisation', 'getScaStatus'],
+      fault: { kind: 'error', status: 500 },
+      times: 2,
+    });
     const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'erik', password: TEST_PASSWORD } } });
     const codePage = await openFlow(created.redirectUrl, flow.seen);
     const waiting = await submitAndFollow(created.redirectUrl, codePage.html, 'code', { otp: '123456' }, flow.seen);
@@ -113,7 +132,10 @@ describe('expiry records EXPIRED, whoever else asks the bank meanwhile', () => {
       'PAYMENT_CONSENT_REDIRECT_FAILED',
     ]);
     assert.equal(history.at(-1)?.status, 'FAILED');
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['EXPIRED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['EXPIRED'],
+    );
     // No password was given (a decoupled approval): there is nothing to look for.
   });
 });

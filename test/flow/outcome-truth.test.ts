@@ -111,12 +111,17 @@ for (const kind of kinds) {
         .select(['id', 'detailed_status'])
         .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.payment_id', '=', 'payments.id'))))
         .execute();
-      return rows.filter((row) => !row.detailed_status.endsWith('_COMPLETED') && !row.detailed_status.endsWith('_FAILED')).map((row) => row.id);
+      return rows
+        .filter((row) => !row.detailed_status.endsWith('_COMPLETED') && !row.detailed_status.endsWith('_FAILED'))
+        .map((row) => row.id);
     }
 
     it('1. a login answered after our timeout, then taken by the bank: COMPLETED, never FAILED, the payer never asked again', async () => {
       await fault('hansa', { psuId: 'dave', operations: ['startAuthorisation'], fault: { kind: 'delay', delayMs: SLOW_MS }, times: 1 });
-      const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } });
+      const created = await flow.create({
+        provider: { id: BANKS.hansa },
+        sender: { credentials: { id: 'dave', password: TEST_PASSWORD } },
+      });
       const history = await ends(created.paymentId);
       assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
       assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
@@ -132,18 +137,35 @@ for (const kind of kinds) {
       });
       // The creation itself answered 500 (the simulated crash); the payment exists and the bank holds it authorised.
       assert.equal(response.status, 500, await response.clone().text());
-      const latest = await flow.app.database.db.selectFrom('payments').select(['id']).orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow();
+      const latest = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['id'])
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
       const paymentId = latest.id;
       assert.equal(statuses(await flow.history(paymentId)).length, 1, 'the crash left the payment at its first status');
       const history = await ends(paymentId);
       assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
-      const payment = await flow.app.database.db.selectFrom('payments').select(['provider_payment_id']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+      const payment = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['provider_payment_id'])
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
       assert.ok(payment.provider_payment_id !== null, 'the bank reference is known');
     });
 
     it('3. a registration whose answer is lost once is sent again within the request: COMPLETED, the payer never asked', async () => {
-      await fault('hansa', { psuId: 'dave', operations: ['initiatePayment'], fault: { kind: 'timeout', holdMs: SLOW_MS, afterActing: true }, times: 1 });
-      const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } });
+      await fault('hansa', {
+        psuId: 'dave',
+        operations: ['initiatePayment'],
+        fault: { kind: 'timeout', holdMs: SLOW_MS, afterActing: true },
+        times: 1,
+      });
+      const created = await flow.create({
+        provider: { id: BANKS.hansa },
+        sender: { credentials: { id: 'dave', password: TEST_PASSWORD } },
+      });
       const history = await ends(created.paymentId);
       assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
       assert.ok(!history.includes('FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING'), 'the payer was asked');
@@ -151,7 +173,10 @@ for (const kind of kinds) {
 
     it('3. a registration whose answer is lost twice while the creation carried the password: the payer is asked at once, not left silent', async () => {
       await fault('hansa', { psuId: 'dave', operations: ['initiatePayment'], fault: { kind: 'timeout', holdMs: SLOW_MS }, times: 2 });
-      const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } });
+      const created = await flow.create({
+        provider: { id: BANKS.hansa },
+        sender: { credentials: { id: 'dave', password: TEST_PASSWORD } },
+      });
       assert.equal(created.status, 'PENDING');
       const history = statuses(await flow.history(created.paymentId));
       // Within the creation request: the payer is needed at the redirectUrl (the client's webhook says so).
@@ -160,7 +185,13 @@ for (const kind of kinds) {
       // The payer logs in on our form and pays.
       const form = await get(created.redirectUrl, {}, flow.seen);
       assert.equal(form.status, 200);
-      const next = await submitAndFollow(created.redirectUrl, form.html, 'details', { loginId: 'dave', password: TEST_PASSWORD }, flow.seen);
+      const next = await submitAndFollow(
+        created.redirectUrl,
+        form.html,
+        'details',
+        { loginId: 'dave', password: TEST_PASSWORD },
+        flow.seen,
+      );
       assert.equal(next.status, 200);
       const final = await ends(created.paymentId);
       assert.equal(final.at(-1), 'PAYMENT_EXECUTION_COMPLETED', final.join(' > '));
@@ -168,7 +199,10 @@ for (const kind of kinds) {
 
     it('4. a one-time code answered after our timeout, and taken by the bank: COMPLETED without asking the payer again', async () => {
       await fault('italia', { psuId: 'bob', operations: ['updateAuthorisation'], fault: { kind: 'delay', delayMs: SLOW_MS }, times: 1 });
-      const created = await flow.create({ provider: { id: BANKS.italia }, sender: { credentials: { id: 'bob', password: TEST_PASSWORD } } });
+      const created = await flow.create({
+        provider: { id: BANKS.italia },
+        sender: { credentials: { id: 'bob', password: TEST_PASSWORD } },
+      });
       const codePage = await get(created.redirectUrl, {}, flow.seen);
       assert.match(codePage.html, /one-time code/i);
       // The code's answer comes after our timeout: the payer waits (no form again), and the bank's truth arrives.
@@ -184,7 +218,11 @@ for (const kind of kinds) {
       // list, their jobs gone.
       const custom = await flow.create({ provider: { id: BANKS.hansa } });
       const hosted = await flow.create({ provider: undefined });
-      await flow.app.database.db.updateTable('payments').set({ flow_state: JSON.stringify({ leaseUntil: '2026-01-01T00:00:00.000Z' }) }).where('id', '=', custom.paymentId).execute();
+      await flow.app.database.db
+        .updateTable('payments')
+        .set({ flow_state: JSON.stringify({ leaseUntil: '2026-01-01T00:00:00.000Z' }) })
+        .where('id', '=', custom.paymentId)
+        .execute();
       for (const paymentId of [custom.paymentId, hosted.paymentId]) {
         await flow.app.database.db.deleteFrom('jobs').where('payment_id', '=', paymentId).execute();
       }

@@ -13,7 +13,17 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { fieldsAsked, get, headingOf, openFlow, submit, submitAndFollow, type Answer, continueLinkOf, pastWaitingPage } from '../hosted/http-payer.js';
+import {
+  fieldsAsked,
+  get,
+  headingOf,
+  openFlow,
+  submit,
+  submitAndFollow,
+  type Answer,
+  continueLinkOf,
+  pastWaitingPage,
+} from '../hosted/http-payer.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 
 const [sqlite] = await testDatabaseKinds();
@@ -102,7 +112,13 @@ describe('the payer logs in at an embedded bank (HTTP)', () => {
       assertLoginRefused(wrongUser, 1, ['loginId', 'password']);
       assert.deepEqual(statuses(await flow.history(paymentId)), path.slice(0, 2));
 
-      const codePage = await submitAndFollow(redirectUrl, wrongUser.html, 'details', { loginId: 'alice', password: TEST_PASSWORD }, flow.seen);
+      const codePage = await submitAndFollow(
+        redirectUrl,
+        wrongUser.html,
+        'details',
+        { loginId: 'alice', password: TEST_PASSWORD },
+        flow.seen,
+      );
       await confirmCode(redirectUrl, codePage, paymentId);
       const history = await flow.history(paymentId);
       assert.deepEqual(statuses(history), [...path, ...EXECUTED]);
@@ -123,7 +139,10 @@ describe('the payer logs in at an embedded bank (HTTP)', () => {
     const history = await flow.history(paymentId);
     assert.deepEqual(statuses(history), [...HANSA_FROM_FORM.slice(0, 5), 'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED']);
     assert.equal(history.at(-1)?.status, 'FAILED');
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_AUTHENTICATION_FAILED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['PSU_AUTHENTICATION_FAILED'],
+    );
   });
 
   it('Banca Italia: the third refused login fails the payment with PSU_AUTHENTICATION_FAILED', async () => {
@@ -137,7 +156,10 @@ describe('the payer logs in at an embedded bank (HTTP)', () => {
     assert.equal(continueLinkOf(last), `https://merchant.example/return?paymentId=${paymentId}`);
     const history = await flow.history(paymentId);
     assert.deepEqual(statuses(history), [...EMBEDDED_FROM_FORM.slice(0, 7), 'PAYMENT_CONSENT_REDIRECT_FAILED']);
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_AUTHENTICATION_FAILED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['PSU_AUTHENTICATION_FAILED'],
+    );
   });
 
   it('a wrong one-time code says how many attempts are left; the third wrong one fails with SCA_FAILED', async () => {
@@ -160,11 +182,17 @@ describe('the payer logs in at an embedded bank (HTTP)', () => {
       'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
       'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
     ]);
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['SCA_FAILED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['SCA_FAILED'],
+    );
   });
 
   it('item 3: a wrong password in the creation request answers PENDING; the payer is asked on our page, with the error, and pays', async () => {
-    const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'alice', password: WRONG_PASSWORD } } });
+    const created = await flow.create({
+      provider: { id: BANKS.hansa },
+      sender: { credentials: { id: 'alice', password: WRONG_PASSWORD } },
+    });
     const body = JSON.parse(created.body) as { status: string; providerPaymentId?: string };
     assert.equal(body.status, 'PENDING');
     // The bank's payment of the refused login was withdrawn; the payer registers a new one with the right login.
@@ -175,7 +203,13 @@ describe('the payer logs in at an embedded bank (HTTP)', () => {
     assert.match(form.html, /Your bank did not accept these login details\./);
     assert.match(form.html, /Attempts left: 2\./);
     assert.deepEqual(fieldsAsked(form.html), ['loginId', 'password']);
-    const codePage = await submitAndFollow(created.redirectUrl, form.html, 'details', { loginId: 'alice', password: TEST_PASSWORD }, flow.seen);
+    const codePage = await submitAndFollow(
+      created.redirectUrl,
+      form.html,
+      'details',
+      { loginId: 'alice', password: TEST_PASSWORD },
+      flow.seen,
+    );
     await confirmCode(created.redirectUrl, codePage, created.paymentId);
     assert.deepEqual(statuses(await flow.history(created.paymentId)), [...HANSA_FROM_FORM, ...EXECUTED]);
   });
@@ -192,7 +226,10 @@ describe('the payer logs in at an embedded bank (HTTP)', () => {
       'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED',
     ]);
     assert.equal(history.at(-1)?.status, 'FAILED');
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['BANK_REJECTED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['BANK_REJECTED'],
+    );
   });
 
   for (const [name, providerId, slug] of [
@@ -253,7 +290,7 @@ describe('the payer logs in at an embedded bank (HTTP)', () => {
   });
 });
 
-describe('the attempts are the catalogue\'s: the sandbox bank and the flow both count to its limit', () => {
+describe("the attempts are the catalogue's: the sandbox bank and the flow both count to its limit", () => {
   let flow: FlowHarness;
   let dir: string;
   before(async () => {
@@ -284,7 +321,10 @@ describe('the attempts are the catalogue\'s: the sandbox bank and the flow both 
     assert.equal(continueLinkOf(last), `https://merchant.example/return?paymentId=${paymentId}`);
     const history = await flow.history(paymentId);
     assert.deepEqual(statuses(history), [...HANSA_FROM_FORM.slice(0, 5), 'SENDER_AUTHORIZATION_CALLBACK_PROCESSING_FAILED']);
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_AUTHENTICATION_FAILED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['PSU_AUTHENTICATION_FAILED'],
+    );
   });
 
   it('a second wrong code fails the payment: the bank fails the authorisation at the same count', async () => {
@@ -300,11 +340,17 @@ describe('the attempts are the catalogue\'s: the sandbox bank and the flow both 
       'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
       'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED',
     ]);
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['SCA_FAILED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['SCA_FAILED'],
+    );
     // The bank failed it too: its status says so.
-    const status = await fetch(`${flow.app.baseUrl}/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/${(JSON.parse(created.body) as { providerPaymentId: string }).providerPaymentId}/status`, {
-      headers: { 'x-request-id': '8b0f3c2e-6f1a-4c55-9b43-2f4d7a9c1e10' },
-    });
+    const status = await fetch(
+      `${flow.app.baseUrl}/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/${(JSON.parse(created.body) as { providerPaymentId: string }).providerPaymentId}/status`,
+      {
+        headers: { 'x-request-id': '8b0f3c2e-6f1a-4c55-9b43-2f4d7a9c1e10' },
+      },
+    );
     assert.equal(((await status.json()) as { transactionStatus: string }).transactionStatus, 'RJCT');
     await flow.assertPasswordNowhere();
   });

@@ -29,7 +29,7 @@ describe('the polling schedule', () => {
     assert.equal(schedule.delayMs(10_000), 120_000);
   });
 
-  it('spreads each delay by at most 20 % either way, and takes the bank\'s Retry-After as a floor', () => {
+  it("spreads each delay by at most 20 % either way, and takes the bank's Retry-After as a floor", () => {
     const low = new PollingSchedule({ baseMs: 1000, maxMs: 120_000, random: () => 0 });
     const high = new PollingSchedule({ baseMs: 1000, maxMs: 120_000, random: () => 0.999999 });
     assert.equal(low.delayMs(0), 800);
@@ -83,13 +83,17 @@ describe('polling a payment at the bank', () => {
   const recorder = new ContextRecorder();
   before(async () => {
     if (sqlite === undefined) throw new Error('no database');
-    flow = await startFlowHarness(sqlite, { BANK_STATUS_POLL_BASE_MS: '50', BANK_STATUS_POLL_MAX_MS: '10000' }, { wrapConnectors: (connectors) => recorder.wrap(connectors) });
+    flow = await startFlowHarness(
+      sqlite,
+      { BANK_STATUS_POLL_BASE_MS: '50', BANK_STATUS_POLL_MAX_MS: '10000' },
+      { wrapConnectors: (connectors) => recorder.wrap(connectors) },
+    );
   });
   after(async () => {
     await flow?.close();
   });
 
-  it('a decoupled approval awaited for long is asked for at the capped pace, not at the first minute\'s', async () => {
+  it("a decoupled approval awaited for long is asked for at the capped pace, not at the first minute's", async () => {
     // Midi (decoupled): the payer never approves in the app.
     const created = await flow.create({ provider: { id: BANKS.midi }, sender: { credentials: { id: 'alice' } } });
     await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_CONSENT_REDIRECT_PENDING');
@@ -118,17 +122,21 @@ describe('polling a payment at the bank', () => {
       json: ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }),
     });
     assert.equal(response.status, 201, await response.clone().text());
-    await waitFor('three polls of the pending grant', () => {
-      const polls = recorder.calls.filter((call) => call.operation === 'completeAuthorisation').length;
-      return polls >= 3 ? polls : undefined;
-    }, 30_000);
+    await waitFor(
+      'three polls of the pending grant',
+      () => {
+        const polls = recorder.calls.filter((call) => call.operation === 'completeAuthorisation').length;
+        return polls >= 3 ? polls : undefined;
+      },
+      30_000,
+    );
     const warnings = flow.app.logs
       .map((line) => JSON.parse(line) as { level: number; msg: string; operation?: string; status?: number })
       .filter((entry) => entry.level >= 40 && entry.operation === 'completeAuthorisation');
     assert.deepEqual(warnings, []);
   });
 
-  it('PSU-present headers go with the payer\'s own requests only, never with background polls', async () => {
+  it("PSU-present headers go with the payer's own requests only, never with background polls", async () => {
     recorder.calls.length = 0;
     const created = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } });
     await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');

@@ -17,7 +17,9 @@ import { waitFor } from '../helpers/wait.js';
 /** What the tests of one app need: the history of a payment, its completion, a payer approving at a redirect bank. */
 function payerJourneys(app: () => TestApp, token: () => string) {
   async function history(paymentId: string): Promise<string[]> {
-    const records = (await (await app().request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token: token() })).json()) as { detailedStatus: string }[];
+    const records = (await (await app().request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token: token() })).json()) as {
+      detailedStatus: string;
+    }[];
     return records.map((record) => record.detailedStatus);
   }
 
@@ -34,13 +36,21 @@ function payerJourneys(app: () => TestApp, token: () => string) {
 
   /** A Rheinland (redirect) payment the payer `psuId` approves at the bank, back at our callback. */
   async function approvedAtRedirectBank(psuId: string): Promise<string> {
-    const created = await app().request('/api/v1/ob/payments', { method: 'POST', token: token(), json: paymentRequest({ provider: { id: BANKS.rheinland } }) });
+    const created = await app().request('/api/v1/ob/payments', {
+      method: 'POST',
+      token: token(),
+      json: paymentRequest({ provider: { id: BANKS.rheinland } }),
+    });
     assert.equal(created.status, 201);
     const { paymentId, redirectUrl } = (await created.json()) as { paymentId: string; redirectUrl: string };
     const review = await get(redirectUrl);
     const continued = await submit(redirectUrl, review.html, 'continue');
     assert.equal(continued.status, 303);
-    const atBank = await completeBankPages(new URL(continued.location ?? '', redirectUrl).href, { psuId, password: 'sandbox', otp: '123456' });
+    const atBank = await completeBankPages(new URL(continued.location ?? '', redirectUrl).href, {
+      psuId,
+      password: 'sandbox',
+      otp: '123456',
+    });
     const callback = atBank.redirectedTo ?? '';
     assert.ok(callback.includes(`/pay/return/${paymentId}/`), callback);
     assert.equal((await get(callback)).status, 303);
@@ -60,7 +70,9 @@ function metricValue(page: string, name: string): number | undefined {
 function pendingAlerts(logs: readonly string[], paymentId: string): Array<Record<string, unknown>> {
   return logs
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry['msg'] === 'payment pending at the bank longer than BANK_PENDING_ALERT_SECONDS' && entry['paymentId'] === paymentId);
+    .filter(
+      (entry) => entry['msg'] === 'payment pending at the bank longer than BANK_PENDING_ALERT_SECONDS' && entry['paymentId'] === paymentId,
+    );
 }
 
 for (const kind of await testDatabaseKinds()) {
@@ -68,11 +80,17 @@ for (const kind of await testDatabaseKinds()) {
     let t: TestApp;
     let token: string;
     before(async () => {
-      t = await startTestApp(kind, { workers: true, env: { BANK_STATUS_POLL_BASE_MS: '50', BANK_STATUS_POLL_MAX_MS: '200', WORKER_POLL_INTERVAL_MS: '20' } });
+      t = await startTestApp(kind, {
+        workers: true,
+        env: { BANK_STATUS_POLL_BASE_MS: '50', BANK_STATUS_POLL_MAX_MS: '200', WORKER_POLL_INTERVAL_MS: '20' },
+      });
       token = await (await t.createClient()).token();
     });
     after(() => t.close());
-    const { reaches, approvedAtRedirectBank } = payerJourneys(() => t, () => token);
+    const { reaches, approvedAtRedirectBank } = payerJourneys(
+      () => t,
+      () => token,
+    );
     it('keeps polling through bank 503s, never failing the payment, until the bank settles it', async () => {
       const hansa = t.catalogue.banks('sandbox').find((bank) => bank.name === 'Hansa Direktbank Sandbox');
       assert.ok(hansa);
@@ -97,8 +115,14 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual(statuses.slice(-2), ['PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
       assert.ok(statuses.every((status) => !status.endsWith('_FAILED')));
       const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
-      assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="unavailable"\} 4/);
-      assert.match(metrics, /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="ok"\} [1-9]/);
+      assert.match(
+        metrics,
+        /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="unavailable"\} 4/,
+      );
+      assert.match(
+        metrics,
+        /openpis_bank_calls_total\{provider="Hansa Direktbank Sandbox",operation="getPaymentStatus",result="ok"\} [1-9]/,
+      );
     });
 
     it('a bank whose status endpoint is down (payer julia): the payment resource says ACSC, the payment completes', async () => {
@@ -112,8 +136,13 @@ for (const kind of await testDatabaseKinds()) {
       const paymentId = await approvedAtRedirectBank('ivan');
       const statuses = await reaches(paymentId, 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED');
       assert.equal(statuses.at(-1), 'PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED');
-      const latest = (await (await t.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token })).json()) as { failureReasons: { code: string }[] };
-      assert.deepEqual(latest.failureReasons.map((reason) => reason.code), ['SCA_FAILED']);
+      const latest = (await (await t.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token })).json()) as {
+        failureReasons: { code: string }[];
+      };
+      assert.deepEqual(
+        latest.failureReasons.map((reason) => reason.code),
+        ['SCA_FAILED'],
+      );
       const payment = (await (await t.request(`/api/v1/ob/payments/${paymentId}`, { token })).json()) as { redirectUrl: string };
       const outcome = await get(payment.redirectUrl);
       assert.match(outcome.html, /Your bank could not confirm that it was you\./);
@@ -137,12 +166,20 @@ for (const kind of await testDatabaseKinds()) {
     before(async () => {
       t = await startTestApp(kind, {
         workers: true,
-        env: { BANK_PENDING_ALERT_SECONDS: '1', BANK_STATUS_POLL_BASE_MS: '50', BANK_STATUS_POLL_MAX_MS: '200', WORKER_POLL_INTERVAL_MS: '20' },
+        env: {
+          BANK_PENDING_ALERT_SECONDS: '1',
+          BANK_STATUS_POLL_BASE_MS: '50',
+          BANK_STATUS_POLL_MAX_MS: '200',
+          WORKER_POLL_INTERVAL_MS: '20',
+        },
       });
       token = await (await t.createClient()).token();
     });
     after(() => t.close());
-    const { history, reaches, approvedAtRedirectBank } = payerJourneys(() => t, () => token);
+    const { history, reaches, approvedAtRedirectBank } = payerJourneys(
+      () => t,
+      () => token,
+    );
 
     it('past BANK_PENDING_ALERT_SECONDS the payment is counted in a gauge and logged once, and still polled, never failed', async () => {
       const paymentId = await approvedAtRedirectBank('gustav');
@@ -164,7 +201,11 @@ for (const kind of await testDatabaseKinds()) {
       // The bank is asked a few more times after the alert: still one line, and the payment still waits.
       const polls = async (): Promise<number> => {
         const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
-        return Number(/openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="getPaymentStatus",result="ok"\} (\d+)/.exec(metrics)?.[1] ?? 0);
+        return Number(
+          /openpis_bank_calls_total\{provider="Rheinland Sandbox Bank",operation="getPaymentStatus",result="ok"\} (\d+)/.exec(
+            metrics,
+          )?.[1] ?? 0,
+        );
       };
       const seen = await polls();
       await waitFor('three more polls', async () => ((await polls()) >= seen + 3 ? true : undefined));

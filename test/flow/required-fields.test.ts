@@ -86,7 +86,11 @@ describe('requiredPaymentFields matches what the flow asks for, bank by bank', (
               ...(send.includes('SENDER_ACCOUNT') ? { account: { number: { type: 'IBAN', value: payer.iban }, currency } } : {}),
             },
           }),
-      ...(currency === 'EUR' ? {} : { recipient: { ...(paymentRequest().recipient as object), account: { number: { type: 'IBAN', value: recipientIban(currency) } } } }),
+      ...(currency === 'EUR'
+        ? {}
+        : {
+            recipient: { ...(paymentRequest().recipient as object), account: { number: { type: 'IBAN', value: recipientIban(currency) } } },
+          }),
     };
   }
 
@@ -106,7 +110,11 @@ describe('requiredPaymentFields matches what the flow asks for, bank by bank', (
       const bare = await flow.create(requestFor(bank, []));
       const firstPage = await openFlow(bare.redirectUrl, flow.seen);
       const asked = firstPage.status === 200 ? fieldsAsked(firstPage.html) : [];
-      assert.deepEqual(asked, expected, `asked ${asked.join(', ') || 'nothing'}; lists ${bank.requiredPaymentFields.join(', ') || 'nothing'}`);
+      assert.deepEqual(
+        asked,
+        expected,
+        `asked ${asked.join(', ') || 'nothing'}; lists ${bank.requiredPaymentFields.join(', ') || 'nothing'}`,
+      );
       const bareHistory = statuses(await flow.history(bare.paymentId));
       assert.equal(bareHistory.includes('FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING'), expected.length > 0, bareHistory.join(' → '));
 
@@ -153,7 +161,11 @@ describe('requiredPaymentFields matches what the flow asks for, bank by bank', (
         'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING',
         'FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING',
       ]);
-      assert.deepEqual(history.slice(-3), ['PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING', 'PAYMENT_EXECUTION_PENDING', 'PAYMENT_EXECUTION_COMPLETED']);
+      assert.deepEqual(history.slice(-3), [
+        'PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING',
+        'PAYMENT_EXECUTION_PENDING',
+        'PAYMENT_EXECUTION_COMPLETED',
+      ]);
     }
   });
 
@@ -179,7 +191,10 @@ describe('requiredPaymentFields matches what the flow asks for, bank by bank', (
     const passwordOnlyBody = await passwordOnly.text();
     flow.seen.push(passwordOnlyBody);
     assert.equal(passwordOnly.status, 400);
-    assert.equal((JSON.parse(passwordOnlyBody) as { message: string }).message, 'sender.credentials.id must be sent with sender.credentials.password');
+    assert.equal(
+      (JSON.parse(passwordOnlyBody) as { message: string }).message,
+      'sender.credentials.id must be sent with sender.credentials.password',
+    );
     // Reported with every other violation in one message.
     const both = await flow.app.request('/api/v1/ob/payments', {
       method: 'POST',

@@ -60,7 +60,11 @@ for (const kind of await testDatabaseKinds()) {
       const paymentId = await createPayment();
       const first = await store.load(paymentId);
       assert.ok(first);
-      const moved = await store.transition({ payment: first, path: [{ status: 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING' }], changes: { flowState: { step: 'one' } } });
+      const moved = await store.transition({
+        payment: first,
+        path: [{ status: 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING' }],
+        changes: { flowState: { step: 'one' } },
+      });
       assert.equal(moved.kind, 'applied');
       const second = await store.load(paymentId);
       assert.ok(second);

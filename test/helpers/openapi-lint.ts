@@ -10,7 +10,9 @@ import { oas } from '@stoplight/spectral-rulesets';
 export async function redoclyFindings(documentText: string): Promise<string[]> {
   const config = await createConfig({ extends: ['recommended-strict'] });
   const problems = await lintFromString({ source: documentText, absoluteRef: 'openapi.json', config });
-  return problems.map((problem) => `${problem.ruleId} ${problem.location.map((location) => location.pointer).join(' ')}: ${problem.message}`);
+  return problems.map(
+    (problem) => `${problem.ruleId} ${problem.location.map((location) => location.pointer).join(' ')}: ${problem.message}`,
+  );
 }
 
 export async function spectralFindings(documentText: string): Promise<string[]> {

@@ -82,7 +82,15 @@ export async function startService(env: Record<string, string>): Promise<Running
   const metricsPort = await freePort();
   return startProcess(
     ['--import', 'tsx', 'src/server.ts'],
-    { PORT: String(port), METRICS_PORT: String(metricsPort), BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', CREATE_DEMO_CLIENT: 'false', SECRET_KEYS: TEST_SECRET_KEYS, ...env },
+    {
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      CREATE_DEMO_CLIENT: 'false',
+      SECRET_KEYS: TEST_SECRET_KEYS,
+      ...env,
+    },
     port,
     /openpis is listening/,
     metricsPort,

@@ -21,7 +21,11 @@ export async function paidAtHansa(app: TestApp, client: TestClient, amount: numb
   await waitFor(
     until,
     async () => {
-      const row = await app.database.db.selectFrom('payments').select('detailed_status').where('id', '=', paymentId).executeTakeFirstOrThrow();
+      const row = await app.database.db
+        .selectFrom('payments')
+        .select('detailed_status')
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
       return row.detailed_status === until ? true : undefined;
     },
     20_000,

@@ -71,7 +71,14 @@ export async function startTestApp(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config: Config = {
-    ...loadConfig({ PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'warn', SANDBOX_OPERATOR_TOKEN: 'sandbox-operator-token-for-tests', SECRET_KEYS: TEST_SECRET_KEYS, ...options.env }),
+    ...loadConfig({
+      PORT: String(port),
+      BASE_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      SANDBOX_OPERATOR_TOKEN: 'sandbox-operator-token-for-tests',
+      SECRET_KEYS: TEST_SECRET_KEYS,
+      ...options.env,
+    }),
     database: testDatabase.config,
   };
   const database = openDatabase(config.database);
@@ -96,7 +103,14 @@ export async function startTestApp(
   await metricsServer.listen({ port: metricsPort, host: '127.0.0.1' });
   const workers =
     options.workers === true
-      ? createBackgroundWorkers({ config, database, logger: app.log, jobHandlers: app.jobHandlers, sweep: app.flowSweep, ...(options.now === undefined ? {} : { now: options.now }) })
+      ? createBackgroundWorkers({
+          config,
+          database,
+          logger: app.log,
+          jobHandlers: app.jobHandlers,
+          sweep: app.flowSweep,
+          ...(options.now === undefined ? {} : { now: options.now }),
+        })
       : undefined;
   workers?.start();
   const clients = new ClientService(database.db, new SecretBox(config.secretKeys));
@@ -159,7 +173,11 @@ export async function startTestApp(
 }
 
 /** Adds a fault rule to the embedded sandbox bank's `slug` bank, as the operator (docs/sandbox-bank.md). */
-export async function injectSandboxFault(app: Pick<TestApp, 'baseUrl' | 'config'>, slug: string, rule: Record<string, unknown>): Promise<Response> {
+export async function injectSandboxFault(
+  app: Pick<TestApp, 'baseUrl' | 'config'>,
+  slug: string,
+  rule: Record<string, unknown>,
+): Promise<Response> {
   return fetch(`${app.baseUrl}/sandbox-bank/${slug}/sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${app.config.sandboxOperatorToken}` },

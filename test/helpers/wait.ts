@@ -14,7 +14,12 @@ export const WAIT_BOUND_MS = 60_000;
 export const PROCESS_BOUND_MS = 300_000;
 
 /** Calls `probe` every `intervalMs` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = WAIT_BOUND_MS, intervalMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = WAIT_BOUND_MS,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

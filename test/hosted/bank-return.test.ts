@@ -52,7 +52,11 @@ describe('the bank return, handed to the connector', () => {
     const review = await get(created.redirectUrl, {}, flow.seen);
     const continued = await submit(created.redirectUrl, review.html, 'continue', {}, flow.seen);
     assert.equal(continued.status, 303);
-    const atBank = await completeBankPages(new URL(continued.location ?? '', created.redirectUrl).href, { psuId: 'alice', password: TEST_PASSWORD, otp: '123456' });
+    const atBank = await completeBankPages(new URL(continued.location ?? '', created.redirectUrl).href, {
+      psuId: 'alice',
+      password: TEST_PASSWORD,
+      otp: '123456',
+    });
     const callback = new URL(atBank.redirectedTo ?? '');
     const match = new RegExp(`^/pay/return/${created.paymentId}/([A-Za-z0-9_-]{43})$`).exec(callback.pathname);
     assert.ok(match?.[1] !== undefined, callback.href);
@@ -120,7 +124,9 @@ describe('the bank return, handed to the connector', () => {
     assert.equal(page.status, 200);
     const scripts = [...page.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
     assert.equal(scripts.length, 1);
-    const hash = createHash('sha256').update(scripts[0] ?? '').digest('base64');
+    const hash = createHash('sha256')
+      .update(scripts[0] ?? '')
+      .digest('base64');
     const csp = page.headers.get('content-security-policy') ?? '';
     assert.match(csp, new RegExp(`script-src 'sha256-${hash.replace(/[+/=]/g, (character) => `\\${character}`)}'`));
     assert.ok(!csp.includes('unsafe-inline') && !/script-src[^;]*'self'/.test(csp), csp);

@@ -12,7 +12,8 @@ import { get } from './http-payer.js';
 
 const [sqlite] = await testDatabaseKinds();
 
-const RULE = 'must not contain control characters or invisible formatting characters (such as right-to-left overrides or zero-width spaces)';
+const RULE =
+  'must not contain control characters or invisible formatting characters (such as right-to-left overrides or zero-width spaces)';
 
 describe('names shown to payers', { skip: sqlite === undefined }, () => {
   let t: TestApp;
@@ -57,7 +58,11 @@ describe('names shown to payers', { skip: sqlite === undefined }, () => {
     const recipient = JSON.parse(row.recipient) as { name: string };
     // As a row written before the rule could hold it.
     recipient.name = 'Cafe\u0301 \u202EHbmG';
-    await t.database.db.updateTable('payments').set({ recipient: JSON.stringify(recipient) }).where('id', '=', paymentId).execute();
+    await t.database.db
+      .updateTable('payments')
+      .set({ recipient: JSON.stringify(recipient) })
+      .where('id', '=', paymentId)
+      .execute();
     const page = await get(redirectUrl);
     assert.equal(page.status, 200);
     assert.doesNotMatch(page.html, /[\p{Cf}]/u);

@@ -19,7 +19,12 @@ export async function get(url: string, headers: Record<string, string> = {}, see
   return { status: response.status, location: response.headers.get('location') ?? undefined, html, headers: response.headers };
 }
 
-export async function post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}, seen?: string[]): Promise<Answer> {
+export async function post(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+  seen?: string[],
+): Promise<Answer> {
   const response = await fetch(url, {
     method: 'POST',
     redirect: 'manual',
@@ -39,13 +44,21 @@ export function csrfOf(html: string, action: string): string {
 }
 
 /** Posts the page's form for `action` with its token. */
-export async function submit(pageUrl: string, html: string, action: string, fields: Record<string, string> = {}, seen?: string[]): Promise<Answer> {
+export async function submit(
+  pageUrl: string,
+  html: string,
+  action: string,
+  fields: Record<string, string> = {},
+  seen?: string[],
+): Promise<Answer> {
   return post(`${pageUrl}/${action}`, { csrf: csrfOf(html, action), ...fields }, {}, seen);
 }
 
 /** The credential and code fields a page of ours asks for (by input name). */
 export function fieldsAsked(html: string): string[] {
-  return [...html.matchAll(/<input type="(?:text|password)" id="[^"]*" name="(loginId|password|iban|otp)"/g)].map((match) => match[1] ?? '').sort();
+  return [...html.matchAll(/<input type="(?:text|password)" id="[^"]*" name="(loginId|password|iban|otp)"/g)]
+    .map((match) => match[1] ?? '')
+    .sort();
 }
 
 /** The page's main heading, as text. */
@@ -68,7 +81,13 @@ export async function openFlow(redirectUrl: string, seen?: string[]): Promise<An
 }
 
 /** Posts a form of the page and, after our own post/redirect/get, shows the next page (a 303 elsewhere is returned). */
-export async function submitAndFollow(pageUrl: string, html: string, action: string, fields: Record<string, string>, seen?: string[]): Promise<Answer> {
+export async function submitAndFollow(
+  pageUrl: string,
+  html: string,
+  action: string,
+  fields: Record<string, string>,
+  seen?: string[],
+): Promise<Answer> {
   const answer = await submit(pageUrl, html, action, fields, seen);
   if (answer.status === 303 && answer.location?.startsWith('/pay/') === true) return get(pageUrl, {}, seen);
   return answer;

@@ -62,18 +62,30 @@ describe('what the payer pages say', () => {
   });
 
   it('names the bank methods in the payer language and marks the bank own words as the bank', async () => {
-    const { redirectUrl } = await flow.create({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'carla', password: TEST_PASSWORD } } });
+    const { redirectUrl } = await flow.create({
+      provider: { id: BANKS.hansa },
+      sender: { credentials: { id: 'carla', password: TEST_PASSWORD } },
+    });
     const methods = await openFlow(redirectUrl, flow.seen);
     assert.equal(headingOf(methods.html), 'How do you want to confirm?');
-    assert.match(methods.html, /<strong>Code by text message \(SMS\)<\/strong><span class="bank-says">Your bank says: “SMS to \+49 160 xxxxx 28”<\/span>/);
+    assert.match(
+      methods.html,
+      /<strong>Code by text message \(SMS\)<\/strong><span class="bank-says">Your bank says: “SMS to \+49 160 xxxxx 28”<\/span>/,
+    );
     assert.match(methods.html, /<strong>chipTAN \(card reader\)<\/strong>/);
     assert.match(methods.html, /<strong>Code in your banking app \(pushTAN\)<\/strong>/);
     const german = await get(`${redirectUrl}?lang=de`, {}, flow.seen);
-    assert.match(german.html, /<strong>Code per SMS<\/strong><span class="bank-says">Ihre Bank schreibt: „SMS to \+49 160 xxxxx 28“<\/span>/);
+    assert.match(
+      german.html,
+      /<strong>Code per SMS<\/strong><span class="bank-says">Ihre Bank schreibt: „SMS to \+49 160 xxxxx 28“<\/span>/,
+    );
     const sms = /name="methodId" value="([^"]+)"/.exec(german.html)?.[1] ?? '';
     const code = await submitAndFollow(redirectUrl, german.html, 'method', { methodId: sms }, flow.seen);
     assert.equal(headingOf(code.html), 'Geben Sie Ihren Einmalcode ein');
-    assert.match(code.html, /<p class="method"><span><strong>Code per SMS<\/strong><span class="bank-says">Ihre Bank schreibt: „SMS to \+49 160 xxxxx 28“<\/span><\/span><\/p>/);
+    assert.match(
+      code.html,
+      /<p class="method"><span><strong>Code per SMS<\/strong><span class="bank-says">Ihre Bank schreibt: „SMS to \+49 160 xxxxx 28“<\/span><\/span><\/p>/,
+    );
   });
 
   it('warns before the first login at a bank that asks for two (an account list first), in hosted and custom mode', async () => {

@@ -35,13 +35,16 @@ describe('hosted page guards and languages', () => {
     assert.equal(page.headers.get('cache-control'), 'no-store');
     // Our own files only, nothing inline: the script of every page, and the bank list's filter.
     const scripts = [...page.html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-    assert.deepEqual(scripts.map((match) => match[2]), ['', '']);
+    assert.deepEqual(
+      scripts.map((match) => match[2]),
+      ['', ''],
+    );
     assert.match(scripts[0]?.[1] ?? '', /^ src="\/pay\/assets\/hosted-[\w-]+\.js" defer$/);
     assert.match(scripts[1]?.[1] ?? '', /^ src="\/pay\/assets\/bank-filter-[\w-]{12}\.js" defer$/);
     assert.doesNotMatch(page.html, /style=|\son[a-z]+=/);
   });
 
-  it('refuses a form without its CSRF token (403), with another payment\'s token (403), and a cross-site post (403)', async () => {
+  it("refuses a form without its CSRF token (403), with another payment's token (403), and a cross-site post (403)", async () => {
     const mine = await flow.create({ provider: { id: BANKS.rheinland } });
     const other = await flow.create({ provider: { id: BANKS.rheinland } });
     const myPage = await get(mine.redirectUrl);
@@ -49,7 +52,11 @@ describe('hosted page guards and languages', () => {
     assert.equal((await post(`${mine.redirectUrl}/continue`, {})).status, 403);
     assert.equal((await post(`${mine.redirectUrl}/continue`, { csrf: csrfOf(otherPage.html, 'continue') })).status, 403);
     assert.equal((await post(`${mine.redirectUrl}/continue`, { csrf: csrfOf(myPage.html, 'cancel') })).status, 403);
-    const crossSite = await post(`${mine.redirectUrl}/continue`, { csrf: csrfOf(myPage.html, 'continue') }, { 'sec-fetch-site': 'cross-site' });
+    const crossSite = await post(
+      `${mine.redirectUrl}/continue`,
+      { csrf: csrfOf(myPage.html, 'continue') },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     assert.equal(crossSite.status, 403);
     assert.deepEqual(statuses(await flow.history(mine.paymentId)), ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING']);
   });
@@ -94,7 +101,10 @@ describe('hosted page guards and languages', () => {
     assert.match(end.html, /You cancelled the payment\./);
     const history = await flow.history(paymentId);
     assert.deepEqual(statuses(history), ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PAYMENT_REGISTRATION_FAILED']);
-    assert.deepEqual(history.at(-1)?.failureReasons?.map((reason) => reason.code), ['PSU_CANCELLED']);
+    assert.deepEqual(
+      history.at(-1)?.failureReasons?.map((reason) => reason.code),
+      ['PSU_CANCELLED'],
+    );
   });
 
   it('speaks the language of Accept-Language at creation, switches on ?lang= and remembers the choice', async () => {
@@ -109,7 +119,11 @@ describe('hosted page guards and languages', () => {
     assert.match(again.html, /Wählen Sie Ihre Bank/);
     const ignored = await get(`${redirectUrl}?lang=xx`);
     assert.match(ignored.html, /Wählen Sie Ihre Bank/);
-    for (const [lang, heading] of [['en', 'Choose your bank'], ['es', 'Elija su banco'], ['lt', 'Pasirinkite savo banką']] as const) {
+    for (const [lang, heading] of [
+      ['en', 'Choose your bank'],
+      ['es', 'Elija su banco'],
+      ['lt', 'Pasirinkite savo banką'],
+    ] as const) {
       assert.match((await get(`${redirectUrl}?lang=${lang}`)).html, new RegExp(heading));
     }
   });

@@ -35,7 +35,8 @@ describe('sender IBAN collected on our page', () => {
   it('asks for the IBAN, refuses a bad one, and pays from the good one', async () => {
     const created = await flow.create({ provider: { id: BANKS.sol } });
     let { page, url } = await follow(await get(created.redirectUrl, {}, flow.seen), created.redirectUrl);
-    if (page.html.includes('/continue"')) ({ page, url } = await follow(await submit(created.redirectUrl, page.html, 'continue', {}, flow.seen), created.redirectUrl));
+    if (page.html.includes('/continue"'))
+      ({ page, url } = await follow(await submit(created.redirectUrl, page.html, 'continue', {}, flow.seen), created.redirectUrl));
     assert.equal(page.status, 200);
     assert.match(page.html, /name="iban"/);
     assert.equal((await flow.history(created.paymentId)).at(-1)?.detailedStatus, 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING');
@@ -61,7 +62,11 @@ describe('sender IBAN collected on our page', () => {
       'FOLLOWUP_DATA_COLLECTION_CALLBACK_PROCESSING_PENDING',
     ]);
     assert.equal(statuses.at(-1), 'PAYMENT_EXECUTION_COMPLETED');
-    const stored = await flow.app.database.db.selectFrom('payments').select('sender').where('id', '=', created.paymentId).executeTakeFirstOrThrow();
+    const stored = await flow.app.database.db
+      .selectFrom('payments')
+      .select('sender')
+      .where('id', '=', created.paymentId)
+      .executeTakeFirstOrThrow();
     assert.equal((JSON.parse(stored.sender ?? '{}') as { account?: { number: { value: string } } }).account?.number.value, ALICE_IBAN);
   });
 });

@@ -40,12 +40,18 @@ describe('API reference page', { skip: browserSkip }, () => {
       assert.equal(response?.ok(), true);
       await page.getByText('/api/v1/ob/payments', { exact: false }).first().waitFor({ timeout: 30_000 });
       await page.waitForLoadState('networkidle');
-      assert.ok(requested.some((url) => url === `${origin}/docs/json`), requested.join('\n'));
+      assert.ok(
+        requested.some((url) => url === `${origin}/docs/json`),
+        requested.join('\n'),
+      );
       assert.deepEqual(elsewhere, []);
       assert.equal(await page.getByText(/Ask AI|Generate MCP|Deploy/).count(), 0);
       // The project's name heads the page, not Swagger UI's bar with the framework's logo and its "Explore" box.
       assert.equal(await page.title(), 'openpis API');
-      await page.getByRole('heading', { name: /openpis: payment initiation API/ }).first().waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('heading', { name: /openpis: payment initiation API/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
       assert.equal(await page.locator('.topbar').count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Explore' }).count(), 0);
       assert.equal(await page.locator('img[src^="data:image/svg"]').count(), 0);

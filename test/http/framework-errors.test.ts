@@ -20,7 +20,13 @@ interface RawResponse {
 }
 
 /** One request through node:http, so that method, path and body are sent exactly as given. */
-function send(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawResponse> {
+function send(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -29,12 +35,16 @@ function send(baseUrl: string, method: string, path: string, headers: Record<str
       answered = true;
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       response.on('error', reject);
     });
     outgoing.setTimeout(5000, () => outgoing.destroy(new Error(`no answer to ${method} ${path} within 5 s`)));
     // The server may answer (413, 401) and close before it has read the whole body: wait for that answer.
-    outgoing.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     outgoing.on('close', () => (answered ? undefined : reject(new Error(`${method} ${path}: connection closed without an answer`))));
     if (body !== undefined) outgoing.end(body);
     else outgoing.end();
@@ -48,7 +58,9 @@ function sendRaw(baseUrl: string, bytes: string): Promise<string> {
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
   });
 }
@@ -90,7 +102,10 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const LONG_PARAM = 'a'.repeat(150);
 
 /** The framework errors a request can provoke, as variations of one route and method. */
-function errorCases(route: RegisteredRoute, method: string): { name: string; path: string; headers?: Record<string, string>; body?: string | Buffer }[] {
+function errorCases(
+  route: RegisteredRoute,
+  method: string,
+): { name: string; path: string; headers?: Record<string, string>; body?: string | Buffer }[] {
   const params = route.path.match(/:[A-Za-z]+/g) ?? [];
   const filled = route.path.replace(/:[A-Za-z]+/g, 'x');
   const cases: { name: string; path: string; headers?: Record<string, string>; body?: string | Buffer }[] = [
@@ -99,21 +114,39 @@ function errorCases(route: RegisteredRoute, method: string): { name: string; pat
     { name: 'bad percent-encoding in the path', path: `${filled}/%zz` },
   ];
   for (const param of params) {
-    cases.push({ name: `bad percent-encoding in ${param}`, path: route.path.replace(/:[A-Za-z]+/g, (name) => (name === param ? '%zz' : 'x')) });
+    cases.push({
+      name: `bad percent-encoding in ${param}`,
+      path: route.path.replace(/:[A-Za-z]+/g, (name) => (name === param ? '%zz' : 'x')),
+    });
     cases.push({ name: `over-long ${param}`, path: route.path.replace(/:[A-Za-z]+/g, (name) => (name === param ? LONG_PARAM : 'x')) });
   }
   if (BODY_METHODS.has(method)) {
     cases.push(
       { name: 'invalid JSON', path: filled, headers: { 'content-type': 'application/json' }, body: '{"a":' },
-      { name: 'a form body sent as JSON', path: filled, headers: { 'content-type': 'application/json' }, body: 'grant_type=client_credentials' },
+      {
+        name: 'a form body sent as JSON',
+        path: filled,
+        headers: { 'content-type': 'application/json' },
+        body: 'grant_type=client_credentials',
+      },
       { name: 'empty JSON body', path: filled, headers: { 'content-type': 'application/json' }, body: '' },
       { name: 'JSON with __proto__', path: filled, headers: { 'content-type': 'application/json' }, body: '{"__proto__":{"x":1}}' },
-      { name: 'JSON with constructor.prototype', path: filled, headers: { 'content-type': 'application/json' }, body: '{"constructor":{"prototype":{"x":1}}}' },
+      {
+        name: 'JSON with constructor.prototype',
+        path: filled,
+        headers: { 'content-type': 'application/json' },
+        body: '{"constructor":{"prototype":{"x":1}}}',
+      },
       { name: 'text/plain body', path: filled, headers: { 'content-type': 'text/plain' }, body: 'hello' },
       { name: 'unknown content type', path: filled, headers: { 'content-type': 'application/xml' }, body: '<x/>' },
       { name: 'malformed content type', path: filled, headers: { 'content-type': '(/)' }, body: '{}' },
       { name: 'body without content type', path: filled, body: '{}' },
-      { name: 'body over 1 MiB', path: filled, headers: { 'content-type': 'application/json' }, body: Buffer.alloc(1024 * 1024 + 10, 0x20) },
+      {
+        name: 'body over 1 MiB',
+        path: filled,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.alloc(1024 * 1024 + 10, 0x20),
+      },
     );
   }
   return cases;
@@ -144,7 +177,10 @@ function assertErrorAnswer(response: RawResponse, what: string, options: { oauth
   assert.equal(body.statusCode, response.status, `${what}: ${response.body}`);
   assert.equal(typeof body.title, 'string');
   assert.equal(typeof body.message, 'string');
-  assert.ok(!String(body.message).includes('%zz') && !String(body.message).includes(LONG_PARAM), `${what} echoes raw input: ${response.body}`);
+  assert.ok(
+    !String(body.message).includes('%zz') && !String(body.message).includes(LONG_PARAM),
+    `${what} echoes raw input: ${response.body}`,
+  );
   assert.ok(!String(body.message).includes('FST_'), `${what} leaks framework internals: ${response.body}`);
 }
 
@@ -160,7 +196,13 @@ describe('framework errors on every route', () => {
 
   it('finds the routes to test', () => {
     const paths = registeredRoutes(t).map((route) => route.path);
-    for (const path of ['/api/v1/auth/token', '/api/v1/ob/payments', '/api/v1/ob/payments/:paymentId', '/api/v1/capabilities/providers', '/pay/:flowToken/:action']) {
+    for (const path of [
+      '/api/v1/auth/token',
+      '/api/v1/ob/payments',
+      '/api/v1/ob/payments/:paymentId',
+      '/api/v1/capabilities/providers',
+      '/pay/:flowToken/:action',
+    ]) {
       assert.ok(paths.includes(path), `${path} not in ${paths.join(' ')}`);
     }
   });
@@ -181,10 +223,12 @@ describe('framework errors on every route', () => {
                 // A longer path is another resource, not the token endpoint.
                 oauth: route.path === '/api/v1/auth/token' && errorCase.path.split('?')[0] === route.path,
                 // Errors of the URL itself are raised before any route (and its scope) is chosen.
-                xs2a: route.path.startsWith(`${SANDBOX_BANK_MOUNT_PATH}/`) && !/^(bad percent-encoding in (the path|:)|over-long)/.test(errorCase.name),
+                xs2a:
+                  route.path.startsWith(`${SANDBOX_BANK_MOUNT_PATH}/`) &&
+                  !/^(bad percent-encoding in (the path|:)|over-long)/.test(errorCase.name),
               });
             } catch (error) {
-              problems.push(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
+              problems.push(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
             }
           }
         }
@@ -196,11 +240,19 @@ describe('framework errors on every route', () => {
   it('answers a bad percent-encoding with 400 and a path parameter over 100 characters with 414, echoing neither', async () => {
     const badUrl = await send(t.baseUrl, 'GET', '/api/v1/ob/payments/%zz', { authorization: `Bearer ${token}` });
     assert.equal(badUrl.status, 400);
-    assert.deepEqual(JSON.parse(badUrl.body), { title: 'Bad Request', statusCode: 400, message: 'The URL is not correctly percent-encoded' });
+    assert.deepEqual(JSON.parse(badUrl.body), {
+      title: 'Bad Request',
+      statusCode: 400,
+      message: 'The URL is not correctly percent-encoded',
+    });
     assert.ok(badUrl.headers['x-request-id']);
     const longParam = await send(t.baseUrl, 'GET', `/api/v1/ob/payments/${LONG_PARAM}`, { authorization: `Bearer ${token}` });
     assert.equal(longParam.status, 414);
-    assert.deepEqual(JSON.parse(longParam.body), { title: 'URI Too Long', statusCode: 414, message: 'A path segment is longer than 100 characters' });
+    assert.deepEqual(JSON.parse(longParam.body), {
+      title: 'URI Too Long',
+      statusCode: 414,
+      message: 'A path segment is longer than 100 characters',
+    });
   });
 
   it('answers unknown routes without echoing the path', async () => {
@@ -225,16 +277,25 @@ describe('framework errors on every route', () => {
     assert.match(String(response.headers['content-type']), /^application\/json/);
     assert.deepEqual(JSON.parse(response.body), { title: 'Bad Request', statusCode: 400, message: 'The request must have a Host header' });
     assert.ok(response.headers['x-request-id']);
-    const twoHosts = parseRawResponse(await sendRaw(t.baseUrl, 'GET /api/v1/capabilities/providers HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'));
+    const twoHosts = parseRawResponse(
+      await sendRaw(t.baseUrl, 'GET /api/v1/capabilities/providers HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'),
+    );
     assert.equal(twoHosts.status, 400);
-    assert.deepEqual(JSON.parse(twoHosts.body), { title: 'Bad Request', statusCode: 400, message: 'The request must have only one Host header' });
+    assert.deepEqual(JSON.parse(twoHosts.body), {
+      title: 'Bad Request',
+      statusCode: 400,
+      message: 'The request must have only one Host header',
+    });
     // HTTP/1.0 has no Host requirement: the request reaches the route (401 without a token).
     const http10 = parseRawResponse(await sendRaw(t.baseUrl, 'GET /api/v1/capabilities/providers HTTP/1.0\r\n\r\n'));
     assert.equal(http10.status, 401);
   });
 
   it('answers an oversized header with 431 and the error body', async () => {
-    const raw = await sendRaw(t.baseUrl, `GET /api/v1/capabilities/providers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20 * 1024)}\r\n\r\n`);
+    const raw = await sendRaw(
+      t.baseUrl,
+      `GET /api/v1/capabilities/providers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+    );
     const response = parseRawResponse(raw);
     assert.equal(response.status, 431);
     assert.deepEqual(JSON.parse(response.body), {

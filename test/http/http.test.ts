@@ -52,7 +52,14 @@ describe('HTTP conventions', () => {
   it('serves the OpenAPI document and the API reference page', async () => {
     const document = (await (await t.request('/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
     assert.equal(document.openapi, '3.1.0');
-    for (const path of ['/api/v1/auth/token', '/api/v1/ob/payments', '/api/v1/ob/payments/{paymentId}', '/api/v1/capabilities/providers', '/api/v1/archive/payment-statuses', '/api/v1/archive/payment-statuses/latest']) {
+    for (const path of [
+      '/api/v1/auth/token',
+      '/api/v1/ob/payments',
+      '/api/v1/ob/payments/{paymentId}',
+      '/api/v1/capabilities/providers',
+      '/api/v1/archive/payment-statuses',
+      '/api/v1/archive/payment-statuses/latest',
+    ]) {
       assert.ok(path in document.paths, path);
     }
     const page = await t.request('/docs');
@@ -72,7 +79,9 @@ describe('logs', () => {
   it('are structured JSON with the request id, and never carry secrets, tokens or payer passwords', async () => {
     const client = await t.createClient();
     const token = await client.token();
-    const bank = t.catalogue.banks('sandbox').find((candidate) => candidate.requiredPaymentFields.includes('SENDER_PROVIDER_CREDENTIALS_PASSWORD'));
+    const bank = t.catalogue
+      .banks('sandbox')
+      .find((candidate) => candidate.requiredPaymentFields.includes('SENDER_PROVIDER_CREDENTIALS_PASSWORD'));
     assert.ok(bank);
     const { paymentRequest } = await import('../helpers/payment-requests.js');
     const response = await t.request('/api/v1/ob/payments', {
@@ -82,7 +91,11 @@ describe('logs', () => {
       json: paymentRequest({ provider: { id: bank.id }, sender: { credentials: { id: 'alice', password: 'Pa55-word-for-logs' } } }),
     });
     assert.ok(response.status < 500);
-    await t.request('/api/v1/ob/payments', { method: 'POST', token, json: { sender: { credentials: { password: 'Pa55-word-for-logs' } } } });
+    await t.request('/api/v1/ob/payments', {
+      method: 'POST',
+      token,
+      json: { sender: { credentials: { password: 'Pa55-word-for-logs' } } },
+    });
     const lines = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.ok(lines.length > 0);
     assert.ok(lines.some((line) => line.reqId === 'log-check-1'));

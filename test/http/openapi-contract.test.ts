@@ -23,7 +23,10 @@ type JsonObject = Record<string, unknown>;
 interface Operation {
   operationId?: string;
   requestBody?: { content: Record<string, { schema: JsonObject; example?: unknown }> };
-  responses: Record<string, { description: string; headers?: Record<string, JsonObject>; content?: Record<string, { schema: JsonObject; example?: unknown }> }>;
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, JsonObject>; content?: Record<string, { schema: JsonObject; example?: unknown }> }
+  >;
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
@@ -35,7 +38,9 @@ const document = JSON.parse(await generateOpenApiDocument()) as OpenApiDocument;
 const [sqlite] = await testDatabaseKinds();
 
 function operations(items: Record<string, Record<string, Operation>>): [string, string, Operation][] {
-  return Object.entries(items).flatMap(([path, item]) => Object.entries(item).map(([method, operation]): [string, string, Operation] => [method, path, operation]));
+  return Object.entries(items).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]): [string, string, Operation] => [method, path, operation]),
+  );
 }
 
 /** A validator that knows only JSON Schema 2020-12 and the standard formats: an unknown format (`iban`) passes. */
@@ -53,20 +58,41 @@ describe('the OpenAPI document', () => {
     const all = [...operations(document.paths), ...operations(document.webhooks)];
     assert.ok(all.length >= 9);
     const ids = all.map(([, , operation]) => operation.operationId);
-    assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), ids.join(', '));
+    assert.ok(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      ids.join(', '),
+    );
     assert.equal(new Set(ids).size, ids.length);
     for (const [method, path, operation] of all) {
       for (const [status, response] of Object.entries(operation.responses)) {
         assert.notEqual(response.description, 'Default Response', `${method} ${path} ${status}`);
-        for (const media of Object.values(response.content ?? {})) assert.notEqual(media.example, undefined, `${method} ${path} ${status} has an example`);
+        for (const media of Object.values(response.content ?? {}))
+          assert.notEqual(media.example, undefined, `${method} ${path} ${status} has an example`);
       }
-      for (const media of Object.values(operation.requestBody?.content ?? {})) assert.notEqual(media.example, undefined, `${method} ${path} request example`);
+      for (const media of Object.values(operation.requestBody?.content ?? {}))
+        assert.notEqual(media.example, undefined, `${method} ${path} request example`);
     }
   });
 
   it('names the schemas of every request, response, record and error body', () => {
     const names = Object.keys(document.components.schemas);
-    for (const name of ['PaymentCreationRequest', 'PaymentCreationResponse', 'Payment', 'PaymentList', 'PaymentStatusRecord', 'PaymentStatusHistory', 'Event', 'EventFeed', 'PaymentStatusUpdatedWebhook', 'ErrorBody', 'OAuthError', 'AccessToken', 'TokenRequest', 'ProviderList', 'Provider']) {
+    for (const name of [
+      'PaymentCreationRequest',
+      'PaymentCreationResponse',
+      'Payment',
+      'PaymentList',
+      'PaymentStatusRecord',
+      'PaymentStatusHistory',
+      'Event',
+      'EventFeed',
+      'PaymentStatusUpdatedWebhook',
+      'ErrorBody',
+      'OAuthError',
+      'AccessToken',
+      'TokenRequest',
+      'ProviderList',
+      'Provider',
+    ]) {
       assert.ok(names.includes(name), name);
     }
     const created = document.paths['/api/v1/ob/payments']?.post;
@@ -100,18 +126,22 @@ describe('the OpenAPI document', () => {
       assert.ok(Array.isArray(schema['x-extensible-enum']), name);
       assert.match(String(schema.description), /accept values you do not know/);
     }
-    const filter = (document.paths['/api/v1/ob/payments']?.get as unknown as { parameters: { name: string; schema: { items?: { enum?: string[] } } }[] }).parameters.find((parameter) => parameter.name === 'status');
+    const filter = (
+      document.paths['/api/v1/ob/payments']?.get as unknown as { parameters: { name: string; schema: { items?: { enum?: string[] } } }[] }
+    ).parameters.find((parameter) => parameter.name === 'status');
     assert.deepEqual(filter?.schema.items?.enum, ['PENDING', 'COMPLETED', 'FAILED']);
   });
 
   it('has a webhooks section for payment.status.updated with the Standard Webhooks headers', () => {
-    const webhook = document.webhooks['payment.status.updated']?.post as unknown as { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: JsonObject }> } };
+    const webhook = document.webhooks['payment.status.updated']?.post as unknown as {
+      parameters: { name: string; in: string; required: boolean }[];
+      requestBody: { content: Record<string, { schema: JsonObject }> };
+    };
     assert.ok(webhook);
-    assert.deepEqual(webhook.parameters.map((parameter) => `${parameter.in}:${parameter.name}:${String(parameter.required)}`), [
-      'header:webhook-id:true',
-      'header:webhook-timestamp:true',
-      'header:webhook-signature:true',
-    ]);
+    assert.deepEqual(
+      webhook.parameters.map((parameter) => `${parameter.in}:${parameter.name}:${String(parameter.required)}`),
+      ['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true'],
+    );
     assert.deepEqual(webhook.requestBody.content['application/json']?.schema, { $ref: '#/components/schemas/PaymentStatusUpdatedWebhook' });
   });
 
@@ -119,7 +149,12 @@ describe('the OpenAPI document', () => {
     const schema = (extra: JsonObject) => ({ title: 'Thing', type: 'object', properties: { name: { type: 'string' } }, ...extra });
     const operation = (responseSchema: JsonObject) => ({
       operationId: 'getThing',
-      responses: { '200': { description: 'A thing', content: { 'application/json': { schema: responseSchema, example: { title: 'An example', type: 'object' } } } } },
+      responses: {
+        '200': {
+          description: 'A thing',
+          content: { 'application/json': { schema: responseSchema, example: { title: 'An example', type: 'object' } } },
+        },
+      },
     });
     const complete = (input: unknown) => completeDocument(input as Parameters<typeof completeDocument>[0]) as unknown as OpenApiDocument;
     const completed = complete({ openapi: '3.1.0', paths: { '/thing': { get: operation(schema({})) } } });
@@ -128,7 +163,11 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(media?.example, { title: 'An example', type: 'object' });
     assert.equal(completed.components.schemas.Thing?.type, 'object');
     assert.throws(
-      () => complete({ openapi: '3.1.0', paths: { '/a': { get: operation(schema({})) }, '/b': { get: operation(schema({ required: ['name'] })) } } }),
+      () =>
+        complete({
+          openapi: '3.1.0',
+          paths: { '/a': { get: operation(schema({})) }, '/b': { get: operation(schema({ required: ['name'] })) } },
+        }),
       /Two different schemas are titled Thing/,
     );
   });
@@ -179,7 +218,9 @@ describe('the OpenAPI document against the service', { skip: sqlite === undefine
       assert.equal(text, '', `${method} ${path} ${status} has no content`);
       return;
     }
-    const validate = ajv.getSchema(`openapi.json#/${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}`);
+    const validate = ajv.getSchema(
+      `openapi.json#/${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}`,
+    );
     assert.ok(validate);
     assert.equal(validate(JSON.parse(text)), true, `${method} ${path} ${status}: ${JSON.stringify(validate.errors)} ${text}`);
   }
@@ -200,9 +241,25 @@ describe('the OpenAPI document against the service', { skip: sqlite === undefine
   it('sends the documented headers and bodies on the token endpoint', async () => {
     const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    await assertDocumented('post', '/api/v1/auth/token', await call('/api/v1/auth/token', { method: 'POST', headers: { ...form, authorization: basic }, body: 'grant_type=client_credentials' }));
-    await assertDocumented('post', '/api/v1/auth/token', await call('/api/v1/auth/token', { method: 'POST', headers: { ...form, authorization: basic }, body: 'grant_type=password' }));
-    await assertDocumented('post', '/api/v1/auth/token', await call('/api/v1/auth/token', { method: 'POST', headers: form, body: 'grant_type=client_credentials' }));
+    await assertDocumented(
+      'post',
+      '/api/v1/auth/token',
+      await call('/api/v1/auth/token', {
+        method: 'POST',
+        headers: { ...form, authorization: basic },
+        body: 'grant_type=client_credentials',
+      }),
+    );
+    await assertDocumented(
+      'post',
+      '/api/v1/auth/token',
+      await call('/api/v1/auth/token', { method: 'POST', headers: { ...form, authorization: basic }, body: 'grant_type=password' }),
+    );
+    await assertDocumented(
+      'post',
+      '/api/v1/auth/token',
+      await call('/api/v1/auth/token', { method: 'POST', headers: form, body: 'grant_type=client_credentials' }),
+    );
   });
 
   it('sends the documented headers and bodies on the providers list, 304 included', async () => {
@@ -222,21 +279,57 @@ describe('the OpenAPI document against the service', { skip: sqlite === undefine
     const created = await call('/api/v1/ob/payments', { method: 'POST', token, json: paymentRequest() });
     const { paymentId } = (await created.clone().json()) as { paymentId: string };
     await assertDocumented('post', '/api/v1/ob/payments', created);
-    await assertDocumented('post', '/api/v1/ob/payments', await call('/api/v1/ob/payments', { method: 'POST', token, json: withField(paymentRequest(), 'amount', 0) }));
-    await assertDocumented('post', '/api/v1/ob/payments', await call('/api/v1/ob/payments', { method: 'POST', token, json: paymentRequest({ provider: { id: '00000000-0000-4000-8000-000000000000' } }) }));
-    await assertDocumented('post', '/api/v1/ob/payments', await call('/api/v1/ob/payments', { method: 'POST', token, headers: { 'content-type': 'text/csv' }, body: 'a,b' }));
-    await assertDocumented('post', '/api/v1/ob/payments', await call('/api/v1/ob/payments', { method: 'POST', token, json: { pad: 'x'.repeat(1024 * 1024 + 1) } }));
+    await assertDocumented(
+      'post',
+      '/api/v1/ob/payments',
+      await call('/api/v1/ob/payments', { method: 'POST', token, json: withField(paymentRequest(), 'amount', 0) }),
+    );
+    await assertDocumented(
+      'post',
+      '/api/v1/ob/payments',
+      await call('/api/v1/ob/payments', {
+        method: 'POST',
+        token,
+        json: paymentRequest({ provider: { id: '00000000-0000-4000-8000-000000000000' } }),
+      }),
+    );
+    await assertDocumented(
+      'post',
+      '/api/v1/ob/payments',
+      await call('/api/v1/ob/payments', { method: 'POST', token, headers: { 'content-type': 'text/csv' }, body: 'a,b' }),
+    );
+    await assertDocumented(
+      'post',
+      '/api/v1/ob/payments',
+      await call('/api/v1/ob/payments', { method: 'POST', token, json: { pad: 'x'.repeat(1024 * 1024 + 1) } }),
+    );
     await assertDocumented('post', '/api/v1/ob/payments', await call('/api/v1/ob/payments', { method: 'POST', json: paymentRequest() }));
     const reader = await t.createClient({ scopes: ['payments:read'] });
-    await assertDocumented('post', '/api/v1/ob/payments', await call('/api/v1/ob/payments', { method: 'POST', token: await reader.token(), json: paymentRequest() }));
+    await assertDocumented(
+      'post',
+      '/api/v1/ob/payments',
+      await call('/api/v1/ob/payments', { method: 'POST', token: await reader.token(), json: paymentRequest() }),
+    );
 
     await assertDocumented('get', '/api/v1/ob/payments', await call('/api/v1/ob/payments?limit=1', { token }));
     await assertDocumented('get', '/api/v1/ob/payments', await call('/api/v1/ob/payments?limit=0', { token }));
     await assertDocumented('get', '/api/v1/ob/payments/{paymentId}', await call(`/api/v1/ob/payments/${paymentId}`, { token }));
-    await assertDocumented('get', '/api/v1/ob/payments/{paymentId}', await call('/api/v1/ob/payments/00000000-0000-4000-8000-000000000000', { token }));
+    await assertDocumented(
+      'get',
+      '/api/v1/ob/payments/{paymentId}',
+      await call('/api/v1/ob/payments/00000000-0000-4000-8000-000000000000', { token }),
+    );
     await assertDocumented('get', '/api/v1/ob/payments/{paymentId}', await call('/api/v1/ob/payments/not-a-uuid', { token }));
-    await assertDocumented('get', '/api/v1/archive/payment-statuses', await call(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token }));
-    await assertDocumented('get', '/api/v1/archive/payment-statuses/latest', await call(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token }));
+    await assertDocumented(
+      'get',
+      '/api/v1/archive/payment-statuses',
+      await call(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token }),
+    );
+    await assertDocumented(
+      'get',
+      '/api/v1/archive/payment-statuses/latest',
+      await call(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token }),
+    );
     await assertDocumented('get', '/api/v1/events', await call('/api/v1/events', { token }));
     await assertDocumented('get', '/api/v1/events', await call('/api/v1/events?after=nope', { token }));
   });
@@ -251,7 +344,9 @@ describe('the OpenAPI document against the service', { skip: sqlite === undefine
     }
     let checked = 0;
     for (const [method, path, operation] of operations(document.paths)) {
-      const parameters = ((operation as { parameters?: QueryParameter[] }).parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.schema.type === 'array');
+      const parameters = ((operation as { parameters?: QueryParameter[] }).parameters ?? []).filter(
+        (parameter) => parameter.in === 'query' && parameter.schema.type === 'array',
+      );
       for (const parameter of parameters) {
         assert.equal(parameter.style, 'form', `${method} ${path} ${parameter.name}`);
         assert.equal(parameter.explode, false, `${method} ${path} ${parameter.name}`);
@@ -267,7 +362,9 @@ describe('the OpenAPI document against the service', { skip: sqlite === undefine
   });
 
   it('sends the documented headers on 429', async () => {
-    const limited = await startTestApp(sqlite ?? assert.fail('no database'), { env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '1' } });
+    const limited = await startTestApp(sqlite ?? assert.fail('no database'), {
+      env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '1' },
+    });
     try {
       const limitedToken = await (await limited.createClient()).token();
       assert.equal((await limited.request('/api/v1/events', { token: limitedToken })).status, 200);

@@ -23,15 +23,26 @@ describe('OpenAPI lint', () => {
     const listPayments = broken.paths['/api/v1/ob/payments']?.get;
     assert.ok(listPayments);
     delete listPayments.operationId;
-    const created = broken.paths['/api/v1/ob/payments']?.post as { responses: Record<string, { content: Record<string, { example: Record<string, unknown> }> }> };
+    const created = broken.paths['/api/v1/ob/payments']?.post as {
+      responses: Record<string, { content: Record<string, { example: Record<string, unknown> }> }>;
+    };
     const example = created.responses['201']?.content['application/json']?.example;
     assert.ok(example);
     example.paymentId = 42;
     const text = JSON.stringify(broken);
     const redocly = await redoclyFindings(text);
-    assert.ok(redocly.some((finding) => finding.startsWith('operation-operationId')), redocly.join('\n'));
-    assert.ok(redocly.some((finding) => finding.startsWith('no-invalid-media-type-examples')), redocly.join('\n'));
+    assert.ok(
+      redocly.some((finding) => finding.startsWith('operation-operationId')),
+      redocly.join('\n'),
+    );
+    assert.ok(
+      redocly.some((finding) => finding.startsWith('no-invalid-media-type-examples')),
+      redocly.join('\n'),
+    );
     const spectral = await spectralFindings(text);
-    assert.ok(spectral.some((finding) => finding.startsWith('operation-operationId')), spectral.join('\n'));
+    assert.ok(
+      spectral.some((finding) => finding.startsWith('operation-operationId')),
+      spectral.join('\n'),
+    );
   });
 });

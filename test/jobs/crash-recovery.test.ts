@@ -21,7 +21,6 @@ import { testSecretBox } from '../helpers/secret-keys.js';
 
 const PAYMENTS = 30;
 
-
 describe('crash recovery', () => {
   let dir: string;
   let handle: DatabaseHandle;
@@ -66,12 +65,18 @@ describe('crash recovery', () => {
     const first = await startService(env);
     services.push(first);
     const token = await clientToken(first.url, client);
-    const hansa = loadCatalogue(undefined, bank.url).banks('sandbox').find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
+    const hansa = loadCatalogue(undefined, bank.url)
+      .banks('sandbox')
+      .find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
     assert.ok(hansa);
 
     await Promise.all(
       Array.from({ length: PAYMENTS }, async () => {
-        const request = paymentRequest({ provider: { id: hansa.id }, amount: 2.5, sender: { credentials: { id: 'dave', password: 'sandbox' } } });
+        const request = paymentRequest({
+          provider: { id: hansa.id },
+          amount: 2.5,
+          sender: { credentials: { id: 'dave', password: 'sandbox' } },
+        });
         (request.metadata as Record<string, unknown>).webhookUrl = `${receiver.origin}/hooks`;
         const response = await fetch(`${first.url}/api/v1/ob/payments`, {
           method: 'POST',
@@ -93,7 +98,11 @@ describe('crash recovery', () => {
     await waitFor(
       'every payment to finish and every webhook to go out',
       async () => {
-        const unfinished = await handle.db.selectFrom('payments').select('id').where('detailed_status', '!=', 'PAYMENT_EXECUTION_COMPLETED').execute();
+        const unfinished = await handle.db
+          .selectFrom('payments')
+          .select('id')
+          .where('detailed_status', '!=', 'PAYMENT_EXECUTION_COMPLETED')
+          .execute();
         const undelivered = await handle.db.selectFrom('webhook_events').select('id').where('state', '!=', 'delivered').execute();
         return unfinished.length === 0 && undelivered.length === 0 ? true : undefined;
       },

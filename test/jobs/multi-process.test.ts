@@ -22,7 +22,6 @@ import { testSecretBox } from '../helpers/secret-keys.js';
 const postgres = (await testDatabaseKinds()).find((kind) => kind.name === 'postgres');
 const PAYMENTS = 200;
 
-
 /** Sums a counter's samples with the given labels from a Prometheus text exposition. */
 function counter(text: string, name: string, labels: string): number {
   return text
@@ -77,7 +76,9 @@ describe('several service processes on one PostgreSQL', { skip: postgres === und
     const tokens = await Promise.all(services.map((service) => clientToken(service.url, client)));
     // An embedded bank with the payer's credentials in the request and a payer who needs no SCA step: the
     // flow runs in the creation request up to execution, and the workers take it from there.
-    const hansa = loadCatalogue(undefined, bank.url).banks('sandbox').find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
+    const hansa = loadCatalogue(undefined, bank.url)
+      .banks('sandbox')
+      .find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
     assert.ok(hansa);
 
     const paymentIds: string[] = [];
@@ -126,7 +127,10 @@ describe('several service processes on one PostgreSQL', { skip: postgres === und
     const events = await handle.db.selectFrom('webhook_events').select(['status_record_id', 'attempts', 'id']).execute();
     assert.equal(events.length, records.length);
     assert.deepEqual(new Set(events.map((event) => event.status_record_id)), new Set(records.map((record) => record.id)));
-    assert.ok(events.every((event) => Number(event.attempts) === 1), 'an event was attempted more than once');
+    assert.ok(
+      events.every((event) => Number(event.attempts) === 1),
+      'an event was attempted more than once',
+    );
     const deliveries = receiver.requests.filter((request) => request.path === '/hooks');
     assert.equal(deliveries.length, records.length);
     assert.equal(new Set(deliveries.map((request) => request.headers['webhook-id'])).size, records.length);
@@ -143,9 +147,18 @@ describe('several service processes on one PostgreSQL', { skip: postgres === und
     const metrics = await Promise.all(services.map(async (service) => (await fetch(`${service.metricsUrl}/metrics`)).text()));
     const done = metrics.map((text) => counter(text, 'openpis_jobs_finished_total', 'kind="bank-status",result="done"'));
     const attempts = metrics.map((text) => counter(text, 'openpis_webhook_attempts_total', 'outcome="delivered"'));
-    assert.equal(done.reduce((a, b) => a + b, 0), PAYMENTS);
-    assert.equal(attempts.reduce((a, b) => a + b, 0), records.length);
-    assert.ok(attempts.every((count) => count > 0), `webhook work split ${attempts.join('/')}`);
+    assert.equal(
+      done.reduce((a, b) => a + b, 0),
+      PAYMENTS,
+    );
+    assert.equal(
+      attempts.reduce((a, b) => a + b, 0),
+      records.length,
+    );
+    assert.ok(
+      attempts.every((count) => count > 0),
+      `webhook work split ${attempts.join('/')}`,
+    );
     assert.deepEqual(await handle.db.selectFrom('jobs').select('id').execute(), []);
   });
 });

@@ -77,7 +77,9 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
 
       before(async () => {
         bank = await startSandboxBank({ SANDBOX_OPERATOR_TOKEN: OPERATOR_TOKEN });
-        const hansa = loadCatalogue(undefined, bank.url).banks('sandbox').find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
+        const hansa = loadCatalogue(undefined, bank.url)
+          .banks('sandbox')
+          .find((candidate) => candidate.name === 'Hansa Direktbank Sandbox');
         assert.ok(hansa);
         hansaId = hansa.id;
       });
@@ -127,16 +129,24 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
       }
 
       async function payments(handle: DatabaseHandle): Promise<PaymentRow[]> {
-        return handle.db.selectFrom('payments').select(['id', 'detailed_status', 'flow_state', 'provider_payment_id']).orderBy('id').execute();
+        return handle.db
+          .selectFrom('payments')
+          .select(['id', 'detailed_status', 'flow_state', 'provider_payment_id'])
+          .orderBy('id')
+          .execute();
       }
 
       /** Open payments with neither a bank-status job nor a payer's page with its expiry job (invariant 3). */
       async function withoutFuture(handle: DatabaseHandle): Promise<string[]> {
         const jobs = await handle.db.selectFrom('jobs').select(['kind', 'payment_id']).execute();
-        const has = (paymentId: string, jobKind: string): boolean => jobs.some((job) => job.payment_id === paymentId && job.kind === jobKind);
+        const has = (paymentId: string, jobKind: string): boolean =>
+          jobs.some((job) => job.payment_id === paymentId && job.kind === jobKind);
         return (await payments(handle))
           .filter((payment) => !isFinal(payment.detailed_status as DetailedStatus))
-          .filter((payment) => !has(payment.id, 'bank-status') && !(payment.detailed_status.endsWith('_REDIRECT_PENDING') && has(payment.id, 'flow-expiry')))
+          .filter(
+            (payment) =>
+              !has(payment.id, 'bank-status') && !(payment.detailed_status.endsWith('_REDIRECT_PENDING') && has(payment.id, 'flow-expiry')),
+          )
           .map((payment) => `${payment.id} ${payment.detailed_status} ${payment.flow_state ?? ''}`);
       }
 
@@ -158,7 +168,10 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
           const jobs = await handle.db.selectFrom('jobs').select(['kind', 'payment_id', 'run_at', 'last_error']).execute();
           return (await payments(handle))
             .filter((payment) => !isFinal(payment.detailed_status as DetailedStatus))
-            .map((payment) => `${payment.id} ${payment.detailed_status} ${payment.flow_state ?? ''} jobs ${JSON.stringify(jobs.filter((job) => job.payment_id === payment.id))}`)
+            .map(
+              (payment) =>
+                `${payment.id} ${payment.detailed_status} ${payment.flow_state ?? ''} jobs ${JSON.stringify(jobs.filter((job) => job.payment_id === payment.id))}`,
+            )
             .join('\n');
         };
         return waitFor(
@@ -166,7 +179,8 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
           async () => {
             const rows = await payments(handle);
             const jobs = await handle.db.selectFrom('jobs').select(['kind', 'payment_id']).execute();
-            const job = (paymentId: string, jobKind: string): boolean => jobs.some((row) => row.payment_id === paymentId && row.kind === jobKind);
+            const job = (paymentId: string, jobKind: string): boolean =>
+              jobs.some((row) => row.payment_id === paymentId && row.kind === jobKind);
             const recovered = rows.every(
               (payment) =>
                 isFinal(payment.detailed_status as DetailedStatus) ||
@@ -209,7 +223,11 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
             assert.ok(bankStatus === 'nothing at the bank' || bankStatus === 'RCVD', story);
           }
           assert.ok(history.length > 1, `${payment.id} stayed at its first status`);
-          assert.deepEqual(history.filter((status) => status.endsWith('_FAILED')), [], story);
+          assert.deepEqual(
+            history.filter((status) => status.endsWith('_FAILED')),
+            [],
+            story,
+          );
         }
       }
 
@@ -221,7 +239,12 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
           method: 'POST',
           headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
           // A delay without `afterActing` sleeps first and then takes the login: the bank acts after we are gone.
-          body: JSON.stringify({ psuId: 'dave', operations: ['startAuthorisation'], fault: { kind: 'delay', delayMs: LOGIN_DELAY_MS }, times: SLOW_LOGINS }),
+          body: JSON.stringify({
+            psuId: 'dave',
+            operations: ['startAuthorisation'],
+            fault: { kind: 'delay', delayMs: LOGIN_DELAY_MS },
+            times: SLOW_LOGINS,
+          }),
         });
         assert.equal(fault.status, 201);
         const answers = Array.from({ length: SLOW_LOGINS }, () => create(first.url, token));
@@ -237,11 +260,18 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
         );
         await first.stop('SIGKILL');
         // Nobody got an answer: the service died with every login open, recorded before it was sent.
-        assert.deepEqual(await Promise.all(answers), Array.from({ length: SLOW_LOGINS }, () => 'no answer'));
+        assert.deepEqual(
+          await Promise.all(answers),
+          Array.from({ length: SLOW_LOGINS }, () => 'no answer'),
+        );
         const atKill = await payments(handle);
         assert.equal(atKill.length, SLOW_LOGINS);
         for (const payment of atKill) {
-          assert.equal(flowStateOf(payment).openCall?.operation, 'startAuthorisation', `${payment.id} at ${payment.detailed_status} has no open login`);
+          assert.equal(
+            flowStateOf(payment).openCall?.operation,
+            'startAuthorisation',
+            `${payment.id} at ${payment.detailed_status} has no open login`,
+          );
         }
         assert.deepEqual(await withoutFuture(handle), [], 'an open payment without a future at the kill');
 
@@ -281,13 +311,10 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
         );
       });
 
-      it(
-        'leaves no open payment without a future when the service is killed during creations',
-        () => {
-          assert.ok(withoutFutureAtLoadKill !== undefined, 'the load case ran');
-          assert.deepEqual(withoutFutureAtLoadKill, []);
-        },
-      );
+      it('leaves no open payment without a future when the service is killed during creations', () => {
+        assert.ok(withoutFutureAtLoadKill !== undefined, 'the load case ran');
+        assert.deepEqual(withoutFutureAtLoadKill, []);
+      });
     });
   }
 });

@@ -19,7 +19,17 @@ import { waitFor } from '../helpers/wait.js';
 import { createBackgroundWorkers } from '../../src/background-workers.js';
 
 function call(overrides: Partial<BankCallRecord> = {}): BankCallRecord {
-  return { at: '2026-11-24T10:00:00.000Z', bankId: BANKS.hansa, clientId: null, paymentId: null, operation: 'getPaymentStatus', outcome: 'ok', httpStatus: null, latencyMs: 12, ...overrides };
+  return {
+    at: '2026-11-24T10:00:00.000Z',
+    bankId: BANKS.hansa,
+    clientId: null,
+    paymentId: null,
+    operation: 'getPaymentStatus',
+    outcome: 'ok',
+    httpStatus: null,
+    latencyMs: 12,
+    ...overrides,
+  };
 }
 
 for (const kind of await testDatabaseKinds()) {
@@ -39,7 +49,16 @@ for (const kind of await testDatabaseKinds()) {
       const token = await client.token();
       // The bank down for two status reads (the connector tries the status endpoint, then the payment resource):
       // recorded as unavailable, with the bank's status.
-      assert.equal((await injectSandboxFault(t, 'hansa', { operations: ['getPaymentStatus', 'getPayment'], fault: { kind: 'error', status: 503 }, times: 4 })).status, 201);
+      assert.equal(
+        (
+          await injectSandboxFault(t, 'hansa', {
+            operations: ['getPaymentStatus', 'getPayment'],
+            fault: { kind: 'error', status: 503 },
+            times: 4,
+          })
+        ).status,
+        201,
+      );
       const created = await t.request('/api/v1/ob/payments', {
         method: 'POST',
         token,
@@ -50,18 +69,35 @@ for (const kind of await testDatabaseKinds()) {
       const rows = await waitFor(
         'the completed payment and its status reads recorded',
         async () => {
-          const payment = await t.database.db.selectFrom('payments').select('detailed_status').where('id', '=', paymentId).executeTakeFirstOrThrow();
-          const recorded = await t.database.db.selectFrom('bank_calls').selectAll().where('payment_id', '=', paymentId).orderBy('at').execute();
-          return payment.detailed_status === 'PAYMENT_EXECUTION_COMPLETED' && recorded.some((row) => row.operation === 'getPaymentStatus' && row.outcome === 'ok') ? recorded : undefined;
+          const payment = await t.database.db
+            .selectFrom('payments')
+            .select('detailed_status')
+            .where('id', '=', paymentId)
+            .executeTakeFirstOrThrow();
+          const recorded = await t.database.db
+            .selectFrom('bank_calls')
+            .selectAll()
+            .where('payment_id', '=', paymentId)
+            .orderBy('at')
+            .execute();
+          return payment.detailed_status === 'PAYMENT_EXECUTION_COMPLETED' &&
+            recorded.some((row) => row.operation === 'getPaymentStatus' && row.outcome === 'ok')
+            ? recorded
+            : undefined;
         },
         20_000,
       );
       assert.ok(rows.every((row) => row.client_id === client.clientId && row.bank_id === BANKS.hansa));
-      assert.ok(rows.some((row) => row.operation === 'registerPayment' && row.outcome === 'ok'), JSON.stringify(rows.map((row) => row.operation)));
+      assert.ok(
+        rows.some((row) => row.operation === 'registerPayment' && row.outcome === 'ok'),
+        JSON.stringify(rows.map((row) => row.operation)),
+      );
       const unavailable = rows.filter((row) => row.outcome === 'unavailable');
       assert.equal(unavailable.length, 2);
       assert.ok(unavailable.every((row) => row.operation === 'getPaymentStatus' && Number(row.http_status) === 503));
-      assert.ok(rows.every((row) => Number.isInteger(Number(row.latency_ms)) && Number(row.latency_ms) >= 0 && !Number.isNaN(Date.parse(row.at))));
+      assert.ok(
+        rows.every((row) => Number.isInteger(Number(row.latency_ms)) && Number(row.latency_ms) >= 0 && !Number.isNaN(Date.parse(row.at))),
+      );
       // Nothing of what was sent or received: the columns are the record's, and no value holds the credentials or a URL.
       const everything = JSON.stringify(await t.database.db.selectFrom('bank_calls').selectAll().execute());
       assert.ok(!everything.includes(TEST_PASSWORD), 'the payer password is not in the records');
@@ -93,7 +129,12 @@ for (const kind of await testDatabaseKinds()) {
         await waitFor('the old record pruned', async () => {
           const rows = await db.selectFrom('bank_calls').select('operation').where('operation', 'like', 'workersPrune%').execute();
           return rows.length === 1 ? rows : undefined;
-        }).then((rows) => assert.deepEqual(rows.map((row) => row.operation), ['workersPruneKept']));
+        }).then((rows) =>
+          assert.deepEqual(
+            rows.map((row) => row.operation),
+            ['workersPruneKept'],
+          ),
+        );
       } finally {
         await workers.stop();
       }
@@ -110,7 +151,10 @@ for (const kind of await testDatabaseKinds()) {
       const deleted = await pruneBankCalls(db, 31, now);
       assert.ok(deleted >= 2);
       const left = await db.selectFrom('bank_calls').select('operation').where('operation', 'in', ['pruneOld', 'pruneKept']).execute();
-      assert.deepEqual(left.map((row) => row.operation), ['pruneKept']);
+      assert.deepEqual(
+        left.map((row) => row.operation),
+        ['pruneKept'],
+      );
     });
   });
 }
@@ -137,7 +181,13 @@ describe('records of bank calls when the database fails', () => {
     const failures: unknown[] = [];
     // A table that refuses every insert stands for a database that is down.
     await db.schema.alterTable('bank_calls').renameTo('bank_calls_away').execute();
-    const recorder = new BankCallRecorder(db, { batchSize: 5, flushAfterMs: 5, maxBuffered: 10, onDropped: (count) => dropped.push(count), onWriteFailed: (error) => failures.push(error) });
+    const recorder = new BankCallRecorder(db, {
+      batchSize: 5,
+      flushAfterMs: 5,
+      maxBuffered: 10,
+      onDropped: (count) => dropped.push(count),
+      onWriteFailed: (error) => failures.push(error),
+    });
     for (let index = 0; index < 30; index += 1) recorder.record(call({ operation: `failing${index}` }));
     await recorder.flush();
     assert.ok(failures.length > 0, 'the failed write is reported');

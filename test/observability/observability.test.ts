@@ -31,7 +31,10 @@ for (const kind of await testDatabaseKinds()) {
       const text = await response.text();
       assert.match(text, /openpis_payments_created_total\{mode="hosted"\} 1/);
       assert.match(text, /openpis_payment_transitions_total\{detailed_status="PROVIDER_SELECTION_REDIRECT_PENDING"\} 1/);
-      assert.match(text, /openpis_http_request_duration_seconds_count\{route="\/api\/v1\/ob\/payments",method="POST",status_code="201"\} 1/);
+      assert.match(
+        text,
+        /openpis_http_request_duration_seconds_count\{route="\/api\/v1\/ob\/payments",method="POST",status_code="201"\} 1/,
+      );
       // The creation scheduled its expiry job; it is not due yet, so the queue gauge reads nothing due.
       assert.match(text, /openpis_queue_due\{queue="webhook"\} 0/);
     });
@@ -69,7 +72,10 @@ describe('metrics listener settings', () => {
   });
 
   it('with METRICS_TOKEN, answers only requests bearing it', async () => {
-    const server = buildMetricsServer({ metrics: new Metrics({ jobs: async () => [], webhooks: async () => ({ due: 0, oldestDueAt: null }) }), token: 'scrape-secret-123456' });
+    const server = buildMetricsServer({
+      metrics: new Metrics({ jobs: async () => [], webhooks: async () => ({ due: 0, oldestDueAt: null }) }),
+      token: 'scrape-secret-123456',
+    });
     const port = await freePort();
     await server.listen({ port, host: '127.0.0.1' });
     try {

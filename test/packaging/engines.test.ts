@@ -27,7 +27,8 @@ describe('engines', () => {
     for (const [path, entry] of Object.entries(lockfile.packages)) {
       if (path === '' || entry.engines === undefined || Array.isArray(entry.engines) || entry.engines.node === undefined) continue;
       for (const version of [declaredMinimum?.version ?? '0.0.0', process.version]) {
-        if (!semver.satisfies(version, entry.engines.node)) refusing.push(`${path}@${entry.version}: node ${entry.engines.node} (not ${version})`);
+        if (!semver.satisfies(version, entry.engines.node))
+          refusing.push(`${path}@${entry.version}: node ${entry.engines.node} (not ${version})`);
       }
     }
     assert.deepEqual(refusing, []);

@@ -63,7 +63,11 @@ for (const kind of await testDatabaseKinds()) {
         const response = await t.request('/api/v1/ob/payments', { method: 'POST', token, json: request });
         assert.equal(response.status, 201);
         const body = (await response.json()) as { paymentId: string; createdAt: string };
-        created.push({ paymentId: body.paymentId, endToEndId: (request.metadata as { endToEndId: string }).endToEndId, createdAt: body.createdAt });
+        created.push({
+          paymentId: body.paymentId,
+          endToEndId: (request.metadata as { endToEndId: string }).endToEndId,
+          createdAt: body.createdAt,
+        });
       }
       // The payment of 10:00:01 fails; the list's status filters must see it.
       const store = new PaymentStateStore(t.database.db, new SecretBox(t.config.secretKeys), clock.now);
@@ -72,7 +76,9 @@ for (const kind of await testDatabaseKinds()) {
       clock.set('2026-03-01T10:00:30.000Z');
       const moved = await store.transition({
         payment: failing,
-        path: [{ status: 'PAYMENT_REGISTRATION_FAILED', failureReasons: [{ code: 'EXPIRED', message: 'The payer did not finish in time.' }] }],
+        path: [
+          { status: 'PAYMENT_REGISTRATION_FAILED', failureReasons: [{ code: 'EXPIRED', message: 'The payer did not finish in time.' }] },
+        ],
       });
       assert.equal(moved.kind, 'applied');
       created.sort((a, b) => (a.createdAt === b.createdAt ? (a.paymentId < b.paymentId ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
@@ -81,7 +87,10 @@ for (const kind of await testDatabaseKinds()) {
 
     it('lists the payments newest first (createdAt, then id, descending), each as the payment resource answers it', async () => {
       const { items, nextCursor } = await page('');
-      assert.deepEqual(items.map((item) => item.paymentId), created.map((payment) => payment.paymentId));
+      assert.deepEqual(
+        items.map((item) => item.paymentId),
+        created.map((payment) => payment.paymentId),
+      );
       assert.equal(nextCursor, null);
       const first = items[0];
       assert.ok(first);
@@ -102,7 +111,10 @@ for (const kind of await testDatabaseKinds()) {
         pages += 1;
       } while (cursor !== null && pages < 10);
       assert.equal(pages, 4);
-      assert.deepEqual(seen, created.map((payment) => payment.paymentId));
+      assert.deepEqual(
+        seen,
+        created.map((payment) => payment.paymentId),
+      );
     });
 
     it('finds a payment by its endToEndId (after a 409 or a lost answer)', async () => {
@@ -115,21 +127,31 @@ for (const kind of await testDatabaseKinds()) {
       });
       assert.equal(again.status, 409);
       const { items } = await page(`?endToEndId=${encodeURIComponent(target.endToEndId)}`);
-      assert.deepEqual(items.map((item) => item.paymentId), [target.paymentId]);
+      assert.deepEqual(
+        items.map((item) => item.paymentId),
+        [target.paymentId],
+      );
       assert.deepEqual((await page('?endToEndId=no-such-payment')).items, []);
     });
 
     it('filters by status and detailed status, repeated or comma-separated, and combines filters with AND', async () => {
       const failedId = created.find((payment) => payment.createdAt === '2026-03-01T10:00:01.000Z')?.paymentId;
       assert.ok(failedId);
-      assert.deepEqual((await page('?status=FAILED')).items.map((item) => item.paymentId), [failedId]);
+      assert.deepEqual(
+        (await page('?status=FAILED')).items.map((item) => item.paymentId),
+        [failedId],
+      );
       assert.equal((await page('?status=PENDING')).items.length, created.length - 1);
       assert.equal((await page('?status=PENDING,FAILED')).items.length, created.length);
       assert.equal((await page('?status=PENDING&status=FAILED')).items.length, created.length);
       assert.deepEqual((await page('?status=COMPLETED')).items, []);
-      assert.deepEqual((await page('?detailedStatus=PAYMENT_REGISTRATION_FAILED')).items.map((item) => item.paymentId), [failedId]);
+      assert.deepEqual(
+        (await page('?detailedStatus=PAYMENT_REGISTRATION_FAILED')).items.map((item) => item.paymentId),
+        [failedId],
+      );
       assert.deepEqual((await page('?status=PENDING&detailedStatus=PAYMENT_REGISTRATION_FAILED')).items, []);
-      const hosted = (await page('?detailedStatus=PROVIDER_SELECTION_REDIRECT_PENDING,FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING')).items;
+      const hosted = (await page('?detailedStatus=PROVIDER_SELECTION_REDIRECT_PENDING,FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'))
+        .items;
       assert.equal(hosted.length, created.length - 1);
     });
 
@@ -138,8 +160,15 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(custom.length, 1);
       assert.equal(custom[0]?.provider?.id, rheinlandId);
       const window = (await page('?createdFrom=2026-03-01T10:00:03.000Z&createdTo=2026-03-01T10:00:05.000Z')).items;
-      assert.deepEqual(window.map((item) => item.createdAt), ['2026-03-01T10:00:04.000Z', '2026-03-01T10:00:03.000Z', '2026-03-01T10:00:03.000Z']);
-      const offset = (await page(`?createdFrom=${encodeURIComponent('2026-03-01T11:00:03+01:00')}&createdTo=${encodeURIComponent('2026-03-01T11:00:04+01:00')}`)).items;
+      assert.deepEqual(
+        window.map((item) => item.createdAt),
+        ['2026-03-01T10:00:04.000Z', '2026-03-01T10:00:03.000Z', '2026-03-01T10:00:03.000Z'],
+      );
+      const offset = (
+        await page(
+          `?createdFrom=${encodeURIComponent('2026-03-01T11:00:03+01:00')}&createdTo=${encodeURIComponent('2026-03-01T11:00:04+01:00')}`,
+        )
+      ).items;
       assert.equal(offset.length, 2);
     });
 
@@ -176,7 +205,9 @@ for (const kind of await testDatabaseKinds()) {
       const { nextCursor } = await page('?limit=1');
       assert.ok(nextCursor);
       const [payload = '', mac = ''] = nextCursor.split('.');
-      const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), createdAt: '2030-01-01T00:00:00.000Z' })).toString('base64url');
+      const altered = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), createdAt: '2030-01-01T00:00:00.000Z' }),
+      ).toString('base64url');
       assert.equal((await list(`?cursor=${encodeURIComponent(`${altered}.${mac}`)}`)).status, 400);
     });
 

@@ -57,14 +57,17 @@ for (const kind of await testDatabaseKinds()) {
         assert.equal(history.status, 200);
         const records = (await history.json()) as Record<string, unknown>[];
         assert.equal(records.length, 1);
-        assert.deepEqual({ ...records[0], id: 'x' }, {
-          id: 'x',
-          paymentId: body.paymentId,
-          status: 'PENDING',
-          detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING',
-          failureReasons: null,
-          createdAt: body.createdAt,
-        });
+        assert.deepEqual(
+          { ...records[0], id: 'x' },
+          {
+            id: 'x',
+            paymentId: body.paymentId,
+            status: 'PENDING',
+            detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING',
+            failureReasons: null,
+            createdAt: body.createdAt,
+          },
+        );
 
         const stored = await t.database.db.selectFrom('payments').selectAll().where('id', '=', body.paymentId).executeTakeFirstOrThrow();
         assert.equal(stored.amount, '10.50');
@@ -76,7 +79,9 @@ for (const kind of await testDatabaseKinds()) {
         const response = await create(paymentRequest({ provider: { id: providerId } }));
         assert.equal(response.status, 201);
         const { paymentId } = (await response.json()) as Created;
-        const latest = (await (await t.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token })).json()) as Record<string, unknown>;
+        const latest = (await (
+          await t.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token })
+        ).json()) as Record<string, unknown>;
         assert.equal(latest.detailedStatus, 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING');
         const payment = (await (await t.request(`/api/v1/ob/payments/${paymentId}`, { token })).json()) as Record<string, unknown>;
         assert.deepEqual(payment.provider, { id: providerId, name: 'Rheinland Sandbox Bank' });
@@ -97,10 +102,14 @@ for (const kind of await testDatabaseKinds()) {
       it('answers 404 for an unknown provider id', async () => {
         const response = await create(paymentRequest({ provider: { id: '6f1d0c52-8a0e-4b7e-9d55-2f7f3c1e9a10' } }));
         assert.equal(response.status, 404);
-        assert.deepEqual(await response.json(), { title: 'Not Found', statusCode: 404, message: 'Provider 6f1d0c52-8a0e-4b7e-9d55-2f7f3c1e9a10 not found' });
+        assert.deepEqual(await response.json(), {
+          title: 'Not Found',
+          statusCode: 404,
+          message: 'Provider 6f1d0c52-8a0e-4b7e-9d55-2f7f3c1e9a10 not found',
+        });
       });
 
-      it("a production client cannot use a sandbox bank (404)", async () => {
+      it('a production client cannot use a sandbox bank (404)', async () => {
         const production = await t.createClient({ environment: 'production' });
         const response = await create(paymentRequest({ provider: { id: bankId('Rheinland Sandbox Bank') } }), {}, await production.token());
         assert.equal(response.status, 404);
@@ -126,14 +135,32 @@ for (const kind of await testDatabaseKinds()) {
         const e2e = (request.metadata as { endToEndId: string }).endToEndId;
         const rows = await t.database.db.selectFrom('payments').select('id').where('end_to_end_id', '=', e2e).execute();
         assert.equal(rows.length, 1);
-        const history = await t.database.db.selectFrom('payment_status_history').select('id').where('payment_id', '=', rows[0]?.id ?? '').execute();
+        const history = await t.database.db
+          .selectFrom('payment_status_history')
+          .select('id')
+          .where('payment_id', '=', rows[0]?.id ?? '')
+          .execute();
         assert.equal(history.length, 1);
         // Its dependents once, and a refused request writes none (its own payment id appears nowhere).
-        const events = await t.database.db.selectFrom('events').select(['payment_id', 'position']).where('body', 'like', `%${e2e}%`).execute();
-        assert.deepEqual(events.map((event) => event.payment_id), [rows[0]?.id]);
+        const events = await t.database.db
+          .selectFrom('events')
+          .select(['payment_id', 'position'])
+          .where('body', 'like', `%${e2e}%`)
+          .execute();
+        assert.deepEqual(
+          events.map((event) => event.payment_id),
+          [rows[0]?.id],
+        );
         assert.ok(Number(events[0]?.position) > 0);
-        const jobs = await t.database.db.selectFrom('jobs').select('kind').where('payment_id', '=', rows[0]?.id ?? '').execute();
-        assert.deepEqual(jobs.map((job) => job.kind), ['flow-expiry']);
+        const jobs = await t.database.db
+          .selectFrom('jobs')
+          .select('kind')
+          .where('payment_id', '=', rows[0]?.id ?? '')
+          .execute();
+        assert.deepEqual(
+          jobs.map((job) => job.kind),
+          ['flow-expiry'],
+        );
       });
 
       it('keeps a valid Accept-Language for the payer and ignores invalid ones', async () => {
@@ -170,7 +197,11 @@ for (const kind of await testDatabaseKinds()) {
         assert.equal(missing.headers.get('www-authenticate'), 'Bearer realm="openpis"');
         assert.deepEqual(await missing.json(), { title: 'Unauthorized', statusCode: 401, message: 'Unauthorized' });
         assert.equal((await create(paymentRequest(), {}, 'opt_forged')).status, 401);
-        assert.equal((await t.request('/api/v1/ob/payments', { method: 'POST', json: paymentRequest(), headers: { authorization: 'Basic abc' } })).status, 401);
+        assert.equal(
+          (await t.request('/api/v1/ob/payments', { method: 'POST', json: paymentRequest(), headers: { authorization: 'Basic abc' } }))
+            .status,
+          401,
+        );
         const readOnly = await client.token('payments:read');
         const forbidden = await create(paymentRequest(), {}, readOnly);
         assert.equal(forbidden.status, 403);
@@ -180,7 +211,10 @@ for (const kind of await testDatabaseKinds()) {
       it('refuses at creation a webhook URL that can never be delivered to', async () => {
         for (const [url, message] of [
           ['https://user:pw@hooks.example/x', 'metadata.webhookUrl must not contain a user name or password'],
-          ['https://169.254.169.254/latest/meta-data', 'metadata.webhookUrl must point to a public address (cloud metadata addresses are not allowed)'],
+          [
+            'https://169.254.169.254/latest/meta-data',
+            'metadata.webhookUrl must point to a public address (cloud metadata addresses are not allowed)',
+          ],
           ['https://127.0.0.1/hooks', 'metadata.webhookUrl must point to a public address (loopback addresses are not allowed)'],
         ] as const) {
           const response = await create(withField(paymentRequest(), 'metadata.webhookUrl', url));
@@ -190,17 +224,40 @@ for (const kind of await testDatabaseKinds()) {
       });
 
       it('answers 415 for a non-JSON body and 413 for a body over 1 MiB', async () => {
-        const wrongType = await t.request('/api/v1/ob/payments', { method: 'POST', token, headers: { 'content-type': 'text/plain' }, body: 'hello' });
+        const wrongType = await t.request('/api/v1/ob/payments', {
+          method: 'POST',
+          token,
+          headers: { 'content-type': 'text/plain' },
+          body: 'hello',
+        });
         assert.equal(wrongType.status, 415);
-        assert.deepEqual(await wrongType.json(), { title: 'Unsupported Media Type', statusCode: 415, message: 'Content-Type must be application/json' });
+        assert.deepEqual(await wrongType.json(), {
+          title: 'Unsupported Media Type',
+          statusCode: 415,
+          message: 'Content-Type must be application/json',
+        });
         // A form body has a parser (the token endpoint takes forms) but is the same fault here, with the same answer.
-        const form = await t.request('/api/v1/ob/payments', { method: 'POST', token, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'amount=1' });
+        const form = await t.request('/api/v1/ob/payments', {
+          method: 'POST',
+          token,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'amount=1',
+        });
         assert.equal(form.status, 415);
-        assert.deepEqual(await form.json(), { title: 'Unsupported Media Type', statusCode: 415, message: 'Content-Type must be application/json' });
+        assert.deepEqual(await form.json(), {
+          title: 'Unsupported Media Type',
+          statusCode: 415,
+          message: 'Content-Type must be application/json',
+        });
         const huge = withField(paymentRequest(), 'metadata.psuUserAgent', 'x'.repeat(1024 * 1024 + 10));
         const tooLarge = await create(huge);
         assert.equal(tooLarge.status, 413);
-        const broken = await t.request('/api/v1/ob/payments', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: '{"amount":' });
+        const broken = await t.request('/api/v1/ob/payments', {
+          method: 'POST',
+          token,
+          headers: { 'content-type': 'application/json' },
+          body: '{"amount":',
+        });
         assert.equal(broken.status, 400);
         assert.equal(((await broken.json()) as { message: string }).message, 'Request body is not valid JSON');
       });
@@ -210,7 +267,9 @@ for (const kind of await testDatabaseKinds()) {
       let paymentId: string;
       let createdAt: string;
       before(async () => {
-        const response = await create(paymentRequest({ amount: 1234.5, remittanceInformation: { type: 'UNSTRUCTURED', value: 'Order 42' } }));
+        const response = await create(
+          paymentRequest({ amount: 1234.5, remittanceInformation: { type: 'UNSTRUCTURED', value: 'Order 42' } }),
+        );
         ({ paymentId, createdAt } = (await response.json()) as Created);
       });
 
@@ -233,7 +292,10 @@ for (const kind of await testDatabaseKinds()) {
         const latest = await t.request(`/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`, { token });
         assert.equal(latest.status, 200);
         const record = (await latest.json()) as Record<string, unknown>;
-        const history = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as Record<string, unknown>[];
+        const history = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as Record<
+          string,
+          unknown
+        >[];
         assert.deepEqual(record, history[history.length - 1]);
       });
 
@@ -256,8 +318,15 @@ for (const kind of await testDatabaseKinds()) {
         const other = await t.createClient();
         const otherToken = await other.token();
         const unknown = '11111111-1111-4111-8111-111111111111';
-        for (const [id, bearer] of [[unknown, token], [paymentId, otherToken]] as const) {
-          for (const path of [`/api/v1/ob/payments/${id}`, `/api/v1/archive/payment-statuses?paymentId=${id}`, `/api/v1/archive/payment-statuses/latest?paymentId=${id}`]) {
+        for (const [id, bearer] of [
+          [unknown, token],
+          [paymentId, otherToken],
+        ] as const) {
+          for (const path of [
+            `/api/v1/ob/payments/${id}`,
+            `/api/v1/archive/payment-statuses?paymentId=${id}`,
+            `/api/v1/archive/payment-statuses/latest?paymentId=${id}`,
+          ]) {
             const response = await t.request(path, { token: bearer });
             assert.equal(response.status, 404, path);
             assert.deepEqual(await response.json(), { title: 'Not Found', statusCode: 404, message: `Payment ${id} not found` });
@@ -267,7 +336,11 @@ for (const kind of await testDatabaseKinds()) {
 
       it('needs payments:read (403) and a token (401)', async () => {
         const writeOnly = await client.token('payments:write');
-        for (const path of [`/api/v1/ob/payments/${paymentId}`, `/api/v1/archive/payment-statuses?paymentId=${paymentId}`, `/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`]) {
+        for (const path of [
+          `/api/v1/ob/payments/${paymentId}`,
+          `/api/v1/archive/payment-statuses?paymentId=${paymentId}`,
+          `/api/v1/archive/payment-statuses/latest?paymentId=${paymentId}`,
+        ]) {
           assert.equal((await t.request(path, { token: writeOnly })).status, 403, path);
           assert.equal((await t.request(path)).status, 401, path);
         }

@@ -32,9 +32,7 @@ function expectViolation(body: unknown, message: string, context = sandbox) {
 
 describe('payment creation validation', () => {
   it('accepts a complete hosted-mode request and normalises amount and IBANs', () => {
-    const payment = expectValid(
-      withField(paymentRequest(), 'recipient.account.number.value', 'de89 3704 0044 0532 0130 00'),
-    );
+    const payment = expectValid(withField(paymentRequest(), 'recipient.account.number.value', 'de89 3704 0044 0532 0130 00'));
     assert.equal(payment.mode, 'hosted');
     assert.equal(payment.amount, '10.50');
     assert.equal(payment.bank, undefined);
@@ -97,7 +95,10 @@ describe('payment creation validation', () => {
       expectViolation(paymentRequest({ currency: 'PLN' }), 'currency must be EUR for the SEPA payment scheme');
     });
     it('scheme name and preferences are enumerations', () => {
-      expectViolation(paymentRequest({ paymentScheme: { name: 'SWIFT' } }), 'paymentScheme.name must be one of the following values: SEPA, DOMESTIC');
+      expectViolation(
+        paymentRequest({ paymentScheme: { name: 'SWIFT' } }),
+        'paymentScheme.name must be one of the following values: SEPA, DOMESTIC',
+      );
       expectViolation(
         paymentRequest({ paymentScheme: { name: 'SEPA', preferences: { mode: 'FAST' } } }),
         'paymentScheme.preferences.mode must be one of the following values: INSTANT, STANDARD',
@@ -112,9 +113,18 @@ describe('payment creation validation', () => {
 
   describe('accounts and addresses', () => {
     it('IBANs need a valid length and checksum', () => {
-      expectViolation(withField(paymentRequest(), 'recipient.account.number.value', 'DE89370400440532013001'), 'recipient.account.number.value must be a valid IBAN');
-      expectViolation(withField(paymentRequest(), 'recipient.account.number.value', 'DE8937040044053201300'), 'recipient.account.number.value must be a valid IBAN');
-      expectViolation(withField(paymentRequest(), 'recipient.account.number.type', 'BBAN'), 'recipient.account.number.type must be one of the following values: IBAN');
+      expectViolation(
+        withField(paymentRequest(), 'recipient.account.number.value', 'DE89370400440532013001'),
+        'recipient.account.number.value must be a valid IBAN',
+      );
+      expectViolation(
+        withField(paymentRequest(), 'recipient.account.number.value', 'DE8937040044053201300'),
+        'recipient.account.number.value must be a valid IBAN',
+      );
+      expectViolation(
+        withField(paymentRequest(), 'recipient.account.number.type', 'BBAN'),
+        'recipient.account.number.type must be one of the following values: IBAN',
+      );
     });
     it('an IBAN of the wrong shape is one violation, worded as a bad checksum is (the shape is a pattern, the checksum a format)', () => {
       for (const value of ['DE89-3704-0044-0532-0130-00', 'DE89  370400440532013000', '89DE370400440532013000']) {
@@ -123,41 +133,74 @@ describe('payment creation validation', () => {
       }
     });
     it('a sender account needs number and currency', () => {
-      expectViolation(paymentRequest({ sender: { account: { number: { type: 'IBAN', value: IBANS.FR } } } }), 'sender.account.currency should not be empty');
+      expectViolation(
+        paymentRequest({ sender: { account: { number: { type: 'IBAN', value: IBANS.FR } } } }),
+        'sender.account.currency should not be empty',
+      );
       expectViolation(paymentRequest({ sender: { account: { currency: 'EUR' } } }), 'sender.account.number should not be empty');
       expectValid(paymentRequest({ sender: { account: { number: { type: 'IBAN', value: IBANS.FR }, currency: 'EUR' } } }));
     });
     it('addresses need all five fields and a listed country', () => {
-      expectViolation(withField(paymentRequest(), 'recipient.address.postCode', undefined), 'recipient.address.postCode should not be empty');
-      expectViolation(withField(paymentRequest(), 'recipient.address.country', 'XX'), 'recipient.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      expectViolation(
+        withField(paymentRequest(), 'recipient.address.postCode', undefined),
+        'recipient.address.postCode should not be empty',
+      );
+      expectViolation(
+        withField(paymentRequest(), 'recipient.address.country', 'XX'),
+        'recipient.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
       // Issue 23: a lower-case code is refused with a message that says codes are upper case, in every code field.
-      expectViolation(withField(paymentRequest(), 'recipient.address.country', 'de'), 'recipient.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
-      expectViolation(paymentRequest({ sender: { address: { country: 'de', city: 'Berlin', streetName: 'A', buildingNumber: '1', postCode: '10117' } } }), 'sender.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
-      expectViolation(paymentRequest({ provider: { preferences: { countryCodes: { list: ['de'], default: 'de' } } } }), 'provider.preferences.countryCodes.list.0 must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
-      expectViolation(paymentRequest({ provider: { preferences: { countryCodes: { default: 'de' } } } }), 'provider.preferences.countryCodes.default must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      expectViolation(
+        withField(paymentRequest(), 'recipient.address.country', 'de'),
+        'recipient.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
+      expectViolation(
+        paymentRequest({ sender: { address: { country: 'de', city: 'Berlin', streetName: 'A', buildingNumber: '1', postCode: '10117' } } }),
+        'sender.address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
+      expectViolation(
+        paymentRequest({ provider: { preferences: { countryCodes: { list: ['de'], default: 'de' } } } }),
+        'provider.preferences.countryCodes.list.0 must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
+      expectViolation(
+        paymentRequest({ provider: { preferences: { countryCodes: { default: 'de' } } } }),
+        'provider.preferences.countryCodes.default must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
       expectViolation(paymentRequest({ currency: 'eur' }), 'currency must be an ISO 4217 currency code in upper case (e.g. EUR)');
       expectViolation(withField(paymentRequest(), 'recipient.address.city', ''), 'recipient.address.city should not be empty');
     });
     it('recipient name is required and bounded', () => {
       expectViolation(withField(paymentRequest(), 'recipient.name', undefined), 'recipient.name should not be empty');
-      expectViolation(withField(paymentRequest(), 'recipient.name', 'x'.repeat(71)), 'recipient.name must be shorter than or equal to 70 characters');
+      expectViolation(
+        withField(paymentRequest(), 'recipient.name', 'x'.repeat(71)),
+        'recipient.name must be shorter than or equal to 70 characters',
+      );
     });
   });
 
   describe('remittance information', () => {
     it('allows only letters, digits, / + - and space', () => {
-      expectViolation(withField(paymentRequest(), 'remittanceInformation.value', 'Invoice #1'), 'remittanceInformation.value must contain only letters, digits, /, +, - and spaces');
+      expectViolation(
+        withField(paymentRequest(), 'remittanceInformation.value', 'Invoice #1'),
+        'remittanceInformation.value must contain only letters, digits, /, +, - and spaces',
+      );
       expectValid(withField(paymentRequest(), 'remittanceInformation.value', 'Ref 12/34+56-7'));
     });
     it('is 1 to 140 characters', () => {
-      expectViolation(withField(paymentRequest(), 'remittanceInformation.value', 'a'.repeat(141)), 'remittanceInformation.value must be shorter than or equal to 140 characters');
+      expectViolation(
+        withField(paymentRequest(), 'remittanceInformation.value', 'a'.repeat(141)),
+        'remittanceInformation.value must be shorter than or equal to 140 characters',
+      );
       expectViolation(withField(paymentRequest(), 'remittanceInformation.value', ''), 'remittanceInformation.value should not be empty');
       expectValid(withField(paymentRequest(), 'remittanceInformation.value', 'a'.repeat(140)));
     });
     it("respects a bank's lower limit: rejected in custom mode unless truncation is allowed", () => {
       const polder = bankNamed('Polder Sandbox Bank');
       const long = withField(paymentRequest({ provider: { id: polder.id } }), 'remittanceInformation.value', 'a'.repeat(36));
-      expectViolation(long, `remittanceInformation.value must be shorter than or equal to 35 characters for Polder Sandbox Bank (or set remittanceInformation.preferences.truncate)`);
+      expectViolation(
+        long,
+        `remittanceInformation.value must be shorter than or equal to 35 characters for Polder Sandbox Bank (or set remittanceInformation.preferences.truncate)`,
+      );
       const truncated = expectValid(withField(long, 'remittanceInformation.preferences', { truncate: true }));
       assert.equal(truncated.remittance, 'a'.repeat(35));
     });
@@ -165,19 +208,28 @@ describe('payment creation validation', () => {
 
   describe('metadata', () => {
     it('redirectUri must be https, http only on loopback for sandbox clients', () => {
-      expectViolation(withField(paymentRequest(), 'metadata.redirectUri', 'http://merchant.example/return'), 'metadata.redirectUri must be an https URL (http only for localhost, sandbox clients only)');
+      expectViolation(
+        withField(paymentRequest(), 'metadata.redirectUri', 'http://merchant.example/return'),
+        'metadata.redirectUri must be an https URL (http only for localhost, sandbox clients only)',
+      );
       expectValid(withField(paymentRequest(), 'metadata.redirectUri', 'http://localhost:3000/return'));
       expectValid(withField(paymentRequest(), 'metadata.redirectUri', 'http://127.0.0.1:3000/return'));
       expectViolation(withField(paymentRequest(), 'metadata.redirectUri', 'not a url'), 'metadata.redirectUri must be an absolute URL');
       expectViolation(withField(paymentRequest(), 'metadata.redirectUri', undefined), 'metadata.redirectUri should not be empty');
     });
     it('webhookUrl must be https', () => {
-      expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', 'http://hooks.example/x'), 'metadata.webhookUrl must be an https URL');
+      expectViolation(
+        withField(paymentRequest(), 'metadata.webhookUrl', 'http://hooks.example/x'),
+        'metadata.webhookUrl must be an https URL',
+      );
       expectValid(withField(paymentRequest(), 'metadata.webhookUrl', 'https://hooks.example/x'));
     });
     it('webhookUrl must not carry a user name or password', () => {
       for (const url of ['https://user:pw@hooks.example/x', 'https://user@hooks.example/x', 'https://:pw@hooks.example/x']) {
-        expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', url), 'metadata.webhookUrl must not contain a user name or password');
+        expectViolation(
+          withField(paymentRequest(), 'metadata.webhookUrl', url),
+          'metadata.webhookUrl must not contain a user name or password',
+        );
       }
     });
     it('webhookUrl must not name a loopback, private, link-local, metadata or reserved address', () => {
@@ -203,7 +255,10 @@ describe('payment creation validation', () => {
         ['https://224.0.0.1/x', 'multicast'],
       ];
       for (const [url, kind] of refused) {
-        expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', url), `metadata.webhookUrl must point to a public address (${kind} addresses are not allowed)`);
+        expectViolation(
+          withField(paymentRequest(), 'metadata.webhookUrl', url),
+          `metadata.webhookUrl must point to a public address (${kind} addresses are not allowed)`,
+        );
       }
       expectValid(withField(paymentRequest(), 'metadata.webhookUrl', 'https://93.184.215.14/x'));
       expectValid(withField(paymentRequest(), 'metadata.webhookUrl', 'https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/x'));
@@ -218,8 +273,16 @@ describe('payment creation validation', () => {
         'metadata.webhookUrl must point to a public address (cloud metadata addresses are not allowed)',
         allowing,
       );
-      expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', 'https://u:p@127.0.0.1/x'), 'metadata.webhookUrl must not contain a user name or password', allowing);
-      expectViolation(withField(paymentRequest(), 'metadata.webhookUrl', 'http://127.0.0.1/x'), 'metadata.webhookUrl must be an https URL', allowing);
+      expectViolation(
+        withField(paymentRequest(), 'metadata.webhookUrl', 'https://u:p@127.0.0.1/x'),
+        'metadata.webhookUrl must not contain a user name or password',
+        allowing,
+      );
+      expectViolation(
+        withField(paymentRequest(), 'metadata.webhookUrl', 'http://127.0.0.1/x'),
+        'metadata.webhookUrl must be an https URL',
+        allowing,
+      );
     });
     it('psuIpAddress is a full IPv4 or expanded IPv6 address', () => {
       const message = 'metadata.psuIpAddress must be an IPv4 address (four octets) or a full IPv6 address (eight groups, no ::)';
@@ -234,9 +297,18 @@ describe('payment creation validation', () => {
       expectViolation(withField(paymentRequest(), 'metadata.psuUserAgent', ''), 'metadata.psuUserAgent should not be empty');
     });
     it('endToEndId is 1-64 printable ASCII characters, without leading or trailing spaces', () => {
-      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'x'.repeat(65)), 'metadata.endToEndId must be shorter than or equal to 64 characters');
-      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', 'zoë'), 'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces');
-      expectViolation(withField(paymentRequest(), 'metadata.endToEndId', ' '), 'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces');
+      expectViolation(
+        withField(paymentRequest(), 'metadata.endToEndId', 'x'.repeat(65)),
+        'metadata.endToEndId must be shorter than or equal to 64 characters',
+      );
+      expectViolation(
+        withField(paymentRequest(), 'metadata.endToEndId', 'zoë'),
+        'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces',
+      );
+      expectViolation(
+        withField(paymentRequest(), 'metadata.endToEndId', ' '),
+        'metadata.endToEndId must contain only printable ASCII characters, without leading or trailing spaces',
+      );
       expectValid(withField(paymentRequest(), 'metadata.endToEndId', 'x'.repeat(64)));
     });
   });
@@ -252,25 +324,48 @@ describe('payment creation validation', () => {
       const result = validatePaymentCreation(paymentRequest({ provider: { id: '00000000-0000-4000-8000-000000000000' } }), sandbox);
       assert.deepEqual(result, { kind: 'unknown-provider', providerId: '00000000-0000-4000-8000-000000000000' });
     });
-    it("a bank of another environment is unknown to the caller", () => {
-      const result = validatePaymentCreation(paymentRequest({ provider: { id: bankNamed('Rheinland Sandbox Bank').id } }), { ...sandbox, environment: 'production' });
+    it('a bank of another environment is unknown to the caller', () => {
+      const result = validatePaymentCreation(paymentRequest({ provider: { id: bankNamed('Rheinland Sandbox Bank').id } }), {
+        ...sandbox,
+        environment: 'production',
+      });
       assert.equal(result.kind, 'unknown-provider');
     });
     it('a bank-group parent is refused', () => {
       assert.ok(group);
-      expectViolation(paymentRequest({ provider: { id: group.id } }), `provider.id must be a subsidiary of ${group.name}, not the group itself`);
+      expectViolation(
+        paymentRequest({ provider: { id: group.id } }),
+        `provider.id must be a subsidiary of ${group.name}, not the group itself`,
+      );
     });
     it('the bank must support the scheme and the currency', () => {
       const thames = bankNamed('Thames Sandbox Bank');
-      expectViolation(paymentRequest({ provider: { id: thames.id } }), 'provider.id must name a bank that supports the SEPA payment scheme (Thames Sandbox Bank does not)');
+      expectViolation(
+        paymentRequest({ provider: { id: thames.id } }),
+        'provider.id must name a bank that supports the SEPA payment scheme (Thames Sandbox Bank does not)',
+      );
       expectViolation(
         paymentRequest({ provider: { id: thames.id }, paymentScheme: { name: 'DOMESTIC' }, currency: 'EUR' }),
         'provider.id must name a bank that supports payments in EUR (Thames Sandbox Bank does not)',
       );
-      expectValid(paymentRequest({ provider: { id: thames.id }, paymentScheme: { name: 'DOMESTIC' }, currency: 'GBP', recipient: { account: { number: { type: 'IBAN', value: IBANS.GB } }, name: 'Shop Ltd', address: { country: 'GB', city: 'London', streetName: 'Strand', buildingNumber: '1', postCode: 'WC2N 5HR' } } }));
+      expectValid(
+        paymentRequest({
+          provider: { id: thames.id },
+          paymentScheme: { name: 'DOMESTIC' },
+          currency: 'GBP',
+          recipient: {
+            account: { number: { type: 'IBAN', value: IBANS.GB } },
+            name: 'Shop Ltd',
+            address: { country: 'GB', city: 'London', streetName: 'Strand', buildingNumber: '1', postCode: 'WC2N 5HR' },
+          },
+        }),
+      );
     });
     it('hosted mode: country preferences are codes, the default among them, and some bank must fit', () => {
-      expectViolation(paymentRequest({ provider: { preferences: { countryCodes: { list: ['DE', 'XX'] } } } }), 'provider.preferences.countryCodes.list.1 must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      expectViolation(
+        paymentRequest({ provider: { preferences: { countryCodes: { list: ['DE', 'XX'] } } } }),
+        'provider.preferences.countryCodes.list.1 must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
       expectViolation(
         paymentRequest({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'FR' } } } }),
         'provider.preferences.countryCodes.default must be one of provider.preferences.countryCodes.list',

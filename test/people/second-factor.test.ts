@@ -20,10 +20,16 @@ describe('operators’ second factor', () => {
     const secret = newTotpSecret();
     const at = new Date('2026-11-24T10:00:15.000Z');
     const step = Math.floor(at.getTime() / 30_000);
-    for (const offset of [-1, 0, 1]) assert.equal(acceptedTotpStep(secret, totpCode(secret, new Date(at.getTime() + offset * 30_000)), at, null), step + offset);
-    for (const offset of [-2, 2]) assert.equal(acceptedTotpStep(secret, totpCode(secret, new Date(at.getTime() + offset * 30_000)), at, null), undefined);
+    for (const offset of [-1, 0, 1])
+      assert.equal(acceptedTotpStep(secret, totpCode(secret, new Date(at.getTime() + offset * 30_000)), at, null), step + offset);
+    for (const offset of [-2, 2])
+      assert.equal(acceptedTotpStep(secret, totpCode(secret, new Date(at.getTime() + offset * 30_000)), at, null), undefined);
     assert.equal(acceptedTotpStep(secret, totpCode(secret, at), at, step), undefined, 'used already');
-    assert.equal(acceptedTotpStep(secret, totpCode(secret, new Date(at.getTime() - 30_000)), at, step), undefined, 'older than the last used');
+    assert.equal(
+      acceptedTotpStep(secret, totpCode(secret, new Date(at.getTime() - 30_000)), at, step),
+      undefined,
+      'older than the last used',
+    );
     assert.equal(acceptedTotpStep(secret, '12345', at, null), undefined);
     assert.equal(acceptedTotpStep(secret, 'abcdef', at, null), undefined);
   });
@@ -48,9 +54,18 @@ describe('operators’ second factor', () => {
       const policy = { attempts: 5, seconds: 900 };
       let clock = new Date('2026-11-24T10:00:00.000Z');
       const before = new ConsoleUsers(handle.db, new SecretBox(parseSecretKeys(oldRing)), policy, () => clock);
-      const operator = await before.create({ email: 'ops@example.com', name: 'Ops', role: 'operator', password: 'a long enough passphrase' });
+      const operator = await before.create({
+        email: 'ops@example.com',
+        name: 'Ops',
+        role: 'operator',
+        password: 'a long enough passphrase',
+      });
       const { secret } = await before.secondFactorEnrolment(operator.id);
-      const stored = await handle.db.selectFrom('console_users').select('totp_secret_sealed').where('id', '=', operator.id).executeTakeFirstOrThrow();
+      const stored = await handle.db
+        .selectFrom('console_users')
+        .select('totp_secret_sealed')
+        .where('id', '=', operator.id)
+        .executeTakeFirstOrThrow();
       assert.ok(stored.totp_secret_sealed !== null && !stored.totp_secret_sealed.includes(secret));
       assert.equal((await before.confirmSecondFactor(operator.id, totpCode(secret, clock))).outcome, 'accepted');
 

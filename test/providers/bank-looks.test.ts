@@ -12,7 +12,9 @@ import { assignMonograms, monogramCandidates } from '../../src/providers/monogra
 
 const SANDBOX = 'http://127.0.0.1:1/sandbox-bank';
 const builtIn = (): { providers: Array<Record<string, unknown>> } =>
-  JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as { providers: Array<Record<string, unknown>> };
+  JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as {
+    providers: Array<Record<string, unknown>>;
+  };
 
 /** CIE L*a*b* of an sRGB colour (D65), for the CIE76 colour difference ΔE. */
 function lab(hex: string): [number, number, number] {
@@ -49,7 +51,11 @@ describe('sandbox banks look different from each other', () => {
     const seen = new Map<string, string>();
     for (const provider of providers) {
       assert.match(provider.monogram, /^[\p{Lu}\p{N}]{1,3}$/u, provider.name);
-      assert.equal(seen.get(provider.monogram), undefined, `${provider.name} and ${seen.get(provider.monogram)} both show ${provider.monogram}`);
+      assert.equal(
+        seen.get(provider.monogram),
+        undefined,
+        `${provider.name} and ${seen.get(provider.monogram)} both show ${provider.monogram}`,
+      );
       seen.set(provider.monogram, provider.name);
     }
   });
@@ -57,12 +63,18 @@ describe('sandbox banks look different from each other', () => {
   it('no two colours are close, and each carries white letters at AA contrast', () => {
     const providers = everyProvider();
     for (const provider of providers) {
-      assert.ok(contrastRatio(provider.brandColor, '#ffffff') >= 4.5, `${provider.name}: ${provider.brandColor} is too light for white letters`);
+      assert.ok(
+        contrastRatio(provider.brandColor, '#ffffff') >= 4.5,
+        `${provider.name}: ${provider.brandColor} is too light for white letters`,
+      );
     }
     for (const [index, first] of providers.entries()) {
       for (const second of providers.slice(index + 1)) {
         const difference = deltaE(first.brandColor, second.brandColor);
-        assert.ok(difference >= DISTINCT_DELTA_E, `${first.name} (${first.brandColor}) and ${second.name} (${second.brandColor}) look alike: ΔE ${difference.toFixed(1)}`);
+        assert.ok(
+          difference >= DISTINCT_DELTA_E,
+          `${first.name} (${first.brandColor}) and ${second.name} (${second.brandColor}) look alike: ΔE ${difference.toFixed(1)}`,
+        );
       }
     }
   });
@@ -83,13 +95,29 @@ describe('monograms', () => {
       { id: '4', name: 'Sol' },
     ]);
     // Latvija would be BL, which Banco Sol was given: it takes BA; Lietuva then takes its next free candidate.
-    assert.deepEqual([...assigned.entries()].sort(), [['1', 'BA'], ['2', 'BT'], ['3', 'BL'], ['4', 'SO']]);
+    assert.deepEqual([...assigned.entries()].sort(), [
+      ['1', 'BA'],
+      ['2', 'BT'],
+      ['3', 'BL'],
+      ['4', 'SO'],
+    ]);
     assert.equal(assigned.get('3'), 'BL');
-    assert.throws(() => assignMonograms([{ id: '1', name: 'A', monogram: 'XY' }, { id: '2', name: 'B', monogram: 'XY' }]), /monogram XY is given twice/);
+    assert.throws(
+      () =>
+        assignMonograms([
+          { id: '1', name: 'A', monogram: 'XY' },
+          { id: '2', name: 'B', monogram: 'XY' },
+        ]),
+      /monogram XY is given twice/,
+    );
   });
 
   it('even when every candidate of a name is taken', () => {
-    const assigned = assignMonograms([{ id: '1', name: 'Ab' }, { id: '2', name: 'Ab' }, { id: '3', name: 'Ab' }]);
+    const assigned = assignMonograms([
+      { id: '1', name: 'Ab' },
+      { id: '2', name: 'Ab' },
+      { id: '3', name: 'Ab' },
+    ]);
     assert.deepEqual([...assigned.values()], ['AB', 'A2', 'A3']);
   });
 });
@@ -106,7 +134,9 @@ describe('popularRank', () => {
   });
 
   it("a subsidiary knows its group's name", () => {
-    const lietuva = loadCatalogue(undefined, SANDBOX).banks('sandbox').find((bank) => bank.name === 'Baltic Sandbox Bank Lietuva');
+    const lietuva = loadCatalogue(undefined, SANDBOX)
+      .banks('sandbox')
+      .find((bank) => bank.name === 'Baltic Sandbox Bank Lietuva');
     assert.equal(lietuva?.groupName, 'Baltic Sandbox Group');
   });
 });

@@ -10,7 +10,9 @@ import { parseCatalogue, requiredPaymentFieldsOf } from '../../src/providers/cat
 
 const SANDBOX = 'http://127.0.0.1:1/sandbox-bank';
 const builtIn = (): { providers: Array<Record<string, unknown>> } =>
-  JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as { providers: Array<Record<string, unknown>> };
+  JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as {
+    providers: Array<Record<string, unknown>>;
+  };
 
 function settings(overrides: Partial<BerlinGroupSettings>): BerlinGroupSettings {
   return {
@@ -30,7 +32,10 @@ function settings(overrides: Partial<BerlinGroupSettings>): BerlinGroupSettings 
 describe('requiredPaymentFields', () => {
   it('follows from the first SCA approach and the debtor account rules', () => {
     assert.deepEqual(requiredPaymentFieldsOf(settings({})), []);
-    assert.deepEqual(requiredPaymentFieldsOf(settings({ scaApproaches: ['EMBEDDED'] })), ['SENDER_PROVIDER_CREDENTIALS_ID', 'SENDER_PROVIDER_CREDENTIALS_PASSWORD']);
+    assert.deepEqual(requiredPaymentFieldsOf(settings({ scaApproaches: ['EMBEDDED'] })), [
+      'SENDER_PROVIDER_CREDENTIALS_ID',
+      'SENDER_PROVIDER_CREDENTIALS_PASSWORD',
+    ]);
     assert.deepEqual(requiredPaymentFieldsOf(settings({ scaApproaches: ['DECOUPLED'] })), ['SENDER_PROVIDER_CREDENTIALS_ID']);
     // The flow uses the first approach: a redirect bank that also offers embedded asks nothing.
     assert.deepEqual(requiredPaymentFieldsOf(settings({ scaApproaches: ['REDIRECT', 'EMBEDDED'] })), []);
@@ -41,7 +46,8 @@ describe('requiredPaymentFields', () => {
 
   it('is what the built-in catalogue shows, and a bank group shows what any of its banks asks', () => {
     const catalogue = parseCatalogue(builtIn(), SANDBOX);
-    for (const bank of catalogue.banks('sandbox')) assert.deepEqual(bank.requiredPaymentFields, requiredPaymentFieldsOf(bank.connector), bank.name);
+    for (const bank of catalogue.banks('sandbox'))
+      assert.deepEqual(bank.requiredPaymentFields, requiredPaymentFieldsOf(bank.connector), bank.name);
     const byName = new Map(catalogue.banks('sandbox').map((bank) => [bank.name, bank.requiredPaymentFields]));
     assert.deepEqual(byName.get('Banca Sandbox Italia'), ['SENDER_PROVIDER_CREDENTIALS_ID', 'SENDER_PROVIDER_CREDENTIALS_PASSWORD']);
     assert.deepEqual(byName.get('Baltic Sandbox Bank Lietuva'), ['SENDER_PROVIDER_CREDENTIALS_ID', 'SENDER_PROVIDER_CREDENTIALS_PASSWORD']);

@@ -35,7 +35,9 @@ for (const kind of await testDatabaseKinds()) {
       const all = providers.flatMap((provider) => [provider, ...(provider.subsidiaries ?? [])]);
       for (const provider of all) {
         assert.deepEqual(
-          Object.keys(provider).filter((key) => key !== 'subsidiaries').sort(),
+          Object.keys(provider)
+            .filter((key) => key !== 'subsidiaries')
+            .sort(),
           ['countryCode', 'iconUrl', 'id', 'logoUrl', 'name', 'paymentSchemes', 'requiredPaymentFields'],
         );
         assert.ok(provider.logoUrl.startsWith(`${t.baseUrl}/assets/providers/${provider.id}/`));
@@ -43,11 +45,19 @@ for (const kind of await testDatabaseKinds()) {
       const banks = all.filter((provider) => provider.subsidiaries === undefined);
       assert.ok(banks.length >= 12, `${banks.length} banks`);
       assert.ok(new Set(banks.map((bank) => bank.countryCode)).size >= 6);
-      assert.ok(providers.some((provider) => (provider.subsidiaries?.length ?? 0) > 1), 'a bank group');
+      assert.ok(
+        providers.some((provider) => (provider.subsidiaries?.length ?? 0) > 1),
+        'a bank group',
+      );
       for (const field of ['SENDER_ACCOUNT', 'SENDER_PROVIDER_CREDENTIALS_ID', 'SENDER_PROVIDER_CREDENTIALS_PASSWORD']) {
-        assert.ok(banks.some((bank) => bank.requiredPaymentFields.includes(field)), field);
+        assert.ok(
+          banks.some((bank) => bank.requiredPaymentFields.includes(field)),
+          field,
+        );
       }
-      assert.ok(banks.some((bank) => bank.paymentSchemes.length === 1 && bank.paymentSchemes[0] === 'DOMESTIC' && bank.countryCode === 'PL'));
+      assert.ok(
+        banks.some((bank) => bank.paymentSchemes.length === 1 && bank.paymentSchemes[0] === 'DOMESTIC' && bank.countryCode === 'PL'),
+      );
     });
 
     it('serves the logos and icons it links to', async () => {
@@ -78,10 +88,16 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual(none, []);
       const bad = await list('?countryCode=XX');
       assert.equal(bad.status, 400);
-      assert.equal(((await bad.json()) as { message: string }).message, 'countryCode must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      assert.equal(
+        ((await bad.json()) as { message: string }).message,
+        'countryCode must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
       const lowerCase = await list('?countryCode=de');
       assert.equal(lowerCase.status, 400);
-      assert.equal(((await lowerCase.json()) as { message: string }).message, 'countryCode must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)');
+      assert.equal(
+        ((await lowerCase.json()) as { message: string }).message,
+        'countryCode must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+      );
     });
 
     it('answers 304 to a matching If-None-Match', async () => {

@@ -118,7 +118,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as { port: number }).port;
   const address = `http://127.0.0.1:${port}`;
-  const local = (url: string): string => (url.startsWith(PUBLIC_URL) ? address + url.slice(PUBLIC_URL.length) : url.startsWith('/') ? address + url : url);
+  const local = (url: string): string =>
+    url.startsWith(PUBLIC_URL) ? address + url.slice(PUBLIC_URL.length) : url.startsWith('/') ? address + url : url;
   const std = theStandard();
 
   const call = async (operationId: string, method: string, url: string, callOptions: CallOptions = {}): Promise<CallResult> => {
@@ -151,7 +152,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       responseHeaders[name] = value;
     });
     const checkedBody =
-      callOptions.debtorAccountOptional && typeof body === 'object' && body !== null && !('debtorAccount' in body) && 'creditorAccount' in body
+      callOptions.debtorAccountOptional &&
+      typeof body === 'object' &&
+      body !== null &&
+      !('debtorAccount' in body) &&
+      'creditorAccount' in body
         ? { ...body, debtorAccount: PLACEHOLDER_DEBTOR }
         : body;
     const problems = std.validateResponse(operationId, response.status, { headers: responseHeaders, body: checkedBody });
@@ -197,7 +202,10 @@ export async function getPage(url: string): Promise<{ status: number; html: stri
 }
 
 /** Submits a payer form; returns the redirect target (303) or the page shown. */
-export async function submit(form: PageForm, values: Record<string, string | string[]>): Promise<{ status: number; location: string | undefined; html: string }> {
+export async function submit(
+  form: PageForm,
+  values: Record<string, string | string[]>,
+): Promise<{ status: number; location: string | undefined; html: string }> {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries({ ...form.fields, ...values })) {
     for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
@@ -209,7 +217,10 @@ export async function submit(form: PageForm, values: Record<string, string | str
 }
 
 /** Walks the payer pages: each step is [expected heading fragment, form values]. Returns the final redirect. */
-export async function walkPages(startUrl: string, steps: ReadonlyArray<readonly [string, Record<string, string | string[]>]>): Promise<string | undefined> {
+export async function walkPages(
+  startUrl: string,
+  steps: ReadonlyArray<readonly [string, Record<string, string | string[]>]>,
+): Promise<string | undefined> {
   let url = startUrl;
   let location: string | undefined;
   for (const [expected, values] of steps) {

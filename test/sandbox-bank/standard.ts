@@ -207,7 +207,8 @@ export class Standard {
     const content = this.resolve(definition['content']);
     const json = this.resolve(content?.['application/json']);
     if (json === undefined) {
-      if (response.body !== undefined && response.body !== '') problems.push(`status ${status} of ${operationId} has no body in the standard`);
+      if (response.body !== undefined && response.body !== '')
+        problems.push(`status ${status} of ${operationId} has no body in the standard`);
       return problems;
     }
     const schema = json['schema'];

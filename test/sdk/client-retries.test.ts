@@ -43,7 +43,13 @@ class StandIn {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const url = new URL(request.url ?? '/', 'http://stand-in');
-        const seen: Seen = { method: request.method ?? '', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks).toString() };
+        const seen: Seen = {
+          method: request.method ?? '',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString(),
+        };
         this.seen.push(seen);
         const key = `${seen.method} ${seen.path}`;
         const next = this.scripts.get(key)?.shift();
@@ -88,9 +94,14 @@ function json(response: ServerResponse, status: number, body: unknown, headers: 
   response.end(JSON.stringify(body));
 }
 
-const ok = (body: unknown): Handler => (_request, response) => json(response, 200, body);
-const error = (status: number, title: string, message: string, headers: Record<string, string> = {}): Handler => (_request, response) =>
-  json(response, status, { title, statusCode: status, message }, headers);
+const ok =
+  (body: unknown): Handler =>
+  (_request, response) =>
+    json(response, 200, body);
+const error =
+  (status: number, title: string, message: string, headers: Record<string, string> = {}): Handler =>
+  (_request, response) =>
+    json(response, status, { title, statusCode: status, message }, headers);
 /** The connection is dropped without an answer: the client cannot know whether the request was processed. */
 const dropConnection: Handler = (_request, response) => response.socket?.destroy();
 
@@ -123,7 +134,13 @@ const CREATION: PaymentCreationRequest = {
   metadata: { redirectUri: 'http://localhost:3000/return', psuIpAddress: '203.0.113.7', psuUserAgent: 'test', endToEndId: 'order-1' },
 };
 
-const CREATED = { paymentId: PAYMENT_ID, redirectUrl: 'http://localhost/pay/abc', createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:00.000Z', status: 'PENDING' };
+const CREATED = {
+  paymentId: PAYMENT_ID,
+  redirectUrl: 'http://localhost/pay/abc',
+  createdAt: '2026-11-24T10:00:00.000Z',
+  updatedAt: '2026-11-24T10:00:00.000Z',
+  status: 'PENDING',
+};
 
 describe('SDK client against a stand-in server', () => {
   const server = new StandIn();
@@ -159,7 +176,10 @@ describe('SDK client against a stand-in server', () => {
     const tokenRequest = server.requestsTo('POST /api/v1/auth/token')[0];
     assert.equal(tokenRequest?.headers.authorization, `Basic ${Buffer.from('client-id:client-secret').toString('base64')}`);
     assert.equal(new URLSearchParams(tokenRequest?.body).get('grant_type'), 'client_credentials');
-    assert.deepEqual(server.requestsTo(`GET /api/v1/ob/payments/${PAYMENT_ID}`).map((seen) => seen.headers.authorization), Array(3).fill('Bearer token-1'));
+    assert.deepEqual(
+      server.requestsTo(`GET /api/v1/ob/payments/${PAYMENT_ID}`).map((seen) => seen.headers.authorization),
+      Array(3).fill('Bearer token-1'),
+    );
   });
 
   it('renews the token before it expires, without waiting for a 401', async () => {
@@ -171,7 +191,10 @@ describe('SDK client against a stand-in server', () => {
     await openpis.getPayment(PAYMENT_ID);
     clock += 2_000; // 59 s before expiry: inside the margin
     await openpis.getPayment(PAYMENT_ID);
-    assert.deepEqual(server.requestsTo(`GET /api/v1/ob/payments/${PAYMENT_ID}`).map((seen) => seen.headers.authorization), ['Bearer token-1', 'Bearer token-1', 'Bearer token-2']);
+    assert.deepEqual(
+      server.requestsTo(`GET /api/v1/ob/payments/${PAYMENT_ID}`).map((seen) => seen.headers.authorization),
+      ['Bearer token-1', 'Bearer token-1', 'Bearer token-2'],
+    );
     assert.equal(server.requestsTo(`GET /api/v1/ob/payments/${PAYMENT_ID}`).length, 3, 'no request was refused on the way');
   });
 
@@ -182,7 +205,11 @@ describe('SDK client against a stand-in server', () => {
     assert.equal(server.tokensIssued, 2);
 
     server.reset();
-    server.script(`GET /api/v1/ob/payments/${PAYMENT_ID}`, error(401, 'Unauthorized', 'Unauthorized'), error(401, 'Unauthorized', 'Unauthorized'));
+    server.script(
+      `GET /api/v1/ob/payments/${PAYMENT_ID}`,
+      error(401, 'Unauthorized', 'Unauthorized'),
+      error(401, 'Unauthorized', 'Unauthorized'),
+    );
     await assert.rejects(client().getPayment(PAYMENT_ID), (thrown: unknown) => {
       assert.ok(thrown instanceof OpenpisAuthenticationError);
       assert.equal(thrown.statusCode, 401);
@@ -196,7 +223,13 @@ describe('SDK client against a stand-in server', () => {
 
   it('refused client credentials are an authentication error carrying the OAuth error code', async () => {
     server.script('POST /api/v1/auth/token', (_request, response) =>
-      json(response, 401, { error: 'invalid_client', error_description: 'Client authentication failed', title: 'Unauthorized', statusCode: 401, message: 'Client authentication failed' }),
+      json(response, 401, {
+        error: 'invalid_client',
+        error_description: 'Client authentication failed',
+        title: 'Unauthorized',
+        statusCode: 401,
+        message: 'Client authentication failed',
+      }),
     );
     await assert.rejects(client().getPayment(PAYMENT_ID), (thrown: unknown) => {
       assert.ok(thrown instanceof OpenpisAuthenticationError);
@@ -227,7 +260,10 @@ describe('SDK client against a stand-in server', () => {
   });
 
   it('a Retry-After beyond maxRetryAfterMs is not waited for; the rate-limit error says when to return', async () => {
-    server.script(`GET /api/v1/ob/payments/${PAYMENT_ID}`, error(429, 'Too Many Requests', 'Rate limit exceeded', { 'retry-after': '120' }));
+    server.script(
+      `GET /api/v1/ob/payments/${PAYMENT_ID}`,
+      error(429, 'Too Many Requests', 'Rate limit exceeded', { 'retry-after': '120' }),
+    );
     await assert.rejects(client({ retry: { maxRetryAfterMs: 60_000 } }).getPayment(PAYMENT_ID), (thrown: unknown) => {
       assert.ok(thrown instanceof OpenpisRateLimitError);
       assert.equal(thrown.retryAfterSeconds, 120);
@@ -276,7 +312,11 @@ describe('SDK client against a stand-in server', () => {
   });
 
   it('createPayment: a 409 after a 429 (answered before the request was looked at) is still the caller’s duplicate', async () => {
-    server.script('POST /api/v1/ob/payments', error(429, 'Too Many Requests', 'slow down', { 'retry-after': '1' }), error(409, 'Conflict', 'exists'));
+    server.script(
+      'POST /api/v1/ob/payments',
+      error(429, 'Too Many Requests', 'slow down', { 'retry-after': '1' }),
+      error(409, 'Conflict', 'exists'),
+    );
     await assert.rejects(client().createPayment(CREATION), OpenpisConflictError);
     assert.equal(server.requestsTo('GET /api/v1/ob/payments').length, 0);
   });
@@ -336,10 +376,18 @@ describe('SDK client against a stand-in server', () => {
     assert.equal(second?.query.get('cursor'), 'page-2');
 
     const event = (id: string) => ({ id, type: 'payment.status.updated', createdAt: '2026-11-24T10:00:00.000Z', data: {} });
-    server.script('GET /api/v1/events', ok({ items: [event('e1'), event('e2')], nextCursor: 'c2' }), ok({ items: [event('e3')], nextCursor: 'c3' }), ok({ items: [], nextCursor: 'c3' }));
+    server.script(
+      'GET /api/v1/events',
+      ok({ items: [event('e1'), event('e2')], nextCursor: 'c2' }),
+      ok({ items: [event('e3')], nextCursor: 'c3' }),
+      ok({ items: [], nextCursor: 'c3' }),
+    );
     const ids = [];
     for await (const one of client().events({ after: 'c0' })) ids.push(one.id);
     assert.deepEqual(ids, ['e1', 'e2', 'e3']);
-    assert.deepEqual(server.requestsTo('GET /api/v1/events').map((seen) => seen.query.get('after')), ['c0', 'c2', 'c3']);
+    assert.deepEqual(
+      server.requestsTo('GET /api/v1/events').map((seen) => seen.query.get('after')),
+      ['c0', 'c2', 'c3'],
+    );
   });
 });

@@ -63,7 +63,10 @@ describe('@openpis/sdk package', () => {
     const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
     const paths = (packed?.files ?? []).map((file) => file.path);
     assert.ok(paths.includes('package.json') && paths.includes('README.md') && paths.includes('dist/esm/index.js'), paths.join('\n'));
-    assert.deepEqual(paths.filter((path) => !['package.json', 'README.md'].includes(path) && !path.startsWith('dist/')), []);
+    assert.deepEqual(
+      paths.filter((path) => !['package.json', 'README.md'].includes(path) && !path.startsWith('dist/')),
+      [],
+    );
     // Scripts npm runs when the package is installed (or built as a dependency) would look for files not packed.
     const scripts = (manifest as Manifest & { scripts?: Record<string, string> }).scripts ?? {};
     const runAtInstall = ['preinstall', 'install', 'postinstall', 'prepare', 'dependencies'].filter((name) => name in scripts);
@@ -79,7 +82,12 @@ describe('@openpis/sdk package', () => {
     }
     const esm = (await import(pathToFileURL(join(outDir, 'esm/index.js')).href)) as Record<string, unknown>;
     const cjs = createRequire(import.meta.url)(join(outDir, 'cjs/index.js')) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(cjs).filter((name) => name !== '__esModule').sort(), Object.keys(esm).sort());
+    assert.deepEqual(
+      Object.keys(cjs)
+        .filter((name) => name !== '__esModule')
+        .sort(),
+      Object.keys(esm).sort(),
+    );
     for (const module of [esm, cjs]) {
       assert.equal(typeof module.OpenpisClient, 'function');
       assert.equal(typeof module.verifyWebhook, 'function');
@@ -96,6 +104,18 @@ export const final: Promise<boolean> = client.getPayment('id').then((payment) =>
     writeFileSync(join(outDir, 'consumer-esm.mts'), `import * as sdk from './esm/index.js';\n${usage('esm')}`);
     writeFileSync(join(outDir, 'consumer-cjs.cts'), `import sdk = require('./cjs/index.js');\n${usage('cjs')}`);
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    await run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', 'false', '--module', 'node16', '--types', 'node', join(outDir, 'consumer-esm.mts'), join(outDir, 'consumer-cjs.cts')]);
+    await run(process.execPath, [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      'false',
+      '--module',
+      'node16',
+      '--types',
+      'node',
+      join(outDir, 'consumer-esm.mts'),
+      join(outDir, 'consumer-cjs.cts'),
+    ]);
   });
 });

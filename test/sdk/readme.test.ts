@@ -38,7 +38,12 @@ function readmeBlock(marker: string): string {
 }
 
 /** Runs a README block as a module (in a folder inside the package, so its imports resolve as a user's would). */
-function runBlock(directory: string, name: string, code: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
+function runBlock(
+  directory: string,
+  name: string,
+  code: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
   const file = join(directory, `${name}.mjs`);
   writeFileSync(file, code);
   const child = spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -47,7 +52,6 @@ function runBlock(directory: string, name: string, code: string, env: Record<str
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
 }
-
 
 async function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
@@ -133,7 +137,10 @@ describe('SDK README', () => {
     before(async () => {
       const port = await freePort();
       url = `http://127.0.0.1:${port}/webhooks`;
-      receiver = runBlock(directory, 'fastify-webhooks', readmeBlock('webhook-fastify'), { OPENPIS_WEBHOOK_SECRET: secret, PORT: String(port) });
+      receiver = runBlock(directory, 'fastify-webhooks', readmeBlock('webhook-fastify'), {
+        OPENPIS_WEBHOOK_SECRET: secret,
+        PORT: String(port),
+      });
       await waitUntil('the receiver to listen', () => receiver.output().includes('listening'));
     });
     after(async () => {

@@ -33,7 +33,11 @@ for (const kind of await testDatabaseKinds()) {
         retry: { baseDelayMs: 10 },
         fetch: async (input, init) => {
           const response = await fetch(input, init);
-          if (init?.method === 'POST' && (input instanceof Request ? input.url : String(input)).endsWith('/api/v1/ob/payments') && answersToLose > 0) {
+          if (
+            init?.method === 'POST' &&
+            (input instanceof Request ? input.url : String(input)).endsWith('/api/v1/ob/payments') &&
+            answersToLose > 0
+          ) {
             answersToLose--;
             await response.body?.cancel();
             throw new TypeError('fetch failed', { cause: new Error('socket hang up') });
@@ -87,11 +91,14 @@ for (const kind of await testDatabaseKinds()) {
       for await (const payment of openpis.payments({ limit: 2, status: ['PENDING'] })) listed.push(payment.paymentId);
       // Newest first, and every payment of this client (including the ones of the tests above).
       assert.deepEqual(listed.slice(0, 3), [...made].reverse());
-      assert.equal(listed.length, 5, "the two payments of the tests above and these three");
+      assert.equal(listed.length, 5, 'the two payments of the tests above and these three');
 
       const events: FeedEvent[] = [];
       for await (const event of openpis.events({ limit: 2 })) events.push(event);
-      assert.ok(events.length >= listed.length, `every payment has at least its first status as an event (${events.length} events, ${listed.length} payments)`);
+      assert.ok(
+        events.length >= listed.length,
+        `every payment has at least its first status as an event (${events.length} events, ${listed.length} payments)`,
+      );
       for (const event of events) {
         assert.equal(event.type, 'payment.status.updated');
         assert.equal(event.data.type, 'payment.status.updated');

@@ -41,10 +41,21 @@ describe('https', () => {
   /** The app on a fresh SQLite file, listening, with the given settings. */
   async function appWith(env: Record<string, string>) {
     const port = await freePort();
-    const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, `${port}.sqlite`)}`, SECRET_KEYS: TEST_SECRET_KEYS, ...env });
+    const config = loadConfig({
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: `sqlite:${join(dir, `${port}.sqlite`)}`,
+      SECRET_KEYS: TEST_SECRET_KEYS,
+      ...env,
+    });
     const database = openDatabase(config.database);
     await migrateToLatest(database.db as unknown as Kysely<unknown>);
-    const app = await buildApp({ config, database, catalogue: loadCatalogue(undefined, config.sandboxBank.url), logDestination: { write: () => undefined } });
+    const app = await buildApp({
+      config,
+      database,
+      catalogue: loadCatalogue(undefined, config.sandboxBank.url),
+      logDestination: { write: () => undefined },
+    });
     await app.listen({ port, host: '127.0.0.1' });
     return {
       port,
@@ -56,7 +67,11 @@ describe('https', () => {
   }
 
   it('terminates TLS with TLS_CERT_FILE/TLS_KEY_FILE and sends Strict-Transport-Security on every answer', async () => {
-    const served = await appWith({ TLS_CERT_FILE: join(dir, 'server.crt'), TLS_KEY_FILE: join(dir, 'server.key'), BASE_URL: 'https://localhost:8443' });
+    const served = await appWith({
+      TLS_CERT_FILE: join(dir, 'server.crt'),
+      TLS_KEY_FILE: join(dir, 'server.key'),
+      BASE_URL: 'https://localhost:8443',
+    });
     const dispatcher = new Agent({ connect: { ca: pki.caCertificate } });
     try {
       for (const path of ['/healthz', '/pay/not-a-real-flow-token', '/docs', '/api/v1/ob/payments/unknown']) {
@@ -76,9 +91,17 @@ describe('https', () => {
     try {
       const forwarded = { 'x-forwarded-proto': 'https' };
       assert.equal((await fetch(`http://127.0.0.1:${untrusting.port}/healthz`)).headers.get('strict-transport-security'), null);
-      assert.equal((await fetch(`http://127.0.0.1:${untrusting.port}/healthz`, { headers: forwarded })).headers.get('strict-transport-security'), null);
+      assert.equal(
+        (await fetch(`http://127.0.0.1:${untrusting.port}/healthz`, { headers: forwarded })).headers.get('strict-transport-security'),
+        null,
+      );
       assert.equal((await fetch(`http://127.0.0.1:${trusting.port}/healthz`)).headers.get('strict-transport-security'), null);
-      assert.equal((await fetch(`http://127.0.0.1:${trusting.port}/pay/not-a-real-flow-token`, { headers: forwarded })).headers.get('strict-transport-security'), HSTS);
+      assert.equal(
+        (await fetch(`http://127.0.0.1:${trusting.port}/pay/not-a-real-flow-token`, { headers: forwarded })).headers.get(
+          'strict-transport-security',
+        ),
+        HSTS,
+      );
     } finally {
       await untrusting.close();
       await trusting.close();
@@ -122,10 +145,13 @@ describe('https', () => {
 
     it('the CLI refuses to create a production client while BASE_URL is not https', async () => {
       const env = { ...process.env, DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'silent', BASE_URL: 'http://pis.example.com' };
-      await assert.rejects(run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'another', '--environment', 'production'], { env }), (error: { stderr: string }) => {
-        assert.match(error.stderr, /not https/);
-        return true;
-      });
+      await assert.rejects(
+        run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'another', '--environment', 'production'], { env }),
+        (error: { stderr: string }) => {
+          assert.match(error.stderr, /not https/);
+          return true;
+        },
+      );
       // Sandbox clients are fine.
       await run(process.execPath, [...CLI_ARGS, 'clients', 'create', '--name', 'trial', '--environment', 'sandbox'], { env });
     });

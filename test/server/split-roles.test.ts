@@ -56,9 +56,14 @@ describe('split process roles and the sandbox bank', () => {
 
     // An operator's own catalogue of real banks needs no sandbox bank at all.
     const builtInDocument = JSON.parse(readFileSync(BUILT_IN_CATALOGUE, 'utf8')) as { providers: Array<Record<string, unknown>> };
-    const real = builtInDocument.providers.find((provider) => JSON.stringify(provider).includes('{SANDBOX_BANK_URL}') && provider.subsidiaries === undefined);
+    const real = builtInDocument.providers.find(
+      (provider) => JSON.stringify(provider).includes('{SANDBOX_BANK_URL}') && provider.subsidiaries === undefined,
+    );
     assert.ok(real);
-    const own = { ...builtInDocument, providers: [JSON.parse(JSON.stringify(real).replaceAll('{SANDBOX_BANK_URL}', 'https://bank.example'))] };
+    const own = {
+      ...builtInDocument,
+      providers: [JSON.parse(JSON.stringify(real).replaceAll('{SANDBOX_BANK_URL}', 'https://bank.example'))],
+    };
     const ownCatalogue = parseCatalogue(own, embedded.config.sandboxBank.url);
     assert.equal(ownCatalogue.usesSandboxBank, false);
     assert.equal(embeddedSandboxProblem(embedded.config, ownCatalogue), undefined);

@@ -62,7 +62,10 @@ describe('the start-up banner', () => {
       await waitUntil('the whole banner', () => service.output().includes('--role operator'));
       const output = service.output();
       assert.match(output, new RegExp(`Console: +${service.url}/console`));
-      assert.match(output, new RegExp(`Sandbox banks: +${service.url}/sandbox-bank \\(test payers, e\\.g\\. alice / password sandbox / code 123456`));
+      assert.match(
+        output,
+        new RegExp(`Sandbox banks: +${service.url}/sandbox-bank \\(test payers, e\\.g\\. alice / password sandbox / code 123456`),
+      );
       assert.match(output, /Create the first operator[^\n]*\n +npx openpis users create --email \S+ --name "[^"]+" --role operator/);
     } finally {
       await service.stop();
@@ -71,11 +74,21 @@ describe('the start-up banner', () => {
   });
 
   it('leaves out what does not apply: the operator hint once there is one, the API and console in a worker', () => {
-    const config = { baseUrl: 'https://pay.example', processRole: 'all' as const, database: { kind: 'postgres' as const, url: 'postgres://x' } };
+    const config = {
+      baseUrl: 'https://pay.example',
+      processRole: 'all' as const,
+      database: { kind: 'postgres' as const, url: 'postgres://x' },
+    };
     const withOperator = startupBanner({ config, metricsAddress: undefined, consoleUsers: 1, sandbox: undefined, demo: undefined });
     assert.match(withOperator, /Console: +https:\/\/pay\.example\/console/);
     assert.doesNotMatch(withOperator, /users create|Sandbox banks/);
-    const worker = startupBanner({ config: { ...config, processRole: 'worker' }, metricsAddress: 'http://127.0.0.1:9464', consoleUsers: 0, sandbox: undefined, demo: undefined });
+    const worker = startupBanner({
+      config: { ...config, processRole: 'worker' },
+      metricsAddress: 'http://127.0.0.1:9464',
+      consoleUsers: 0,
+      sandbox: undefined,
+      demo: undefined,
+    });
     assert.doesNotMatch(worker, /Console|API reference|users create/);
     assert.match(worker, /Metrics: +http:\/\/127\.0\.0\.1:9464\/metrics/);
   });

@@ -61,7 +61,8 @@ function dockerfileStages(text: string): Stage[] {
   return stages;
 }
 
-const values = (stage: Stage, keyword: string): string[] => stage.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.value);
+const values = (stage: Stage, keyword: string): string[] =>
+  stage.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.value);
 /** COPY's sources (the last word is the destination), with the stage it copies from. */
 function copies(stage: Stage): Array<{ from: string | undefined; sources: string[] }> {
   return values(stage, 'COPY').map((value) => {
@@ -70,7 +71,10 @@ function copies(stage: Stage): Array<{ from: string | undefined; sources: string
     return { from, sources: words.slice(0, -1) };
   });
 }
-const npmCommands = (stage: Stage): string[] => values(stage, 'RUN').flatMap((command) => command.split('&&').map((part) => part.trim())).filter((part) => part.startsWith('npm '));
+const npmCommands = (stage: Stage): string[] =>
+  values(stage, 'RUN')
+    .flatMap((command) => command.split('&&').map((part) => part.trim()))
+    .filter((part) => part.startsWith('npm '));
 
 describe('Dockerfile', () => {
   const stages = dockerfileStages(read('Dockerfile'));
@@ -81,25 +85,46 @@ describe('Dockerfile', () => {
   };
 
   it('has the build, dependencies and final stages, the final one last and unnamed', () => {
-    assert.deepEqual(stages.map((candidate) => candidate.name), ['build', 'dependencies', undefined]);
+    assert.deepEqual(
+      stages.map((candidate) => candidate.name),
+      ['build', 'dependencies', undefined],
+    );
   });
 
   it('the build stage copies and runs what the image-steps test does', () => {
-    assert.deepEqual(copies(stage('build')).flatMap((copy) => copy.sources), [...BUILD_STAGE.copies]);
+    assert.deepEqual(
+      copies(stage('build')).flatMap((copy) => copy.sources),
+      [...BUILD_STAGE.copies],
+    );
     assert.deepEqual(npmCommands(stage('build')), [...BUILD_STAGE.commands]);
   });
 
   it('the dependencies stage installs production dependencies only, as the test does', () => {
-    assert.deepEqual(copies(stage('dependencies')).flatMap((copy) => copy.sources), [...DEPENDENCIES_STAGE.copies]);
+    assert.deepEqual(
+      copies(stage('dependencies')).flatMap((copy) => copy.sources),
+      [...DEPENDENCIES_STAGE.copies],
+    );
     assert.deepEqual(npmCommands(stage('dependencies')), [...DEPENDENCIES_STAGE.commands]);
   });
 
   it('the final stage holds only the manifests, the production node_modules, dist/ and bin/, installs nothing, and runs as a user that is not root', () => {
     const final = stage(undefined);
     const copied = copies(final);
-    assert.deepEqual(copied.filter((copy) => copy.from === undefined).flatMap((copy) => copy.sources).sort(), [...FINAL_STAGE.fromClone].sort());
-    assert.deepEqual(copied.filter((copy) => copy.from === 'dependencies').map((copy) => copy.sources[0]), [...FINAL_STAGE.fromDependencies].map((path) => `/app/${path}`));
-    assert.deepEqual(copied.filter((copy) => copy.from === 'build').map((copy) => copy.sources[0]), [...FINAL_STAGE.fromBuild].map((path) => `/app/${path}`));
+    assert.deepEqual(
+      copied
+        .filter((copy) => copy.from === undefined)
+        .flatMap((copy) => copy.sources)
+        .sort(),
+      [...FINAL_STAGE.fromClone].sort(),
+    );
+    assert.deepEqual(
+      copied.filter((copy) => copy.from === 'dependencies').map((copy) => copy.sources[0]),
+      [...FINAL_STAGE.fromDependencies].map((path) => `/app/${path}`),
+    );
+    assert.deepEqual(
+      copied.filter((copy) => copy.from === 'build').map((copy) => copy.sources[0]),
+      [...FINAL_STAGE.fromBuild].map((path) => `/app/${path}`),
+    );
     assert.deepEqual(npmCommands(final), []);
     assert.deepEqual(values(final, 'USER'), [RUN_AS_USER]);
     assert.deepEqual(values(final, 'WORKDIR'), ['/app']);
@@ -107,9 +132,16 @@ describe('Dockerfile', () => {
 
   it('the final stage runs the compiled service in exec form (signals reach Node), with the settings and port the test uses', () => {
     const final = stage(undefined);
-    assert.deepEqual(values(final, 'CMD').map((value) => JSON.parse(value) as unknown), [[...SERVICE_COMMAND]]);
+    assert.deepEqual(
+      values(final, 'CMD').map((value) => JSON.parse(value) as unknown),
+      [[...SERVICE_COMMAND]],
+    );
     assert.deepEqual(values(final, 'ENTRYPOINT'), []);
-    const environment = Object.fromEntries(values(final, 'ENV').flatMap((value) => value.split(/\s+/)).map((pair) => pair.split('=') as [string, string]));
+    const environment = Object.fromEntries(
+      values(final, 'ENV')
+        .flatMap((value) => value.split(/\s+/))
+        .map((pair) => pair.split('=') as [string, string]),
+    );
     assert.deepEqual(environment, IMAGE_ENV);
     assert.deepEqual(values(final, 'EXPOSE'), [String(SERVICE_PORT)]);
   });
@@ -171,7 +203,11 @@ describe('compose.yaml', () => {
     assert.ok(service('sandbox-bank').healthcheck?.test?.join(' ').includes(`http://127.0.0.1:${SANDBOX_BANK_PORT}/`));
     assert.deepEqual(service('migrate').depends_on, { postgres: { condition: 'service_healthy' } });
     for (const role of ROLES) {
-      assert.deepEqual(service(role).depends_on, { migrate: { condition: 'service_completed_successfully' }, 'sandbox-bank': { condition: 'service_healthy' } }, role);
+      assert.deepEqual(
+        service(role).depends_on,
+        { migrate: { condition: 'service_completed_successfully' }, 'sandbox-bank': { condition: 'service_healthy' } },
+        role,
+      );
     }
   });
 
@@ -181,7 +217,10 @@ describe('compose.yaml', () => {
     const text = JSON.stringify(compose);
     assert.doesNotMatch(text, /SECRET_KEYS|POSTGRES_PASSWORD|SANDBOX_OPERATOR_TOKEN/, 'no secret in compose.yaml itself');
     const example = read('deploy/openpis.env.example');
-    const listed = example.split('\n').filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.split('=')[0]);
+    const listed = example
+      .split('\n')
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => line.split('=')[0]);
     assert.deepEqual(listed.sort(), [...SECRET_SETTINGS].sort());
     assert.ok(existsSync(new URL('deploy/postgres.env.example', root)));
     assert.match(read('.gitignore'), /^deploy\/\*\.env$/m);

@@ -35,25 +35,62 @@ for (const kind of await testDatabaseKinds()) {
       await migrateTo(old.db as unknown as Kysely<unknown>, '0006_payment_list_indexes');
       const at = (second: number): string => new Date(Date.UTC(2026, 2, 1, 10, 0, second)).toISOString();
       for (const clientId of clients) {
-        await db.insertInto('clients').values({
-          id: clientId, name: 'legacy', environment: 'sandbox', scopes: 'payments:read payments:write providers:read',
-          secret_hash: 'x'.repeat(64), webhook_secret: `whsec_${randomBytes(32).toString('base64')}`, created_at: at(0), updated_at: at(0),
-          disabled_at: null, previous_webhook_secret: null, previous_webhook_secret_expires_at: null,
-        }).execute();
+        await db
+          .insertInto('clients')
+          .values({
+            id: clientId,
+            name: 'legacy',
+            environment: 'sandbox',
+            scopes: 'payments:read payments:write providers:read',
+            secret_hash: 'x'.repeat(64),
+            webhook_secret: `whsec_${randomBytes(32).toString('base64')}`,
+            created_at: at(0),
+            updated_at: at(0),
+            disabled_at: null,
+            previous_webhook_secret: null,
+            previous_webhook_secret_expires_at: null,
+          })
+          .execute();
       }
       // Payments 0 and 1 of client 0 (0 with a webhook URL), payment 2 of client 1 with one.
       const owners = [clients[0], clients[0], clients[1]];
       for (const [index, paymentId] of payments.entries()) {
         const flowToken = randomBytes(32).toString('base64url');
-        await db.insertInto('payments').values({
-          id: paymentId, client_id: owners[index], environment: 'sandbox', end_to_end_id: `legacy-${index}`, mode: 'hosted',
-          provider_id: null, provider_preferences: null, payment_scheme: 'SEPA', scheme_mode: null, fee_paid_by: null, amount: '10.50',
-          currency: 'EUR', sender: null, recipient: JSON.stringify({ name: 'Merchant' }), remittance: JSON.stringify({ type: 'UNSTRUCTURED', value: 'Order 1', truncate: false }),
-          redirect_uri: 'https://merchant.example/return', webhook_url: index === 1 ? null : 'https://merchant.example/hooks', psu_ip_address: '192.0.2.1',
-          psu_user_agent: 'test', locale: null, flow_token_hash: createHash('sha256').update(flowToken).digest('hex'), flow_token_sealed: flowToken,
-          provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING', failure_reasons: null, version: 2,
-          created_at: at(index), updated_at: at(index), flow_expires_at: at(59), flow_state: null,
-        }).execute();
+        await db
+          .insertInto('payments')
+          .values({
+            id: paymentId,
+            client_id: owners[index],
+            environment: 'sandbox',
+            end_to_end_id: `legacy-${index}`,
+            mode: 'hosted',
+            provider_id: null,
+            provider_preferences: null,
+            payment_scheme: 'SEPA',
+            scheme_mode: null,
+            fee_paid_by: null,
+            amount: '10.50',
+            currency: 'EUR',
+            sender: null,
+            recipient: JSON.stringify({ name: 'Merchant' }),
+            remittance: JSON.stringify({ type: 'UNSTRUCTURED', value: 'Order 1', truncate: false }),
+            redirect_uri: 'https://merchant.example/return',
+            webhook_url: index === 1 ? null : 'https://merchant.example/hooks',
+            psu_ip_address: '192.0.2.1',
+            psu_user_agent: 'test',
+            locale: null,
+            flow_token_hash: createHash('sha256').update(flowToken).digest('hex'),
+            flow_token_sealed: flowToken,
+            provider_payment_id: null,
+            detailed_status: 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING',
+            failure_reasons: null,
+            version: 2,
+            created_at: at(index),
+            updated_at: at(index),
+            flow_expires_at: at(59),
+            flow_state: null,
+          })
+          .execute();
       }
       // Two statuses per payment in the history; deliveries only for the payments with a webhook URL, interleaved in time.
       const statuses = ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'] as const;
@@ -61,15 +98,48 @@ for (const kind of await testDatabaseKinds()) {
         for (const [index, paymentId] of payments.entries()) {
           const statusId = randomUUID();
           const createdAt = at(10 + sequenceIndex * 10 + index);
-          await db.insertInto('payment_status_history').values({ id: statusId, payment_id: paymentId, sequence: sequenceIndex + 1, detailed_status: status, failure_reasons: null, created_at: createdAt }).execute();
+          await db
+            .insertInto('payment_status_history')
+            .values({
+              id: statusId,
+              payment_id: paymentId,
+              sequence: sequenceIndex + 1,
+              detailed_status: status,
+              failure_reasons: null,
+              created_at: createdAt,
+            })
+            .execute();
           if (index === 1) continue;
-          const body = paymentStatusWebhookBody({ paymentId, endToEndId: `legacy-${index}`, statusId, detailedStatus: status, failureReasons: null, createdAt });
+          const body = paymentStatusWebhookBody({
+            paymentId,
+            endToEndId: `legacy-${index}`,
+            statusId,
+            detailedStatus: status,
+            failureReasons: null,
+            createdAt,
+          });
           const id = randomUUID();
           deliveries.push({ id, clientId: owners[index] ?? '', paymentId, body, createdAt });
-          await db.insertInto('webhook_events').values({
-            id, payment_id: paymentId, client_id: owners[index], status_record_id: statusId, sequence: sequenceIndex + 1, url: 'https://merchant.example/hooks',
-            body, state: 'delivered', attempts: 1, next_attempt_at: createdAt, locked_by: null, locked_until: null, created_at: createdAt, updated_at: createdAt, delivered_at: createdAt,
-          }).execute();
+          await db
+            .insertInto('webhook_events')
+            .values({
+              id,
+              payment_id: paymentId,
+              client_id: owners[index],
+              status_record_id: statusId,
+              sequence: sequenceIndex + 1,
+              url: 'https://merchant.example/hooks',
+              body,
+              state: 'delivered',
+              attempts: 1,
+              next_attempt_at: createdAt,
+              locked_by: null,
+              locked_until: null,
+              created_at: createdAt,
+              updated_at: createdAt,
+              delivered_at: createdAt,
+            })
+            .execute();
         }
       }
       await old.close();

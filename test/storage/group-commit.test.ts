@@ -34,7 +34,17 @@ describe('group commit on SQLite', () => {
 
   const client = (id: string) => {
     const at = new Date().toISOString();
-    return { id, name: id, environment: 'sandbox' as const, scopes: '', secret_hash: '', webhook_secret: '', created_at: at, updated_at: at, disabled_at: null };
+    return {
+      id,
+      name: id,
+      environment: 'sandbox' as const,
+      scopes: '',
+      secret_hash: '',
+      webhook_secret: '',
+      created_at: at,
+      updated_at: at,
+      disabled_at: null,
+    };
   };
 
   it('commits concurrent writes, each settling only once another connection sees it', async () => {

@@ -31,12 +31,16 @@ function recording(db: Kysely<Database>): { db: Kysely<Database>; statements: Co
 /** How a table access of a plan finds its rows, one line each: `search <table> by <condition>` or `scan <table>`. */
 async function accessesOf(kind: 'sqlite' | 'postgres', db: Kysely<Database>, statement: CompiledQuery): Promise<string[]> {
   if (kind === 'sqlite') {
-    const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]));
+    const { rows } = await db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]),
+    );
     return rows.map((row) => row.detail).filter((detail) => /^(SEARCH|SCAN) /.test(detail) && !detail.startsWith('SCAN CONSTANT'));
   }
   return db.transaction().execute(async (trx) => {
     await trx.executeQuery(CompiledQuery.raw('SET LOCAL enable_seqscan = off'));
-    const { rows } = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${statement.sql}`, [...statement.parameters]));
+    const { rows } = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(
+      CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${statement.sql}`, [...statement.parameters]),
+    );
     const nodes: Record<string, unknown>[] = [];
     const walk = (node: Record<string, unknown>): void => {
       if (typeof node['Relation Name'] === 'string' && node['Node Type'] !== 'ModifyTable') nodes.push(node);
@@ -102,7 +106,11 @@ for (const kind of await testDatabaseKinds()) {
       const loaded = await store.load(paymentId);
       assert.ok(loaded);
       // A flow update that re-times a job and cancels another, then the payment's end (which drops its jobs).
-      const updated = await store.update(loaded, {}, { schedule: [{ kind: 'bank-status', runAt: new Date().toISOString() }], cancel: ['flow-expiry'] });
+      const updated = await store.update(
+        loaded,
+        {},
+        { schedule: [{ kind: 'bank-status', runAt: new Date().toISOString() }], cancel: ['flow-expiry'] },
+      );
       assert.equal(updated.kind, 'applied');
       assert.ok(updated.kind === 'applied');
       const ended = await store.transition({
@@ -111,10 +119,18 @@ for (const kind of await testDatabaseKinds()) {
       });
       assert.equal(ended.kind, 'applied');
 
-      const reads = statements.filter((statement) => /^\s*(select|update|delete)\b/i.test(statement.sql) && statement.sql.includes('"payment_id" ='));
+      const reads = statements.filter(
+        (statement) => /^\s*(select|update|delete)\b/i.test(statement.sql) && statement.sql.includes('"payment_id" ='),
+      );
       // The transition's sequence lookup and the job drops at least.
-      assert.ok(reads.some((statement) => statement.sql.startsWith('delete from "jobs"')), 'the jobs were dropped by payment');
-      assert.ok(reads.some((statement) => statement.sql.includes('from "payment_status_history"')), 'the last status record was looked up');
+      assert.ok(
+        reads.some((statement) => statement.sql.startsWith('delete from "jobs"')),
+        'the jobs were dropped by payment',
+      );
+      assert.ok(
+        reads.some((statement) => statement.sql.includes('from "payment_status_history"')),
+        'the last status record was looked up',
+      );
       for (const statement of reads) {
         const accesses = await accessesOf(kind.name, t.database.db, statement);
         assert.ok(accesses.length > 0, statement.sql);

@@ -62,7 +62,10 @@ describe('the migrations folder', () => {
     const names = await migrationNames();
     assert.deepEqual(names.slice(0, SHIPPED.length), [...SHIPPED]);
     const laterNumbers = names.slice(SHIPPED.length).map((name) => Number(name.slice(0, 4)));
-    assert.deepEqual(laterNumbers, laterNumbers.map((_, index) => 15 + index));
+    assert.deepEqual(
+      laterNumbers,
+      laterNumbers.map((_, index) => 15 + index),
+    );
   });
 });
 
@@ -92,7 +95,9 @@ for (const kind of await testDatabaseKinds()) {
     });
 
     it('a database that recorded a migration this build does not know is refused, which is why shipped names never change', async () => {
-      await sql`INSERT INTO kysely_migration (name, timestamp) VALUES ('0009_client_leading_keys', ${new Date().toISOString()})`.execute(db);
+      await sql`INSERT INTO kysely_migration (name, timestamp) VALUES ('0009_client_leading_keys', ${new Date().toISOString()})`.execute(
+        db,
+      );
       try {
         await assert.rejects(migrateToLatest(db), /0009_client_leading_keys/);
       } finally {

@@ -34,24 +34,62 @@ for (const kind of await testDatabaseKinds()) {
       const at = '2026-01-01T00:00:00.000Z';
       await handle.db
         .insertInto('clients')
-        .values({ id: 'c1', name: 'c1', environment: 'sandbox', scopes: '', secret_hash: '', webhook_secret: ring.seal('whsec_x', 'clients.webhook_secret:c1'), created_at: at, updated_at: at, disabled_at: null })
+        .values({
+          id: 'c1',
+          name: 'c1',
+          environment: 'sandbox',
+          scopes: '',
+          secret_hash: '',
+          webhook_secret: ring.seal('whsec_x', 'clients.webhook_secret:c1'),
+          created_at: at,
+          updated_at: at,
+          disabled_at: null,
+        })
         .execute();
       const rows = Array.from({ length: PLAIN + UNDER_OLD_KEY }, (_, index) => {
         const id = `p-${String(index).padStart(5, '0')}`;
         const token = randomBytes(32).toString('base64url');
         tokens.set(id, token);
         return {
-          id, client_id: 'c1', environment: 'sandbox' as const, end_to_end_id: id, mode: 'hosted' as const, provider_id: null,
-          provider_preferences: null, payment_scheme: 'SEPA' as const, scheme_mode: null, fee_paid_by: null, amount: '1.00', currency: 'EUR',
-          sender: null, recipient: '{}', remittance: '{}', redirect_uri: 'https://merchant.example/return', webhook_url: null,
-          psu_ip_address: '192.0.2.1', psu_user_agent: 'test', locale: null, flow_token_hash: id,
+          id,
+          client_id: 'c1',
+          environment: 'sandbox' as const,
+          end_to_end_id: id,
+          mode: 'hosted' as const,
+          provider_id: null,
+          provider_preferences: null,
+          payment_scheme: 'SEPA' as const,
+          scheme_mode: null,
+          fee_paid_by: null,
+          amount: '1.00',
+          currency: 'EUR',
+          sender: null,
+          recipient: '{}',
+          remittance: '{}',
+          redirect_uri: 'https://merchant.example/return',
+          webhook_url: null,
+          psu_ip_address: '192.0.2.1',
+          psu_user_agent: 'test',
+          locale: null,
+          flow_token_hash: id,
           // The first payments plain (as migration 0004 left them), the rest sealed under the old key.
           flow_token_sealed: index < PLAIN ? token : oldBox.seal(token, flowTokenContext(id)),
-          provider_payment_id: null, detailed_status: 'PAYMENT_EXECUTION_COMPLETED', failure_reasons: null, version: 1,
-          created_at: at, updated_at: at, flow_expires_at: at, flow_state: null, amount_scaled: 10000,
+          provider_payment_id: null,
+          detailed_status: 'PAYMENT_EXECUTION_COMPLETED',
+          failure_reasons: null,
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          flow_expires_at: at,
+          flow_state: null,
+          amount_scaled: 10000,
         };
       });
-      for (let from = 0; from < rows.length; from += 500) await handle.db.insertInto('payments').values(rows.slice(from, from + 500)).execute();
+      for (let from = 0; from < rows.length; from += 500)
+        await handle.db
+          .insertInto('payments')
+          .values(rows.slice(from, from + 500))
+          .execute();
     });
     after(async () => {
       await handle?.close();

@@ -24,11 +24,24 @@ for (const kind of await testDatabaseKinds()) {
       await migrateToLatest(db as unknown as Kysely<unknown>);
       const at = '2026-01-01T00:00:00.000Z';
       const client = (id: string, name: string, environment: 'sandbox' | 'production') => ({
-        id, name, environment, scopes: '', secret_hash: '', webhook_secret: '', created_at: at, updated_at: at, disabled_at: null,
+        id,
+        name,
+        environment,
+        scopes: '',
+        secret_hash: '',
+        webhook_secret: '',
+        created_at: at,
+        updated_at: at,
+        disabled_at: null,
       });
       await db
         .insertInto('clients')
-        .values([client('c1', 'Acme', 'sandbox'), client('c2', 'Acme', 'production'), client('c3', 'Globex', 'sandbox'), client('c4', 'Globex', 'sandbox')])
+        .values([
+          client('c1', 'Acme', 'sandbox'),
+          client('c2', 'Acme', 'production'),
+          client('c3', 'Globex', 'sandbox'),
+          client('c4', 'Globex', 'sandbox'),
+        ])
         .execute();
     });
     after(async () => {

@@ -59,16 +59,22 @@ describe('SecretBox', () => {
 
   it('SECRET_KEYS is validated at start-up: 32 bytes, ids, no duplicates', () => {
     const short = `k1:${randomBytes(16).toString('base64')}`;
-    assert.throws(() => loadConfig({ SECRET_KEYS: short }), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.match(error.message, /SECRET_KEYS: key k1 must be exactly 32 bytes/);
-      assert.ok(!error.message.includes(short.slice(3)), 'the key is never echoed');
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({ SECRET_KEYS: short }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /SECRET_KEYS: key k1 must be exactly 32 bytes/);
+        assert.ok(!error.message.includes(short.slice(3)), 'the key is never echoed');
+        return true;
+      },
+    );
     assert.throws(() => loadConfig({ SECRET_KEYS: randomBytes(32).toString('base64') }), /SECRET_KEYS: key 1 must be <id>:<base64 key>/);
     const key = generateSecretKeysSetting('k1');
     assert.throws(() => loadConfig({ SECRET_KEYS: `${key},${key}` }), /listed twice/);
-    assert.deepEqual(loadConfig({ SECRET_KEYS: key }).secretKeys.map((entry) => entry.id), ['k1']);
+    assert.deepEqual(
+      loadConfig({ SECRET_KEYS: key }).secretKeys.map((entry) => entry.id),
+      ['k1'],
+    );
   });
 });
 
@@ -77,7 +83,11 @@ async function dumpEveryCell(database: DatabaseHandle): Promise<string> {
   const tables =
     database.kind === 'sqlite'
       ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(database.db)).rows.map((row) => row.name)
-      : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(database.db)).rows.map((row) => row.name);
+      : (
+          await sql<{
+            name: string;
+          }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(database.db)
+        ).rows.map((row) => row.name);
   assert.ok(tables.includes('payments') && tables.includes('clients'));
   const cells: string[] = [];
   for (const table of tables) {
@@ -120,7 +130,11 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal((await t.request(`/pay/${flowToken}`)).status, 200);
       assert.equal((await t.request(`/pay/${randomBytes(32).toString('base64url')}`)).status, 404);
       // The stored hash is not a key to the flow either.
-      const row = await t.database.db.selectFrom('payments').select('flow_token_hash').where('id', '=', created.paymentId).executeTakeFirstOrThrow();
+      const row = await t.database.db
+        .selectFrom('payments')
+        .select('flow_token_hash')
+        .where('id', '=', created.paymentId)
+        .executeTakeFirstOrThrow();
       assert.equal((await t.request(`/pay/${row.flow_token_hash}`)).status, 404);
     });
 
@@ -168,11 +182,19 @@ for (const kind of await testDatabaseKinds()) {
     it('a plain webhook secret left by the migration is sealed by the start-up step', async () => {
       const plainClient = await new ClientService(t.database.db, new SecretBox(t.config.secretKeys)).create({ name: 'legacy' });
       // As a row written before sealing existed looks after migration 0004.
-      await t.database.db.updateTable('clients').set({ webhook_secret: plainClient.webhookSecret }).where('id', '=', plainClient.clientId).execute();
+      await t.database.db
+        .updateTable('clients')
+        .set({ webhook_secret: plainClient.webhookSecret })
+        .where('id', '=', plainClient.clientId)
+        .execute();
       const box = new SecretBox(t.config.secretKeys);
       const counts = await resealStoredSecrets(t.database.db, box, { onlyPlain: true });
       assert.equal(counts.webhookSecrets, 1);
-      const row = await t.database.db.selectFrom('clients').select('webhook_secret').where('id', '=', plainClient.clientId).executeTakeFirstOrThrow();
+      const row = await t.database.db
+        .selectFrom('clients')
+        .select('webhook_secret')
+        .where('id', '=', plainClient.clientId)
+        .executeTakeFirstOrThrow();
       assert.match(row.webhook_secret, /^v1\./);
       assert.equal(box.open(row.webhook_secret, webhookSecretContext(plainClient.clientId)), plainClient.webhookSecret);
     });

@@ -33,21 +33,56 @@ for (const kind of await testDatabaseKinds()) {
       await migrateTo(old.db as unknown as Kysely<unknown>, '0003_payments_status_index');
       const at = new Date().toISOString();
       const expires = new Date(Date.now() + 3_600_000).toISOString();
-      await db.insertInto('clients').values({
-        id: clientId, name: 'legacy', environment: 'sandbox', scopes: 'payments:read payments:write providers:read',
-        secret_hash: 'x'.repeat(64), webhook_secret: webhookSecret, created_at: at, updated_at: at, disabled_at: null,
-        previous_webhook_secret: previousWebhookSecret, previous_webhook_secret_expires_at: expires,
-      }).execute();
-      await db.insertInto('payments').values({
-        id: paymentId, client_id: clientId, environment: 'sandbox', end_to_end_id: 'legacy-1', mode: 'custom',
-        provider_id: '7f7bc6ab-95fd-468a-8fce-7c465d98906d', provider_preferences: null, payment_scheme: 'SEPA', scheme_mode: null,
-        fee_paid_by: null, amount: '10.50', currency: 'EUR', sender: null,
-        recipient: JSON.stringify({ name: 'Merchant', account: { type: 'IBAN', number: { value: 'DE89370400440532013000' } } }),
-        remittance: JSON.stringify({ value: 'Order 1', truncate: false }), redirect_uri: 'https://merchant.example/return',
-        webhook_url: null, psu_ip_address: '192.0.2.1', psu_user_agent: 'test', locale: null, flow_token: flowToken,
-        provider_payment_id: null, detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING', failure_reasons: null, version: 1,
-        created_at: at, updated_at: at, flow_expires_at: expires, flow_state: null,
-      }).execute();
+      await db
+        .insertInto('clients')
+        .values({
+          id: clientId,
+          name: 'legacy',
+          environment: 'sandbox',
+          scopes: 'payments:read payments:write providers:read',
+          secret_hash: 'x'.repeat(64),
+          webhook_secret: webhookSecret,
+          created_at: at,
+          updated_at: at,
+          disabled_at: null,
+          previous_webhook_secret: previousWebhookSecret,
+          previous_webhook_secret_expires_at: expires,
+        })
+        .execute();
+      await db
+        .insertInto('payments')
+        .values({
+          id: paymentId,
+          client_id: clientId,
+          environment: 'sandbox',
+          end_to_end_id: 'legacy-1',
+          mode: 'custom',
+          provider_id: '7f7bc6ab-95fd-468a-8fce-7c465d98906d',
+          provider_preferences: null,
+          payment_scheme: 'SEPA',
+          scheme_mode: null,
+          fee_paid_by: null,
+          amount: '10.50',
+          currency: 'EUR',
+          sender: null,
+          recipient: JSON.stringify({ name: 'Merchant', account: { type: 'IBAN', number: { value: 'DE89370400440532013000' } } }),
+          remittance: JSON.stringify({ value: 'Order 1', truncate: false }),
+          redirect_uri: 'https://merchant.example/return',
+          webhook_url: null,
+          psu_ip_address: '192.0.2.1',
+          psu_user_agent: 'test',
+          locale: null,
+          flow_token: flowToken,
+          provider_payment_id: null,
+          detailed_status: 'PROVIDER_SELECTION_REDIRECT_PENDING',
+          failure_reasons: null,
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          flow_expires_at: expires,
+          flow_state: null,
+        })
+        .execute();
       await old.close();
       // The new version starts: migrations, then the step that seals what they left plain.
       runtime = await openRuntime({ ...loadConfig({ SECRET_KEYS: TEST_SECRET_KEYS }), database: testDatabase.config });

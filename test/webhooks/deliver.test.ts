@@ -172,13 +172,16 @@ describe('deliverWebhook against a local HTTPS receiver', () => {
 
   it('treats a 500 as retry and passes Retry-After on', async () => {
     const result = await send('/fail');
-    assert.deepEqual({ ...result, latencyMs: 0 }, {
-      outcome: 'retry',
-      statusCode: 500,
-      latencyMs: 0,
-      error: 'HTTP 500',
-      retryAfterSeconds: 120,
-    });
+    assert.deepEqual(
+      { ...result, latencyMs: 0 },
+      {
+        outcome: 'retry',
+        statusCode: 500,
+        latencyMs: 0,
+        error: 'HTTP 500',
+        retryAfterSeconds: 120,
+      },
+    );
   });
 
   it('treats a response slower than the timeout as retry', async () => {

@@ -42,7 +42,9 @@ for (const kind of await testDatabaseKinds()) {
     let store: PaymentStateStore;
 
     before(async () => {
-      t = await startTestApp(kind, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: caFile, WORKER_POLL_INTERVAL_MS: '20' } });
+      t = await startTestApp(kind, {
+        env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CA_FILE: caFile, WORKER_POLL_INTERVAL_MS: '20' },
+      });
       client = await t.createClient();
       token = await client.token();
       receiver = await startReceiver(pki);
@@ -118,8 +120,13 @@ for (const kind of await testDatabaseKinds()) {
         assert.deepEqual(item.data, JSON.parse(request.body));
         assert.equal(item.createdAt, item.data.timestamp);
       }
-      const history = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as { id: string }[];
-      assert.deepEqual(ofPayment.map((item) => item.data.data.statusId), history.map((record) => record.id));
+      const history = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as {
+        id: string;
+      }[];
+      assert.deepEqual(
+        ofPayment.map((item) => item.data.data.statusId),
+        history.map((record) => record.id),
+      );
     });
 
     it('records events of payments without a webhook URL too, and polls on from nextCursor', async () => {
@@ -127,22 +134,31 @@ for (const kind of await testDatabaseKinds()) {
       const paymentId = await createPayment(token);
       await move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING');
       const { feed: next } = await feed(`?after=${encodeURIComponent(start.cursor)}`);
-      assert.deepEqual(next.items.map((item) => [item.data.data.paymentId, item.data.data.detailedStatus]), [
-        [paymentId, 'PROVIDER_SELECTION_REDIRECT_PENDING'],
-        [paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'],
-      ]);
+      assert.deepEqual(
+        next.items.map((item) => [item.data.data.paymentId, item.data.data.detailedStatus]),
+        [
+          [paymentId, 'PROVIDER_SELECTION_REDIRECT_PENDING'],
+          [paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING'],
+        ],
+      );
       // Nothing new: no items, and a cursor that still polls from the same place.
       const { feed: idle } = await feed(`?after=${encodeURIComponent(next.nextCursor)}`);
       assert.deepEqual(idle.items, []);
       await move(paymentId, 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING');
       const { feed: later } = await feed(`?after=${encodeURIComponent(idle.nextCursor)}`);
-      assert.deepEqual(later.items.map((item) => item.data.data.detailedStatus), ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING']);
+      assert.deepEqual(
+        later.items.map((item) => item.data.data.detailedStatus),
+        ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'],
+      );
     });
 
     it('pages oldest first with limit: every event once, in order', async () => {
       const whole = await readAll(undefined, 100);
       const paged = await readAll(undefined, 2);
-      assert.deepEqual(paged.items.map((item) => item.id), whole.items.map((item) => item.id));
+      assert.deepEqual(
+        paged.items.map((item) => item.id),
+        whole.items.map((item) => item.id),
+      );
       assert.equal(new Set(whole.items.map((item) => item.id)).size, whole.items.length);
       const times = whole.items.map((item) => item.createdAt);
       assert.deepEqual(times, [...times].sort());
@@ -158,7 +174,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual((await feed(`?after=${encodeURIComponent(other.feed.nextCursor)}`)).feed.items, []);
     });
 
-    it('numbers a client\'s events 1, 2, 3 … without gap or repeat when its payments change status at the same time', async () => {
+    it("numbers a client's events 1, 2, 3 … without gap or repeat when its payments change status at the same time", async () => {
       const busy = await t.createClient();
       const busyToken = await busy.token();
       const paymentIds = await Promise.all(Array.from({ length: 12 }, () => createPayment(busyToken)));
@@ -176,18 +192,33 @@ for (const kind of await testDatabaseKinds()) {
         ),
       );
       const events = await new EventFeed(t.database.db).after(busy.clientId, 0, 100);
-      assert.deepEqual(events.map((event) => event.position), Array.from({ length: 6 * 2 + 6 * 4 }, (_, index) => index + 1));
+      assert.deepEqual(
+        events.map((event) => event.position),
+        Array.from({ length: 6 * 2 + 6 * 4 }, (_, index) => index + 1),
+      );
       // Each payment's events in order: the feed's order is commit order.
       for (const [index, paymentId] of paymentIds.entries()) {
-        const ofPayment = events.filter((event) => event.body.includes(paymentId)).map((event) => (JSON.parse(event.body) as FeedItem['data']).data.detailedStatus);
+        const ofPayment = events
+          .filter((event) => event.body.includes(paymentId))
+          .map((event) => (JSON.parse(event.body) as FeedItem['data']).data.detailedStatus);
         const moved =
           index % 2 === 0
             ? ['PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING']
-            : ['PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING', 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING'];
+            : [
+                'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING',
+                'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
+                'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING',
+              ];
         assert.deepEqual(ofPayment, ['PROVIDER_SELECTION_REDIRECT_PENDING', ...moved]);
         // A transition's events are consecutive in the feed.
-        const positions = events.filter((event) => event.body.includes(paymentId)).slice(1).map((event) => event.position);
-        assert.deepEqual(positions, positions.map((_, offset) => (positions[0] ?? 0) + offset));
+        const positions = events
+          .filter((event) => event.body.includes(paymentId))
+          .slice(1)
+          .map((event) => event.position);
+        assert.deepEqual(
+          positions,
+          positions.map((_, offset) => (positions[0] ?? 0) + offset),
+        );
       }
     });
 
@@ -207,7 +238,10 @@ for (const kind of await testDatabaseKinds()) {
       const last = await createPayment(mixedToken);
       const events = await new EventFeed(t.database.db).after(mixed.clientId, 0, 100);
       // 4 creations, 4 status changes, 1 + 4 creations, then the last: 14 events numbered 1 … 14.
-      assert.deepEqual(events.map((event) => event.position), Array.from({ length: 14 }, (_, index) => index + 1));
+      assert.deepEqual(
+        events.map((event) => event.position),
+        Array.from({ length: 14 }, (_, index) => index + 1),
+      );
       assert.ok(events.at(-1)?.body.includes(last));
     });
 
@@ -218,7 +252,9 @@ for (const kind of await testDatabaseKinds()) {
         const quiet = await t.createClient();
         const quietToken = await quiet.token();
         const rowVersion = async (): Promise<string> => {
-          const { rows } = await sql<{ version: string }>`SELECT xmin::text AS version FROM clients WHERE id = ${quiet.clientId}`.execute(t.database.db);
+          const { rows } = await sql<{ version: string }>`SELECT xmin::text AS version FROM clients WHERE id = ${quiet.clientId}`.execute(
+            t.database.db,
+          );
           return rows[0]?.version ?? 'missing';
         };
         const before = await rowVersion();
@@ -237,7 +273,11 @@ for (const kind of await testDatabaseKinds()) {
       const mine = await feed('?limit=1');
       const stolen = await t.request(`/api/v1/events?after=${encodeURIComponent(mine.feed.nextCursor)}`, { token: otherToken });
       assert.equal(stolen.status, 400);
-      assert.deepEqual(await stolen.json(), { title: 'Bad Request', statusCode: 400, message: 'after must be a cursor this list returned to you, unchanged' });
+      assert.deepEqual(await stolen.json(), {
+        title: 'Bad Request',
+        statusCode: 400,
+        message: 'after must be a cursor this list returned to you, unchanged',
+      });
       // A payment cursor is no event cursor either.
       await createPayment(token);
       await createPayment(token);

@@ -25,21 +25,61 @@ export function createTestPki(): TestPki {
   };
   try {
     openssl(
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', file('ca.key'), '-out', file('ca.crt'), '-days', '1', '-subj', '/CN=openpis test CA',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.crt'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=openpis test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
     );
     openssl(
-      'req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=localhost',
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      file('server.key'),
+      '-out',
+      file('server.csr'),
+      '-subj',
+      '/CN=localhost',
     );
     writeFileSync(
       file('server.ext'),
       'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n',
     );
     openssl(
-      'x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'),
-      '-CAcreateserial', '-out', file('server.crt'), '-days', '1', '-extfile', file('server.ext'),
+      'x509',
+      '-req',
+      '-in',
+      file('server.csr'),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      file('server.crt'),
+      '-days',
+      '1',
+      '-extfile',
+      file('server.ext'),
     );
     return {
       caCertificate: readFileSync(file('ca.crt'), 'utf8'),
@@ -106,9 +146,7 @@ export async function startReceiver(pki?: TestPki): Promise<TestReceiver> {
     });
   };
   const server: Server =
-    pki === undefined
-      ? createHttpServer(handler)
-      : createHttpsServer({ key: pki.serverKey, cert: pki.serverCertificate }, handler);
+    pki === undefined ? createHttpServer(handler) : createHttpsServer({ key: pki.serverKey, cert: pki.serverCertificate }, handler);
   const receiver: TestReceiver = {
     origin: '',
     port: 0,

@@ -17,11 +17,18 @@ import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app
 import { createTestPkiWithCaFile, startReceiver, type ReceivedRequest, type TestReceiver } from './https-receiver.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 
-
 interface EventBody {
   type: string;
   timestamp: string;
-  data: { paymentId: string; endToEndId: string; statusId: string; status: string; detailedStatus: string; failureReasons: unknown; createdAt: string };
+  data: {
+    paymentId: string;
+    endToEndId: string;
+    statusId: string;
+    status: string;
+    detailedStatus: string;
+    failureReasons: unknown;
+    createdAt: string;
+  };
 }
 
 const pki = createTestPkiWithCaFile();
@@ -97,7 +104,13 @@ for (const kind of await testDatabaseKinds()) {
       await move(paymentId, 'FOLLOWUP_DATA_COLLECTION_REDIRECT_PENDING');
       await waitFor('four deliveries', () => (deliveredTo('/ok').length >= 4 ? true : undefined));
 
-      const history = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as { id: string; detailedStatus: string; status: string; createdAt: string; failureReasons: unknown }[];
+      const history = (await (await t.request(`/api/v1/archive/payment-statuses?paymentId=${paymentId}`, { token })).json()) as {
+        id: string;
+        detailedStatus: string;
+        status: string;
+        createdAt: string;
+        failureReasons: unknown;
+      }[];
       const bodies = deliveredTo('/ok').map((request) => verify(request, client.webhookSecret));
       assert.equal(bodies.length, history.length);
       bodies.forEach((body, index) => {
@@ -139,14 +152,22 @@ for (const kind of await testDatabaseKinds()) {
       });
       const [first, second] = events;
       assert.ok(first && second);
-      assert.deepEqual(first.attemptLog.map((attempt) => attempt.outcome), ['retry', 'retry', 'delivered']);
+      assert.deepEqual(
+        first.attemptLog.map((attempt) => attempt.outcome),
+        ['retry', 'retry', 'delivered'],
+      );
       assert.equal(first.attemptLog[0]?.statusCode, 500);
       assert.match(first.attemptLog[1]?.error ?? '', /no response within 5000 ms/);
       unanswered.forEach((release) => release());
       assert.equal(second.attempts, 1);
-      assert.ok((second.attemptLog[0]?.attemptedAt ?? '') >= (first.attemptLog[2]?.attemptedAt ?? 'z'), 'the second event waited for the first');
+      assert.ok(
+        (second.attemptLog[0]?.attemptedAt ?? '') >= (first.attemptLog[2]?.attemptedAt ?? 'z'),
+        'the second event waited for the first',
+      );
       // Every attempt carries the same webhook-id: receivers deduplicate on it.
-      const firstIds = deliveredTo('/flaky').slice(0, 3).map((request) => request.headers['webhook-id']);
+      const firstIds = deliveredTo('/flaky')
+        .slice(0, 3)
+        .map((request) => request.headers['webhook-id']);
       assert.equal(new Set(firstIds).size, 1);
     });
 
@@ -158,7 +179,9 @@ for (const kind of await testDatabaseKinds()) {
       (request.metadata as Record<string, unknown>).webhookUrl = `https://127.0.0.1:${port}/back`;
       const response = await t.request('/api/v1/ob/payments', { method: 'POST', token, json: request });
       const { paymentId } = (await response.json()) as { paymentId: string };
-      await waitFor('two failed attempts', async () => ((await outbox.listForPayment(paymentId))[0]?.attempts ?? 0) >= 2 ? true : undefined);
+      await waitFor('two failed attempts', async () =>
+        ((await outbox.listForPayment(paymentId))[0]?.attempts ?? 0) >= 2 ? true : undefined,
+      );
       const { createServer } = await import('node:https');
       const bodies: string[] = [];
       const server = createServer({ key: pki.serverKey, cert: pki.serverCertificate }, (req, res) => {
@@ -191,7 +214,10 @@ for (const kind of await testDatabaseKinds()) {
       await move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING');
       await new Promise((resolve) => setTimeout(resolve, 300));
       const events = await outbox.listForPayment(paymentId);
-      assert.deepEqual(events.map((event) => event.state), ['gone', 'gone', 'gone']);
+      assert.deepEqual(
+        events.map((event) => event.state),
+        ['gone', 'gone', 'gone'],
+      );
       assert.equal(deliveredTo('/gone').length, 1);
     });
 

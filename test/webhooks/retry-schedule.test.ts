@@ -51,8 +51,7 @@ describe('default retry schedule', () => {
 
 describe('Retry-After within bounds', () => {
   const schedule = createRetrySchedule();
-  const after = (attempt: number, retryAfterSeconds: number) =>
-    nextRetryDelayMs(schedule, attempt, { retryAfterSeconds, random: middle });
+  const after = (attempt: number, retryAfterSeconds: number) => nextRetryDelayMs(schedule, attempt, { retryAfterSeconds, random: middle });
 
   it('never retries sooner than the schedule', () => {
     assert.equal(after(1, 0), 5 * SECOND);
@@ -112,7 +111,10 @@ describe('shortened schedules', () => {
   it('an explicit list replaces the delays, and its length sets the attempts', () => {
     const schedule = createRetrySchedule({ delaysMs: parseRetryDelays('10ms, 20ms,50ms'), jitter: 0 });
     assert.equal(maxAttempts(schedule), 4);
-    assert.deepEqual([1, 2, 3, 4].map((attempt) => nextRetryDelayMs(schedule, attempt)), [10, 20, 50, null]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map((attempt) => nextRetryDelayMs(schedule, attempt)),
+      [10, 20, 50, null],
+    );
   });
 
   it('an empty list means one attempt only', () => {

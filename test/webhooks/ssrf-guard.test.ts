@@ -47,13 +47,10 @@ function connectVia(url: string, options: WebhookDispatcherOptions): Promise<Err
   const hostname = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
   const connect = createGuardedConnector(options);
   return new Promise((resolve) =>
-    connect(
-      { hostname, host: parsed.host, protocol: parsed.protocol, port: parsed.port || '443' },
-      (error, socket) => {
-        socket?.destroy();
-        resolve(error);
-      },
-    ),
+    connect({ hostname, host: parsed.host, protocol: parsed.protocol, port: parsed.port || '443' }, (error, socket) => {
+      socket?.destroy();
+      resolve(error);
+    }),
   );
 }
 
@@ -307,10 +304,7 @@ describe('scheme rule', () => {
     );
   });
   it('refuses plain http to a private, non-loopback address even in development', async () => {
-    await assert.rejects(
-      resolveAllowedAddresses('http:', '10.0.0.5', { allowPrivateTargets: true }),
-      /plain http is not allowed/,
-    );
+    await assert.rejects(resolveAllowedAddresses('http:', '10.0.0.5', { allowPrivateTargets: true }), /plain http is not allowed/);
   });
   it('allows plain http to loopback in development only', async () => {
     assert.deepEqual(await resolveAllowedAddresses('http:', '127.0.0.1', { allowPrivateTargets: true }), ['127.0.0.1']);

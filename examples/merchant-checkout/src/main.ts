@@ -19,7 +19,11 @@ const port = Number(process.env.PORT ?? 3000);
 const openpisUrl = process.env.OPENPIS_URL ?? 'http://localhost:8080';
 const shopUrl = (process.env.SHOP_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
 const shop = buildShop({
-  openpis: new OpenpisClient({ baseUrl: openpisUrl, clientId: required('OPENPIS_CLIENT_ID'), clientSecret: required('OPENPIS_CLIENT_SECRET') }),
+  openpis: new OpenpisClient({
+    baseUrl: openpisUrl,
+    clientId: required('OPENPIS_CLIENT_ID'),
+    clientSecret: required('OPENPIS_CLIENT_SECRET'),
+  }),
   openpisUrl,
   shopUrl,
   webhookSecret: process.env.OPENPIS_WEBHOOK_SECRET,

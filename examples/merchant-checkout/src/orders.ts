@@ -53,7 +53,12 @@ export class Orders {
       return quantity > 0 ? [{ product, quantity }] : [];
     });
     if (lines.length === 0) return undefined;
-    const order: Order = { id: randomUUID(), lines, totalCents: lines.reduce((sum, line) => sum + line.product.priceCents * line.quantity, 0), state: 'cart' };
+    const order: Order = {
+      id: randomUUID(),
+      lines,
+      totalCents: lines.reduce((sum, line) => sum + line.product.priceCents * line.quantity, 0),
+      state: 'cart',
+    };
     this.byId.set(order.id, order);
     return order;
   }

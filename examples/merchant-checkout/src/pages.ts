@@ -25,7 +25,9 @@ ${body}</main></body></html>`;
 export function productsPage(products: readonly Product[]): string {
   const rows = products
     .map(
-      (product) => `<li><label for="qty-${escape(product.id)}">${escape(product.name)} <span class="price">EUR ${formatCents(product.priceCents)}</span></label>
+      (
+        product,
+      ) => `<li><label for="qty-${escape(product.id)}">${escape(product.name)} <span class="price">EUR ${formatCents(product.priceCents)}</span></label>
 <input type="number" id="qty-${escape(product.id)}" name="${escape(product.id)}" min="0" max="9" value="0" inputmode="numeric"></li>`,
     )
     .join('\n');
@@ -36,7 +38,12 @@ export function productsPage(products: readonly Product[]): string {
 }
 
 export function cartPage(order: Order, problem?: string): string {
-  const lines = order.lines.map((line) => `<tr><td>${escape(line.product.name)}</td><td>${line.quantity}</td><td>EUR ${formatCents(line.product.priceCents * line.quantity)}</td></tr>`).join('\n');
+  const lines = order.lines
+    .map(
+      (line) =>
+        `<tr><td>${escape(line.product.name)}</td><td>${line.quantity}</td><td>EUR ${formatCents(line.product.priceCents * line.quantity)}</td></tr>`,
+    )
+    .join('\n');
   return page(
     'Your cart',
     `${problem === undefined ? '' : `<p class="problem" role="alert">${escape(problem)}</p>`}
@@ -50,7 +57,10 @@ export function cartPage(order: Order, problem?: string): string {
 export function orderPage(order: Order): string {
   switch (order.state) {
     case 'paid':
-      return page('Thank you, your payment is complete', `<p class="paid">We received EUR ${formatCents(order.totalCents)} for order ${escape(order.id)}.</p>`);
+      return page(
+        'Thank you, your payment is complete',
+        `<p class="paid">We received EUR ${formatCents(order.totalCents)} for order ${escape(order.id)}.</p>`,
+      );
     case 'failed':
       return page(
         'Your payment did not go through',

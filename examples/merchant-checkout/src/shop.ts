@@ -35,13 +35,17 @@ export function buildShop(options: ShopOptions): FastifyInstance {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.addHook('onSend', async (_request, reply) => {
     // No script, nothing from other hosts; forms post to the shop, whose "Pay by bank" answer redirects to openpis.
-    reply.header('content-security-policy', `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${openpisOrigin}; base-uri 'none'; frame-ancestors 'none'`);
+    reply.header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${openpisOrigin}; base-uri 'none'; frame-ancestors 'none'`,
+    );
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cache-control', 'no-store');
   });
 
-  const html = (reply: FastifyReply, body: string, status = 200): FastifyReply => reply.code(status).type('text/html; charset=utf-8').send(body);
+  const html = (reply: FastifyReply, body: string, status = 200): FastifyReply =>
+    reply.code(status).type('text/html; charset=utf-8').send(body);
   const orderOf = (id: string): Order | undefined => (UUID.test(id) ? orders.get(id) : undefined);
 
   app.get('/styles.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(STYLES));
@@ -109,7 +113,11 @@ export function buildShop(options: ShopOptions): FastifyInstance {
     if (order.state === 'awaiting-payment' && order.paymentId !== undefined) {
       try {
         const payment = await options.openpis.getPayment(order.paymentId);
-        orders.applyStatus(payment.paymentId, payment.status, (payment.failureReasons ?? []).map((reason) => reason.code));
+        orders.applyStatus(
+          payment.paymentId,
+          payment.status,
+          (payment.failureReasons ?? []).map((reason) => reason.code),
+        );
       } catch (error) {
         // openpis not answering now: the page keeps "confirming" and asks again on its next reload.
         if (!(error instanceof OpenpisError)) throw error;
@@ -131,7 +139,11 @@ export function buildShop(options: ShopOptions): FastifyInstance {
     }
     if (orders.firstDelivery(webhook.id) && webhook.event.type === 'payment.status.updated') {
       const { data } = webhook.event;
-      orders.applyStatus(data.paymentId, data.status, (data.failureReasons ?? []).map((reason) => reason.code));
+      orders.applyStatus(
+        data.paymentId,
+        data.status,
+        (data.failureReasons ?? []).map((reason) => reason.code),
+      );
     }
     return reply.code(204).send();
   });

@@ -73,7 +73,10 @@ export class OpenpisClient {
     throw errorOf(exchange, undefined);
   }
 
-  private async paymentCreatedByEarlierAttempt(request: PaymentCreationRequest, signal: AbortSignal | undefined): Promise<CreatedPayment | undefined> {
+  private async paymentCreatedByEarlierAttempt(
+    request: PaymentCreationRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<CreatedPayment | undefined> {
     const page = await this.listPayments({ endToEndId: request.metadata.endToEndId, limit: 1 }, signal === undefined ? {} : { signal });
     const found = page.items[0];
     if (found === undefined || found.currency !== request.currency || found.amount !== request.amount) return undefined;
@@ -109,7 +112,8 @@ export class OpenpisClient {
 
   /** One page of this client's payments, newest first. */
   async listPayments(query: PaymentListQuery = {}, options: CallOptions = {}): Promise<PaymentPage> {
-    const list = (values: readonly string[] | undefined): string | undefined => (values === undefined || values.length === 0 ? undefined : values.join(','));
+    const list = (values: readonly string[] | undefined): string | undefined =>
+      values === undefined || values.length === 0 ? undefined : values.join(',');
     const time = (value: string | Date | undefined): string | undefined => (value instanceof Date ? value.toISOString() : value);
     return (await this.get(
       '/api/v1/ob/payments',
@@ -181,7 +185,11 @@ export class OpenpisClient {
       lastSeen = await this.getPayment(paymentId, options);
       if (isFinalStatus(lastSeen.status)) return lastSeen;
       const left = deadline - Date.now();
-      if (left <= 0) throw new OpenpisTimeoutError(`Payment ${paymentId} was not final within ${timeoutMs} ms (last status ${lastSeen.detailedStatus})`, lastSeen);
+      if (left <= 0)
+        throw new OpenpisTimeoutError(
+          `Payment ${paymentId} was not final within ${timeoutMs} ms (last status ${lastSeen.detailedStatus})`,
+          lastSeen,
+        );
       await sleep(Math.min(options.pollIntervalMs ?? 2000, left), options.signal);
     }
   }

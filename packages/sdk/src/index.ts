@@ -7,7 +7,14 @@
  * const payment = await openpis.createPayment({ ... });
  * ```
  */
-export { OpenpisClient, type CallOptions, type CreatePaymentOptions, type FollowOptions, type OpenpisClientOptions, type WaitOptions } from './client.js';
+export {
+  OpenpisClient,
+  type CallOptions,
+  type CreatePaymentOptions,
+  type FollowOptions,
+  type OpenpisClientOptions,
+  type WaitOptions,
+} from './client.js';
 export type { RetryOptions } from './transport.js';
 export {
   OpenpisApiError,

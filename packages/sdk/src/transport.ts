@@ -99,17 +99,21 @@ export class Transport {
   /** Makes an authenticated call; a 2xx or an error answer is returned, a network failure after all attempts thrown. */
   async call(request: ApiRequest): Promise<ApiExchange> {
     let refreshedAfter401 = false;
-    return this.withRetries(request, async (headers) => {
-      const token = await this.currentToken();
-      headers.set('authorization', `Bearer ${token.value}`);
-      return token;
-    }, (status, token) => {
-      // A token that stopped working (expired early, revoked, the clock is off): forget it and try once more.
-      if (status !== 401 || refreshedAfter401) return false;
-      refreshedAfter401 = true;
-      if (this.token === token) this.token = undefined;
-      return true;
-    });
+    return this.withRetries(
+      request,
+      async (headers) => {
+        const token = await this.currentToken();
+        headers.set('authorization', `Bearer ${token.value}`);
+        return token;
+      },
+      (status, token) => {
+        // A token that stopped working (expired early, revoked, the clock is off): forget it and try once more.
+        if (status !== 401 || refreshedAfter401) return false;
+        refreshedAfter401 = true;
+        if (this.token === token) this.token = undefined;
+        return true;
+      },
+    );
   }
 
   /** Like {@link call}, but throws the typed error for any answer other than 2xx. */
@@ -175,11 +179,19 @@ export class Transport {
         headers.set('content-type', 'application/json');
         body = JSON.stringify(request.json);
       }
-      const attemptSignal = request.signal === undefined ? AbortSignal.timeout(this.timeoutMs) : AbortSignal.any([request.signal, AbortSignal.timeout(this.timeoutMs)]);
+      const attemptSignal =
+        request.signal === undefined
+          ? AbortSignal.timeout(this.timeoutMs)
+          : AbortSignal.any([request.signal, AbortSignal.timeout(this.timeoutMs)]);
       let response: Response;
       let parsed: unknown;
       try {
-        response = await this.fetchImpl(url, { method: request.method, headers, signal: attemptSignal, ...(body === undefined ? {} : { body }) });
+        response = await this.fetchImpl(url, {
+          method: request.method,
+          headers,
+          signal: attemptSignal,
+          ...(body === undefined ? {} : { body }),
+        });
         parsed = await readJson(response);
       } catch (error) {
         // The caller's own abort ends the call; anything else (refused connection, reset, timeout) is retried.
@@ -208,7 +220,11 @@ export class Transport {
       // Never earlier than the service asked; a little jitter on top so that clients told the same do not return together.
       await this.sleep(retryAfterMs === undefined ? backoff : retryAfterMs + Math.random() * Math.min(backoff, 1000), request.signal);
     }
-    throw new OpenpisNetworkError(`${request.method} ${request.path} failed after ${this.maxAttempts} attempt(s): ${describe(lastNetworkError)}`, requestId, lastNetworkError);
+    throw new OpenpisNetworkError(
+      `${request.method} ${request.path} failed after ${this.maxAttempts} attempt(s): ${describe(lastNetworkError)}`,
+      requestId,
+      lastNetworkError,
+    );
   }
 
   /** Full jitter: a random wait below an exponentially growing ceiling. */

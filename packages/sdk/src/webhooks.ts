@@ -25,7 +25,8 @@ export class WebhookVerifier {
 
   /** `secret`: the client's `whsec_…` webhook secret. */
   constructor(secret: string) {
-    if (!secret.startsWith('whsec_')) throw new OpenpisWebhookVerificationError('The webhook secret must be the whsec_… value issued with the client');
+    if (!secret.startsWith('whsec_'))
+      throw new OpenpisWebhookVerificationError('The webhook secret must be the whsec_… value issued with the client');
     this.webhook = new Webhook(secret);
   }
 

@@ -25,11 +25,7 @@ export function clientsCommand(program: Command): Command {
     .option('--json', 'print JSON')
     .action(createClient);
 
-  clients
-    .command('list')
-    .description('list clients (never their secrets)')
-    .option('--json', 'print JSON')
-    .action(listClients);
+  clients.command('list').description('list clients (never their secrets)').option('--json', 'print JSON').action(listClients);
 
   clients
     .command('show')
@@ -43,7 +39,10 @@ export function clientsCommand(program: Command): Command {
     .description("set how the client's payers see it on the payment pages: display name, logo, brand colour, support link")
     .argument('<clientId>', 'the client', uuidArgument('clientId'))
     .option('--display-name <name>', `the name payers see (default: the payment's recipient name)`)
-    .option('--logo <file>', `a PNG, JPEG or WebP file (at most ${MAX_LOGO_FILE_BYTES / 1024 / 1024} MiB); re-encoded to a PNG of at most 480×160`)
+    .option(
+      '--logo <file>',
+      `a PNG, JPEG or WebP file (at most ${MAX_LOGO_FILE_BYTES / 1024 / 1024} MiB); re-encoded to a PNG of at most 480×160`,
+    )
     .option('--logo-url <url>', 'fetch the logo once, now, from this https address (checked like --logo)')
     .option('--brand-colour <hex>', 'colour of the main buttons, e.g. #0a5; the text colour is chosen for contrast')
     .option('--support-url <url>', 'a help page for payers (https)')
@@ -106,12 +105,19 @@ export async function createClient(options: CreateClientOptions): Promise<void> 
   }
   const issued = await withStore(async (store) => {
     const { database } = store;
-    const created = await (await clientService(store)).create({
+    const created = await (
+      await clientService(store)
+    ).create({
       name: options.name,
       environment: options.environment,
       ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
     });
-    await recordCliAction(database.db, { action: 'client.created', clientId: created.clientId, target: created.clientId, details: { name: options.name, environment: created.environment, scopes: created.scopes } });
+    await recordCliAction(database.db, {
+      action: 'client.created',
+      clientId: created.clientId,
+      target: created.clientId,
+      details: { name: options.name, environment: created.environment, scopes: created.scopes },
+    });
     return created;
   });
   print(issued, options.json === true, () =>
@@ -128,7 +134,10 @@ export async function createClient(options: CreateClientOptions): Promise<void> 
 export async function listClients(options: { json?: boolean }): Promise<void> {
   const list = await withStore(async (store) => {
     const brandings = new Map((await new ClientBrandingStore(store.database.db).list()).map((branding) => [branding.clientId, branding]));
-    return (await (await clientService(store)).list()).map((client) => ({ ...client, branding: brandingView(brandings.get(client.clientId)) }));
+    return (await (await clientService(store)).list()).map((client) => ({
+      ...client,
+      branding: brandingView(brandings.get(client.clientId)),
+    }));
   });
   print(list, options.json === true, () =>
     list.length === 0
@@ -181,17 +190,36 @@ export async function setClientBranding(clientId: string, options: ClientBrandin
   if (options.logo !== undefined && options.logoUrl !== undefined) throw new BrandingError(['give --logo or --logo-url, not both']);
   if (cleared.has('logo') && options.logoUrl !== undefined) conflicting.push('logo');
   if (conflicting.length > 0) throw new BrandingError(conflicting.map((part) => `--${part} and --clear ${part} contradict each other`));
-  const logoBytes = options.logo !== undefined ? await readLogoFile(options.logo) : options.logoUrl !== undefined ? await fetchLogo(options.logoUrl) : undefined;
+  const logoBytes =
+    options.logo !== undefined
+      ? await readLogoFile(options.logo)
+      : options.logoUrl !== undefined
+        ? await fetchLogo(options.logoUrl)
+        : undefined;
   const changes: BrandingChanges = {
-    ...(options.displayName !== undefined ? { displayName: options.displayName } : cleared.has('display-name') ? { displayName: null } : {}),
-    ...(options.brandColour !== undefined ? { brandColour: options.brandColour } : cleared.has('brand-colour') ? { brandColour: null } : {}),
+    ...(options.displayName !== undefined
+      ? { displayName: options.displayName }
+      : cleared.has('display-name')
+        ? { displayName: null }
+        : {}),
+    ...(options.brandColour !== undefined
+      ? { brandColour: options.brandColour }
+      : cleared.has('brand-colour')
+        ? { brandColour: null }
+        : {}),
     ...(options.supportUrl !== undefined ? { supportUrl: options.supportUrl } : cleared.has('support-url') ? { supportUrl: null } : {}),
     ...(logoBytes !== undefined ? { logo: await processLogo(logoBytes) } : cleared.has('logo') ? { logo: null } : {}),
   };
-  if (Object.keys(changes).length === 0) throw new BrandingError(['nothing to change: give --display-name, --logo, --logo-url, --brand-colour, --support-url or --clear']);
+  if (Object.keys(changes).length === 0)
+    throw new BrandingError(['nothing to change: give --display-name, --logo, --logo-url, --brand-colour, --support-url or --clear']);
   const stored = await withStore(async ({ database }) => {
     const updated = await new ClientBrandingStore(database.db).update(clientId, changes);
-    await recordCliAction(database.db, { action: 'client.branding-changed', clientId, target: clientId, details: { changed: Object.keys(changes) } });
+    await recordCliAction(database.db, {
+      action: 'client.branding-changed',
+      clientId,
+      target: clientId,
+      details: { changed: Object.keys(changes) },
+    });
     return updated;
   });
   const view = brandingView(stored);
@@ -205,7 +233,11 @@ export async function rotateClientSecret(clientId: string, options: { json?: boo
     await recordCliAction(database.db, { action: 'client.secret-rotated', clientId, target: clientId });
     return result;
   });
-  print(rotated, options.json === true, () => `New secret for ${rotated.clientId} (shown only now):\n  clientSecret:  ${rotated.clientSecret}`);
+  print(
+    rotated,
+    options.json === true,
+    () => `New secret for ${rotated.clientId} (shown only now):\n  clientSecret:  ${rotated.clientSecret}`,
+  );
 }
 
 export async function disableClient(clientId: string): Promise<void> {
@@ -220,11 +252,21 @@ export async function disableClient(clientId: string): Promise<void> {
 export async function rotateClientWebhookSecret(clientId: string, options: { graceSeconds?: number; json?: boolean }): Promise<void> {
   const rotated = await withStore(async (store) => {
     const { config, database } = store;
-    const result = await (await clientService(store)).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds);
-    await recordCliAction(database.db, { action: 'client.webhook-secret-rotated', clientId, target: clientId, details: { previousSecretExpiresAt: result.previousSecretExpiresAt } });
+    const result = await (
+      await clientService(store)
+    ).rotateWebhookSecret(clientId, options.graceSeconds ?? config.webhooks.secretGraceSeconds);
+    await recordCliAction(database.db, {
+      action: 'client.webhook-secret-rotated',
+      clientId,
+      target: clientId,
+      details: { previousSecretExpiresAt: result.previousSecretExpiresAt },
+    });
     return result;
   });
-  print(rotated, options.json === true, () =>
-    `New webhook secret for ${rotated.clientId} (shown only now):\n  webhookSecret: ${rotated.webhookSecret}\nThe previous secret also signs until ${rotated.previousSecretExpiresAt}.`,
+  print(
+    rotated,
+    options.json === true,
+    () =>
+      `New webhook secret for ${rotated.clientId} (shown only now):\n  webhookSecret: ${rotated.webhookSecret}\nThe previous secret also signs until ${rotated.previousSecretExpiresAt}.`,
   );
 }

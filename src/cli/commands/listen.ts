@@ -11,7 +11,11 @@ export function listenCommand(program: Command): Command {
     .requiredOption('--client <clientId>', 'the client whose events to forward', uuidArgument('--client'))
     .requiredOption('--forward-to <url>', 'the receiver, e.g. http://localhost:3000/webhooks (loopback and private addresses allowed here)')
     .option('--position-file <path>', 'where the last forwarded position is kept (default .openpis/listen-<clientId>.json)')
-    .addOption(new Option('--from <where>', 'without a position file: only new events (now) or every retained event (start)').choices(['now', 'start']).default('now'))
+    .addOption(
+      new Option('--from <where>', 'without a position file: only new events (now) or every retained event (start)')
+        .choices(['now', 'start'])
+        .default('now'),
+    )
     .option('--poll-interval-ms <ms>', 'how often to look for new events', wholeNumber('--poll-interval-ms', 50, 60_000), 500)
     .option('--json', 'print one JSON object per line')
     .action(forwardEvents);

@@ -12,7 +12,10 @@ export function migrateCommand(program: Command): Command {
 
 /** Applies the pending migrations and says which (or that there were none). */
 export async function migrate(): Promise<void> {
-  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../../storage/database.js'), import('../../storage/migrator.js')]);
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([
+    import('../../storage/database.js'),
+    import('../../storage/migrator.js'),
+  ]);
   const database = openDatabase(loadConfig().database);
   try {
     const applied = await migrateToLatest(database.db as unknown as Kysely<unknown>);

@@ -10,10 +10,15 @@ export function sandboxBankCommand(program: Command): Command {
   return program
     .command('sandbox-bank')
     .description('run the sandbox bank on its own (point the service at it with SANDBOX_BANK_URL)')
-    .option('--port <port>', 'TCP port', (value) => {
-      if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('a port number');
-      return Number(value);
-    }, 8090)
+    .option(
+      '--port <port>',
+      'TCP port',
+      (value) => {
+        if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('a port number');
+        return Number(value);
+      },
+      8090,
+    )
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--public-url <url>', 'the address clients reach it at (default http://localhost:<port>)')
     .action(runSandboxBank);
@@ -35,21 +40,30 @@ export async function runSandboxBank(options: RunSandboxBankOptions): Promise<vo
   const config = loadConfig();
   const publicUrl = (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, '');
   const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
-  const bank = await listenOrExplain(() => startSandboxBank({
-    port: options.port,
-    host: options.host,
-    publicUrl,
-    catalogue,
-    logLevel: config.logLevel,
-    operatorToken: config.sandboxOperatorToken,
-  }), { what: 'the sandbox bank', host: options.host, port: options.port, fix: 'Pass a free port with --port.' });
-  process.stdout.write(`Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service); UK Open Banking banks under ${publicUrl}/uk\n`);
+  const bank = await listenOrExplain(
+    () =>
+      startSandboxBank({
+        port: options.port,
+        host: options.host,
+        publicUrl,
+        catalogue,
+        logLevel: config.logLevel,
+        operatorToken: config.sandboxOperatorToken,
+      }),
+    { what: 'the sandbox bank', host: options.host, port: options.port, fix: 'Pass a free port with --port.' },
+  );
+  process.stdout.write(
+    `Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service); UK Open Banking banks under ${publicUrl}/uk\n`,
+  );
   // Output must never hold the process (see src/server.ts), and stopping is bounded like the service's.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
   const stop = (): void => {
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs);
-    bank.close().then(() => process.exit(0), () => process.exit(1));
+    bank.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -60,8 +74,13 @@ export function sandboxCommand(program: Command): Command {
   const faults = sandbox
     .command('faults')
     .description('fault injection: make calls to a sandbox bank slow, fail or hang (needs SANDBOX_OPERATOR_TOKEN)');
-  const bankOption = (): Option => new Option('--bank <slug>', 'the sandbox bank, by its path (e.g. hansa, or uk/albion for a UK Open Banking bank)').makeOptionMandatory();
-  const urlOption = (): Option => new Option('--url <url>', 'the sandbox bank (default: SANDBOX_BANK_URL, or the embedded one under BASE_URL)');
+  const bankOption = (): Option =>
+    new Option(
+      '--bank <slug>',
+      'the sandbox bank, by its path (e.g. hansa, or uk/albion for a UK Open Banking bank)',
+    ).makeOptionMandatory();
+  const urlOption = (): Option =>
+    new Option('--url <url>', 'the sandbox bank (default: SANDBOX_BANK_URL, or the embedded one under BASE_URL)');
   faults
     .command('add')
     .description('add a fault rule, e.g. --rule \'{"operations":["initiatePayment"],"fault":{"kind":"error","status":503},"times":2}\'')
@@ -101,7 +120,11 @@ export async function addFaultRule(options: SandboxBankTarget & { rule: string; 
     throw new SandboxFaultError('--rule must be JSON');
   }
   const added = (await sandboxFaultRequest(options, 'POST', '', rule)) as ListedFaultRule;
-  print(added, options.json === true, () => `Fault rule ${added.id} added at ${options.bank}: ${describeFault(added.fault)}, ${describeFaultScope(added)}`);
+  print(
+    added,
+    options.json === true,
+    () => `Fault rule ${added.id} added at ${options.bank}: ${describeFault(added.fault)}, ${describeFaultScope(added)}`,
+  );
 }
 
 export async function listFaultRules(options: SandboxBankTarget & { json?: boolean }): Promise<void> {
@@ -111,7 +134,13 @@ export async function listFaultRules(options: SandboxBankTarget & { json?: boole
       ? `No fault rules at ${options.bank}.`
       : table(
           ['ID', 'OPERATIONS', 'PAYER', 'FAULT', 'LEFT'],
-          listed.faults.map((rule) => [rule.id, rule.operations?.join(' ') ?? '(every)', rule.psuId ?? '(any)', describeFault(rule.fault), rule.remaining === undefined || rule.remaining === null ? '(always)' : String(rule.remaining)]),
+          listed.faults.map((rule) => [
+            rule.id,
+            rule.operations?.join(' ') ?? '(every)',
+            rule.psuId ?? '(any)',
+            describeFault(rule.fault),
+            rule.remaining === undefined || rule.remaining === null ? '(always)' : String(rule.remaining),
+          ]),
         ),
   );
 }
@@ -156,9 +185,15 @@ const SANDBOX_FAULT_TIMEOUT_MS = 15_000;
  * One call of the sandbox bank's fault control, as the operator (bearer SANDBOX_OPERATOR_TOKEN). The bank is --url,
  * or the service's configured one: SANDBOX_BANK_URL, else the embedded bank under BASE_URL (itself from PORT).
  */
-async function sandboxFaultRequest(options: SandboxBankTarget, method: 'GET' | 'POST' | 'DELETE', suffix: string, body?: unknown): Promise<unknown> {
+async function sandboxFaultRequest(
+  options: SandboxBankTarget,
+  method: 'GET' | 'POST' | 'DELETE',
+  suffix: string,
+  body?: unknown,
+): Promise<unknown> {
   const config = loadConfig();
-  if (config.sandboxOperatorToken === undefined) throw new SandboxFaultError('Set SANDBOX_OPERATOR_TOKEN (the same value the sandbox bank runs with).');
+  if (config.sandboxOperatorToken === undefined)
+    throw new SandboxFaultError('Set SANDBOX_OPERATOR_TOKEN (the same value the sandbox bank runs with).');
   const base = (options.url ?? config.sandboxBank.url).replace(/\/+$/, '');
   // A Berlin Group bank by its slug (`hansa`), a UK Open Banking bank by its path (`uk/albion`): each segment encoded.
   const bankPath = options.bank.split('/').map(encodeURIComponent).join('/');
@@ -167,7 +202,10 @@ async function sandboxFaultRequest(options: SandboxBankTarget, method: 'GET' | '
   try {
     response = await fetch(`${base}/${bankPath}/sandbox/faults${suffix}`, {
       method,
-      headers: { authorization: `Bearer ${config.sandboxOperatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${config.sandboxOperatorToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(SANDBOX_FAULT_TIMEOUT_MS),
     });

@@ -24,8 +24,11 @@ export async function reencryptSecrets(options: { json?: boolean }): Promise<voi
     activeKeyId: secrets.activeKeyId,
     ...(await (await import('../../storage/reseal-secrets.js')).resealStoredSecrets(database.db, secrets)),
   }));
-  print(result, options.json === true, () =>
-    `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s), ${result.totpSecrets} console second-factor secret(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
+  print(
+    result,
+    options.json === true,
+    () =>
+      `Re-sealed under key ${result.activeKeyId}: ${result.webhookSecrets} webhook secret(s), ${result.flowTokens} flow token(s), ${result.totpSecrets} console second-factor secret(s). Keys other than ${result.activeKeyId} may now be removed from SECRET_KEYS.`,
   );
 }
 

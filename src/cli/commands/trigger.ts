@@ -7,11 +7,18 @@ import { withRuntime } from '../store.js';
 export function triggerCommand(program: Command): Command {
   return program
     .command('trigger')
-    .description('make a sandbox payment reach an outcome with no browser, through the running service (BASE_URL), and print it with its history')
+    .description(
+      'make a sandbox payment reach an outcome with no browser, through the running service (BASE_URL), and print it with its history',
+    )
     .addArgument(new Argument('<scenario>', 'the outcome').choices(SCENARIOS))
     .option('--client <clientId>', 'the sandbox client (default: the only active sandbox client)', uuidArgument('--client'))
     .option('--url <url>', 'the service (default: BASE_URL)')
-    .option('--deadline-seconds <seconds>', 'expired: the flow deadline given to the payment', wholeNumber('--deadline-seconds', 1, 3600), 5)
+    .option(
+      '--deadline-seconds <seconds>',
+      'expired: the flow deadline given to the payment',
+      wholeNumber('--deadline-seconds', 1, 3600),
+      5,
+    )
     .option('--timeout-seconds <seconds>', 'how long to wait for the final status', wholeNumber('--timeout-seconds', 1, 3600), 60)
     .option('--json', 'print JSON')
     .action(triggerScenario);
@@ -30,7 +37,12 @@ export async function triggerScenario(scenario: Scenario, options: TriggerOption
   const { trigger } = await import('../../sandbox-scenarios/scenarios.js');
   const result = await withRuntime((runtime) =>
     trigger(
-      { db: runtime.database.db, catalogue: runtime.catalogue, baseUrl: options.url ?? runtime.config.baseUrl, sandboxBankUrl: runtime.config.sandboxBank.url },
+      {
+        db: runtime.database.db,
+        catalogue: runtime.catalogue,
+        baseUrl: options.url ?? runtime.config.baseUrl,
+        sandboxBankUrl: runtime.config.sandboxBank.url,
+      },
       { scenario, clientId: options.client, deadlineSeconds: options.deadlineSeconds, timeoutSeconds: options.timeoutSeconds },
     ),
   );
@@ -41,7 +53,12 @@ export async function triggerScenario(scenario: Scenario, options: TriggerOption
       '',
       table(
         ['CREATED', 'STATUS', 'DETAILED STATUS', 'FAILURE'],
-        result.history.map((record) => [record.createdAt, record.status, record.detailedStatus, (record.failureReasons ?? []).map((reason) => reason.code).join(', ')]),
+        result.history.map((record) => [
+          record.createdAt,
+          record.status,
+          record.detailedStatus,
+          (record.failureReasons ?? []).map((reason) => reason.code).join(', '),
+        ]),
       ),
     ].join('\n'),
   );

@@ -24,7 +24,11 @@ export function usersCommand(program: Command): Command {
     .description('create a console account; prints a generated password once unless --password-stdin')
     .requiredOption('--email <email>', 'the sign-in email')
     .requiredOption('--name <name>', 'the name shown in the console and the audit log')
-    .addOption(new Option('--role <role>', 'operator: every client; member: one client (both sign in with a second factor)').choices(['operator', 'member']).makeOptionMandatory())
+    .addOption(
+      new Option('--role <role>', 'operator: every client; member: one client (both sign in with a second factor)')
+        .choices(['operator', 'member'])
+        .makeOptionMandatory(),
+    )
     .option('--client <clientId>', "a member's client")
     .option('--password-stdin', 'read the password from the first line of standard input')
     .option('--json', 'print JSON')
@@ -72,17 +76,30 @@ async function passwordOf(options: { passwordStdin?: boolean }): Promise<{ passw
 
 async function withUsers<T>(work: (users: ConsoleUsers, audit: AuditLog, runtime: Store) => Promise<T>): Promise<T> {
   // Imported on demand, like every command's work (src/cli/store.ts): password hashing and the second factor load native code.
-  const [{ openStore }, { ConsoleUsers }, { AuditLog }] = await Promise.all([import('../../runtime.js'), import('../../people/accounts.js'), import('../../people/audit-log.js')]);
+  const [{ openStore }, { ConsoleUsers }, { AuditLog }] = await Promise.all([
+    import('../../runtime.js'),
+    import('../../people/accounts.js'),
+    import('../../people/audit-log.js'),
+  ]);
   const runtime = await openStore();
   try {
-    return await work(new ConsoleUsers(runtime.database.db, runtime.secrets, runtime.config.console.lockout), new AuditLog(runtime.database.db), runtime);
+    return await work(
+      new ConsoleUsers(runtime.database.db, runtime.secrets, runtime.config.console.lockout),
+      new AuditLog(runtime.database.db),
+      runtime,
+    );
   } finally {
     await runtime.database.close();
   }
 }
 
 function describeUser(user: ConsoleUser): string {
-  const state = user.disabledAt !== null ? 'disabled' : user.lockedUntil !== null && user.lockedUntil > new Date().toISOString() ? `locked until ${user.lockedUntil}` : 'active';
+  const state =
+    user.disabledAt !== null
+      ? 'disabled'
+      : user.lockedUntil !== null && user.lockedUntil > new Date().toISOString()
+        ? `locked until ${user.lockedUntil}`
+        : 'active';
   const factor = user.secondFactor === 'enrolled' ? '  2FA enrolled' : '  2FA not enrolled yet';
   return `${user.id}  ${user.role.padEnd(8)} ${state.padEnd(8)}  ${user.email}  "${user.name}"${user.clientId === null ? '' : `  client ${user.clientId}`}${factor}`;
 }
@@ -99,8 +116,19 @@ export interface CreateUserOptions {
 export async function createUser(options: CreateUserOptions): Promise<void> {
   const { password, generated } = await passwordOf(options);
   const user = await withUsers(async (accounts, audit) => {
-    const created = await accounts.create({ email: options.email, name: options.name, role: options.role, clientId: options.client, password });
-    await audit.record(cliActor(), { action: 'user.created', clientId: created.clientId, target: created.email, details: { role: created.role } });
+    const created = await accounts.create({
+      email: options.email,
+      name: options.name,
+      role: options.role,
+      clientId: options.client,
+      password,
+    });
+    await audit.record(cliActor(), {
+      action: 'user.created',
+      clientId: created.clientId,
+      target: created.email,
+      details: { role: created.role },
+    });
     return created;
   });
   print({ ...user, ...(generated ? { password } : {}) }, options.json === true, () =>
@@ -118,7 +146,11 @@ export async function listUsers(options: { client?: string; json?: boolean }): P
 }
 
 /** A change to one account (found by id or email), audited as `action`; prints the account as it is after. */
-async function changeUser(reference: string, action: string, work: (accounts: ConsoleUsers, user: ConsoleUser) => Promise<ConsoleUser>): Promise<void> {
+async function changeUser(
+  reference: string,
+  action: string,
+  work: (accounts: ConsoleUsers, user: ConsoleUser) => Promise<ConsoleUser>,
+): Promise<void> {
   const changed = await withUsers(async (accounts, audit) => {
     const user = await accounts.find(reference);
     const result = await work(accounts, user);

@@ -22,7 +22,9 @@ export function webhooksCommand(program: Command): Command {
 
 export async function listWebhookEvents(options: { payment: string; json?: boolean }): Promise<void> {
   const { WebhookOutbox } = await import('../../webhooks/outbox.js');
-  const events = await withStore(({ database, secrets }) => new WebhookOutbox(database.db, database.kind, secrets).listForPayment(options.payment));
+  const events = await withStore(({ database, secrets }) =>
+    new WebhookOutbox(database.db, database.kind, secrets).listForPayment(options.payment),
+  );
   // The body is the JSON a webhook sends: shown as JSON, not as a string holding it.
   const asJson = events.map((event) => ({ ...event, body: JSON.parse(event.body) as unknown }));
   print(asJson, options.json === true, () =>
@@ -47,8 +49,17 @@ export async function redeliverWebhookEvent(eventId: string): Promise<void> {
   const queued = await withStore(async ({ database, secrets }) => {
     const done = await new WebhookOutbox(database.db, database.kind, secrets).redeliver(eventId);
     if (done) {
-      const event = await database.db.selectFrom('webhook_events').select(['payment_id', 'client_id']).where('id', '=', eventId).executeTakeFirst();
-      await recordCliAction(database.db, { action: 'webhook.redelivered', clientId: event?.client_id ?? null, target: event?.payment_id ?? null, details: { eventId } });
+      const event = await database.db
+        .selectFrom('webhook_events')
+        .select(['payment_id', 'client_id'])
+        .where('id', '=', eventId)
+        .executeTakeFirst();
+      await recordCliAction(database.db, {
+        action: 'webhook.redelivered',
+        clientId: event?.client_id ?? null,
+        target: event?.payment_id ?? null,
+        details: { eventId },
+      });
     }
     return done;
   });

@@ -215,9 +215,15 @@ export class BerlinGroupConnector implements BankConnector {
     if (input.psu.password === undefined || input.psu.password === '') {
       throw new TypeError('updatePsuAuthentication needs the PSU password');
     }
-    return this.updateAuthorisation(operation, input, 'updatePsuAuthentication', { psuData: { password: input.psu.password } }, {
-      'PSU-ID': input.psu.id,
-    });
+    return this.updateAuthorisation(
+      operation,
+      input,
+      'updatePsuAuthentication',
+      { psuData: { password: input.psu.password } },
+      {
+        'PSU-ID': input.psu.id,
+      },
+    );
   }
 
   private selectScaMethod(input: AuthorisationStepInput & { readonly methodId: string }): Promise<AuthorisationResult> {
@@ -548,7 +554,10 @@ export class BerlinGroupConnector implements BankConnector {
     );
     return {
       // Step links are replaced by the answer's; the status link survives answers that do not repeat it.
-      authorisation: authorisationReference({ authorisationId, links: { ...pick(previous?.links, 'scaStatus'), ...authorisationLinks(links) } }),
+      authorisation: authorisationReference({
+        authorisationId,
+        links: { ...pick(previous?.links, 'scaStatus'), ...authorisationLinks(links) },
+      }),
       scaStatus,
       scaApproach: scaApproachOf(response.headers['aspsp-sca-approach'], next, approach),
       scaMethods,
@@ -570,20 +579,13 @@ export class BerlinGroupConnector implements BankConnector {
    * The URL of an authorisation step: the link of that relation, else the authorisation's status link (in the
    * standard every step of an authorisation is the same resource), else the standard path from the ids.
    */
-  private authorisationUrl(
-    operation: string,
-    resource: ResourceReference,
-    authorisation: AuthorisationReference,
-    relation: string,
-  ): URL {
+  private authorisationUrl(operation: string, resource: ResourceReference, authorisation: AuthorisationReference, relation: string): URL {
     const href = authorisation.links[relation] ?? authorisation.links['scaStatus'];
     if (href !== undefined) return this.http.resolveApiLink(operation, href);
     if (authorisation.authorisationId === undefined) {
       throw new BankProtocolError(operation, `no ${relation} link and no authorisation id to address the authorisation`);
     }
-    return this.http.standardUrl(
-      `${resourcePath(resource)}/authorisations/${encodeURIComponent(authorisation.authorisationId)}`,
-    );
+    return this.http.standardUrl(`${resourcePath(resource)}/authorisations/${encodeURIComponent(authorisation.authorisationId)}`);
   }
 
   private linkOr(operation: string, href: string | undefined, standardPath: string): URL {
@@ -620,9 +622,7 @@ export class BerlinGroupConnector implements BankConnector {
     }
     if (!checker.Check(response.json)) {
       // Paths and messages of the schema only: never values from the body.
-      const problems = [...checker.Errors(response.json)]
-        .slice(0, 3)
-        .map((error) => `${error.instancePath || '/'} ${error.message}`);
+      const problems = [...checker.Errors(response.json)].slice(0, 3).map((error) => `${error.instancePath || '/'} ${error.message}`);
       throw new BankProtocolError(operation, `the answer does not match the standard: ${problems.join('; ')}`, response.status);
     }
     return response.json;

@@ -11,7 +11,17 @@ import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMe
 import { failureCodeOfMessages } from './status-maps.js';
 import type { RequestSigner } from './signing.js';
 import { check } from './wire-types.js';
-import { bankLinkProblem, errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
+import {
+  bankLinkProblem,
+  errorName,
+  flattenHeaders,
+  isTimeout,
+  MAX_RESPONSE_BYTES,
+  parseRetryAfter,
+  readBounded,
+  ResponseTooLargeError,
+  sanitisedCause,
+} from '../transport.js';
 
 /** Structured logger (pino's `Logger` fits). */
 export interface ConnectorLogger {
@@ -207,15 +217,12 @@ export function messagesOfErrorBody(json: unknown): BankMessage[] {
       code: json.code,
       ...(json.detail === undefined ? {} : { text: json.detail }),
     };
-    const more = (json.additionalErrors ?? []).map(
-      (error): BankMessage => ({
-        category: 'ERROR',
-        code: error.code,
-        ...(error.detail === undefined ? {} : { text: error.detail }),
-      }),
-    );
+    const more = (json.additionalErrors ?? []).map((error): BankMessage => ({
+      category: 'ERROR',
+      code: error.code,
+      ...(error.detail === undefined ? {} : { text: error.detail }),
+    }));
     return [first, ...more];
   }
   return [];
 }
-

@@ -4,13 +4,7 @@
  * what to call next, and we follow it instead of guessing).
  */
 import type { ScaApproach } from '../../domain/reference-data.js';
-import type {
-  BankAccount,
-  NextScaStep,
-  ScaChallenge,
-  ScaMethod,
-  ScaStatus,
-} from '../contract.js';
+import type { BankAccount, NextScaStep, ScaChallenge, ScaMethod, ScaStatus } from '../contract.js';
 import type { BankLinks } from './references.js';
 import type { AccountDetails, AuthenticationObject, ChallengeData, TppMessage } from './wire-types.js';
 
@@ -32,8 +26,7 @@ export function toScaMethod(method: AuthenticationObject): ScaMethod {
 
 export function toChallenge(challenge: ChallengeData | undefined): ScaChallenge | undefined {
   if (challenge === undefined) return undefined;
-  const otpMaxLength =
-    typeof challenge.otpMaxLength === 'string' ? Number.parseInt(challenge.otpMaxLength, 10) : challenge.otpMaxLength;
+  const otpMaxLength = typeof challenge.otpMaxLength === 'string' ? Number.parseInt(challenge.otpMaxLength, 10) : challenge.otpMaxLength;
   return {
     ...(challenge.image === undefined ? {} : { image: challenge.image }),
     ...(challenge.data === undefined ? {} : { data: challenge.data }),
@@ -132,11 +125,7 @@ export function nextScaStep(input: NextStepInput): NextScaStep | undefined {
  * The SCA approach in use: the bank's `ASPSP-SCA-Approach` header when it sends one, otherwise what the next step
  * makes evident (a redirect link; password or one-time code requests; waiting after we asked for decoupled).
  */
-export function scaApproachOf(
-  header: string | undefined,
-  next: NextScaStep | undefined,
-  requested: ScaApproach,
-): ScaApproach | undefined {
+export function scaApproachOf(header: string | undefined, next: NextScaStep | undefined, requested: ScaApproach): ScaApproach | undefined {
   const declared = header?.trim().toUpperCase();
   if (declared === 'REDIRECT' || declared === 'EMBEDDED' || declared === 'DECOUPLED') return declared;
   if (declared === 'OAUTH') return 'REDIRECT'; // the standard subsumes OAuth under redirect

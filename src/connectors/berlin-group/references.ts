@@ -88,7 +88,13 @@ export function decodePayment(operation: string, reference: BankReference): Paym
   const paymentService = text(data['paymentService']);
   const paymentProduct = text(data['paymentProduct']);
   const links = linksIn(data['links']);
-  if (data['kind'] !== 'payment' || paymentId === undefined || paymentService === undefined || paymentProduct === undefined || links === undefined) {
+  if (
+    data['kind'] !== 'payment' ||
+    paymentId === undefined ||
+    paymentService === undefined ||
+    paymentProduct === undefined ||
+    links === undefined
+  ) {
     throw malformed(operation, 'payment');
   }
   return { kind: 'payment', paymentId, paymentService, paymentProduct, links };

@@ -71,8 +71,7 @@ export class RequestSigner {
     const signature = createSign('sha256').update(signingString(lower, names)).sign(this.privateKey, 'base64');
     return {
       Digest: lower['digest'],
-      Signature:
-        `keyId="${this.keyId}",algorithm="rsa-sha256",` + `headers="${names.join(' ')}",signature="${signature}"`,
+      Signature: `keyId="${this.keyId}",algorithm="rsa-sha256",` + `headers="${names.join(' ')}",signature="${signature}"`,
       'TPP-Signature-Certificate': this.certificateBase64,
     };
   }

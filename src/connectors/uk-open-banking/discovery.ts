@@ -50,7 +50,8 @@ async function fetchMetadata(http: UkHttpClient, issuer: string): Promise<BankMe
   const endpoint = (name: string): string | undefined => endpointUrl(document[name], name, bank);
   const tokenEndpoint = endpoint('token_endpoint');
   const jwksUri = endpoint('jwks_uri');
-  if (tokenEndpoint === undefined || jwksUri === undefined) throw new BankProtocolError(OPERATION, 'the discovery document lacks token_endpoint or jwks_uri');
+  if (tokenEndpoint === undefined || jwksUri === undefined)
+    throw new BankProtocolError(OPERATION, 'the discovery document lacks token_endpoint or jwks_uri');
   const jwks = await getJson(http, new URL(jwksUri));
   let keys: BankKeys;
   try {

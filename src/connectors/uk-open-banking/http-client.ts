@@ -8,7 +8,17 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { BankProtocolError, BankUnavailableError } from '../errors.js';
-import { bankLinkProblem, errorName, flattenHeaders, isTimeout, MAX_RESPONSE_BYTES, parseRetryAfter, readBounded, ResponseTooLargeError, sanitisedCause } from '../transport.js';
+import {
+  bankLinkProblem,
+  errorName,
+  flattenHeaders,
+  isTimeout,
+  MAX_RESPONSE_BYTES,
+  parseRetryAfter,
+  readBounded,
+  ResponseTooLargeError,
+  sanitisedCause,
+} from '../transport.js';
 
 export { parseRetryAfter } from '../transport.js';
 
@@ -111,4 +121,3 @@ export function parseJsonBody(operation: string, response: UkHttpResponse): unkn
     throw new BankProtocolError(operation, 'the answer is not JSON', response.status);
   }
 }
-

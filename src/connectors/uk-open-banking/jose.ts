@@ -41,7 +41,13 @@ export async function clientAssertion(keys: SigningKeys, clientId: string, audie
 }
 
 /** A signed request object (authorize or CIBA): `iss` us, `aud` the issuer, `nbf`, and `exp` within FAPI's 60 minutes. */
-export async function signedRequestObject(keys: SigningKeys, claims: JWTPayload, clientId: string, issuer: string, now: Date): Promise<string> {
+export async function signedRequestObject(
+  keys: SigningKeys,
+  claims: JWTPayload,
+  clientId: string,
+  issuer: string,
+  now: Date,
+): Promise<string> {
   const nbf = seconds(now);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: PS256, kid: keys.kid, typ: 'oauth-authz-req+jwt' })
@@ -55,7 +61,11 @@ export async function signedRequestObject(keys: SigningKeys, claims: JWTPayload,
 }
 
 /** The `x-jws-signature` of a body: a detached compact JWS with the profile's header claims (Message Signing). */
-export async function detachedSignature(keys: SigningKeys, body: string, claims: { readonly jwsIssuer: string; readonly trustAnchor: string; readonly now: Date }): Promise<string> {
+export async function detachedSignature(
+  keys: SigningKeys,
+  body: string,
+  claims: { readonly jwsIssuer: string; readonly trustAnchor: string; readonly now: Date },
+): Promise<string> {
   const header = {
     alg: PS256,
     kid: keys.kid,
@@ -66,7 +76,9 @@ export async function detachedSignature(keys: SigningKeys, body: string, claims:
     [OB_TAN]: claims.trustAnchor,
     crit: OB_CRIT,
   };
-  const jws = await new CompactSign(new TextEncoder().encode(body)).setProtectedHeader(header).sign(keys.privateKey, { crit: CRIT_ALLOWED });
+  const jws = await new CompactSign(new TextEncoder().encode(body))
+    .setProtectedHeader(header)
+    .sign(keys.privateKey, { crit: CRIT_ALLOWED });
   const [protectedHeader, , signature] = jws.split('.');
   return `${protectedHeader}..${signature}`;
 }
@@ -84,7 +96,12 @@ export const MAX_AGE_SECONDS = 5 * 60;
  * Checks the bank's detached signature over the exact body text against its JWKS. Throws (any error) when it does
  * not verify; the caller turns that into a protocol error.
  */
-export async function verifyDetachedSignature(signature: string, body: string, keys: BankKeys, expected: { readonly trustAnchor: string | undefined; readonly now: Date }): Promise<void> {
+export async function verifyDetachedSignature(
+  signature: string,
+  body: string,
+  keys: BankKeys,
+  expected: { readonly trustAnchor: string | undefined; readonly now: Date },
+): Promise<void> {
   const parts = signature.split('.');
   if (parts.length !== 3 || parts[1] !== '') throw new Error('not a detached compact JWS');
   const { protectedHeader } = await flattenedVerify(
@@ -100,7 +117,8 @@ export async function verifyDetachedSignature(signature: string, body: string, k
   if (age < -CLOCK_SKEW_SECONDS) throw new Error('the signature iat is in the future');
   if (age > MAX_AGE_SECONDS + CLOCK_SKEW_SECONDS) throw new Error('the signature iat is too old');
   if (typeof protectedHeader?.[OB_ISS] !== 'string') throw new Error('the signature has no issuer');
-  if (expected.trustAnchor !== undefined && protectedHeader?.[OB_TAN] !== expected.trustAnchor) throw new Error('the signature names another trust anchor');
+  if (expected.trustAnchor !== undefined && protectedHeader?.[OB_TAN] !== expected.trustAnchor)
+    throw new Error('the signature names another trust anchor');
 }
 
 export interface IdTokenExpectations {

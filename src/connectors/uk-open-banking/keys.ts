@@ -14,7 +14,10 @@ export async function signingKeysFromPem(pem: string, kid: string): Promise<Sign
   try {
     return { privateKey: await importPKCS8(pem, PS256, { extractable: true }), kid };
   } catch (error) {
-    throw new Error(`OB_SIGNING_KEY_FILE is not a PKCS#8 PEM RSA key usable for PS256 (${error instanceof Error ? error.message : 'unreadable'})`, { cause: error });
+    throw new Error(
+      `OB_SIGNING_KEY_FILE is not a PKCS#8 PEM RSA key usable for PS256 (${error instanceof Error ? error.message : 'unreadable'})`,
+      { cause: error },
+    );
   }
 }
 

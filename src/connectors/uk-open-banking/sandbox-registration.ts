@@ -21,9 +21,7 @@ export interface UkClientRegistration {
 /** The UK banks among these connector settings that our sandbox bank serves (their issuer under its address). */
 export function ukSandboxBankSettings(settings: readonly ConnectorSettings[], sandboxBankUrl: string): UkOpenBankingSettings[] {
   const prefix = `${sandboxBankUrl.replace(/\/+$/, '')}/uk/`;
-  return settings.filter(
-    (bank): bank is UkOpenBankingSettings => bank.standard === 'uk-open-banking' && bank.issuer.startsWith(prefix),
-  );
+  return settings.filter((bank): bank is UkOpenBankingSettings => bank.standard === 'uk-open-banking' && bank.issuer.startsWith(prefix));
 }
 
 /**
@@ -62,12 +60,20 @@ export async function registerWithExternalSandbox(
       const response = await fetch(`${issuer}/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: client.clientId, jwks: client.jwks, redirect_uris: client.redirectUris, jws_issuer: client.signingIssuer }),
+        body: JSON.stringify({
+          client_id: client.clientId,
+          jwks: client.jwks,
+          redirect_uris: client.redirectUris,
+          jws_issuer: client.signingIssuer,
+        }),
         signal: AbortSignal.timeout(5000),
       });
       if (!response.ok) log.warn({ status: response.status, issuer }, 'the UK sandbox bank refused our client registration');
     } catch (error) {
-      log.warn({ issuer, error: error instanceof Error ? error.message : String(error) }, 'the UK sandbox bank could not be reached to register our client; restart once it runs');
+      log.warn(
+        { issuer, error: error instanceof Error ? error.message : String(error) },
+        'the UK sandbox bank could not be reached to register our client; restart once it runs',
+      );
     }
   }
 }

@@ -30,8 +30,22 @@ import {
 } from '../contract.js';
 import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMessage } from '../errors.js';
 import { bankMetadata, type BankMetadata } from './discovery.js';
-import { parseJsonBody, parseRetryAfter, throwIfUnavailable, UkHttpClient, type ConnectorLogger, type UkHttpResponse } from './http-client.js';
-import { clientAssertion, detachedSignature, signedRequestObject, verifyDetachedSignature, verifyIdToken, type SigningKeys } from './jose.js';
+import {
+  parseJsonBody,
+  parseRetryAfter,
+  throwIfUnavailable,
+  UkHttpClient,
+  type ConnectorLogger,
+  type UkHttpResponse,
+} from './http-client.js';
+import {
+  clientAssertion,
+  detachedSignature,
+  signedRequestObject,
+  verifyDetachedSignature,
+  verifyIdToken,
+  type SigningKeys,
+} from './jose.js';
 import {
   consentTransactionState,
   failureCodeOfReason,
@@ -167,7 +181,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
     // is spent, so the token is the only way on (the submission is idempotent per consent).
     if (input.heldSecret !== undefined) return this.submitHoldingToken(input.context, payment, authorisation, input.heldSecret, 'again');
     if (input.returned !== undefined) {
-      if (authorisation.kind !== 'redirect') throw new BankProtocolError('completeAuthorisation', 'a browser return for a decoupled authorisation');
+      if (authorisation.kind !== 'redirect')
+        throw new BankProtocolError('completeAuthorisation', 'a browser return for a decoupled authorisation');
       return this.completeFromReturn(input.context, payment, authorisation, input.returned.data, input.returned.expectedState);
     }
     return authorisation.kind === 'ciba'
@@ -190,13 +205,20 @@ export class UkOpenBankingConnector implements UkBankConnector {
       // was lost (the code or CIBA grant is spent and the consent stays AUTH), so it is never called withdrawn.
       const consent = await this.getPaymentStatus(input);
       if (consent.transactionStatus.code === 'AUTH') {
-        throw new BankProtocolError('cancelPayment', 'the consent is authorised: a payment may have been submitted and cannot be withdrawn');
+        throw new BankProtocolError(
+          'cancelPayment',
+          'the consent is authorised: a payment may have been submitted and cannot be withdrawn',
+        );
       }
       return { cancelled: true, authorisationRequired: false, transactionStatus: consent.transactionStatus };
     }
     // A submitted domestic payment (Faster Payments) cannot be recalled through the API.
     const status = await this.getPaymentStatus(input);
-    return { cancelled: status.transactionStatus.state === 'cancelled', authorisationRequired: false, transactionStatus: status.transactionStatus };
+    return {
+      cancelled: status.transactionStatus.state === 'cancelled',
+      authorisationRequired: false,
+      transactionStatus: status.transactionStatus,
+    };
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -208,7 +230,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
     const operation = 'startAuthorisation';
     const returnAddress = input.returnAddress;
     if (returnAddress === undefined) throw new TypeError('A redirect authorisation needs the return address');
-    if (metadata.authorizationEndpoint === undefined) throw new BankProtocolError(operation, 'the bank publishes no authorization_endpoint');
+    if (metadata.authorizationEndpoint === undefined)
+      throw new BankProtocolError(operation, 'the bank publishes no authorization_endpoint');
     const nonce = randomBytes(16).toString('base64url');
     const claims = {
       client_id: this.settings.clientId,
@@ -228,15 +251,22 @@ export class UkOpenBankingConnector implements UkBankConnector {
     url.searchParams.set('scope', 'openid payments');
     url.searchParams.set('redirect_uri', returnAddress.registeredUri);
     url.searchParams.set('request', request);
-    const authorisation: AuthorisationRef = { kind: 'redirect', consentId: payment.consentId, nonce, state: returnAddress.state, redirectUri: returnAddress.registeredUri };
+    const authorisation: AuthorisationRef = {
+      kind: 'redirect',
+      consentId: payment.consentId,
+      nonce,
+      state: returnAddress.state,
+      redirectUri: returnAddress.registeredUri,
+    };
     return this.pendingResult(authorisation, 'AWAU', { kind: 'redirect', url: url.href });
   }
 
   /** CIBA (poll mode): the bank notifies the payer's app; we poll the token endpoint until they decide. */
   private async startDecoupled(metadata: BankMetadata, payment: PaymentRef, loginId: string | undefined): Promise<AuthorisationResult> {
     const operation = 'startAuthorisation';
-    if (loginId === undefined || loginId === '') throw new TypeError('A decoupled authorisation needs the payer\'s login id');
-    if (metadata.backchannelEndpoint === undefined) throw new BankProtocolError(operation, 'the bank publishes no backchannel_authentication_endpoint');
+    if (loginId === undefined || loginId === '') throw new TypeError("A decoupled authorisation needs the payer's login id");
+    if (metadata.backchannelEndpoint === undefined)
+      throw new BankProtocolError(operation, 'the bank publishes no backchannel_authentication_endpoint');
     const request = await signedRequestObject(
       this.deps.keys,
       { scope: 'openid payments', login_hint: loginId, claims: { id_token: this.idTokenClaims(payment.consentId) } },
@@ -280,9 +310,15 @@ export class UkOpenBankingConnector implements UkBankConnector {
     if (error !== undefined) return this.failedResult(authorisation, error, error === 'access_denied' ? 'PSU_CANCELLED' : 'SCA_FAILED');
     const code = returned['code'];
     const idToken = returned['id_token'];
-    if (code === undefined || code === '' || idToken === undefined) throw new BankProtocolError(operation, 'the return carries no code or id_token');
+    if (code === undefined || code === '' || idToken === undefined)
+      throw new BankProtocolError(operation, 'the return carries no code or id_token');
     const metadata = await bankMetadata(this.http, this.settings.issuer);
-    await this.checkIdToken(operation, metadata, idToken, { consentId: payment.consentId, nonce: authorisation.nonce, code, state: expectedState });
+    await this.checkIdToken(operation, metadata, idToken, {
+      consentId: payment.consentId,
+      nonce: authorisation.nonce,
+      code,
+      state: expectedState,
+    });
     const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, {
       grant_type: 'authorization_code',
       code,
@@ -291,7 +327,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
     if (status !== 200) {
       // A used code most likely means an earlier completion exchanged it and may have submitted the payment:
       // indeterminate, never a reason to fail the payment (nor to submit again).
-      if (body['error'] === 'invalid_grant') throw new BankProtocolError(operation, 'the authorisation code was already used or has expired', status);
+      if (body['error'] === 'invalid_grant')
+        throw new BankProtocolError(operation, 'the authorisation code was already used or has expired', status);
       throw this.oauthRefusal(operation, status, body, {});
     }
     const accessToken = await this.payerToken(operation, metadata, body, payment.consentId);
@@ -299,11 +336,20 @@ export class UkOpenBankingConnector implements UkBankConnector {
   }
 
   /** Polls the CIBA grant: pending until the payer decides in the app, then the payer's token. */
-  private async pollCiba(context: CallContext, payment: PaymentRef, authorisation: Extract<AuthorisationRef, { kind: 'ciba' }>): Promise<AuthorisationResult> {
+  private async pollCiba(
+    context: CallContext,
+    payment: PaymentRef,
+    authorisation: Extract<AuthorisationRef, { kind: 'ciba' }>,
+  ): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
     const metadata = await bankMetadata(this.http, this.settings.issuer);
     // Pending is a 400 at every poll until the payer decides (CIBA §11): expected, not a warning.
-    const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, { grant_type: CIBA_GRANT, auth_req_id: authorisation.authReqId }, [400]);
+    const { status, body } = await this.oauthPost(
+      operation,
+      metadata.tokenEndpoint,
+      { grant_type: CIBA_GRANT, auth_req_id: authorisation.authReqId },
+      [400],
+    );
     if (status !== 200) {
       switch (body['error']) {
         case 'authorization_pending':
@@ -328,7 +374,13 @@ export class UkOpenBankingConnector implements UkBankConnector {
   private async consentProgress(context: CallContext, payment: PaymentRef, authorisation: AuthorisationRef): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
     const token = await this.clientCredentialsToken(operation);
-    const { json } = await this.resource({ operation, method: 'GET', path: `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`, token, context });
+    const { json } = await this.resource({
+      operation,
+      method: 'GET',
+      path: `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`,
+      token,
+      context,
+    });
     const status = requiredString(operation, dataOf(operation, json), 'Status');
     if (status === 'RJCT') return this.failedResult(authorisation, status, 'SCA_FAILED');
     // AUTH: the payer approved, but the code went to a browser that never came back; only that return can pay.
@@ -350,7 +402,12 @@ export class UkOpenBankingConnector implements UkBankConnector {
     expected: { readonly consentId: string; readonly nonce?: string; readonly code?: string; readonly state?: string },
   ): Promise<void> {
     try {
-      await verifyIdToken(idToken, metadata.keys, { ...expected, issuer: this.settings.issuer, clientId: this.settings.clientId, now: this.deps.now() });
+      await verifyIdToken(idToken, metadata.keys, {
+        ...expected,
+        issuer: this.settings.issuer,
+        clientId: this.settings.clientId,
+        now: this.deps.now(),
+      });
     } catch (error) {
       this.deps.logger?.warn({ operation, error: error instanceof Error ? error.message : 'invalid' }, 'id_token refused');
       throw new BankProtocolError(operation, 'the id_token does not verify or does not belong to this authorisation');
@@ -376,7 +433,10 @@ export class UkOpenBankingConnector implements UkBankConnector {
       return await this.submit(context, payment, authorisation, accessToken, { checkFunds: attempt === 'first' });
     } catch (error) {
       if (!(error instanceof BankUnavailableError)) throw error;
-      this.deps.logger?.warn({ operation: error.operation, reason: error.message }, 'no answer after the payer authorised; the token is held for another try');
+      this.deps.logger?.warn(
+        { operation: error.operation, reason: error.message },
+        'no answer after the payer authorised; the token is held for another try',
+      );
       return { ...this.pendingResult(authorisation, 'AUTH', { kind: 'wait' }, 'unconfirmed'), heldSecret: accessToken };
     }
   }
@@ -391,7 +451,13 @@ export class UkOpenBankingConnector implements UkBankConnector {
   ): Promise<AuthorisationResult> {
     const consentPath = `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`;
     if (this.settings.fundsConfirmation && options.checkFunds) {
-      const { json } = await this.resource({ operation: 'fundsConfirmation', method: 'GET', path: `${consentPath}/funds-confirmation`, token: accessToken, context });
+      const { json } = await this.resource({
+        operation: 'fundsConfirmation',
+        method: 'GET',
+        path: `${consentPath}/funds-confirmation`,
+        token: accessToken,
+        context,
+      });
       const result = dataOf('fundsConfirmation', json)['FundsAvailableResult'];
       const available = isObject(result) ? result['FundsAvailable'] : undefined;
       if (typeof available !== 'boolean') throw new BankProtocolError('fundsConfirmation', 'the answer has no FundsAvailable');
@@ -417,7 +483,13 @@ export class UkOpenBankingConnector implements UkBankConnector {
 
   private async consentStatus(context: CallContext, consentId: string, token: string): Promise<PaymentStatusResult> {
     const operation = 'getPaymentStatus';
-    const { json, response } = await this.resource({ operation, method: 'GET', path: `domestic-payment-consents/${encodeURIComponent(consentId)}`, token, context });
+    const { json, response } = await this.resource({
+      operation,
+      method: 'GET',
+      path: `domestic-payment-consents/${encodeURIComponent(consentId)}`,
+      token,
+      context,
+    });
     const data = dataOf(operation, json);
     const code = requiredString(operation, data, 'Status');
     const state = consentTransactionState(code);
@@ -498,7 +570,12 @@ export class UkOpenBankingConnector implements UkBankConnector {
     };
   }
 
-  private pendingResult(authorisation: AuthorisationRef, code: string, next: NextScaStep, state: 'started' | 'unconfirmed' = 'started'): AuthorisationResult {
+  private pendingResult(
+    authorisation: AuthorisationRef,
+    code: string,
+    next: NextScaStep,
+    state: 'started' | 'unconfirmed' = 'started',
+  ): AuthorisationResult {
     return this.baseResult(authorisation, { state, code }, next);
   }
 
@@ -521,7 +598,10 @@ export class UkOpenBankingConnector implements UkBankConnector {
   /** A fresh client-credentials token (`scope=payments`) for consents and status reads; never kept. */
   private async clientCredentialsToken(operation: string): Promise<string> {
     const metadata = await bankMetadata(this.http, this.settings.issuer);
-    const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, { grant_type: 'client_credentials', scope: 'payments' });
+    const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, {
+      grant_type: 'client_credentials',
+      scope: 'payments',
+    });
     if (status !== 200) throw this.oauthRefusal(operation, status, body, {});
     return requiredString(operation, body, 'access_token');
   }
@@ -559,10 +639,18 @@ export class UkOpenBankingConnector implements UkBankConnector {
    * An OAuth endpoint said no. Definite: `invalid_client` and friends mean our registration, keys or settings are
    * wrong — failing the step loudly (a warning naming the bank's error) beats leaving payments pending for ever.
    */
-  private oauthRefusal(operation: string, status: number, body: JsonObject, failureCodes: Readonly<Record<string, FailureCode>>): BankRejectedError {
+  private oauthRefusal(
+    operation: string,
+    status: number,
+    body: JsonObject,
+    failureCodes: Readonly<Record<string, FailureCode>>,
+  ): BankRejectedError {
     const error = typeof body['error'] === 'string' ? body['error'] : 'oauth_error';
     if (error === 'invalid_client' || error === 'unauthorized_client' || status === 401 || status === 403) {
-      this.deps.logger?.warn({ operation, status, error, issuer: this.settings.issuer }, 'the bank refused our client: check clientId, keys and registration');
+      this.deps.logger?.warn(
+        { operation, status, error, issuer: this.settings.issuer },
+        'the bank refused our client: check clientId, keys and registration',
+      );
     }
     return new BankRejectedError(operation, status, failureCodes[error] ?? 'BANK_REJECTED', [{ category: 'ERROR', code: error }]);
   }
@@ -601,7 +689,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
       const json = response.text === '' ? undefined : safeJson(response.text);
       throw new BankRejectedError(call.operation, response.status, 'BANK_REJECTED', messagesOfObError(json));
     }
-    if (response.status < 200 || response.status >= 300) throw new BankProtocolError(call.operation, 'unexpected HTTP status', response.status);
+    if (response.status < 200 || response.status >= 300)
+      throw new BankProtocolError(call.operation, 'unexpected HTTP status', response.status);
     await this.checkResponseSignature(call.operation, response);
     const json = parseJsonBody(call.operation, response);
     if (!isObject(json)) throw new BankProtocolError(call.operation, 'the answer is not a JSON object', response.status);
@@ -614,9 +703,12 @@ export class UkOpenBankingConnector implements UkBankConnector {
     if (signature === undefined) throw new BankProtocolError(operation, 'the answer is not signed (x-jws-signature)', response.status);
     const metadata = await bankMetadata(this.http, this.settings.issuer);
     try {
-      await verifyDetachedSignature(signature, response.text, metadata.keys, { trustAnchor: this.settings.bankTrustAnchor, now: this.deps.now() });
+      await verifyDetachedSignature(signature, response.text, metadata.keys, {
+        trustAnchor: this.settings.bankTrustAnchor,
+        now: this.deps.now(),
+      });
     } catch {
-      throw new BankProtocolError(operation, 'the answer\'s x-jws-signature does not verify', response.status);
+      throw new BankProtocolError(operation, "the answer's x-jws-signature does not verify", response.status);
     }
   }
 }
@@ -667,7 +759,9 @@ function requiredString(operation: string, object: JsonObject, name: string): st
 function reasonsOf(data: JsonObject): string[] {
   const reasons = data['StatusReason'];
   if (!Array.isArray(reasons)) return [];
-  return (reasons as unknown[]).filter(isObject).flatMap((reason) => (typeof reason['StatusReasonCode'] === 'string' ? [reason['StatusReasonCode']] : []));
+  return (reasons as unknown[])
+    .filter(isObject)
+    .flatMap((reason) => (typeof reason['StatusReasonCode'] === 'string' ? [reason['StatusReasonCode']] : []));
 }
 
 function paymentRefOf(reference: BankReference): PaymentRef {

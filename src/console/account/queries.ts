@@ -14,7 +14,13 @@ export type PasswordChange =
   | { readonly outcome: 'locked' }
   | { readonly outcome: 'refused'; readonly problem: string };
 
-export async function changeOwnPassword(services: ConsoleServices, viewer: Viewer, sessionToken: string | undefined, current: string, next: string): Promise<PasswordChange> {
+export async function changeOwnPassword(
+  services: ConsoleServices,
+  viewer: Viewer,
+  sessionToken: string | undefined,
+  current: string,
+  next: string,
+): Promise<PasswordChange> {
   const { audit, users, sessions } = services;
   const about = { clientId: viewer.user.clientId, target: viewer.user.email };
   const result = await users.changeOwnPassword(viewer.user.id, current, next);

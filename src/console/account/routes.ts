@@ -16,8 +16,15 @@ import { PASSWORD_PAGE_PATH, passwordPage } from './views.js';
 
 const PasswordPageRoute = { querystring: DoneQuery };
 
-async function showPasswordPage(services: ConsoleServices, request: RequestOf<typeof PasswordPageRoute>, reply: FastifyReply): Promise<FastifyReply> {
-  return sendPage(reply, passwordPage({ viewer: viewerOf(request), navigation: services.navigation, changed: request.query.done === 'changed' }));
+async function showPasswordPage(
+  services: ConsoleServices,
+  request: RequestOf<typeof PasswordPageRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  return sendPage(
+    reply,
+    passwordPage({ viewer: viewerOf(request), navigation: services.navigation, changed: request.query.done === 'changed' }),
+  );
 }
 
 const ChangePasswordRoute = {
@@ -25,15 +32,22 @@ const ChangePasswordRoute = {
   body: Type.Object({ ...CsrfField, current: Type.Optional(FormText), next: Type.Optional(FormText), confirm: Type.Optional(FormText) }),
 };
 
-async function changePassword(services: ConsoleServices, request: RequestOf<typeof ChangePasswordRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function changePassword(
+  services: ConsoleServices,
+  request: RequestOf<typeof ChangePasswordRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const { current = '', next = '', confirm = '' } = request.body;
-  const again = (problem: string, wrong: 'current' | 'new') => sendPage(reply, passwordPage({ viewer, navigation: services.navigation, problems: [problem], wrong }), 400);
+  const again = (problem: string, wrong: 'current' | 'new') =>
+    sendPage(reply, passwordPage({ viewer, navigation: services.navigation, problems: [problem], wrong }), 400);
   if (next !== confirm) return again('The new password and its repetition differ.', 'new');
   const change = await changeOwnPassword(services, viewer, cookieValue(request, SESSION_COOKIE), current, next);
   switch (change.outcome) {
     case 'wrong-password':
-      return change.nowLocked ? seeOtherSignedOut(reply, services.cookies, '/console/sign-in') : again('The current password is not right.', 'current');
+      return change.nowLocked
+        ? seeOtherSignedOut(reply, services.cookies, '/console/sign-in')
+        : again('The current password is not right.', 'current');
     case 'locked':
       return seeOtherSignedOut(reply, services.cookies, '/console/sign-in');
     case 'refused':

@@ -25,7 +25,10 @@ export function encodeAfter(position: AuditPosition): string {
 }
 
 /** One page of entries, and the last one shown when there are more. */
-export async function auditPage(audit: AuditLog, filters: AuditFilters): Promise<{ entries: AuditEntries; more: AuditPosition | undefined }> {
+export async function auditPage(
+  audit: AuditLog,
+  filters: AuditFilters,
+): Promise<{ entries: AuditEntries; more: AuditPosition | undefined }> {
   const { clientScope, action, actor, after } = filters;
   const entries = await audit.list({
     ...(clientScope === undefined ? {} : { clientId: clientScope }),

@@ -16,14 +16,24 @@ const AuditLogRoute = {
   querystring: Type.Object({ action: Type.Optional(QueryText), actor: Type.Optional(QueryText), after: Type.Optional(QueryText) }),
 };
 
-async function showAuditLog(services: ConsoleServices, request: RequestOf<typeof AuditLogRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function showAuditLog(
+  services: ConsoleServices,
+  request: RequestOf<typeof AuditLogRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const { action, actor } = request.query;
   const after = decodeAfter(request.query.after);
   const { entries, more } = await auditPage(services.audit, { clientScope: viewer.clientScope, action, actor, after });
   const filters = new URLSearchParams({ ...(action ? { action } : {}), ...(actor ? { actor } : {}) });
-  const nextLink = more === undefined ? undefined : `/console/audit?${new URLSearchParams([...filters.entries(), ['after', encodeAfter(more)]]).toString()}`;
-  return sendPage(reply, auditLogPage({ viewer, navigation: services.navigation, action, actor, entries, filters, paged: after !== undefined, nextLink }));
+  const nextLink =
+    more === undefined
+      ? undefined
+      : `/console/audit?${new URLSearchParams([...filters.entries(), ['after', encodeAfter(more)]]).toString()}`;
+  return sendPage(
+    reply,
+    auditLogPage({ viewer, navigation: services.navigation, action, actor, entries, filters, paged: after !== undefined, nextLink }),
+  );
 }
 
 export const auditSection: ConsoleSectionRoutes = {

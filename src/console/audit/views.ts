@@ -32,13 +32,23 @@ function entryRow(entry: AuditEntries[number]): SafeHtml {
 <td data-label="When">${timeTag(entry.at)}</td>
 <td data-label="Who">${entry.actor}<span class="detail">${entry.actorRole}</span></td>
 <td data-label="Action"><span class="mono">${entry.action}</span></td>
-<td data-label="What">${entry.target === null ? '' : html`<span class="mono">${entry.target}</span>`}${entry.details === null ? '' : html`<span class="detail">${Object.entries(entry.details).map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(' ') : String(value)}`).join(' · ')}</span>`}</td>
+<td data-label="What">${entry.target === null ? '' : html`<span class="mono">${entry.target}</span>`}${
+    entry.details === null
+      ? ''
+      : html`<span class="detail">${Object.entries(entry.details)
+          .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(' ') : String(value)}`)
+          .join(' · ')}</span>`
+  }</td>
 <td data-label="From">${entry.ip ?? '—'}<span class="detail">${entry.userAgent ?? ''}</span></td>
 </tr>`;
 }
 
 function entriesTable(entries: AuditEntries, filtered: boolean): SafeHtml {
-  if (entries.length === 0) return emptyState('No entries', html`<p>${filtered ? 'Nothing matches these filters.' : 'Actions appear here as people use the console and the command line.'}</p>`);
+  if (entries.length === 0)
+    return emptyState(
+      'No entries',
+      html`<p>${filtered ? 'Nothing matches these filters.' : 'Actions appear here as people use the console and the command line.'}</p>`,
+    );
   return html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Audit log entries, newest first</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">What</th><th scope="col">From</th></tr></thead>
 <tbody>${entries.map(entryRow)}</tbody></table></div>`;
@@ -51,7 +61,10 @@ export function auditLogPage(view: AuditPageView): string {
     section: 'audit',
     viewer,
     navigation: view.navigation,
-    lead: viewer.clientScope === undefined ? 'Every action of every operator and member, and of the command line. It cannot be changed.' : 'Every action concerning your client. It cannot be changed.',
+    lead:
+      viewer.clientScope === undefined
+        ? 'Every action of every operator and member, and of the command line. It cannot be changed.'
+        : 'Every action concerning your client. It cannot be changed.',
     body: html`${filterForm(view.actor, view.action)}
 ${entriesTable(view.entries, filters.toString() !== '')}
 <nav class="pager" aria-label="Pages">${view.paged ? html`<a href="/console/audit${filters.toString() === '' ? '' : `?${filters.toString()}`}">Newest entries</a>` : html`<span></span>`}${view.nextLink === undefined ? '' : html`<a class="button secondary" href="${view.nextLink}">Older entries</a>`}</nav>`,

@@ -62,9 +62,13 @@ export async function bankHealth(db: Kysely<Database>, now: Date, clientScope: s
       eb.fn.countAll<number | string>().as('day_calls'),
       eb.fn.sum<number | string>(failedCase).as('day_failed'),
       eb.fn.sum<number | string>(sql`CASE WHEN at >= ${hourAgo} THEN 1 ELSE 0 END`).as('hour_calls'),
-      eb.fn.sum<number | string>(sql`CASE WHEN at >= ${hourAgo} AND outcome IN (${sql.join([...FAILURE_OUTCOMES])}) THEN 1 ELSE 0 END`).as('hour_failed'),
+      eb.fn
+        .sum<number | string>(sql`CASE WHEN at >= ${hourAgo} AND outcome IN (${sql.join([...FAILURE_OUTCOMES])}) THEN 1 ELSE 0 END`)
+        .as('hour_failed'),
       eb.fn.sum<number | string>(sql`CASE WHEN at >= ${quarterAgo} THEN 1 ELSE 0 END`).as('quarter_calls'),
-      eb.fn.sum<number | string>(sql`CASE WHEN at >= ${quarterAgo} AND outcome IN (${sql.join([...FAILURE_OUTCOMES])}) THEN 1 ELSE 0 END`).as('quarter_failed'),
+      eb.fn
+        .sum<number | string>(sql`CASE WHEN at >= ${quarterAgo} AND outcome IN (${sql.join([...FAILURE_OUTCOMES])}) THEN 1 ELSE 0 END`)
+        .as('quarter_failed'),
       eb.fn.max('at').as('last_call_at'),
       eb.fn.max<string | null>(sql`CASE WHEN outcome IN (${sql.join([...FAILURE_OUTCOMES])}) THEN at END`).as('last_failure_at'),
     ])
@@ -102,7 +106,15 @@ export async function bankHealth(db: Kysely<Database>, now: Date, clientScope: s
 /** A bank without calls in the last day. */
 export function quietBank(bankId: string): BankHealth {
   const none: HealthWindow = { calls: 0, failed: 0, successRate: undefined, p95Ms: undefined };
-  return { bankId, state: 'quiet', lastQuarterHour: { calls: 0, failed: 0 }, lastHour: none, lastDay: none, lastCallAt: undefined, lastFailureAt: undefined };
+  return {
+    bankId,
+    state: 'quiet',
+    lastQuarterHour: { calls: 0, failed: 0 },
+    lastHour: none,
+    lastDay: none,
+    lastCallAt: undefined,
+    lastFailureAt: undefined,
+  };
 }
 
 export function stateOf(counts: Pick<Counts, 'quarter' | 'hour' | 'day'>): HealthState {
@@ -125,7 +137,13 @@ function windowOf(counts: { calls: number; failed: number }, p95Ms: number | und
  * The nearest-rank 95th percentile: the ⌈0.95·n⌉-th smallest latency, read as the (n − ⌈0.95·n⌉)-th from the top
  * through the (bank, time) index. Exact, and the same on SQLite and PostgreSQL (neither shares a percentile function).
  */
-async function p95(db: Kysely<Database>, bankId: string, since: string, calls: number, clientScope: string | undefined): Promise<number | undefined> {
+async function p95(
+  db: Kysely<Database>,
+  bankId: string,
+  since: string,
+  calls: number,
+  clientScope: string | undefined,
+): Promise<number | undefined> {
   if (calls === 0) return undefined;
   let query = db
     .selectFrom('bank_calls')

@@ -17,7 +17,12 @@ import { banksPage, type ListedBank } from './views.js';
 const STATE_ORDER: Record<HealthState, number> = { failing: 0, degraded: 1, healthy: 2, quiet: 3 };
 
 function byUrgency(a: ListedBank, b: ListedBank): number {
-  return STATE_ORDER[a.health.state] - STATE_ORDER[b.health.state] || b.health.lastHour.calls - a.health.lastHour.calls || b.health.lastDay.calls - a.health.lastDay.calls || a.bank.name.localeCompare(b.bank.name);
+  return (
+    STATE_ORDER[a.health.state] - STATE_ORDER[b.health.state] ||
+    b.health.lastHour.calls - a.health.lastHour.calls ||
+    b.health.lastDay.calls - a.health.lastDay.calls ||
+    a.bank.name.localeCompare(b.bank.name)
+  );
 }
 
 const BanksRoute = { querystring: NoQuery };

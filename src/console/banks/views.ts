@@ -30,13 +30,20 @@ const STATE_BADGE: Record<HealthState, { word: string; tone: string }> = {
   quiet: { word: 'No calls', tone: 'neutral' },
 };
 
-const STANDARD_NAME: Record<Bank['connector']['standard'], string> = { 'berlin-group': 'Berlin Group', 'uk-open-banking': 'UK Open Banking' };
+const STANDARD_NAME: Record<Bank['connector']['standard'], string> = {
+  'berlin-group': 'Berlin Group',
+  'uk-open-banking': 'UK Open Banking',
+};
 
 const rate = (window: HealthWindow): string => percent(window.calls - window.failed, window.calls);
 const latency = (window: HealthWindow): string => (window.p95Ms === undefined ? '—' : duration(window.p95Ms));
 
 function degradedNote(degraded: number): string {
-  return degraded === 0 ? 'None answered under 95 % of its calls in the last hour.' : degraded === 1 ? '1 bank answered under 95 % of its calls in the last hour.' : `${degraded} banks answered under 95 % of their calls in the last hour.`;
+  return degraded === 0
+    ? 'None answered under 95 % of its calls in the last hour.'
+    : degraded === 1
+      ? '1 bank answered under 95 % of its calls in the last hour.'
+      : `${degraded} banks answered under 95 % of their calls in the last hour.`;
 }
 
 function windowCell(label: string, window: HealthWindow): SafeHtml {
@@ -65,14 +72,17 @@ ${windowCell('Answered (24 h)', health.lastDay)}
 
 function failingSummary(listed: readonly ListedBank[]): SafeHtml {
   const failing = listed.filter((entry) => entry.health.state === 'failing');
-  if (failing.length === 0) return html`<div class="notice success" role="status"><strong>No bank is failing now.</strong> ${degradedNote(listed.filter((entry) => entry.health.state === 'degraded').length)}</div>`;
+  if (failing.length === 0)
+    return html`<div class="notice success" role="status"><strong>No bank is failing now.</strong> ${degradedNote(listed.filter((entry) => entry.health.state === 'degraded').length)}</div>`;
   return html`<div class="errors" role="status"><h2>${failing.length === 1 ? '1 bank is failing now' : `${failing.length} banks are failing now`}</h2><ul>${failing.map(
-    (entry) => html`<li><strong>${entry.bank.name}</strong>: ${entry.health.lastQuarterHour.failed} of ${entry.health.lastQuarterHour.calls} calls failed in the last 15 minutes${entry.health.lastFailureAt === undefined ? '' : html`, last at ${timeTag(entry.health.lastFailureAt)}`}.</li>`,
+    (entry) =>
+      html`<li><strong>${entry.bank.name}</strong>: ${entry.health.lastQuarterHour.failed} of ${entry.health.lastQuarterHour.calls} calls failed in the last 15 minutes${entry.health.lastFailureAt === undefined ? '' : html`, last at ${timeTag(entry.health.lastFailureAt)}`}.</li>`,
   )}</ul></div>`;
 }
 
 function activeTable(active: readonly ListedBank[], now: Date): SafeHtml {
-  if (active.length === 0) return emptyState('No bank calls in the last day', html`<p>Banks appear here with their figures once payments reach them.</p>`);
+  if (active.length === 0)
+    return emptyState('No bank calls in the last day', html`<p>Banks appear here with their figures once payments reach them.</p>`);
   return html`<div class="table-wrap"><table class="cards">
 <caption class="visually-hidden">Banks called in the last day, failing first, with the share of calls answered and the 95th percentile of latency</caption>
 <thead><tr><th scope="col">Bank</th><th scope="col">Health</th><th scope="col" class="amount">Answered, last hour</th><th scope="col" class="amount">p95, last hour</th><th scope="col" class="amount">Answered, last day</th><th scope="col" class="amount">p95, last day</th><th scope="col">Last call</th></tr></thead>
@@ -102,7 +112,10 @@ export function banksPage(view: BanksPageView): string {
       viewer.clientScope === undefined
         ? 'Every bank of the catalogue and how its calls went, failing ones first.'
         : `The banks ${viewer.clientName ?? 'your client'}’s payments called in the last day, from those calls only.`,
-    body: html`${failingSummary(listed)}${activeTable(listed.filter((entry) => entry.health.state !== 'quiet'), view.now)}${quietList(listed.filter((entry) => entry.health.state === 'quiet'))}
+    body: html`${failingSummary(listed)}${activeTable(
+      listed.filter((entry) => entry.health.state !== 'quiet'),
+      view.now,
+    )}${quietList(listed.filter((entry) => entry.health.state === 'quiet'))}
 ${HOW_HEALTH_IS_WORKED_OUT}`,
   });
 }

@@ -18,26 +18,56 @@ import { allValues, CsrfField, DoneQuery, FormText, IdParam, NoQuery, Repeated, 
 import type { ConsoleSectionRoutes } from '../section.js';
 import type { ConsoleServices } from '../services.js';
 import type { Viewer } from '../viewer.js';
-import { clientDetails, createClient, disableClient, rotateSecret, rotateWebhookSecret, saveLogo, setScopes, updateBranding, visibleClient, visibleClients } from './queries.js';
+import {
+  clientDetails,
+  createClient,
+  disableClient,
+  rotateSecret,
+  rotateWebhookSecret,
+  saveLogo,
+  setScopes,
+  updateBranding,
+  visibleClient,
+  visibleClients,
+} from './queries.js';
 import { clientListPage, clientPage, secretsShownOnce, type FormOutcome } from './views.js';
 
-async function sendClientList(services: ConsoleServices, reply: FastifyReply, viewer: Viewer, outcome: FormOutcome = {}, status = 200): Promise<FastifyReply> {
+async function sendClientList(
+  services: ConsoleServices,
+  reply: FastifyReply,
+  viewer: Viewer,
+  outcome: FormOutcome = {},
+  status = 200,
+): Promise<FastifyReply> {
   const { clients, brandings } = await visibleClients(services, viewer);
   return sendPage(reply, clientListPage({ viewer, navigation: services.navigation, clients, brandings, ...outcome }), status);
 }
 
 const ClientListRoute = { querystring: DoneQuery };
 
-async function showClients(services: ConsoleServices, request: RequestOf<typeof ClientListRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function showClients(
+  services: ConsoleServices,
+  request: RequestOf<typeof ClientListRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   return sendClientList(services, reply, viewerOf(request), { done: request.query.done });
 }
 
 const CreateClientRoute = {
   querystring: NoQuery,
-  body: Type.Object({ ...CsrfField, name: Type.Optional(FormText), environment: Type.Optional(FormText), scopes: Type.Optional(Repeated(FormText)) }),
+  body: Type.Object({
+    ...CsrfField,
+    name: Type.Optional(FormText),
+    environment: Type.Optional(FormText),
+    scopes: Type.Optional(Repeated(FormText)),
+  }),
 };
 
-async function addClient(services: ConsoleServices, request: RequestOf<typeof CreateClientRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function addClient(
+  services: ConsoleServices,
+  request: RequestOf<typeof CreateClientRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const name = normalisedDisplayText((request.body.name ?? '').trim());
   const { environment } = request.body;
@@ -49,7 +79,8 @@ async function addClient(services: ConsoleServices, request: RequestOf<typeof Cr
   if (scopes.length === 0) problems.push('Scopes: at least one');
   const httpsProblem = environment === 'production' ? httpsRequiredProblem(services.config.baseUrl) : undefined;
   if (httpsProblem !== undefined) problems.push(httpsProblem);
-  if (problems.length > 0 || (environment !== 'sandbox' && environment !== 'production')) return sendClientList(services, reply, viewer, { problems }, 400);
+  if (problems.length > 0 || (environment !== 'sandbox' && environment !== 'production'))
+    return sendClientList(services, reply, viewer, { problems }, 400);
   const issued = await createClient(services, viewer, { name, environment, scopes });
   const shown = secretsShownOnce(`Client “${name}” created`, [
     ['Client id', issued.clientId],
@@ -62,12 +93,26 @@ async function addClient(services: ConsoleServices, request: RequestOf<typeof Cr
 const ClientParams = Type.Object({ clientId: IdParam });
 const ClientRoute = { params: ClientParams, querystring: DoneQuery };
 
-async function sendClientPage(services: ConsoleServices, request: RequestOf<{ params: typeof ClientParams }>, reply: FastifyReply, outcome: FormOutcome, status = 200): Promise<FastifyReply> {
+async function sendClientPage(
+  services: ConsoleServices,
+  request: RequestOf<{ params: typeof ClientParams }>,
+  reply: FastifyReply,
+  outcome: FormOutcome,
+  status = 200,
+): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const client = await visibleClient(services, viewer, request.params.clientId);
   if (client === undefined) return sendNotFound(services, request, reply);
   const { branding, members } = await clientDetails(services, client.clientId);
-  const view = { viewer, navigation: services.navigation, client, branding, members, webhookSecretGraceSeconds: services.config.webhooks.secretGraceSeconds, ...outcome };
+  const view = {
+    viewer,
+    navigation: services.navigation,
+    client,
+    branding,
+    members,
+    webhookSecretGraceSeconds: services.config.webhooks.secretGraceSeconds,
+    ...outcome,
+  };
   return sendPage(reply, clientPage(view), status);
 }
 
@@ -91,11 +136,19 @@ function clientChangeHandler<Body>(services: ConsoleServices, change: ClientChan
 
 const ButtonRoute = { params: ClientParams, querystring: NoQuery, body: Type.Object(CsrfField) };
 const ScopesBody = Type.Object({ ...CsrfField, scopes: Type.Optional(Repeated(FormText)) });
-const BrandingBody = Type.Object({ ...CsrfField, displayName: Type.Optional(FormText), brandColour: Type.Optional(FormText), supportUrl: Type.Optional(FormText), clear: Type.Optional(Repeated(FormText)) });
+const BrandingBody = Type.Object({
+  ...CsrfField,
+  displayName: Type.Optional(FormText),
+  brandColour: Type.Optional(FormText),
+  supportUrl: Type.Optional(FormText),
+  clear: Type.Optional(Repeated(FormText)),
+});
 type ScopesForm = { scopes?: string | string[] };
 type BrandingForm = { displayName?: string; brandColour?: string; supportUrl?: string; clear?: string | string[] };
 
-const showNewSecret: ClientChange<unknown> = async (services, viewer, clientId) => ({ shown: secretsShownOnce('New client secret', [['Client secret', await rotateSecret(services, viewer, clientId)]]) });
+const showNewSecret: ClientChange<unknown> = async (services, viewer, clientId) => ({
+  shown: secretsShownOnce('New client secret', [['Client secret', await rotateSecret(services, viewer, clientId)]]),
+});
 
 const showNewWebhookSecret: ClientChange<unknown> = async (services, viewer, clientId) => ({
   shown: secretsShownOnce('New webhook secret', [['Webhook secret', await rotateWebhookSecret(services, viewer, clientId)]]),
@@ -120,7 +173,12 @@ function brandingChanges(body: BrandingForm): BrandingChanges {
     const given = body[name]?.trim();
     return cleared.has(clear) ? { [name]: null } : given !== undefined && given !== '' ? { [name]: given } : {};
   };
-  return { ...pick('displayName', 'display-name'), ...pick('brandColour', 'brand-colour'), ...pick('supportUrl', 'support-url'), ...(cleared.has('logo') ? { logo: null } : {}) };
+  return {
+    ...pick('displayName', 'display-name'),
+    ...pick('brandColour', 'brand-colour'),
+    ...pick('supportUrl', 'support-url'),
+    ...(cleared.has('logo') ? { logo: null } : {}),
+  };
 }
 
 const saveBranding: ClientChange<BrandingForm> = async (services, viewer, clientId, body) => {
@@ -130,7 +188,11 @@ const saveBranding: ClientChange<BrandingForm> = async (services, viewer, client
 
 // The logo: the same pipeline as `openpis clients branding --logo` (src/branding/logo.ts), which refuses SVG, other
 // formats, broken and too large files with its own message; the upload reader cuts a file one byte past its limit.
-const LogoRoute = { params: ClientParams, querystring: NoQuery, body: Type.Object({ ...CsrfField, logo: Type.Optional(Type.Unsafe<Buffer>({ type: 'object' })) }) };
+const LogoRoute = {
+  params: ClientParams,
+  querystring: NoQuery,
+  body: Type.Object({ ...CsrfField, logo: Type.Optional(Type.Unsafe<Buffer>({ type: 'object' })) }),
+};
 
 const saveUploadedLogo: ClientChange<{ logo?: Buffer }> = async (services, viewer, clientId, body) => {
   if (!Buffer.isBuffer(body.logo)) return { problems: ['Logo: choose a PNG, JPEG or WebP file'] };
@@ -152,7 +214,11 @@ async function registerOperatorForms(operators: App, services: ConsoleServices):
   operators.post('/clients/:clientId/rotate-webhook-secret', { schema: ButtonRoute }, clientChangeHandler(services, showNewWebhookSecret));
   operators.post('/clients/:clientId/disable', { schema: ButtonRoute }, clientChangeHandler(services, disable));
   operators.post('/clients/:clientId/scopes', { schema: { ...ButtonRoute, body: ScopesBody } }, clientChangeHandler(services, saveScopes));
-  operators.post('/clients/:clientId/branding', { schema: { ...ButtonRoute, body: BrandingBody } }, clientChangeHandler(services, saveBranding));
+  operators.post(
+    '/clients/:clientId/branding',
+    { schema: { ...ButtonRoute, body: BrandingBody } },
+    clientChangeHandler(services, saveBranding),
+  );
 }
 
 export const clientsSection: ConsoleSectionRoutes = {
@@ -164,6 +230,10 @@ export const clientsSection: ConsoleSectionRoutes = {
   },
   uploads: async (uploads, services) => {
     const limits = { maxFileBytes: MAX_LOGO_FILE_BYTES, files: 1, fields: 1 };
-    uploads.post('/clients/:clientId/logo', { schema: LogoRoute, config: { consoleSection: 'clients', uploadLimits: limits } }, clientChangeHandler(services, saveUploadedLogo));
+    uploads.post(
+      '/clients/:clientId/logo',
+      { schema: LogoRoute, config: { consoleSection: 'clients', uploadLimits: limits } },
+      clientChangeHandler(services, saveUploadedLogo),
+    );
   },
 };

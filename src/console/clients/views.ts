@@ -23,11 +23,13 @@ const DONE: Readonly<Record<string, string>> = {
   logo: 'Logo saved: payers see it on their next page.',
 };
 
-const doneNotice = (done: string | undefined): SafeHtml | '' => (done === undefined || DONE[done] === undefined ? '' : notice(DONE[done] ?? '', 'success'));
+const doneNotice = (done: string | undefined): SafeHtml | '' =>
+  done === undefined || DONE[done] === undefined ? '' : notice(DONE[done] ?? '', 'success');
 
 function scopeBoxes(chosen: readonly string[], legend: string): SafeHtml {
   return html`<fieldset class="checks"><legend>${legend}</legend>${SCOPES.map(
-    (scope) => html`<label><input type="checkbox" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}> <span class="mono">${scope}</span></label>`,
+    (scope) =>
+      html`<label><input type="checkbox" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}> <span class="mono">${scope}</span></label>`,
   )}</fieldset>`;
 }
 
@@ -62,10 +64,12 @@ function createForm(viewer: Viewer): SafeHtml | '' {
 </div></form></section>`;
 }
 
-const stateBadge = (client: ClientSummary): SafeHtml => (client.disabledAt === null ? html`<span class="badge completed">Active</span>` : html`<span class="badge failed">Disabled</span>`);
+const stateBadge = (client: ClientSummary): SafeHtml =>
+  client.disabledAt === null ? html`<span class="badge completed">Active</span>` : html`<span class="badge failed">Disabled</span>`;
 
 function clientTable(clients: readonly ClientSummary[], brandings: ReadonlyMap<string, ClientBranding>): SafeHtml {
-  if (clients.length === 0) return emptyState('No clients yet', html`<p>Create the first one below, or with <code class="mono">openpis clients create</code>.</p>`);
+  if (clients.length === 0)
+    return emptyState('No clients yet', html`<p>Create the first one below, or with <code class="mono">openpis clients create</code>.</p>`);
   return html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Clients</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Scopes</th><th scope="col">Created</th></tr></thead>
 <tbody>${clients.map(

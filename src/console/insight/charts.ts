@@ -59,7 +59,8 @@ function svgOpen(frame: ChartFrame, layout: Layout, height: number): SafeHtml {
 /** Horizontal grid lines with their values on the left. */
 function valueAxis(layout: Layout, y: (value: number) => number, ticks: readonly number[], format: (value: number) => string): SafeHtml {
   return html`<g class="axis">${ticks.map(
-    (tick) => html`<line class="grid" x1="${MARGIN.left}" x2="${layout.width - MARGIN.right}" y1="${y(tick)}" y2="${y(tick)}"></line><text x="${MARGIN.left - 6}" y="${y(tick) + 4}" text-anchor="end">${format(tick)}</text>`,
+    (tick) =>
+      html`<line class="grid" x1="${MARGIN.left}" x2="${layout.width - MARGIN.right}" y1="${y(tick)}" y2="${y(tick)}"></line><text x="${MARGIN.left - 6}" y="${y(tick) + 4}" text-anchor="end">${format(tick)}</text>`,
   )}</g>`;
 }
 
@@ -97,9 +98,14 @@ export function stackedBars(input: StackedBarsInput): SafeHtml {
         const top = y(base + value);
         const bottom = y(base);
         base += value;
-        return value === 0 ? '' : html`<rect class="${item.tone}" x="${left}" y="${top}" width="${x.bandwidth()}" height="${Math.max(0, bottom - top)}"></rect>`;
+        return value === 0
+          ? ''
+          : html`<rect class="${item.tone}" x="${left}" y="${top}" width="${x.bandwidth()}" height="${Math.max(0, bottom - top)}"></rect>`;
       });
-      const label = index % labelEvery === 0 ? html`<text class="tick" x="${left + x.bandwidth() / 2}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${bar.label}</text>` : '';
+      const label =
+        index % labelEvery === 0
+          ? html`<text class="tick" x="${left + x.bandwidth() / 2}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${bar.label}</text>`
+          : '';
       return html`<g>${segments}${label}</g>`;
     });
     return html`${svgOpen(input.frame, layout, height)}${valueAxis(layout, y, ticks, count)}${bars}<line class="baseline" x1="${MARGIN.left}" x2="${layout.width - MARGIN.right}" y1="${y(0)}" y2="${y(0)}"></line></svg>`;

@@ -35,7 +35,11 @@ export async function outcomesOverTime(db: Kysely<Database>, scope: InsightScope
   const length = bucket === 'hour' ? 13 : 10;
   let query = db
     .selectFrom('payments')
-    .select((eb) => [sql<string>`substr(created_at, 1, ${sql.lit(length)})`.as('bucket'), 'detailed_status', eb.fn.countAll<number | string>().as('count')])
+    .select((eb) => [
+      sql<string>`substr(created_at, 1, ${sql.lit(length)})`.as('bucket'),
+      'detailed_status',
+      eb.fn.countAll<number | string>().as('count'),
+    ])
     .where('created_at', '>=', scope.from.toISOString())
     .where('created_at', '<', scope.to.toISOString())
     .groupBy([sql`substr(created_at, 1, ${sql.lit(length)})`, 'detailed_status']);
@@ -44,7 +48,10 @@ export async function outcomesOverTime(db: Kysely<Database>, scope: InsightScope
 
   const buckets = new Map<string, { completed: number; failed: number; pending: number }>();
   const step = bucket === 'hour' ? 3_600_000 : 86_400_000;
-  const first = bucket === 'hour' ? Date.parse(`${scope.from.toISOString().slice(0, 13)}:00:00Z`) : Date.parse(`${scope.from.toISOString().slice(0, 10)}T00:00:00Z`);
+  const first =
+    bucket === 'hour'
+      ? Date.parse(`${scope.from.toISOString().slice(0, 13)}:00:00Z`)
+      : Date.parse(`${scope.from.toISOString().slice(0, 10)}T00:00:00Z`);
   for (let start = first; start < scope.to.getTime(); start += step) {
     buckets.set(new Date(start).toISOString().slice(0, length), { completed: 0, failed: 0, pending: 0 });
   }
@@ -149,7 +156,9 @@ export const COMPLETION_SAMPLE_LIMIT = 50_000;
 export async function completionTimes(db: Kysely<Database>, scope: InsightScope): Promise<CompletionTimes> {
   let query = db
     .selectFrom('payments as p')
-    .innerJoin('payment_status_history as h', (join) => join.onRef('h.payment_id', '=', 'p.id').on('h.detailed_status', '=', 'PAYMENT_EXECUTION_COMPLETED'))
+    .innerJoin('payment_status_history as h', (join) =>
+      join.onRef('h.payment_id', '=', 'p.id').on('h.detailed_status', '=', 'PAYMENT_EXECUTION_COMPLETED'),
+    )
     .select(['p.created_at as created', 'h.created_at as completed'])
     .where('p.created_at', '>=', scope.from.toISOString())
     .where('p.created_at', '<', scope.to.toISOString())
@@ -167,6 +176,7 @@ export async function completionTimes(db: Kysely<Database>, scope: InsightScope)
     const index = COMPLETION_BUCKETS.findIndex((bucket) => ms < bucket.upToSeconds * 1000);
     counts[index] = (counts[index] ?? 0) + 1;
   }
-  const rank = (share: number): number | undefined => (durations.length === 0 ? undefined : durations[Math.ceil(share * durations.length) - 1]);
+  const rank = (share: number): number | undefined =>
+    durations.length === 0 ? undefined : durations[Math.ceil(share * durations.length) - 1];
   return { counts, total: durations.length, medianMs: rank(0.5), p95Ms: rank(0.95), sampled };
 }

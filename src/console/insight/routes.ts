@@ -28,10 +28,17 @@ async function showInsight(services: ConsoleServices, request: RequestOf<typeof 
   const clientId = viewer.clientScope ?? clients.find((client) => client.clientId === pickedClient)?.clientId;
   const now = services.now();
   const scope: InsightScope = { from: new Date(now.getTime() - range.hours * 3_600_000), to: now, clientId };
-  const [buckets, funnelRows, times] = await Promise.all([outcomesOverTime(services.db, scope, range.bucket), funnelByBank(services.db, scope), completionTimes(services.db, scope)]);
+  const [buckets, funnelRows, times] = await Promise.all([
+    outcomesOverTime(services.db, scope, range.bucket),
+    funnelByBank(services.db, scope),
+    completionTimes(services.db, scope),
+  ]);
   const bankRow = pickedBank === undefined ? undefined : funnelRows.find((row) => row.bankId === pickedBank);
   const names = bankNames(services.catalogue);
-  return sendPage(reply, insightPage({ viewer, navigation: services.navigation, rangeId, clients, clientId, names, buckets, funnelRows, bankRow, times }));
+  return sendPage(
+    reply,
+    insightPage({ viewer, navigation: services.navigation, rangeId, clients, clientId, names, buckets, funnelRows, bankRow, times }),
+  );
 }
 
 export const insightSection: ConsoleSectionRoutes = {

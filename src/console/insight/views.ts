@@ -8,7 +8,17 @@ import { consolePage, emptyState } from '../layout.js';
 import type { ConsoleNavigation } from '../navigation.js';
 import type { Viewer } from '../viewer.js';
 import { columns, horizontalBars, stackedBars, type Series } from './charts.js';
-import { COMPLETION_BUCKETS, COMPLETION_SAMPLE_LIMIT, FUNNEL_STEPS, overallFunnel, RANGES, type CompletionTimes, type FunnelRow, type OutcomeBucket, type RangeId } from './queries.js';
+import {
+  COMPLETION_BUCKETS,
+  COMPLETION_SAMPLE_LIMIT,
+  FUNNEL_STEPS,
+  overallFunnel,
+  RANGES,
+  type CompletionTimes,
+  type FunnelRow,
+  type OutcomeBucket,
+  type RangeId,
+} from './queries.js';
 
 const OUTCOMES: readonly Series[] = [
   { key: 'completed', label: 'Completed', tone: 'completed' },
@@ -36,11 +46,16 @@ function outcomesChart(buckets: readonly OutcomeBucket[], bucket: 'hour' | 'day'
       table: html`<div class="table-wrap"><table><caption class="visually-hidden">Payments per ${bucket} by outcome</caption>
 <thead><tr><th scope="col">${bucket === 'hour' ? 'Hour (UTC)' : 'Day (UTC)'}</th><th scope="col" class="amount">Completed</th><th scope="col" class="amount">Failed</th><th scope="col" class="amount">Pending</th></tr></thead>
 <tbody>${buckets.map(
-        (item) => html`<tr><th scope="row">${bucket === 'hour' ? `${item.start.slice(0, 10)} ${item.start.slice(11, 16)}` : item.start.slice(0, 10)}</th><td class="amount">${item.completed}</td><td class="amount">${item.failed}</td><td class="amount">${item.pending}</td></tr>`,
+        (item) =>
+          html`<tr><th scope="row">${bucket === 'hour' ? `${item.start.slice(0, 10)} ${item.start.slice(11, 16)}` : item.start.slice(0, 10)}</th><td class="amount">${item.completed}</td><td class="amount">${item.failed}</td><td class="amount">${item.pending}</td></tr>`,
       )}</tbody></table></div>`,
     },
     series: OUTCOMES,
-    bars: buckets.map((item) => ({ key: item.start, label: bucketLabel(item.start, bucket), values: { completed: item.completed, failed: item.failed, pending: item.pending } })),
+    bars: buckets.map((item) => ({
+      key: item.start,
+      label: bucketLabel(item.start, bucket),
+      values: { completed: item.completed, failed: item.failed, pending: item.pending },
+    })),
     labelEvery: bucket === 'hour' ? 3 : buckets.length > 10 ? 5 : 1,
   });
 }
@@ -65,7 +80,8 @@ function funnelChart(reached: readonly number[], scopeLabel: string): SafeHtml {
       table: html`<div class="table-wrap"><table><caption class="visually-hidden">Payments that reached each step</caption>
 <thead><tr><th scope="col">Step</th><th scope="col" class="amount">Payments</th><th scope="col" class="amount">Share<span class="visually-hidden"> of created</span></th><th scope="col" class="amount">Lost<span class="visually-hidden"> before this step</span></th></tr></thead>
 <tbody>${FUNNEL_STEPS.map(
-        (step, index) => html`<tr><th scope="row">${step.label}<span class="hint">${step.hint}</span></th><td class="amount">${reached[index] ?? 0}</td><td class="amount">${percent(reached[index] ?? 0, created)}</td><td class="amount">${index === 0 ? '—' : (reached[index - 1] ?? 0) - (reached[index] ?? 0)}</td></tr>`,
+        (step, index) =>
+          html`<tr><th scope="row">${step.label}<span class="hint">${step.hint}</span></th><td class="amount">${reached[index] ?? 0}</td><td class="amount">${percent(reached[index] ?? 0, created)}</td><td class="amount">${index === 0 ? '—' : (reached[index - 1] ?? 0) - (reached[index] ?? 0)}</td></tr>`,
       )}</tbody></table></div>`,
     },
     full: created,
@@ -99,7 +115,12 @@ function bankConversionChart(rows: readonly FunnelRow[], names: Map<string, stri
 <tbody>${banks.map((bank) => html`<tr><th scope="row">${bank.name}</th><td class="amount">${bank.created}</td><td class="amount">${bank.completed}</td><td class="amount">${percent(bank.completed, bank.created)}</td></tr>`)}</tbody></table></div>`,
     },
     full: 1,
-    bars: banks.map((bank) => ({ label: bank.name, value: bank.completed / bank.created, note: `${percent(bank.completed, bank.created)} of ${bank.created}`, tone: 'completed' })),
+    bars: banks.map((bank) => ({
+      label: bank.name,
+      value: bank.completed / bank.created,
+      note: `${percent(bank.completed, bank.created)} of ${bank.created}`,
+      tone: 'completed',
+    })),
   });
 }
 
@@ -137,7 +158,8 @@ export interface InsightPageView {
   readonly times: CompletionTimes;
 }
 
-const option = (value: string, label: string, current: string | undefined): SafeHtml => html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`;
+const option = (value: string, label: string, current: string | undefined): SafeHtml =>
+  html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`;
 
 function controls(view: InsightPageView): SafeHtml {
   const { viewer, clients, clientId, bankRow } = view;
@@ -157,9 +179,13 @@ function charts(view: InsightPageView): SafeHtml {
   const { buckets, bankRow, funnelRows, names } = view;
   const range = RANGES[view.rangeId];
   if (!buckets.some((item) => item.completed + item.failed + item.pending > 0)) {
-    return emptyState('No payments in this period', html`<p>Charts appear once payments are created. Try a longer period${view.viewer.clientScope === undefined ? ', or every client' : ''}.</p>`);
+    return emptyState(
+      'No payments in this period',
+      html`<p>Charts appear once payments are created. Try a longer period${view.viewer.clientScope === undefined ? ', or every client' : ''}.</p>`,
+    );
   }
-  const funnelScope = bankRow?.bankId === undefined || bankRow.bankId === null ? 'Every bank' : (names.get(bankRow.bankId) ?? bankRow.bankId);
+  const funnelScope =
+    bankRow?.bankId === undefined || bankRow.bankId === null ? 'Every bank' : (names.get(bankRow.bankId) ?? bankRow.bankId);
   return html`${outcomesChart(buckets, range.bucket, range.label)}
 ${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}
 ${bankConversionChart(funnelRows, names)}

@@ -85,16 +85,31 @@ export async function listPayments(
     const wanted = new Set(filters.statuses);
     detailed = DETAILED_STATUSES.filter((status) => wanted.has(topLevelStatus(status)));
   }
-  if (filters.detailedStatus !== undefined) detailed = (detailed ?? DETAILED_STATUSES).filter((status) => status === filters.detailedStatus);
+  if (filters.detailedStatus !== undefined)
+    detailed = (detailed ?? DETAILED_STATUSES).filter((status) => status === filters.detailedStatus);
   if (detailed !== undefined && detailed.length === 0) return { rows: [], next: undefined };
 
   let query = db
     .selectFrom('payments')
-    .select(['id', 'client_id', 'end_to_end_id', 'amount', 'currency', 'detailed_status', 'provider_id', 'recipient', 'environment', 'created_at', 'updated_at']);
+    .select([
+      'id',
+      'client_id',
+      'end_to_end_id',
+      'amount',
+      'currency',
+      'detailed_status',
+      'provider_id',
+      'recipient',
+      'environment',
+      'created_at',
+      'updated_at',
+    ]);
   if (filters.clientId !== undefined) query = query.where('client_id', '=', filters.clientId);
   if (detailed !== undefined) {
     const unordered = dialect === 'sqlite' && filters.clientId === undefined && filters.detailedStatus === undefined;
-    query = unordered ? query.where(sql<string>`+detailed_status`, 'in', [...detailed]) : query.where('detailed_status', 'in', [...detailed]);
+    query = unordered
+      ? query.where(sql<string>`+detailed_status`, 'in', [...detailed])
+      : query.where('detailed_status', 'in', [...detailed]);
   }
   if (filters.providerId !== undefined) query = query.where('provider_id', '=', filters.providerId);
   if (filters.createdFrom !== undefined) query = query.where('created_at', '>=', filters.createdFrom);
@@ -106,28 +121,39 @@ export async function listPayments(
   const search = filters.search?.trim();
   if (search !== undefined && search !== '') {
     query = UUID.test(search)
-      ? query.where((eb) => eb.or([eb('id', '=', search.toLowerCase()), eb('provider_payment_id', '=', search), eb('end_to_end_id', '=', search)]))
-      : query.where((eb) => eb.or([eb.and([eb('end_to_end_id', '>=', search), eb('end_to_end_id', '<', search + PREFIX_END)]), eb('provider_payment_id', '=', search)]));
+      ? query.where((eb) =>
+          eb.or([eb('id', '=', search.toLowerCase()), eb('provider_payment_id', '=', search), eb('end_to_end_id', '=', search)]),
+        )
+      : query.where((eb) =>
+          eb.or([
+            eb.and([eb('end_to_end_id', '>=', search), eb('end_to_end_id', '<', search + PREFIX_END)]),
+            eb('provider_payment_id', '=', search),
+          ]),
+        );
   }
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+    );
   }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-  const shown = rows.slice(0, limit).map(
-    (row): PaymentListRow => ({
-      id: row.id,
-      clientId: row.client_id,
-      endToEndId: row.end_to_end_id,
-      amount: row.amount,
-      currency: row.currency,
-      detailedStatus: row.detailed_status as DetailedStatus,
-      providerId: row.provider_id,
-      recipientName: (JSON.parse(row.recipient) as { name?: string }).name ?? '',
-      environment: row.environment,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }),
-  );
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const shown = rows.slice(0, limit).map((row): PaymentListRow => ({
+    id: row.id,
+    clientId: row.client_id,
+    endToEndId: row.end_to_end_id,
+    amount: row.amount,
+    currency: row.currency,
+    detailedStatus: row.detailed_status as DetailedStatus,
+    providerId: row.provider_id,
+    recipientName: (JSON.parse(row.recipient) as { name?: string }).name ?? '',
+    environment: row.environment,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }));
   const last = shown.at(-1);
   return { rows: shown, next: rows.length > limit && last !== undefined ? { createdAt: last.createdAt, id: last.id } : undefined };
 }
@@ -140,7 +166,8 @@ export function encodePosition(position: PaymentListPosition): string {
 export function decodePosition(text: string | undefined): PaymentListPosition | undefined {
   if (text === undefined || !/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const [createdAt, id, extra] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (createdAt === undefined || id === undefined || extra !== undefined || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(createdAt) || !UUID.test(id)) return undefined;
+  if (createdAt === undefined || id === undefined || extra !== undefined || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(createdAt) || !UUID.test(id))
+    return undefined;
   return { createdAt, id };
 }
 
@@ -150,7 +177,11 @@ export type StatusRecord = Selectable<Database['payment_status_history']>;
 export type BankCallRecord = Awaited<ReturnType<typeof bankCallsOf>>[number];
 
 /** The payment, if this viewer may see it (else undefined: answered as not found, as an unknown one). */
-export async function visiblePayment(db: Kysely<Database>, paymentId: string, clientScope: string | undefined): Promise<PaymentRow | undefined> {
+export async function visiblePayment(
+  db: Kysely<Database>,
+  paymentId: string,
+  clientScope: string | undefined,
+): Promise<PaymentRow | undefined> {
   if (!UUID.test(paymentId)) return undefined;
   let query = db.selectFrom('payments').selectAll().where('id', '=', paymentId.toLowerCase());
   if (clientScope !== undefined) query = query.where('client_id', '=', clientScope);
@@ -165,7 +196,12 @@ export interface PaymentRecords {
 }
 
 /** What a payment's page shows beside the row: its status timeline, webhook deliveries, bank calls and client. */
-export async function paymentRecords(db: Kysely<Database>, outbox: WebhookOutbox, clients: ClientService, row: PaymentRow): Promise<PaymentRecords> {
+export async function paymentRecords(
+  db: Kysely<Database>,
+  outbox: WebhookOutbox,
+  clients: ClientService,
+  row: PaymentRow,
+): Promise<PaymentRecords> {
   const history = await db.selectFrom('payment_status_history').selectAll().where('payment_id', '=', row.id).orderBy('sequence').execute();
   const events = await outbox.listForPayment(row.id);
   const client = (await clients.list()).find((candidate) => candidate.clientId === row.client_id);

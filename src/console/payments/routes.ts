@@ -56,9 +56,13 @@ function parseFilters(viewer: Viewer, query: ListQuery): ParsedFilters {
     echo.set(name, value);
     return value;
   };
-  const statuses = allValues(query.status).filter((value): value is (typeof TOP_LEVEL)[number] => (TOP_LEVEL as readonly string[]).includes(value));
+  const statuses = allValues(query.status).filter((value): value is (typeof TOP_LEVEL)[number] =>
+    (TOP_LEVEL as readonly string[]).includes(value),
+  );
   for (const status of statuses) echo.append('status', status);
-  const [detailed, client, bank, from, to, min, max, paymentId, endToEndId, search] = (['detailed', 'client', 'bank', 'from', 'to', 'min', 'max', 'id', 'e2e', 'q'] as const).map(text);
+  const [detailed, client, bank, from, to, min, max, paymentId, endToEndId, search] = (
+    ['detailed', 'client', 'bank', 'from', 'to', 'min', 'max', 'id', 'e2e', 'q'] as const
+  ).map(text);
   const amountMin = min === undefined ? undefined : scaledAmount(min);
   const amountMax = max === undefined ? undefined : scaledAmount(max);
   if (detailed !== undefined && !isDetailedStatus(detailed)) problems.push('Detailed status: choose one from the list');
@@ -87,16 +91,39 @@ function parseFilters(viewer: Viewer, query: ListQuery): ParsedFilters {
 
 const PaymentListRoute = { querystring: PaymentListQuery };
 
-async function showPaymentList(services: ConsoleServices, request: RequestOf<typeof PaymentListRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function showPaymentList(
+  services: ConsoleServices,
+  request: RequestOf<typeof PaymentListRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const { query } = request;
   const { filters, problems, echo } = parseFilters(viewer, query);
   const after = decodePosition(query.after);
   const clients = viewer.clientScope === undefined ? await services.clients.list() : [];
-  const result = problems.length > 0 ? { rows: [], next: undefined } : await listPayments(services.db, filters, PAGE_SIZE, after, services.databaseKind);
-  if (echo.toString() !== '') await services.audit.record(viewer.actor, { action: 'payments.searched', clientId: viewer.clientScope ?? null, details: { filters: echo.toString() } });
-  const nextLink = result.next === undefined ? undefined : `/console/payments?${new URLSearchParams([...echo.entries(), ['after', encodePosition(result.next)]]).toString()}`;
-  const page = paymentListPage({ viewer, navigation: services.navigation, problems, echo, banks: bankNames(services.catalogue), clients, rows: result.rows, paged: after !== undefined, nextLink });
+  const result =
+    problems.length > 0 ? { rows: [], next: undefined } : await listPayments(services.db, filters, PAGE_SIZE, after, services.databaseKind);
+  if (echo.toString() !== '')
+    await services.audit.record(viewer.actor, {
+      action: 'payments.searched',
+      clientId: viewer.clientScope ?? null,
+      details: { filters: echo.toString() },
+    });
+  const nextLink =
+    result.next === undefined
+      ? undefined
+      : `/console/payments?${new URLSearchParams([...echo.entries(), ['after', encodePosition(result.next)]]).toString()}`;
+  const page = paymentListPage({
+    viewer,
+    navigation: services.navigation,
+    problems,
+    echo,
+    banks: bankNames(services.catalogue),
+    clients,
+    rows: result.rows,
+    paged: after !== undefined,
+    nextLink,
+  });
   return sendPage(reply, page, problems.length > 0 ? 400 : 200);
 }
 
@@ -112,16 +139,30 @@ async function showPayment(services: ConsoleServices, request: RequestOf<typeof 
   return sendPage(reply, paymentPage({ viewer, navigation: services.navigation, row, records, bank, done: request.query.done }));
 }
 
-const RedeliverRoute = { params: Type.Object({ paymentId: IdParam, eventId: IdParam }), querystring: NoQuery, body: Type.Object(CsrfField) };
+const RedeliverRoute = {
+  params: Type.Object({ paymentId: IdParam, eventId: IdParam }),
+  querystring: NoQuery,
+  body: Type.Object(CsrfField),
+};
 
-async function redeliverWebhook(services: ConsoleServices, request: RequestOf<typeof RedeliverRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function redeliverWebhook(
+  services: ConsoleServices,
+  request: RequestOf<typeof RedeliverRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const { paymentId, eventId } = request.params;
   const row = await visiblePayment(services.db, paymentId, viewer.clientScope);
-  const event = row === undefined ? undefined : (await services.outbox.listForPayment(row.id)).find((candidate) => candidate.eventId === eventId);
+  const event =
+    row === undefined ? undefined : (await services.outbox.listForPayment(row.id)).find((candidate) => candidate.eventId === eventId);
   if (row === undefined || event === undefined) return sendNotFound(services, request, reply);
   await services.outbox.redeliver(event.eventId);
-  await services.audit.record(viewer.actor, { action: 'webhook.redelivered', clientId: row.client_id, target: row.id, details: { eventId: event.eventId, sequence: event.sequence } });
+  await services.audit.record(viewer.actor, {
+    action: 'webhook.redelivered',
+    clientId: row.client_id,
+    target: row.id,
+    details: { eventId: event.eventId, sequence: event.sequence },
+  });
   return seeOther(reply, `/console/payments/${row.id}?done=redelivered#webhooks`);
 }
 
@@ -130,6 +171,8 @@ export const paymentsSection: ConsoleSectionRoutes = {
   routes: async (pages, services) => {
     pages.get('/payments', { schema: PaymentListRoute }, (request, reply) => showPaymentList(services, request, reply));
     pages.get('/payments/:paymentId', { schema: PaymentRoute }, (request, reply) => showPayment(services, request, reply));
-    pages.post('/payments/:paymentId/webhooks/:eventId/redeliver', { schema: RedeliverRoute }, (request, reply) => redeliverWebhook(services, request, reply));
+    pages.post('/payments/:paymentId/webhooks/:eventId/redeliver', { schema: RedeliverRoute }, (request, reply) =>
+      redeliverWebhook(services, request, reply),
+    );
   },
 };

@@ -3,7 +3,15 @@
  * status timeline with the time between records and the failure reasons, the bank calls, the webhook deliveries with
  * every attempt and a redeliver button).
  */
-import { DETAILED_STATUS_MEANINGS, DETAILED_STATUSES, isDetailedStatus, isFinal, topLevelStatus, type DetailedStatus, type FailureReason } from '../../domain/detailed-status.js';
+import {
+  DETAILED_STATUS_MEANINGS,
+  DETAILED_STATUSES,
+  isDetailedStatus,
+  isFinal,
+  topLevelStatus,
+  type DetailedStatus,
+  type FailureReason,
+} from '../../domain/detailed-status.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import type { BankCallOutcome } from '../../storage/schema.js';
 import type { WebhookEventView } from '../../webhooks/outbox.js';
@@ -35,7 +43,8 @@ export interface PaymentListView {
   readonly nextLink: string | undefined;
 }
 
-const option = (optionValue: string, label: string, current: string): SafeHtml => html`<option value="${optionValue}"${optionValue === current ? html` selected` : ''}>${label}</option>`;
+const option = (optionValue: string, label: string, current: string): SafeHtml =>
+  html`<option value="${optionValue}"${optionValue === current ? html` selected` : ''}>${label}</option>`;
 
 function moreFilters(view: PaymentListView, value: (name: string) => string): SafeHtml {
   const { echo, banks, clients } = view;
@@ -88,7 +97,9 @@ function paymentTable(view: PaymentListView): SafeHtml {
   if (view.rows.length === 0) {
     return emptyState(
       filtered ? 'No payment matches these filters' : 'No payments yet',
-      filtered ? html`<p>Try fewer filters, or <a href="/console/payments">clear them</a>.</p>` : html`<p>Payments appear here as soon as the API creates them.</p>`,
+      filtered
+        ? html`<p>Try fewer filters, or <a href="/console/payments">clear them</a>.</p>`
+        : html`<p>Payments appear here as soon as the API creates them.</p>`,
     );
   }
   const clientNames = new Map(view.clients.map((client) => [client.clientId, client.name]));
@@ -107,7 +118,10 @@ export function paymentListPage(view: PaymentListView): string {
     section: 'payments',
     viewer,
     navigation: view.navigation,
-    lead: viewer.clientScope === undefined ? 'Every client’s payments, newest first.' : `${viewer.clientName ?? 'Your client'}’s payments, newest first.`,
+    lead:
+      viewer.clientScope === undefined
+        ? 'Every client’s payments, newest first.'
+        : `${viewer.clientName ?? 'Your client'}’s payments, newest first.`,
     body: html`${errorSummary(view.problems)}${filterForm(view)}${paymentTable(view)}
 <nav class="pager" aria-label="Pages">${view.paged ? html`<a href="/console/payments${echo.toString() === '' ? '' : `?${echo.toString()}`}">First page</a>` : html`<span></span>`}${view.nextLink === undefined ? '' : html`<a class="button secondary" href="${view.nextLink}">Older payments</a>`}</nav>`,
   });
@@ -149,14 +163,19 @@ const CALL_OUTCOME: Record<BankCallOutcome, { word: string; tone: string }> = {
 function bankCallsSection(calls: readonly BankCallRecord[]): SafeHtml {
   return html`<section aria-labelledby="bank-calls">
 <h2 id="bank-calls">Bank calls</h2>
-${calls.length === 0
-  ? emptyState('No bank calls', html`<p>The bank has not been called for this payment (yet), or its records are older than the retention period.</p>`)
-  : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Calls to the bank for this payment, oldest first</caption>
+${
+  calls.length === 0
+    ? emptyState(
+        'No bank calls',
+        html`<p>The bank has not been called for this payment (yet), or its records are older than the retention period.</p>`,
+      )
+    : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Calls to the bank for this payment, oldest first</caption>
 <thead><tr><th scope="col">At</th><th scope="col">Operation</th><th scope="col">Outcome</th><th scope="col">HTTP</th><th scope="col" class="amount">Latency</th></tr></thead>
 <tbody>${calls.map((call) => {
-      const outcome = CALL_OUTCOME[call.outcome];
-      return html`<tr><td data-label="At">${timeTag(call.at)}</td><td data-label="Operation" class="mono">${call.operation}</td><td data-label="Outcome"><span class="badge ${outcome.tone}">${outcome.word}</span></td><td data-label="HTTP">${call.http_status ?? '—'}</td><td data-label="Latency" class="amount">${duration(Number(call.latency_ms))}</td></tr>`;
-    })}</tbody></table></div>`}
+        const outcome = CALL_OUTCOME[call.outcome];
+        return html`<tr><td data-label="At">${timeTag(call.at)}</td><td data-label="Operation" class="mono">${call.operation}</td><td data-label="Outcome"><span class="badge ${outcome.tone}">${outcome.word}</span></td><td data-label="HTTP">${call.http_status ?? '—'}</td><td data-label="Latency" class="amount">${duration(Number(call.latency_ms))}</td></tr>`;
+      })}</tbody></table></div>`
+}
 </section>`;
 }
 
@@ -175,11 +194,14 @@ function webhookRow(row: PaymentRow, event: WebhookEventView, csrfToken: string)
   return html`<tr>
 <td data-label="Event">#${event.sequence} <span class="detail">${breakableStatus(reported(event.body))}</span><span class="detail">${event.eventId}</span></td>
 <td data-label="State"><span class="badge ${stateKind(event.state)}">${event.state}</span>${event.nextAttemptAt === null ? '' : html`<span class="detail">next ${timeTag(event.nextAttemptAt)}</span>`}</td>
-<td data-label="Attempts">${event.attemptLog.length === 0
-    ? html`<span class="muted">None yet</span>`
-    : html`<ul class="attempts">${event.attemptLog.map(
-        (attempt) => html`<li>${attempt.attempt}. ${timeTag(attempt.attemptedAt)} · ${attempt.outcome} · ${attempt.statusCode === null ? 'no response' : html`HTTP ${attempt.statusCode}`} · ${duration(attempt.latencyMs)}${attempt.error === null ? '' : html` · <span class="error">${attempt.error}</span>`}</li>`,
-      )}</ul>`}</td>
+<td data-label="Attempts">${
+    event.attemptLog.length === 0
+      ? html`<span class="muted">None yet</span>`
+      : html`<ul class="attempts">${event.attemptLog.map(
+          (attempt) =>
+            html`<li>${attempt.attempt}. ${timeTag(attempt.attemptedAt)} · ${attempt.outcome} · ${attempt.statusCode === null ? 'no response' : html`HTTP ${attempt.statusCode}`} · ${duration(attempt.latencyMs)}${attempt.error === null ? '' : html` · <span class="error">${attempt.error}</span>`}</li>`,
+        )}</ul>`
+  }</td>
 <td data-label="Action"><form method="post" action="/console/payments/${row.id}/webhooks/${event.eventId}/redeliver">${csrfField(csrfToken)}<button class="secondary" type="submit">Redeliver<span class="visually-hidden"> event #${event.sequence}</span></button></form></td>
 </tr>`;
 }
@@ -187,7 +209,10 @@ function webhookRow(row: PaymentRow, event: WebhookEventView, csrfToken: string)
 function webhooksSection(row: PaymentRow, events: readonly WebhookEventView[], csrfToken: string): SafeHtml {
   const deliveries =
     events.length === 0
-      ? emptyState('No webhook deliveries', row.webhook_url === null ? html`<p>This payment was created without a webhook URL.</p>` : html`<p>None has been due yet.</p>`)
+      ? emptyState(
+          'No webhook deliveries',
+          row.webhook_url === null ? html`<p>This payment was created without a webhook URL.</p>` : html`<p>None has been due yet.</p>`,
+        )
       : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Webhook events and their delivery attempts</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">State</th><th scope="col">Attempts (response, latency, error)</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${events.map((event) => webhookRow(row, event, csrfToken))}</tbody></table></div>`;
@@ -223,9 +248,11 @@ function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string 
 <dt>Status</dt><dd>${statusBadge(detailed)}</dd>
 <dt>Amount</dt><dd>${money(row.amount, row.currency)}</dd>
 <dt>Recipient</dt><dd>${recipient.name ?? ''}<span class="detail">${recipient.account?.number?.value ?? ''}</span></dd>
-<dt>Paid from</dt><dd>${sender === undefined
-  ? html`<span class="muted">${isFinal(detailed) ? 'Not known' : 'Not known yet'}</span>`
-  : html`${sender.currency === undefined ? 'Account' : `Account in ${sender.currency}`}<span class="detail">${sender.iban}</span>`}</dd>
+<dt>Paid from</dt><dd>${
+    sender === undefined
+      ? html`<span class="muted">${isFinal(detailed) ? 'Not known' : 'Not known yet'}</span>`
+      : html`${sender.currency === undefined ? 'Account' : `Account in ${sender.currency}`}<span class="detail">${sender.iban}</span>`
+  }</dd>
 <dt>End-to-end id</dt><dd class="mono">${row.end_to_end_id}</dd>
 <dt>Client</dt><dd>${clientName ?? row.client_id}</dd>
 <dt>Bank</dt><dd>${bank ?? (row.provider_id === null ? 'Not chosen yet' : row.provider_id)}</dd>

@@ -31,7 +31,11 @@ export interface NewPerson {
 }
 
 /** Creates the person with a new password (returned, to be shown once); ConsoleUserError when refused. */
-export async function createPerson(services: ConsoleServices, viewer: Viewer, person: NewPerson): Promise<{ created: ConsoleUser; password: string }> {
+export async function createPerson(
+  services: ConsoleServices,
+  viewer: Viewer,
+  person: NewPerson,
+): Promise<{ created: ConsoleUser; password: string }> {
   const password = newPassword();
   const created = await services.users.create({
     email: person.email,
@@ -40,7 +44,12 @@ export async function createPerson(services: ConsoleServices, viewer: Viewer, pe
     clientId: person.role === 'member' && person.client !== undefined && person.client !== '' ? person.client : undefined,
     password,
   });
-  await services.audit.record(viewer.actor, { action: 'user.created', clientId: created.clientId, target: created.email, details: { role: person.role } });
+  await services.audit.record(viewer.actor, {
+    action: 'user.created',
+    clientId: created.clientId,
+    target: created.email,
+    details: { role: person.role },
+  });
   return { created, password };
 }
 
@@ -49,8 +58,12 @@ export async function findPerson(services: ConsoleServices, userId: string): Pro
 }
 
 /** What a person's page shows beside the account: their client's name and their last ten actions. */
-export async function personDetails(services: ConsoleServices, person: ConsoleUser): Promise<{ client: ClientName | undefined; recent: AuditEntries }> {
-  const client = person.clientId === null ? undefined : (await services.clients.list()).find((candidate) => candidate.clientId === person.clientId);
+export async function personDetails(
+  services: ConsoleServices,
+  person: ConsoleUser,
+): Promise<{ client: ClientName | undefined; recent: AuditEntries }> {
+  const client =
+    person.clientId === null ? undefined : (await services.clients.list()).find((candidate) => candidate.clientId === person.clientId);
   const recent = await services.audit.list({ actor: person.email, limit: 10 });
   return { client, recent };
 }
@@ -60,7 +73,10 @@ export const PERSON_CHANGES = {
   disable: { action: 'user.disabled', change: (services: ConsoleServices, id: string) => services.users.disable(id) },
   enable: { action: 'user.enabled', change: (services: ConsoleServices, id: string) => services.users.enable(id) },
   unlock: { action: 'user.unlocked', change: (services: ConsoleServices, id: string) => services.users.unlock(id) },
-  'reset-second-factor': { action: 'user.second-factor-reset', change: (services: ConsoleServices, id: string) => services.users.resetSecondFactor(id) },
+  'reset-second-factor': {
+    action: 'user.second-factor-reset',
+    change: (services: ConsoleServices, id: string) => services.users.resetSecondFactor(id),
+  },
 } as const;
 export type PersonChange = keyof typeof PERSON_CHANGES;
 
@@ -71,7 +87,11 @@ export async function changePerson(services: ConsoleServices, viewer: Viewer, pe
 }
 
 /** A new password for the person (their sessions end), returned to be shown once. */
-export async function resetPassword(services: ConsoleServices, viewer: Viewer, person: ConsoleUser): Promise<{ changed: ConsoleUser; password: string }> {
+export async function resetPassword(
+  services: ConsoleServices,
+  viewer: Viewer,
+  person: ConsoleUser,
+): Promise<{ changed: ConsoleUser; password: string }> {
   const password = newPassword();
   const changed = await services.users.resetPassword(person.id, password);
   await services.audit.record(viewer.actor, { action: 'user.password-reset', clientId: person.clientId, target: person.email });

@@ -13,10 +13,25 @@ import { CsrfField, DoneQuery, FormText, IdParam, NoQuery, type RequestOf } from
 import type { ConsoleSectionRoutes } from '../section.js';
 import type { ConsoleServices } from '../services.js';
 import type { Viewer } from '../viewer.js';
-import { changePerson, createPerson, findPerson, peopleAndClients, personDetails, PERSON_CHANGES, resetPassword, type PersonChange } from './queries.js';
+import {
+  changePerson,
+  createPerson,
+  findPerson,
+  peopleAndClients,
+  personDetails,
+  PERSON_CHANGES,
+  resetPassword,
+  type PersonChange,
+} from './queries.js';
 import { newPasswordShown, newPersonShown, peoplePage, personPage } from './views.js';
 
-async function sendPeoplePage(services: ConsoleServices, reply: FastifyReply, viewer: Viewer, extras: { problems?: string[]; shown?: SafeHtml } = {}, status = 200): Promise<FastifyReply> {
+async function sendPeoplePage(
+  services: ConsoleServices,
+  reply: FastifyReply,
+  viewer: Viewer,
+  extras: { problems?: string[]; shown?: SafeHtml } = {},
+  status = 200,
+): Promise<FastifyReply> {
   const { people, clients } = await peopleAndClients(services);
   return sendPage(reply, peoplePage({ viewer, navigation: services.navigation, people, clients, now: services.now(), ...extras }), status);
 }
@@ -29,7 +44,13 @@ async function showPeople(services: ConsoleServices, request: RequestOf<typeof P
 
 const AddPersonRoute = {
   querystring: NoQuery,
-  body: Type.Object({ ...CsrfField, email: Type.Optional(FormText), name: Type.Optional(FormText), role: Type.Optional(FormText), client: Type.Optional(FormText) }),
+  body: Type.Object({
+    ...CsrfField,
+    email: Type.Optional(FormText),
+    name: Type.Optional(FormText),
+    role: Type.Optional(FormText),
+    client: Type.Optional(FormText),
+  }),
 };
 
 async function addPerson(services: ConsoleServices, request: RequestOf<typeof AddPersonRoute>, reply: FastifyReply): Promise<FastifyReply> {
@@ -45,9 +66,28 @@ async function addPerson(services: ConsoleServices, request: RequestOf<typeof Ad
   }
 }
 
-async function sendPersonPage(services: ConsoleServices, reply: FastifyReply, viewer: Viewer, person: ConsoleUser, done: string | undefined, shown?: SafeHtml): Promise<FastifyReply> {
+async function sendPersonPage(
+  services: ConsoleServices,
+  reply: FastifyReply,
+  viewer: Viewer,
+  person: ConsoleUser,
+  done: string | undefined,
+  shown?: SafeHtml,
+): Promise<FastifyReply> {
   const { client, recent } = await personDetails(services, person);
-  return sendPage(reply, personPage({ viewer, navigation: services.navigation, person, client, recent, now: services.now(), done, ...(shown === undefined ? {} : { shown }) }));
+  return sendPage(
+    reply,
+    personPage({
+      viewer,
+      navigation: services.navigation,
+      person,
+      client,
+      recent,
+      now: services.now(),
+      done,
+      ...(shown === undefined ? {} : { shown }),
+    }),
+  );
 }
 
 const PersonParams = Type.Object({ userId: IdParam });
@@ -76,7 +116,11 @@ function changePersonHandler(services: ConsoleServices, change: PersonChange) {
   };
 }
 
-async function resetPersonPassword(services: ConsoleServices, request: RequestOf<typeof PersonFormRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function resetPersonPassword(
+  services: ConsoleServices,
+  request: RequestOf<typeof PersonFormRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const person = await otherPerson(services, request);
   if (person === undefined) return sendNotFound(services, request, reply);
   const viewer = viewerOf(request);
@@ -91,7 +135,10 @@ export const peopleSection: ConsoleSectionRoutes = {
     pages.get('/people', { schema: PeopleRoute }, (request, reply) => showPeople(services, request, reply));
     pages.post('/people', { schema: AddPersonRoute }, (request, reply) => addPerson(services, request, reply));
     pages.get('/people/:userId', { schema: PersonRoute }, (request, reply) => showPerson(services, request, reply));
-    for (const change of Object.keys(PERSON_CHANGES) as PersonChange[]) pages.post(`/people/:userId/${change}`, { schema: PersonFormRoute }, changePersonHandler(services, change));
-    pages.post('/people/:userId/reset-password', { schema: PersonFormRoute }, (request, reply) => resetPersonPassword(services, request, reply));
+    for (const change of Object.keys(PERSON_CHANGES) as PersonChange[])
+      pages.post(`/people/:userId/${change}`, { schema: PersonFormRoute }, changePersonHandler(services, change));
+    pages.post('/people/:userId/reset-password', { schema: PersonFormRoute }, (request, reply) =>
+      resetPersonPassword(services, request, reply),
+    );
   },
 };

@@ -44,7 +44,8 @@ export interface PeoplePageView {
 }
 
 function peopleTable(people: readonly ConsoleUser[], clients: readonly ClientName[], now: Date): SafeHtml {
-  if (people.length === 0) return emptyState('Nobody yet', html`<p>Add people below or with <code class="mono">openpis users create</code>.</p>`);
+  if (people.length === 0)
+    return emptyState('Nobody yet', html`<p>Add people below or with <code class="mono">openpis users create</code>.</p>`);
   const clientNames = new Map(clients.map((client) => [client.clientId, client.name]));
   return html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">People</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Second factor</th><th scope="col">Last sign-in</th></tr></thead>
@@ -110,11 +111,15 @@ function manageSection(person: ConsoleUser, viewer: Viewer): SafeHtml {
   const action = (path: string, label: string, kind: 'secondary' | 'danger'): SafeHtml =>
     html`<form method="post" action="/console/people/${person.id}/${path}">${csrfField(viewer.csrfToken)}<button class="${kind}" type="submit">${label}</button></form>`;
   return html`<section aria-labelledby="manage"><h2 id="manage">Manage</h2><div class="card actions">
-${person.id === viewer.user.id ? html`<p class="muted">This is you: another operator manages your account.</p>` : html`
+${
+  person.id === viewer.user.id
+    ? html`<p class="muted">This is you: another operator manages your account.</p>`
+    : html`
 ${action('reset-password', 'New password', 'secondary')}
 ${person.lockedUntil === null ? '' : action('unlock', 'Unlock', 'secondary')}
 ${person.secondFactor === 'enrolled' ? action('reset-second-factor', 'Forget authenticator', 'secondary') : ''}
-${person.disabledAt === null ? action('disable', 'Disable', 'danger') : action('enable', 'Enable', 'secondary')}`}
+${person.disabledAt === null ? action('disable', 'Disable', 'danger') : action('enable', 'Enable', 'secondary')}`
+}
 </div></section>`;
 }
 

@@ -56,7 +56,13 @@ export function sandboxBanks(services: ConsoleServices): SandboxBank[] {
 
 export class FaultControlError extends Error {}
 
-export async function faultControl(services: ConsoleServices, path: string, method: 'GET' | 'POST' | 'DELETE', suffix = '', body?: unknown): Promise<unknown> {
+export async function faultControl(
+  services: ConsoleServices,
+  path: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  suffix = '',
+  body?: unknown,
+): Promise<unknown> {
   const token = services.config.sandboxOperatorToken;
   if (token === undefined) throw new FaultControlError('Fault injection is closed: the service runs without SANDBOX_OPERATOR_TOKEN.');
   const bankPath = path.split('/').map(encodeURIComponent).join('/');
@@ -67,24 +73,42 @@ export async function faultControl(services: ConsoleServices, path: string, meth
     signal: AbortSignal.timeout(5000),
   });
   const text = await response.text();
-  if (!response.ok) throw new FaultControlError(`The sandbox bank answered ${response.status}${text === '' ? '' : `: ${text.slice(0, 300)}`}`);
+  if (!response.ok)
+    throw new FaultControlError(`The sandbox bank answered ${response.status}${text === '' ? '' : `: ${text.slice(0, 300)}`}`);
   return text === '' ? undefined : (JSON.parse(text) as unknown);
 }
 
 /** The clients a scenario payment may be made for: active sandbox clients (a production client is never offered nor accepted). */
 export async function sandboxClients(services: ConsoleServices): Promise<{ readonly id: string; readonly name: string }[]> {
-  return services.db.selectFrom('clients').select(['id', 'name']).where('environment', '=', 'sandbox').where('disabled_at', 'is', null).orderBy('name').orderBy('id').execute();
+  return services.db
+    .selectFrom('clients')
+    .select(['id', 'name'])
+    .where('environment', '=', 'sandbox')
+    .where('disabled_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 /** The payment the address names after a start, read from the database (the page never echoes text from the address). */
-export async function startedPayment(services: ConsoleServices, paymentId: string | undefined): Promise<{ readonly id: string; readonly endToEndId: string } | undefined> {
+export async function startedPayment(
+  services: ConsoleServices,
+  paymentId: string | undefined,
+): Promise<{ readonly id: string; readonly endToEndId: string } | undefined> {
   if (paymentId === undefined || !UUID.test(paymentId)) return undefined;
-  const payment = await services.db.selectFrom('payments').select(['id', 'end_to_end_id']).where('id', '=', paymentId.toLowerCase()).executeTakeFirst();
+  const payment = await services.db
+    .selectFrom('payments')
+    .select(['id', 'end_to_end_id'])
+    .where('id', '=', paymentId.toLowerCase())
+    .executeTakeFirst();
   return payment === undefined ? undefined : { id: payment.id, endToEndId: payment.end_to_end_id };
 }
 
 /** The fault rules in force at each sandbox bank; a bank that cannot be asked is a problem said on the page (the rest are not asked then). */
-export async function faultRulesOf(services: ConsoleServices, banks: readonly SandboxBank[]): Promise<{ rules: Map<string, FaultRuleView[]>; problems: string[] }> {
+export async function faultRulesOf(
+  services: ConsoleServices,
+  banks: readonly SandboxBank[],
+): Promise<{ rules: Map<string, FaultRuleView[]>; problems: string[] }> {
   const rules = new Map<string, FaultRuleView[]>();
   const problems: string[] = [];
   for (const bank of banks) {

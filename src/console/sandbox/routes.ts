@@ -17,20 +17,38 @@ import type { ConsoleServices } from '../services.js';
 import { faultControl, FaultControlError, faultRulesOf, sandboxBanks, sandboxClients, STANDARDS, startedPayment } from './queries.js';
 import { EXPIRED_DEADLINE_SECONDS, FAULT_KINDS, sandboxPage, type FaultKindId } from './views.js';
 
-const SandboxRoute = { querystring: Type.Object({ done: Type.Optional(QueryText), error: Type.Optional(QueryText), started: Type.Optional(QueryText) }) };
+const SandboxRoute = {
+  querystring: Type.Object({ done: Type.Optional(QueryText), error: Type.Optional(QueryText), started: Type.Optional(QueryText) }),
+};
 
 async function showSandbox(services: ConsoleServices, request: RequestOf<typeof SandboxRoute>, reply: FastifyReply): Promise<FastifyReply> {
   const banks = sandboxBanks(services);
   const { rules, problems } = await faultRulesOf(services, banks);
   const clients = await sandboxClients(services);
   const started = await startedPayment(services, request.query.started);
-  const view = { viewer: viewerOf(request), navigation: services.navigation, banks, rules, problems, clients, started, done: request.query.done, failed: request.query.error };
+  const view = {
+    viewer: viewerOf(request),
+    navigation: services.navigation,
+    banks,
+    rules,
+    problems,
+    clients,
+    started,
+    done: request.query.done,
+    failed: request.query.error,
+  };
   return sendPage(reply, sandboxPage(view));
 }
 
 const AddFaultRoute = {
   querystring: NoQuery,
-  body: Type.Object({ ...CsrfField, bank: Type.Optional(FormText), fault: Type.Optional(FormText), operation: Type.Optional(FormText), times: Type.Optional(FormText) }),
+  body: Type.Object({
+    ...CsrfField,
+    bank: Type.Optional(FormText),
+    fault: Type.Optional(FormText),
+    operation: Type.Optional(FormText),
+    times: Type.Optional(FormText),
+  }),
 };
 
 async function addFault(services: ConsoleServices, request: RequestOf<typeof AddFaultRoute>, reply: FastifyReply): Promise<FastifyReply> {
@@ -47,10 +65,18 @@ async function addFault(services: ConsoleServices, request: RequestOf<typeof Add
     (operation === '' || STANDARDS[bank.standard].operations.includes(operation)) &&
     (times === undefined || (Number.isInteger(times) && times >= 1 && times <= 1_000_000));
   if (bank === undefined || kindId === undefined || !valid) return seeOther(reply, '/console/sandbox?error=invalid');
-  const rule = { fault: FAULT_KINDS[kindId as FaultKindId].fault, ...(operation === '' ? {} : { operations: [operation] }), ...(times === undefined ? {} : { times }) };
+  const rule = {
+    fault: FAULT_KINDS[kindId as FaultKindId].fault,
+    ...(operation === '' ? {} : { operations: [operation] }),
+    ...(times === undefined ? {} : { times }),
+  };
   try {
     const added = (await faultControl(services, bank.path, 'POST', '', rule)) as { id?: string } | undefined;
-    await services.audit.record(viewerOf(request).actor, { action: 'sandbox.fault.added', target: bank.path, details: { rule: JSON.stringify(rule), ruleId: added?.id ?? '' } });
+    await services.audit.record(viewerOf(request).actor, {
+      action: 'sandbox.fault.added',
+      target: bank.path,
+      details: { rule: JSON.stringify(rule), ruleId: added?.id ?? '' },
+    });
   } catch (error) {
     if (!(error instanceof FaultControlError)) throw error;
     request.log.warn({ bank: bank.path, reason: error.message }, 'sandbox fault not added');
@@ -59,26 +85,47 @@ async function addFault(services: ConsoleServices, request: RequestOf<typeof Add
   return seeOther(reply, '/console/sandbox?done=added');
 }
 
-const StartScenarioRoute = { querystring: NoQuery, body: Type.Object({ ...CsrfField, scenario: Type.Optional(FormText), client: Type.Optional(FormText) }) };
+const StartScenarioRoute = {
+  querystring: NoQuery,
+  body: Type.Object({ ...CsrfField, scenario: Type.Optional(FormText), client: Type.Optional(FormText) }),
+};
 
 /**
  * The payer's part (a one-time code, the cancel button, the shortened deadline) follows without holding the answer;
  * the outcome is then the service's own work, visible on the payment's page. A shutdown lets it finish.
  */
-function playInBackground(services: ConsoleServices, request: RequestOf<typeof StartScenarioRoute>, run: ScenarioRun, scenario: string): void {
+function playInBackground(
+  services: ConsoleServices,
+  request: RequestOf<typeof StartScenarioRoute>,
+  run: ScenarioRun,
+  scenario: string,
+): void {
   const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
   services.unfinishedWork.add(
     run
       .play()
-      .catch((error: unknown) => request.log.warn({ paymentId: run.paymentId, scenario, reason: reason(error) }, 'scenario payment: the payer’s part failed'))
-      .finally(() => run.close().catch((error: unknown) => request.log.warn({ paymentId: run.paymentId, reason: reason(error) }, 'scenario payment: its access token was not deleted'))),
+      .catch((error: unknown) =>
+        request.log.warn({ paymentId: run.paymentId, scenario, reason: reason(error) }, 'scenario payment: the payer’s part failed'),
+      )
+      .finally(() =>
+        run
+          .close()
+          .catch((error: unknown) =>
+            request.log.warn({ paymentId: run.paymentId, reason: reason(error) }, 'scenario payment: its access token was not deleted'),
+          ),
+      ),
   );
 }
 
-async function startScenarioPayment(services: ConsoleServices, request: RequestOf<typeof StartScenarioRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function startScenarioPayment(
+  services: ConsoleServices,
+  request: RequestOf<typeof StartScenarioRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { scenario, client: clientId } = request.body;
   const clients = await sandboxClients(services);
-  if (!isScenario(scenario) || clientId === undefined || !clients.some((client) => client.id === clientId)) return seeOther(reply, '/console/sandbox?error=scenario-invalid');
+  if (!isScenario(scenario) || clientId === undefined || !clients.some((client) => client.id === clientId))
+    return seeOther(reply, '/console/sandbox?error=scenario-invalid');
   let run: ScenarioRun;
   try {
     run = await startScenario(
@@ -91,7 +138,11 @@ async function startScenarioPayment(services: ConsoleServices, request: RequestO
     return seeOther(reply, '/console/sandbox?error=scenario-refused');
   }
   try {
-    await services.audit.record(viewerOf(request).actor, { action: 'sandbox.scenario.started', target: run.paymentId, details: { scenario, clientId: run.clientId, endToEndId: run.endToEndId } });
+    await services.audit.record(viewerOf(request).actor, {
+      action: 'sandbox.scenario.started',
+      target: run.paymentId,
+      details: { scenario, clientId: run.clientId, endToEndId: run.endToEndId },
+    });
   } catch (error) {
     await run.close();
     throw error;
@@ -102,7 +153,11 @@ async function startScenarioPayment(services: ConsoleServices, request: RequestO
 
 const ClearFaultsRoute = { querystring: NoQuery, body: Type.Object({ ...CsrfField, bank: Type.Optional(FormText) }) };
 
-async function clearFaults(services: ConsoleServices, request: RequestOf<typeof ClearFaultsRoute>, reply: FastifyReply): Promise<FastifyReply> {
+async function clearFaults(
+  services: ConsoleServices,
+  request: RequestOf<typeof ClearFaultsRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const bank = sandboxBanks(services).find((candidate) => candidate.path === request.body.bank);
   if (bank === undefined) return seeOther(reply, '/console/sandbox?error=invalid');
   try {

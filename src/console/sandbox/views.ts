@@ -19,7 +19,8 @@ export type FaultKindId = keyof typeof FAULT_KINDS;
 
 /** What a failed change says (by code in the address, so the page never echoes text from the address). */
 const ERRORS = {
-  invalid: 'Choose a sandbox bank, a fault and an operation of the lists (an operation of the bank’s own standard); how many calls is a whole number from 1 to 1,000,000, or empty.',
+  invalid:
+    'Choose a sandbox bank, a fault and an operation of the lists (an operation of the bank’s own standard); how many calls is a whole number from 1 to 1,000,000, or empty.',
   refused: 'The sandbox bank refused the change; the reason is in the service’s log.',
   'scenario-invalid': 'Choose a scenario and an active sandbox client of the lists: scenario payments are made for sandbox clients only.',
   'scenario-refused': 'The scenario payment could not be made; the reason is in the service’s log.',
@@ -55,7 +56,12 @@ export interface SandboxPageView {
 const option = (value: string, label: string): SafeHtml => html`<option value="${value}">${label}</option>`;
 
 function describeFault(rule: FaultRuleView): string {
-  const fault = rule.fault.kind === 'error' ? `HTTP ${rule.fault.status ?? ''}` : rule.fault.kind === 'delay' ? `${rule.fault.delayMs ?? 0} ms delay` : 'no answer (timeout)';
+  const fault =
+    rule.fault.kind === 'error'
+      ? `HTTP ${rule.fault.status ?? ''}`
+      : rule.fault.kind === 'delay'
+        ? `${rule.fault.delayMs ?? 0} ms delay`
+        : 'no answer (timeout)';
   const operations = rule.operations === undefined ? 'every operation' : rule.operations.join(', ');
   return `${fault} on ${operations}${rule.psuId === undefined ? '' : ` for payer ${rule.psuId}`}, ${rule.times === undefined ? 'always' : `the next ${rule.times} calls`}`;
 }
@@ -64,9 +70,14 @@ function outcomeNotices(view: SandboxPageView): SafeHtml {
   const { done, started, failed } = view;
   const failure = failed !== undefined && failed in ERRORS ? ERRORS[failed as ErrorCode] : undefined;
   return html`${done === 'added' ? notice('The fault rule is in force.', 'success') : done === 'cleared' ? notice('The bank’s fault rules are cleared.', 'success') : ''}
-${started === undefined
-  ? ''
-  : notice(html`Payment <a href="/console/payments/${started.id}"><span class="mono">${started.id}</span></a> (<span class="mono">${started.endToEndId}</span>) is made; its page shows its timeline as it reaches the outcome.`, 'success')}
+${
+  started === undefined
+    ? ''
+    : notice(
+        html`Payment <a href="/console/payments/${started.id}"><span class="mono">${started.id}</span></a> (<span class="mono">${started.endToEndId}</span>) is made; its page shows its timeline as it reaches the outcome.`,
+        'success',
+      )
+}
 ${errorSummary([...(failure === undefined ? [] : [failure]), ...view.problems])}`;
 }
 
@@ -76,13 +87,18 @@ function scenarioForm(view: SandboxPageView): SafeHtml {
 <h2 id="start-scenario">Make a scenario payment</h2>
 <p class="muted">As <span class="mono">openpis trigger</span>: a sandbox payment at Hansa Direktbank with a test payer whose fixed behaviour gives the outcome, made through the API for the client chosen. It reaches its outcome within seconds; an expired one when its deadline, shortened to ${EXPIRED_DEADLINE_SECONDS} s, has passed.</p>
 ${csrfField(view.viewer.csrfToken)}
-${clients.length === 0
-  ? emptyState('No active sandbox client', html`<p>Scenario payments are made for a sandbox client: create one on the <a href="/console/clients">Clients</a> page.</p>`)
-  : html`<div class="filters">
+${
+  clients.length === 0
+    ? emptyState(
+        'No active sandbox client',
+        html`<p>Scenario payments are made for a sandbox client: create one on the <a href="/console/clients">Clients</a> page.</p>`,
+      )
+    : html`<div class="filters">
 <div class="field"><label for="scenario">Scenario</label><select id="scenario" name="scenario">${Object.entries(SCENARIO_LABELS).map(([id, label]) => option(id, label))}</select></div>
 <div class="field"><label for="client">Sandbox client</label><select id="client" name="client">${clients.map((client) => option(client.id, client.name))}</select></div>
 <div class="actions"><button class="primary" type="submit">Make the payment</button></div>
-</div>`}
+</div>`
+}
 </form>`;
 }
 
@@ -90,9 +106,13 @@ function faultForm(view: SandboxPageView): SafeHtml {
   const standards = Object.entries(STANDARDS) as [SandboxStandard, (typeof STANDARDS)[SandboxStandard]][];
   const bankOptions = standards.map(([standard, { label }]) => {
     const ofStandard = view.banks.filter((bank) => bank.standard === standard);
-    return ofStandard.length === 0 ? '' : html`<optgroup label="${label}">${ofStandard.map((bank) => option(bank.path, bank.name))}</optgroup>`;
+    return ofStandard.length === 0
+      ? ''
+      : html`<optgroup label="${label}">${ofStandard.map((bank) => option(bank.path, bank.name))}</optgroup>`;
   });
-  const operationOptions = standards.map(([, { label, operations }]) => html`<optgroup label="${label}">${operations.map((name) => option(name, name))}</optgroup>`);
+  const operationOptions = standards.map(
+    ([, { label, operations }]) => html`<optgroup label="${label}">${operations.map((name) => option(name, name))}</optgroup>`,
+  );
   return html`<form class="card" method="post" action="/console/sandbox/faults" aria-labelledby="add-fault">
 <h2 id="add-fault">Make a sandbox bank fail</h2>
 <p class="muted">As <span class="mono">openpis sandbox faults add</span>: every client’s calls to that sandbox bank meet the fault. Production banks are never touched. Berlin Group and UK Open Banking banks name their calls differently: choose an operation of the bank’s own standard.</p>
@@ -126,5 +146,12 @@ ${scenarioForm(view)}
 ${faultForm(view)}
 <h2>Fault rules in force</h2>
 ${rulesInForce(view)}`;
-  return consolePage({ title: 'Sandbox', section: 'sandbox', viewer: view.viewer, navigation: view.navigation, lead: 'Make payments reach chosen outcomes and make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.', body });
+  return consolePage({
+    title: 'Sandbox',
+    section: 'sandbox',
+    viewer: view.viewer,
+    navigation: view.navigation,
+    lead: 'Make payments reach chosen outcomes and make the sandbox banks misbehave, to see how payments, webhooks and the Banks page cope.',
+    body,
+  });
 }

@@ -18,24 +18,37 @@ export interface HalfWaySession {
   readonly token: string;
 }
 
-const originOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : '' });
+const originOf = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : '',
+});
 
 /** The session of a request half-way through signing in, at the given stage. */
-export async function sessionAt(services: ConsoleServices, request: FastifyRequest, stage: ConsoleSessionStage): Promise<HalfWaySession | undefined> {
+export async function sessionAt(
+  services: ConsoleServices,
+  request: FastifyRequest,
+  stage: ConsoleSessionStage,
+): Promise<HalfWaySession | undefined> {
   const token = cookieValue(request, SESSION_COOKIE);
   const session = await services.sessions.find(token);
   return session !== undefined && token !== undefined && session.stage === stage ? { session, token } : undefined;
 }
 
 /** The password step: checked and audited; when accepted, the half-way session of the next step (its cookie value). */
-export async function checkPassword(services: ConsoleServices, request: FastifyRequest, email: string, password: string): Promise<{ check: CredentialCheck; next?: { stage: ConsoleSessionStage; token: string } }> {
+export async function checkPassword(
+  services: ConsoleServices,
+  request: FastifyRequest,
+  email: string,
+  password: string,
+): Promise<{ check: CredentialCheck; next?: { stage: ConsoleSessionStage; token: string } }> {
   const { audit } = services;
   const check = await services.users.checkPassword(email, password);
   const actor = actorOf(request, check.user, email);
   switch (check.outcome) {
     case 'refused':
       await audit.record(actor, { action: 'sign-in.failed', clientId: check.user?.clientId ?? null, details: { step: 'password' } });
-      if (check.nowLocked && check.user !== undefined) await audit.record(actor, { action: 'account.locked', clientId: check.user.clientId, target: check.user.email });
+      if (check.nowLocked && check.user !== undefined)
+        await audit.record(actor, { action: 'account.locked', clientId: check.user.clientId, target: check.user.email });
       return { check };
     case 'disabled':
       await audit.record(actor, { action: 'sign-in.refused', clientId: check.user.clientId, details: { reason: 'disabled' } });
@@ -62,7 +75,14 @@ export type CodeOutcome =
   | { readonly kind: 'ended' };
 
 /** The outcome of a code (second step, or enrolment), audited; a lock or a disabled account ends the half-way session. */
-export async function afterCode(services: ConsoleServices, request: FastifyRequest, half: HalfWaySession, stage: ConsoleSessionStage, check: CredentialCheck, action: string): Promise<CodeOutcome> {
+export async function afterCode(
+  services: ConsoleServices,
+  request: FastifyRequest,
+  half: HalfWaySession,
+  stage: ConsoleSessionStage,
+  check: CredentialCheck,
+  action: string,
+): Promise<CodeOutcome> {
   const { audit, sessions } = services;
   const actor = actorOf(request, check.user);
   if (check.outcome === 'accepted') {
@@ -77,7 +97,8 @@ export async function afterCode(services: ConsoleServices, request: FastifyReque
   if (check.outcome === 'refused') await audit.record(actor, { action: 'sign-in.failed', clientId, details: { step: 'second-factor' } });
   else await audit.record(actor, { action: 'sign-in.refused', clientId, details: { step: 'second-factor', reason: check.outcome } });
   if (check.outcome === 'refused' && !check.nowLocked) return { kind: 'wrong-code' };
-  if (check.outcome === 'refused' && check.user !== undefined) await audit.record(actor, { action: 'account.locked', clientId, target: check.user.email });
+  if (check.outcome === 'refused' && check.user !== undefined)
+    await audit.record(actor, { action: 'account.locked', clientId, target: check.user.email });
   await sessions.end(half.token);
   return { kind: 'ended' };
 }

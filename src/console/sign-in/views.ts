@@ -37,7 +37,17 @@ ${csrfField(csrf)}
 }
 
 export function codePage(next: string | undefined, csrf: string, problem?: string): string {
-  return authPage('Enter your code', new SafeHtml(codeForm(withNext('/console/sign-in/code', next), csrf, problem, html`<p>Open your authenticator app and type the code for the openpis console.</p>`).toString()));
+  return authPage(
+    'Enter your code',
+    new SafeHtml(
+      codeForm(
+        withNext('/console/sign-in/code', next),
+        csrf,
+        problem,
+        html`<p>Open your authenticator app and type the code for the openpis console.</p>`,
+      ).toString(),
+    ),
+  );
 }
 
 export interface Enrolment {
@@ -52,9 +62,15 @@ export function enrolPage(next: string | undefined, enrolment: Enrolment, csrf: 
 <div class="qr" role="img" aria-label="QR code of the authenticator set-up link">${new SafeHtml(enrolment.qrSvg)}</div>
 <p><span class="muted">Key:</span> <code class="mono">${enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
 <details class="more"><summary>Set-up link</summary><p class="mono">${enrolment.uri}</p></details>`;
-  return authPage('Set up your second factor', new SafeHtml(codeForm(withNext('/console/sign-in/enrol', next), csrf, problem, intro).toString()));
+  return authPage(
+    'Set up your second factor',
+    new SafeHtml(codeForm(withNext('/console/sign-in/enrol', next), csrf, problem, intro).toString()),
+  );
 }
 
-export const signInFormExpiredPage = (): string => authPage('This form has expired', html`<p>Please <a href="/console/sign-in">open the sign-in page again</a>.</p>`);
-export const stepFormExpiredPage = (): string => authPage('This form has expired', html`<p>Please <a href="/console/sign-in">sign in again</a>.</p>`);
-export const signedOutPage = (text: string): string => authPage('Signed out', html`${errorSummary([text])}<p><a href="/console/sign-in">Back to sign-in</a></p>`);
+export const signInFormExpiredPage = (): string =>
+  authPage('This form has expired', html`<p>Please <a href="/console/sign-in">open the sign-in page again</a>.</p>`);
+export const stepFormExpiredPage = (): string =>
+  authPage('This form has expired', html`<p>Please <a href="/console/sign-in">sign in again</a>.</p>`);
+export const signedOutPage = (text: string): string =>
+  authPage('Signed out', html`${errorSummary([text])}<p><a href="/console/sign-in">Back to sign-in</a></p>`);

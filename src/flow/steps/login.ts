@@ -47,14 +47,20 @@ export async function refuseLogin(run: FlowRun, failStep: () => void): Promise<S
   // (the bank then refuses the repeat), or closed after too many refusals: its own status decides first.
   const view = heldBefore ? await lookAtPayment(run) : undefined;
   if (view?.kind === 'proceeded') {
-    run.log.info({ paymentId: run.payment.id, requestId: run.requestId }, 'the bank refused a repeated login but has authorised the payment: on to execution');
+    run.log.info(
+      { paymentId: run.payment.id, requestId: run.requestId },
+      'the bank refused a repeated login but has authorised the payment: on to execution',
+    );
     moveToExecution(run);
     if (view.completed) run.enter('PAYMENT_EXECUTION_COMPLETED');
     return STOP;
   }
   if (failed < limit && view?.kind !== 'closed') {
     if (run.registeredInRun) await withdrawAtBank(run);
-    run.log.info({ paymentId: run.payment.id, requestId: run.requestId, attemptsLeft: limit - failed }, 'login refused by the bank; the payer may try again');
+    run.log.info(
+      { paymentId: run.payment.id, requestId: run.requestId, attemptsLeft: limit - failed },
+      'login refused by the bank; the payer may try again',
+    );
     run.setState({ failedLogins: failed });
     return REFUSED;
   }

@@ -13,7 +13,14 @@ import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
 import { loginAccepted, refuseLogin } from './login.js';
-import { failAfterRefusal, failFromBank, keepAuthorisationReferences, moveToExecution, reconcile, startReconciling } from './reconciliation.js';
+import {
+  failAfterRefusal,
+  failFromBank,
+  keepAuthorisationReferences,
+  moveToExecution,
+  reconcile,
+  startReconciling,
+} from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, REFUSED, STOP, type StepResult } from './step-result.js';
 
 function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
@@ -52,16 +59,24 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         const context = run.callContext();
         const call: BankCall<AuthorisationResult> =
           next.kind === 'authenticate' && authorisation !== undefined
-            ? await run.send('updatePsuAuthentication', () => run.embedded().updatePsuAuthentication({ context, resource: bankPayment, authorisation, psu }))
+            ? await run.send('updatePsuAuthentication', () =>
+                run.embedded().updatePsuAuthentication({ context, resource: bankPayment, authorisation, psu }),
+              )
             : await run.send('startAuthorisation', () => {
                 const connector = run.connector();
                 // Redirect banks may send the payer back from this authorisation: the registration's callback, or a new one.
                 const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
-                return connector.startAuthorisation({ context, payment: bankPayment, psu, ...(returnAddress === undefined ? {} : { returnAddress }) });
+                return connector.startAuthorisation({
+                  context,
+                  payment: bankPayment,
+                  psu,
+                  ...(returnAddress === undefined ? {} : { returnAddress }),
+                });
               });
         if (!call.ok) {
           if (!call.definite) return startReconciling(run);
-          if (wantsPassword && call.code === 'PSU_AUTHENTICATION_FAILED') return refuseLogin(run, () => run.fail('PSU_AUTHENTICATION_FAILED'));
+          if (wantsPassword && call.code === 'PSU_AUTHENTICATION_FAILED')
+            return refuseLogin(run, () => run.fail('PSU_AUTHENTICATION_FAILED'));
           const code = call.code;
           return failAfterRefusal(run, () => run.fail(code));
         }
@@ -196,7 +211,9 @@ export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'i
   const bankPayment = run.state.bankPayment;
   const authorisation = run.state.authorisation;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to ask about');
-  const sca = await callBank(() => run.connector().completeAuthorisation({ context: run.callContext(), payment: bankPayment, authorisation }));
+  const sca = await callBank(() =>
+    run.connector().completeAuthorisation({ context: run.callContext(), payment: bankPayment, authorisation }),
+  );
   if (!sca.ok) return sca.definite ? reconcileCode(run) : startReconciling(run);
   keepAuthorisationReferences(run, sca.value);
   switch (sca.value.scaStatus.state) {
@@ -218,7 +235,10 @@ export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'i
       // no longer be (the settle window) was the code not taken; until then the page waits and the job asks again.
       if (!run.openCallSettled()) return startReconciling(run);
       run.setState({ openCall: undefined });
-      run.log.info({ paymentId: run.payment.id, requestId: run.requestId }, 'the bank did not take the one-time code; the payer types it again');
+      run.log.info(
+        { paymentId: run.payment.id, requestId: run.requestId },
+        'the bank did not take the one-time code; the payer types it again',
+      );
       if (where === 'in-request') return { kind: 'retry', notice: 'codeNotProcessed' };
       run.setState({ reconciling: undefined, codeNotProcessed: true });
       return STOP;

@@ -58,7 +58,10 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   // (an unauthorised payment, a UK consent, which the idempotency key makes the same one), and the credentials this
   // request carries are gone after it, so a second try now spares the payer (or a payer-less creation) the form.
   if (!result.ok && !result.definite) {
-    run.log.info({ paymentId: run.payment.id, requestId: run.requestId, err: result.error.message }, 'registration unanswered; sent once more');
+    run.log.info(
+      { paymentId: run.payment.id, requestId: run.requestId, err: result.error.message },
+      'registration unanswered; sent once more',
+    );
     result = await run.send('registerPayment', register);
   }
   if (!result.ok) return result;

@@ -67,7 +67,11 @@ export async function lookAtPayment(run: FlowRun): Promise<BankView> {
  * execution. Closed or still unauthorised: the step fails (`failStep`; a payment still held is withdrawn at the bank
  * when `withdraw`). No definite answer: the payment stays pending and reconciliation asks again.
  */
-export async function failAfterRefusal(run: FlowRun, failStep: () => void, options: { readonly withdraw?: boolean } = {}): Promise<StepResult> {
+export async function failAfterRefusal(
+  run: FlowRun,
+  failStep: () => void,
+  options: { readonly withdraw?: boolean } = {},
+): Promise<StepResult> {
   if (run.state.bankPayment === undefined) {
     failStep();
     return CONTINUE;
@@ -75,7 +79,10 @@ export async function failAfterRefusal(run: FlowRun, failStep: () => void, optio
   const view = await lookAtPayment(run);
   switch (view.kind) {
     case 'proceeded':
-      run.log.info({ paymentId: run.payment.id, requestId: run.requestId }, 'the bank refused a repeated call but has authorised the payment: on to execution');
+      run.log.info(
+        { paymentId: run.payment.id, requestId: run.requestId },
+        'the bank refused a repeated call but has authorised the payment: on to execution',
+      );
       moveToExecution(run);
       if (view.completed) run.enter('PAYMENT_EXECUTION_COMPLETED');
       return STOP;
@@ -95,8 +102,11 @@ export async function failAfterRefusal(run: FlowRun, failStep: () => void, optio
 export async function withdrawAtBank(run: FlowRun): Promise<void> {
   const bankPayment = run.state.bankPayment;
   if (bankPayment === undefined) return;
-  const cancelled = await run.send('cancelPayment', () => run.connector().cancelPayment({ context: run.callContext(), payment: bankPayment }));
-  if (!cancelled.ok) run.log.info({ paymentId: run.payment.id, err: cancelled.error.message }, 'could not withdraw the payment at the bank');
+  const cancelled = await run.send('cancelPayment', () =>
+    run.connector().cancelPayment({ context: run.callContext(), payment: bankPayment }),
+  );
+  if (!cancelled.ok)
+    run.log.info({ paymentId: run.payment.id, err: cancelled.error.message }, 'could not withdraw the payment at the bank');
   // The payment fails either way (an unauthorised payment cannot execute): the withdrawal is not left open.
   run.setState({ openCall: undefined });
 }

@@ -16,7 +16,9 @@ import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result
 export function needsAccountConsent(run: FlowRun): boolean {
   const connector = run.connector();
   const { needsSenderAccount, senderAccountChosenAtBank } = connector.profile;
-  return needsSenderAccount && !senderAccountChosenAtBank && connector.accountInformation !== undefined && run.sender()?.account === undefined;
+  return (
+    needsSenderAccount && !senderAccountChosenAtBank && connector.accountInformation !== undefined && run.sender()?.account === undefined
+  );
 }
 
 export function checkSenderAccount(run: FlowRun): StepResult {
@@ -73,7 +75,9 @@ export async function processConsent(run: FlowRun): Promise<StepResult> {
   if (returned !== undefined && authorisation !== undefined) {
     // What the payer's browser brought back is the connector's to read (and, in some standards, to act on).
     run.bankReturn = undefined;
-    const completed = await callBank(() => accountInformation.completeConsentAuthorisation({ context: run.callContext(), consent, authorisation, returned }));
+    const completed = await callBank(() =>
+      accountInformation.completeConsentAuthorisation({ context: run.callContext(), consent, authorisation, returned }),
+    );
     if (!completed.ok) {
       if (!completed.definite) return startReconciling(run);
       run.fail(completed.code);
@@ -99,7 +103,10 @@ export async function processConsent(run: FlowRun): Promise<StepResult> {
 
 function eligible(accounts: readonly BankAccount[], currency: string): OfferedAccount[] {
   return accounts
-    .filter((account) => account.status === 'enabled' && account.iban !== undefined && (account.currency === currency || account.currency === 'XXX'))
+    .filter(
+      (account) =>
+        account.status === 'enabled' && account.iban !== undefined && (account.currency === currency || account.currency === 'XXX'),
+    )
     .map((account) => ({
       iban: account.iban as string,
       currency: account.currency === 'XXX' ? currency : account.currency,

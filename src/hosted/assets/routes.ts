@@ -31,19 +31,27 @@ const fixedAsset = { schema: { hide: true, querystring: UnreadQuery } };
 export const assetRoutes: AppPlugin<AssetRoutesOptions> = async (scope, { branding, operator }) => {
   // Assets are fetched by the browser for a page, never shown as one: a failure answers with the service's error body
   // (src/http/errors.ts); a malformed name, like an unknown one, with the page of an invalid link.
-  scope.setErrorHandler((error: FastifyError, request, reply) => (error.validation !== undefined ? sendInvalidLink(request, reply, operator) : sendError(error, request, reply)));
+  scope.setErrorHandler((error: FastifyError, request, reply) =>
+    error.validation !== undefined ? sendInvalidLink(request, reply, operator) : sendError(error, request, reply),
+  );
 
   scope.get(HOSTED_CSS_PATH, fixedAsset, async (_request, reply) => longCache(reply, 'text/css; charset=utf-8').send(HOSTED_CSS));
   scope.get(HOSTED_JS_PATH, fixedAsset, async (_request, reply) => longCache(reply, 'text/javascript; charset=utf-8').send(HOSTED_JS));
-  scope.get(BANK_FILTER_SCRIPT_PATH, fixedAsset, async (_request, reply) => longCache(reply, 'text/javascript; charset=utf-8').send(BANK_FILTER_SCRIPT));
+  scope.get(BANK_FILTER_SCRIPT_PATH, fixedAsset, async (_request, reply) =>
+    longCache(reply, 'text/javascript; charset=utf-8').send(BANK_FILTER_SCRIPT),
+  );
 
   // A brand colour's stylesheet: the colour is in the address, so any colour is answered alike (no client is named).
-  scope.get('/pay/assets/:file', { schema: { hide: true, params: BrandStylesheetParams, querystring: UnreadQuery } }, async (request, reply) => {
-    const colour = brandColourOfPath(`/pay/assets/${request.params.file}`);
-    // A stylesheet of an earlier version of our styles: gone.
-    if (colour === undefined) return sendInvalidLink(request, reply, operator);
-    return longCache(reply, 'text/css; charset=utf-8').send(brandStylesheet(buttonColours(colour)));
-  });
+  scope.get(
+    '/pay/assets/:file',
+    { schema: { hide: true, params: BrandStylesheetParams, querystring: UnreadQuery } },
+    async (request, reply) => {
+      const colour = brandColourOfPath(`/pay/assets/${request.params.file}`);
+      // A stylesheet of an earlier version of our styles: gone.
+      if (colour === undefined) return sendInvalidLink(request, reply, operator);
+      return longCache(reply, 'text/css; charset=utf-8').send(brandStylesheet(buttonColours(colour)));
+    },
+  );
 
   // A client's logo, as we re-encoded it, by its SHA-256.
   scope.get('/pay/assets/logos/:file', { schema: { hide: true, params: LogoParams, querystring: UnreadQuery } }, async (request, reply) => {
@@ -53,7 +61,11 @@ export const assetRoutes: AppPlugin<AssetRoutesOptions> = async (scope, { brandi
   });
 
   scope.get(FAVICON_PATH, fixedAsset, async (_request, reply) =>
-    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff').send(FAVICON_SVG),
+    reply
+      .type('image/svg+xml')
+      .header('Cache-Control', 'public, max-age=86400')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(FAVICON_SVG),
   );
   // Browsers ask for /favicon.ico by themselves on pages that name no icon (the API's JSON, the documents).
   scope.get('/favicon.ico', fixedAsset, async (_request, reply) => reply.code(301).header('Location', FAVICON_PATH).send());

@@ -54,11 +54,18 @@ ${countries.map((code) => html`<option value="${code}"${code === country ? html`
     groups.length === 0
       ? html`<p>${t('selection.noMatch')}</p>`
       : html`<form method="post" action="${formAction(context, 'select-bank')}">${csrfField(context, 'select-bank')}${groups.map(
-          (group) => html`<section class="bank-group" aria-labelledby="country-${group.code}"><h2 id="country-${group.code}">${t('selection.banksIn', { country: countryName(group.code, locale) })}</h2>
+          (
+            group,
+          ) => html`<section class="bank-group" aria-labelledby="country-${group.code}"><h2 id="country-${group.code}">${t('selection.banksIn', { country: countryName(group.code, locale) })}</h2>
 <ul class="banks">${group.banks.map(
             (bank) =>
               html`<li data-search="${bank.searchText}"><button type="submit" class="bank" name="providerId" value="${bank.id}" aria-label="${t('selection.choose', { bank: bank.name })}"><img src="${bank.iconPath}" alt="" width="40" height="40"><span>${bank.name}</span></button></li>`,
           )}</ul></section>`,
         )}</form>`;
-  return layout(context, { heading: t('selection.heading'), body: html`${filters}${status}${list}${elsewhere}`, script: BANK_FILTER_SCRIPT_PATH, compactSummary: true });
+  return layout(context, {
+    heading: t('selection.heading'),
+    body: html`${filters}${status}${list}${elsewhere}`,
+    script: BANK_FILTER_SCRIPT_PATH,
+    compactSummary: true,
+  });
 }

@@ -7,7 +7,11 @@ import { bankSelectionPage, type BankSelectionView } from './page.js';
 
 /** Lower case without accents, so "credit" finds "Crédit" (the page's script folds the same way). */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().trim();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim();
 }
 
 /** What a search matches: the bank's name and its group's, so "Baltic" finds every bank of the Baltic group. */
@@ -27,10 +31,17 @@ function bankSelectionView({ payment, engine, query }: StepInput): BankSelection
   const countries = [...new Set(preferences?.list ?? banks.map((bank) => bank.countryCode))];
   const asked = query('country');
   const country =
-    asked === 'ALL' ? undefined : asked !== undefined && countries.includes(asked) ? asked : (preferences?.default ?? (countries.length === 1 ? countries[0] : undefined));
+    asked === 'ALL'
+      ? undefined
+      : asked !== undefined && countries.includes(asked)
+        ? asked
+        : (preferences?.default ?? (countries.length === 1 ? countries[0] : undefined));
   const search = (query('q') ?? '').trim().slice(0, 100);
   const shown = banks
-    .filter((bank: Bank) => (country === undefined || bank.countryCode === country) && (search === '' || searchTextOf(bank).includes(fold(search))))
+    .filter(
+      (bank: Bank) =>
+        (country === undefined || bank.countryCode === country) && (search === '' || searchTextOf(bank).includes(fold(search))),
+    )
     .sort(byPopularityThenName);
   return {
     countries,
@@ -57,15 +68,17 @@ export const bankSelectionStep = payerStep<BankSelectionView>({
   page: bankSelectionPage,
   actions: {
     'select-bank': ({ engine, payment, form, actor }) =>
-      engine.perform(payment, statusesOf(step, payment), actor, async (run) => {
-        const bank = engine.banksFor(run.payment).find((candidate) => candidate.id === form('providerId'));
-        if (bank === undefined) return { kind: 'invalid', errors: [{ field: 'providerId', message: 'chooseOne' }] };
-        selectBank(run, bank);
-        return engine.advance(run);
-      }).then((outcome) =>
-        // A bank that asks for an account-information consent first: our page says "you will log in twice" before
-        // the payer leaves for the bank's first login.
-        outcome.kind === 'redirect' && engine.twoLoginsAhead(outcome.payment) ? { kind: 'next', payment: outcome.payment } : outcome,
-      ),
+      engine
+        .perform(payment, statusesOf(step, payment), actor, async (run) => {
+          const bank = engine.banksFor(run.payment).find((candidate) => candidate.id === form('providerId'));
+          if (bank === undefined) return { kind: 'invalid', errors: [{ field: 'providerId', message: 'chooseOne' }] };
+          selectBank(run, bank);
+          return engine.advance(run);
+        })
+        .then((outcome) =>
+          // A bank that asks for an account-information consent first: our page says "you will log in twice" before
+          // the payer leaves for the bank's first login.
+          outcome.kind === 'redirect' && engine.twoLoginsAhead(outcome.payment) ? { kind: 'next', payment: outcome.payment } : outcome,
+        ),
   },
 });

@@ -20,7 +20,9 @@ export function decoupledPage(context: PageContext, view: DecoupledView): string
     waiting: true,
     body: html`<p class="lead">${t('decoupled.openApp')}</p><p>${t('decoupled.intro', { bank: context.summary.bankName ?? '' })}</p>
 <p class="timer">${textWith(t('decoupled.timeLeft'), 'minutes', minutes)}</p>${
-      view.sandboxAppUrl === undefined ? '' : html`<p><a href="${view.sandboxAppUrl}" target="_blank" rel="noopener noreferrer">${t('decoupled.sandboxApp')}</a></p>`
+      view.sandboxAppUrl === undefined
+        ? ''
+        : html`<p><a href="${view.sandboxAppUrl}" target="_blank" rel="noopener noreferrer">${t('decoupled.sandboxApp')}</a></p>`
     }`,
   });
 }

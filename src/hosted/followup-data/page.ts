@@ -17,5 +17,8 @@ ${needs.loginId ? field(context, { name: 'loginId', label: t('field.loginId'), t
 ${needs.password ? field(context, { name: 'password', label: t('field.password'), type: 'password', autocomplete: 'current-password', maxlength: 256 }) : ''}
 ${needs.senderIban ? field(context, { name: 'iban', label: t('field.iban'), type: 'text', autocomplete: 'off', hint: t('field.ibanHint'), maxlength: 42 }) : ''}
 <button type="submit" class="primary">${t('page.continue')}</button>`;
-  return layout(context, { heading: t('followup.heading', { bank: bankName }), body: postForm(context, 'details', inner, { novalidate: true }) });
+  return layout(context, {
+    heading: t('followup.heading', { bank: bankName }),
+    body: postForm(context, 'details', inner, { novalidate: true }),
+  });
 }

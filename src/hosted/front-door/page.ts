@@ -17,7 +17,8 @@ export interface FrontDoorView {
 
 export function frontDoorPage(locale: Locale, view: FrontDoorView): string {
   const t = translator(locale);
-  const link = (href: string, title: string, text: string) => html`<li><a class="door" href="${href}"><strong>${title}</strong><span>${text}</span></a></li>`;
+  const link = (href: string, title: string, text: string) =>
+    html`<li><a class="door" href="${href}"><strong>${title}</strong><span>${text}</span></a></li>`;
   const body = html`<main id="main"><h1>${t('front.heading')}</h1><p>${t('front.intro')}</p>
 <h2>${t('front.forDevelopers')}</h2><ul class="doors">
 ${link(view.apiReferenceUrl, t('front.api'), t('front.apiText'))}
@@ -25,7 +26,8 @@ ${view.sandboxUrl === undefined ? '' : link(view.sandboxUrl, t('front.sandbox'),
 ${view.consoleUrl === undefined ? '' : link(view.consoleUrl, t('front.console'), t('front.consoleText'))}
 </ul><p class="hint">${t('front.payer')}</p></main>
 <footer><nav aria-label="${t('page.language')}"><ul class="langs">${SUPPORTED_LOCALES.map(
-    (code) => html`<li><a href="/?lang=${code}" lang="${code}" hreflang="${code}"${code === locale ? html` aria-current="true"` : ''}>${LANGUAGE_NAMES[code]}</a></li>`,
+    (code) =>
+      html`<li><a href="/?lang=${code}" lang="${code}" hreflang="${code}"${code === locale ? html` aria-current="true"` : ''}>${LANGUAGE_NAMES[code]}</a></li>`,
   )}</ul></nav></footer>`;
   return document({ locale, title: t('front.heading'), body, sandbox: false });
 }

@@ -16,6 +16,10 @@ export const frontDoorRoutes: AppPlugin<FrontDoorOptions> = async (scope, option
   scope.get('/', { schema: { hide: true, querystring: LanguageQuery } }, async (request, reply) => {
     const asked = queryText(request, 'lang');
     const locale = asked !== undefined && isSupportedLocale(asked) ? asked : requestLocale(request);
-    return sendPage(reply, 200, frontDoorPage(locale, { apiReferenceUrl: '/docs', sandboxUrl: options.sandboxBankUrl, consoleUrl: options.consoleUrl }));
+    return sendPage(
+      reply,
+      200,
+      frontDoorPage(locale, { apiReferenceUrl: '/docs', sandboxUrl: options.sandboxBankUrl, consoleUrl: options.consoleUrl }),
+    );
   });
 };

@@ -68,8 +68,12 @@ export function paymentSentence(context: PageContext): string {
   };
   const key: MessageKey =
     payment.bankName === undefined
-      ? operator.name === undefined ? 'summary.sentence' : 'summary.sentenceOperator'
-      : operator.name === undefined ? 'summary.sentenceBank' : 'summary.sentenceBankOperator';
+      ? operator.name === undefined
+        ? 'summary.sentence'
+        : 'summary.sentenceOperator'
+      : operator.name === undefined
+        ? 'summary.sentenceBank'
+        : 'summary.sentenceBankOperator';
   return t(key, params);
 }
 
@@ -110,24 +114,37 @@ export function errorMessageKey(error: InputError): MessageKey {
 /** An error's text: its message, and after a refusal of the bank the attempts the payer has left. */
 export function errorText(context: PageContext, error: InputError): string {
   const message = context.t(errorMessageKey(error));
-  return error.attemptsLeft === undefined ? message : `${message} ${context.t('errors.attemptsLeft', { count: String(error.attemptsLeft) })}`;
+  return error.attemptsLeft === undefined
+    ? message
+    : `${message} ${context.t('errors.attemptsLeft', { count: String(error.attemptsLeft) })}`;
 }
 
 /** The error summary at the top of a form: each message links to its field. */
 export function errorSummary(context: PageContext): SafeHtml {
   if (context.errors.length === 0) return html``;
   return html`<div class="errors" role="alert" tabindex="-1" id="error-summary"><h2>${context.t('errors.heading')}</h2><ul>${context.errors.map(
-    (error) => html`<li>${error.field === 'form' ? errorText(context, error) : html`<a href="#${error.field}">${errorText(context, error)}</a>`}</li>`,
+    (error) =>
+      html`<li>${error.field === 'form' ? errorText(context, error) : html`<a href="#${error.field}">${errorText(context, error)}</a>`}</li>`,
   )}</ul></div>`;
 }
 
 /** A labelled input with its hint and error, wired with aria-describedby. */
 export function field(
   context: PageContext,
-  options: { name: InputError['field']; label: string; type: 'text' | 'password'; autocomplete: string; hint?: string; inputmode?: string; maxlength?: number },
+  options: {
+    name: InputError['field'];
+    label: string;
+    type: 'text' | 'password';
+    autocomplete: string;
+    hint?: string;
+    inputmode?: string;
+    maxlength?: number;
+  },
 ): SafeHtml {
   const error = context.errors.find((candidate) => candidate.field === options.name);
-  const describedBy = [options.hint === undefined ? '' : `${options.name}-hint`, error === undefined ? '' : `${options.name}-error`].filter(Boolean).join(' ');
+  const describedBy = [options.hint === undefined ? '' : `${options.name}-hint`, error === undefined ? '' : `${options.name}-error`]
+    .filter(Boolean)
+    .join(' ');
   return html`<label for="${options.name}">${options.label}</label>
 ${options.hint === undefined ? '' : html`<span class="hint" id="${options.name}-hint">${options.hint}</span>`}
 ${error === undefined ? '' : html`<p class="field-error" id="${options.name}-error">${errorText(context, error)}</p>`}
@@ -149,7 +166,9 @@ export function cancelForm(context: PageContext): SafeHtml {
 
 /** "Choose another bank": before the bank holds the payment, the payer may go back to the bank list. */
 export function backForm(context: PageContext): SafeHtml {
-  return context.canGoBack ? postForm(context, 'back', html`<button type="submit" class="secondary">${context.t('page.back')}</button>`) : html``;
+  return context.canGoBack
+    ? postForm(context, 'back', html`<button type="submit" class="secondary">${context.t('page.back')}</button>`)
+    : html``;
 }
 
 function languageSwitch(context: PageContext): SafeHtml {
@@ -171,7 +190,11 @@ function header(t: Translate, merchant: MerchantView | undefined, sandbox: boole
         ? // A wide logo is a wordmark: it says the name itself (its text alternative too).
           html`<div class="merchant"><img src="${merchant.logo.path}" alt="${merchant.name}" width="${String(merchant.logo.width)}" height="${String(merchant.logo.height)}"></div>`
         : html`<div class="merchant">${merchant.logo === undefined ? '' : html`<img src="${merchant.logo.path}" alt="" width="${String(merchant.logo.width)}" height="${String(merchant.logo.height)}">`}<span>${merchant.name}</span></div>`;
-  const aside = sandbox ? html`<span class="sandbox">${t('page.sandbox')}</span>` : merchant === undefined ? '' : html`<span class="secure">${t('page.title')}</span>`;
+  const aside = sandbox
+    ? html`<span class="sandbox">${t('page.sandbox')}</span>`
+    : merchant === undefined
+      ? ''
+      : html`<span class="secure">${t('page.title')}</span>`;
   return html`<header class="top">${who}${aside}</header>`;
 }
 
@@ -182,7 +205,10 @@ function legal(t: Translate, operator: OperatorIdentity | undefined, merchant: M
     operator?.termsUrl === undefined ? undefined : { href: operator.termsUrl, text: t('page.terms') },
     operator?.privacyUrl === undefined ? undefined : { href: operator.privacyUrl, text: t('page.privacy') },
   ].filter((link) => link !== undefined);
-  const statement = [operator?.name === undefined ? undefined : t('page.operator', { operator: operator.name }), operator?.regulatoryStatement]
+  const statement = [
+    operator?.name === undefined ? undefined : t('page.operator', { operator: operator.name }),
+    operator?.regulatoryStatement,
+  ]
     .filter((part) => part !== undefined)
     .join(' ');
   return html`${statement === '' ? '' : html`<p class="regulatory">${statement}</p>`}${
@@ -226,7 +252,9 @@ export function document(options: DocumentOptions): string {
 <meta name="robots" content="noindex"><title>${options.title} – ${merchant === undefined ? t('page.title') : merchant.name}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${HOSTED_CSS_PATH}">${
     merchant?.stylesheetPath === undefined ? '' : html`<link rel="stylesheet" href="${merchant.stylesheetPath}">`
   }<script src="${HOSTED_JS_PATH}" defer></script>${options.script === undefined ? '' : html`<script src="${options.script}" defer></script>`}${
-    refresh === undefined ? '' : html`<noscript><meta http-equiv="refresh" content="${String(refresh.seconds)}${refresh.url === undefined ? '' : html`;url=${refresh.url}`}"></noscript>`
+    refresh === undefined
+      ? ''
+      : html`<noscript><meta http-equiv="refresh" content="${String(refresh.seconds)}${refresh.url === undefined ? '' : html`;url=${refresh.url}`}"></noscript>`
   }</head>
 <body>${header(t, merchant, options.sandbox)}
 ${options.body}
@@ -236,7 +264,9 @@ ${footer.value === '' ? '' : html`<footer>${footer}</footer>`}</body></html>`.va
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
   const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
-  const twoLogins = context.twoLogins ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>` : '';
+  const twoLogins = context.twoLogins
+    ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>`
+    : '';
   const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
   const mark = options.mark === undefined ? '' : html`<p class="outcome-mark outcome-${options.mark}" aria-hidden="true"></p>`;
   const summary = options.summary === false ? '' : paymentSummary(context, { compact: options.compactSummary === true });
@@ -265,5 +295,11 @@ export function layout(context: PageContext, options: LayoutOptions): string {
 /** Pages without a payment (invalid link, expired form): in the language the browser asks for. */
 export function standalonePage(locale: Locale, heading: MessageKey, intro: MessageKey, operator: OperatorIdentity): string {
   const t = translator(locale);
-  return document({ locale, title: t(heading), sandbox: false, operator, body: html`<main id="main"><h1>${t(heading)}</h1><p>${t(intro)}</p></main>` });
+  return document({
+    locale,
+    title: t(heading),
+    sandbox: false,
+    operator,
+    body: html`<main id="main"><h1>${t(heading)}</h1><p>${t(intro)}</p></main>`,
+  });
 }

@@ -101,7 +101,10 @@ export function brandStylesheet(colours: ButtonColours): string {
   return `.primary{background:${colours.background};color:${colours.text};${outline}}\n.primary:hover{filter:brightness(.94)}\n`;
 }
 
-const BRAND_CSS_VERSION = createHash('sha256').update(brandStylesheet({ background: '#000000', text: '#ffffff', outlined: true })).digest('base64url').slice(0, 8);
+const BRAND_CSS_VERSION = createHash('sha256')
+  .update(brandStylesheet({ background: '#000000', text: '#ffffff', outlined: true }))
+  .digest('base64url')
+  .slice(0, 8);
 export const BRAND_CSS_PATH = /^\/pay\/assets\/brand-([0-9a-f]{6})-([A-Za-z0-9_-]{8})\.css$/;
 
 export function brandStylesheetPath(colour: string): string {

@@ -17,7 +17,10 @@ export interface OneTimeCodeView {
 
 export function oneTimeCodePage(context: PageContext, view: OneTimeCodeView): string {
   const { t } = context;
-  const method = view.methodType === undefined && view.methodText === undefined ? '' : html`<p class="method">${methodLabel(context, { type: view.methodType, bankText: view.methodText })}</p>`;
+  const method =
+    view.methodType === undefined && view.methodText === undefined
+      ? ''
+      : html`<p class="method">${methodLabel(context, { type: view.methodType, bankText: view.methodText })}</p>`;
   const inner = html`<p>${t('otp.sent')}</p>${method}
 ${view.challengeText === undefined ? '' : html`<p class="bank-says">${t('bankSays', { text: view.challengeText })}</p>`}
 ${field(context, { name: 'otp', label: t('otp.label'), type: 'text', autocomplete: 'one-time-code', maxlength: view.maxLength, ...(view.numeric ? { inputmode: 'numeric' } : {}) })}

@@ -37,10 +37,10 @@ export const oneTimeCodeStep = payerStep<OneTimeCodeView>({
         const maxLength = Math.min(run.state.challenge?.otpMaxLength ?? 64, 64);
         const format = run.state.challenge?.otpFormat === 'integer' ? /^[0-9]+$/ : /^[\x21-\x7e]+$/;
         if (trimmed === '') return { kind: 'invalid', errors: [{ field: 'otp', message: 'required' }] };
-        if (trimmed.length > maxLength || !format.test(trimmed)) return { kind: 'invalid', errors: [{ field: 'otp', message: 'otpFormat' }] };
+        if (trimmed.length > maxLength || !format.test(trimmed))
+          return { kind: 'invalid', errors: [{ field: 'otp', message: 'otpFormat' }] };
         if (run.state.scaApproach === 'DECOUPLED' || run.state.bankRedirectUrl !== undefined) return STOP;
         return submitCode(run, trimmed);
       }),
   },
 });
-

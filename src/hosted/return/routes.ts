@@ -50,7 +50,12 @@ function bankReturnOf(request: FastifyRequest, withNokMarker: boolean): BankRetu
 }
 
 /** An unknown, forged or used return: the invalid link page, and a warning for the operator. */
-function refuseReturn(request: FastifyRequest, reply: FastifyReply, operator: OperatorIdentity, paymentId: string | undefined): FastifyReply {
+function refuseReturn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operator: OperatorIdentity,
+  paymentId: string | undefined,
+): FastifyReply {
   request.log.warn({ paymentId }, 'bank callback refused: unknown, forged or already used');
   return sendInvalidLink(request, reply, operator);
 }
@@ -62,7 +67,10 @@ export const returnRoutes: AppPlugin<ReturnRoutesOptions> = async (scope, { page
 
   // The bank sends the payer's browser here; some banks post their answer as a form (`response_mode=form_post`),
   // from their own site: the single-use secret in the path, not a CSRF token, is what makes the request ours.
-  const perPaymentReturn = async (request: FastifyRequest<{ Params: Static<typeof PaymentReturnParams> }>, reply: FastifyReply): Promise<FastifyReply> => {
+  const perPaymentReturn = async (
+    request: FastifyRequest<{ Params: Static<typeof PaymentReturnParams> }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> => {
     const { paymentId, secret } = request.params;
     const outcome = await engine.bankReturn(paymentId, secret, bankReturnOf(request, true), actorOf(request));
     if (outcome === undefined) return refuseReturn(request, reply, operator, paymentId);
@@ -70,7 +78,11 @@ export const returnRoutes: AppPlugin<ReturnRoutesOptions> = async (scope, { page
   };
   const perPaymentSchema = { hide: true, params: PaymentReturnParams, querystring: BankAnswerQuery };
   scope.get('/pay/return/:paymentId/:secret', { schema: perPaymentSchema }, perPaymentReturn);
-  scope.post('/pay/return/:paymentId/:secret', { schema: { ...perPaymentSchema, body: PostedForm }, bodyLimit: RETURN_FORM_LIMIT_BYTES }, perPaymentReturn);
+  scope.post(
+    '/pay/return/:paymentId/:secret',
+    { schema: { ...perPaymentSchema, body: PostedForm }, bodyLimit: RETURN_FORM_LIMIT_BYTES },
+    perPaymentReturn,
+  );
 
   // The fixed return URL: the `state` we gave the bank (kept in what the connector reads: the standard checks it)
   // names the payment. Without one in the query the answer is in the URL fragment, which only the browser sees:
@@ -79,12 +91,20 @@ export const returnRoutes: AppPlugin<ReturnRoutesOptions> = async (scope, { page
     const returned = bankReturnOf(request, false);
     const state = request.method === 'POST' ? returned.form['state'] : returned.query['state'];
     if (state === undefined && request.method === 'GET') {
-      return pageHeaders(reply).header('Content-Security-Policy', FRAGMENT_RETURN_CSP).code(200).type('text/html; charset=utf-8').send(fragmentReturnPage());
+      return pageHeaders(reply)
+        .header('Content-Security-Policy', FRAGMENT_RETURN_CSP)
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .send(fragmentReturnPage());
     }
     const outcome = state === undefined ? undefined : await engine.bankReturnByState(state, returned, actorOf(request));
     if (outcome === undefined) return refuseReturn(request, reply, operator, undefined);
     return pages.answer(request, reply, outcome);
   };
   scope.get(REGISTERED_RETURN_PATH, { schema: { hide: true, querystring: BankAnswerQuery } }, registeredReturn);
-  scope.post(REGISTERED_RETURN_PATH, { schema: { hide: true, querystring: BankAnswerQuery, body: PostedForm }, bodyLimit: RETURN_FORM_LIMIT_BYTES }, registeredReturn);
+  scope.post(
+    REGISTERED_RETURN_PATH,
+    { schema: { hide: true, querystring: BankAnswerQuery, body: PostedForm }, bodyLimit: RETURN_FORM_LIMIT_BYTES },
+    registeredReturn,
+  );
 };

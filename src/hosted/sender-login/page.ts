@@ -23,5 +23,8 @@ export function senderLoginPage(context: PageContext, { needs, again }: SenderLo
 ${needs.loginId ? field(context, { name: 'loginId', label: t('field.loginId'), type: 'text', autocomplete: 'username', maxlength: 256 }) : ''}
 ${needs.password ? field(context, { name: 'password', label: t('field.password'), type: 'password', autocomplete: 'current-password', maxlength: 256 }) : ''}
 <button type="submit" class="primary">${t('page.continue')}</button>`;
-  return layout(context, { heading: t('login.heading', { bank: context.summary.bankName ?? '' }), body: postForm(context, 'details', inner, { novalidate: true }) });
+  return layout(context, {
+    heading: t('login.heading', { bank: context.summary.bankName ?? '' }),
+    body: postForm(context, 'details', inner, { novalidate: true }),
+  });
 }

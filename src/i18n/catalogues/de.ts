@@ -27,7 +27,8 @@ export const de: Catalogue = {
   'followup.intro': 'Ihre Zugangsdaten gehen direkt an Ihre Bank. Wir speichern sie nie.',
   'login.heading': 'Bei {bank} anmelden',
   'login.again': 'Die Verbindung zu Ihrer Bank wurde unterbrochen. Bitte geben Sie Ihr Passwort noch einmal ein.',
-  'login.againApp': 'Die Verbindung zu Ihrer Bank wurde unterbrochen, bevor die Anfrage Ihre Banking-App erreicht hat. Bitte geben Sie Ihre Benutzerkennung noch einmal ein, um sie erneut zu senden.',
+  'login.againApp':
+    'Die Verbindung zu Ihrer Bank wurde unterbrochen, bevor die Anfrage Ihre Banking-App erreicht hat. Bitte geben Sie Ihre Benutzerkennung noch einmal ein, um sie erneut zu senden.',
   'field.loginId': 'Online-Banking-Benutzerkennung',
   'field.password': 'Online-Banking-Passwort',
   'field.iban': 'IBAN des Kontos, von dem Sie zahlen',
@@ -52,7 +53,8 @@ export const de: Catalogue = {
   'processing.heading': 'Wir bearbeiten Ihre Zahlung',
   'processing.intro': 'Das dauert nur einen Moment.',
   'invalid.heading': 'Dieser Link ist ungültig',
-  'invalid.intro': 'Der Link ist unbekannt oder wurde bereits verwendet. Bitte kehren Sie zum Shop oder zur App zurück, von dem bzw. der Sie kamen.',
+  'invalid.intro':
+    'Der Link ist unbekannt oder wurde bereits verwendet. Bitte kehren Sie zum Shop oder zur App zurück, von dem bzw. der Sie kamen.',
   'expiredForm.heading': 'Dieses Formular ist abgelaufen',
   'expiredForm.intro': 'Bitte kehren Sie zur Zahlungsseite zurück und versuchen Sie es erneut.',
   'error.heading': 'Etwas ist schiefgelaufen',
@@ -78,8 +80,10 @@ export const de: Catalogue = {
   'outcome.completed.auto': 'Sie werden in {seconds} Sekunden zu {merchant} zurückgeleitet.',
   'outcome.completed.autoNoScript': 'Sie werden in wenigen Sekunden zu {merchant} zurückgeleitet.',
   'outcome.processing.heading': 'Ihre Bank führt die Zahlung aus',
-  'outcome.processing.lead': 'Sie haben die Zahlung freigegeben. Ihre Bank führt sie jetzt aus; das dauert meist nur einen Moment, bei manchen Banken bis zum nächsten Geschäftstag.',
-  'outcome.processing.told': '{merchant} erfährt es, sobald Ihre Bank die Zahlung bestätigt. Sie können jetzt zurückkehren; Sie müssen nichts weiter tun.',
+  'outcome.processing.lead':
+    'Sie haben die Zahlung freigegeben. Ihre Bank führt sie jetzt aus; das dauert meist nur einen Moment, bei manchen Banken bis zum nächsten Geschäftstag.',
+  'outcome.processing.told':
+    '{merchant} erfährt es, sobald Ihre Bank die Zahlung bestätigt. Sie können jetzt zurückkehren; Sie müssen nichts weiter tun.',
   'outcome.failed.heading': 'Zahlung nicht abgeschlossen',
   'outcome.reason.cancelled': 'Sie haben die Zahlung abgebrochen.',
   'outcome.reason.expired': 'Die Zeit für die Zahlung ist abgelaufen.',
@@ -90,16 +94,20 @@ export const de: Catalogue = {
   'outcome.reason.technical': 'Ein technisches Problem hat die Zahlung verhindert.',
   'outcome.next.cancelled': 'Es wurde nichts bezahlt. Sie können zu {merchant} zurückkehren und erneut eine Zahlungsart wählen.',
   'outcome.next.expired': 'Es wurde nichts bezahlt. Kehren Sie zu {merchant} zurück, um neu zu beginnen.',
-  'outcome.next.authentication': 'Es wurde nichts bezahlt. Prüfen Sie Ihre Online-Banking-Zugangsdaten und versuchen Sie es über {merchant} erneut; wenn es wieder passiert, wenden Sie sich an Ihre Bank.',
-  'outcome.next.consent': 'Es wurde nichts bezahlt. Versuchen Sie es über {merchant} erneut und erlauben Sie den Zugriff, oder wählen Sie eine andere Bank.',
+  'outcome.next.authentication':
+    'Es wurde nichts bezahlt. Prüfen Sie Ihre Online-Banking-Zugangsdaten und versuchen Sie es über {merchant} erneut; wenn es wieder passiert, wenden Sie sich an Ihre Bank.',
+  'outcome.next.consent':
+    'Es wurde nichts bezahlt. Versuchen Sie es über {merchant} erneut und erlauben Sie den Zugriff, oder wählen Sie eine andere Bank.',
   'outcome.next.funds': 'Versuchen Sie es über {merchant} mit einem anderen Konto oder einer anderen Zahlungsart erneut.',
-  'outcome.next.bank': 'Es wurde nichts bezahlt. Versuchen Sie es später über {merchant} erneut, mit einer anderen Bank oder einer anderen Zahlungsart.',
+  'outcome.next.bank':
+    'Es wurde nichts bezahlt. Versuchen Sie es später über {merchant} erneut, mit einer anderen Bank oder einer anderen Zahlungsart.',
   'outcome.next.technical': 'Es wurde nichts bezahlt. Bitte versuchen Sie es gleich über {merchant} erneut.',
   'processing.hint': 'Das dauert meist nur wenige Sekunden. Bitte lassen Sie diese Seite geöffnet.',
   'decoupled.openApp': 'Öffnen Sie die App Ihrer Bank',
   'decoupled.timeLeft': 'Verbleibende Zeit für die Freigabe: etwa {minutes} Min.',
-  'notice.twoLogins': '{bank} bittet Sie zweimal um Ihre Anmeldung: zuerst, um Ihre Kontenliste freizugeben, dann, um die Zahlung freizugeben.',
-  'bankSays': 'Ihre Bank schreibt: „{text}“',
+  'notice.twoLogins':
+    '{bank} bittet Sie zweimal um Ihre Anmeldung: zuerst, um Ihre Kontenliste freizugeben, dann, um die Zahlung freizugeben.',
+  bankSays: 'Ihre Bank schreibt: „{text}“',
   'scaType.SMS_OTP': 'Code per SMS',
   'scaType.CHIP_OTP': 'chipTAN (Kartenleser)',
   'scaType.PHOTO_OTP': 'photoTAN (Farbcode scannen)',
@@ -107,7 +115,8 @@ export const de: Catalogue = {
   'scaType.SMTP_OTP': 'Code per E-Mail',
   'scaType.other': 'Andere Bestätigungsmethode',
   'front.heading': 'Sicher per Bank bezahlen',
-  'front.intro': 'Dieser Dienst startet Bankzahlungen für Shops und Apps: Die zahlende Person wählt ihre Bank, gibt die Zahlung dort frei, und der Shop erfährt das Ergebnis. Zugangsdaten gehen direkt an die Bank und werden nie gespeichert.',
+  'front.intro':
+    'Dieser Dienst startet Bankzahlungen für Shops und Apps: Die zahlende Person wählt ihre Bank, gibt die Zahlung dort frei, und der Shop erfährt das Ergebnis. Zugangsdaten gehen direkt an die Bank und werden nie gespeichert.',
   'front.forDevelopers': 'Für Entwickler',
   'front.api': 'API-Referenz',
   'front.apiText': 'Zahlungen anlegen, ihren Status verfolgen, Webhooks empfangen.',
@@ -117,7 +126,8 @@ export const de: Catalogue = {
   'front.consoleText': 'Clients verwalten und Zahlungen verfolgen.',
   'front.payer': 'Wurden Sie zum Bezahlen hierher geschickt? Bitte verwenden Sie den Link, den Ihnen der Shop oder die App gegeben hat.',
   'atBank.consentHeading': 'Kontenliste bei {bank} freigeben',
-  'atBank.consentIntro': 'Ihre Bank bittet Sie, sich anzumelden und Ihre Kontenliste freizugeben, damit Sie das Konto für die Zahlung wählen können. Noch wird nichts bezahlt.',
+  'atBank.consentIntro':
+    'Ihre Bank bittet Sie, sich anzumelden und Ihre Kontenliste freizugeben, damit Sie das Konto für die Zahlung wählen können. Noch wird nichts bezahlt.',
   // Who is paid and by whom; the bank list's filter.
   'summary.sentence': 'Sie zahlen {amount} an {merchant}.',
   'summary.sentenceBank': 'Sie zahlen {amount} an {merchant} von Ihrem Konto bei {bank}.',

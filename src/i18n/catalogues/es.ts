@@ -27,7 +27,8 @@ export const es: Catalogue = {
   'followup.intro': 'Sus datos de acceso van directamente a su banco. Nunca los guardamos.',
   'login.heading': 'Inicie sesión en {bank}',
   'login.again': 'Se ha interrumpido la conexión con su banco. Introduzca de nuevo su contraseña.',
-  'login.againApp': 'Se ha interrumpido la conexión con su banco antes de que la solicitud llegara a su aplicación bancaria. Introduzca de nuevo su identificador de usuario para enviarla otra vez.',
+  'login.againApp':
+    'Se ha interrumpido la conexión con su banco antes de que la solicitud llegara a su aplicación bancaria. Introduzca de nuevo su identificador de usuario para enviarla otra vez.',
   'field.loginId': 'Usuario de banca en línea',
   'field.password': 'Contraseña de banca en línea',
   'field.iban': 'IBAN de la cuenta desde la que paga',
@@ -78,7 +79,8 @@ export const es: Catalogue = {
   'outcome.completed.auto': 'Volverá a {merchant} en {seconds} segundos.',
   'outcome.completed.autoNoScript': 'Volverá a {merchant} en unos segundos.',
   'outcome.processing.heading': 'Su banco está procesando el pago',
-  'outcome.processing.lead': 'Ha aprobado el pago. Su banco lo está ejecutando; suele tardar un momento y, en algunos bancos, hasta el siguiente día hábil.',
+  'outcome.processing.lead':
+    'Ha aprobado el pago. Su banco lo está ejecutando; suele tardar un momento y, en algunos bancos, hasta el siguiente día hábil.',
   'outcome.processing.told': '{merchant} será informado en cuanto su banco lo confirme. Puede volver ahora; no tiene que hacer nada más.',
   'outcome.failed.heading': 'Pago no completado',
   'outcome.reason.cancelled': 'Ha cancelado el pago.',
@@ -90,7 +92,8 @@ export const es: Catalogue = {
   'outcome.reason.technical': 'Un problema técnico impidió el pago.',
   'outcome.next.cancelled': 'No se ha pagado nada. Puede volver a {merchant} y elegir de nuevo cómo pagar.',
   'outcome.next.expired': 'No se ha pagado nada. Vuelva a {merchant} para empezar de nuevo.',
-  'outcome.next.authentication': 'No se ha pagado nada. Compruebe sus datos de banca en línea y vuelva a intentarlo desde {merchant}; si sigue ocurriendo, contacte con su banco.',
+  'outcome.next.authentication':
+    'No se ha pagado nada. Compruebe sus datos de banca en línea y vuelva a intentarlo desde {merchant}; si sigue ocurriendo, contacte con su banco.',
   'outcome.next.consent': 'No se ha pagado nada. Vuelva a intentarlo desde {merchant} y permita el acceso, o elija otro banco.',
   'outcome.next.funds': 'Vuelva a intentarlo desde {merchant} con otra cuenta u otra forma de pago.',
   'outcome.next.bank': 'No se ha pagado nada. Vuelva a intentarlo más tarde desde {merchant}, con otro banco u otra forma de pago.',
@@ -98,8 +101,9 @@ export const es: Catalogue = {
   'processing.hint': 'Suele tardar unos segundos. Mantenga esta página abierta.',
   'decoupled.openApp': 'Abra la aplicación de su banco',
   'decoupled.timeLeft': 'Tiempo restante para aprobar: unos {minutes} min.',
-  'notice.twoLogins': '{bank} le pedirá iniciar sesión dos veces: primero para compartir su lista de cuentas y después para aprobar el pago.',
-  'bankSays': 'Su banco indica: «{text}»',
+  'notice.twoLogins':
+    '{bank} le pedirá iniciar sesión dos veces: primero para compartir su lista de cuentas y después para aprobar el pago.',
+  bankSays: 'Su banco indica: «{text}»',
   'scaType.SMS_OTP': 'Código por SMS',
   'scaType.CHIP_OTP': 'chipTAN (lector de tarjetas)',
   'scaType.PHOTO_OTP': 'photoTAN (escanear un código de color)',
@@ -107,7 +111,8 @@ export const es: Catalogue = {
   'scaType.SMTP_OTP': 'Código por correo electrónico',
   'scaType.other': 'Otro método de confirmación',
   'front.heading': 'Pague con su banco, de forma segura',
-  'front.intro': 'Este servicio inicia pagos bancarios para tiendas y aplicaciones: el pagador elige su banco, aprueba allí el pago y la tienda recibe el resultado. Los datos de acceso van directamente al banco y nunca se guardan.',
+  'front.intro':
+    'Este servicio inicia pagos bancarios para tiendas y aplicaciones: el pagador elige su banco, aprueba allí el pago y la tienda recibe el resultado. Los datos de acceso van directamente al banco y nunca se guardan.',
   'front.forDevelopers': 'Para desarrolladores',
   'front.api': 'Referencia de la API',
   'front.apiText': 'Cree pagos, siga su estado y reciba webhooks.',
@@ -117,7 +122,8 @@ export const es: Catalogue = {
   'front.consoleText': 'Gestione clientes y siga los pagos.',
   'front.payer': '¿Le han enviado aquí para pagar? Use el enlace que le dio la tienda o la aplicación.',
   'atBank.consentHeading': 'Comparta su lista de cuentas en {bank}',
-  'atBank.consentIntro': 'Su banco le pide iniciar sesión y compartir su lista de cuentas para que elija la cuenta con la que pagar. Todavía no se paga nada.',
+  'atBank.consentIntro':
+    'Su banco le pide iniciar sesión y compartir su lista de cuentas para que elija la cuenta con la que pagar. Todavía no se paga nada.',
   // Who is paid and by whom; the bank list's filter.
   'summary.sentence': 'Va a pagar {amount} a {merchant}.',
   'summary.sentenceBank': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}.',

@@ -27,7 +27,8 @@ export const lt: Catalogue = {
   'followup.intro': 'Jūsų prisijungimo duomenys keliauja tiesiai į jūsų banką. Mes jų niekada nesaugome.',
   'login.heading': 'Prisijunkite prie {bank}',
   'login.again': 'Ryšys su jūsų banku nutrūko. Įveskite slaptažodį dar kartą.',
-  'login.againApp': 'Ryšys su jūsų banku nutrūko, kol užklausa dar nepasiekė jūsų banko programėlės. Įveskite naudotojo ID dar kartą, kad ją išsiųstume iš naujo.',
+  'login.againApp':
+    'Ryšys su jūsų banku nutrūko, kol užklausa dar nepasiekė jūsų banko programėlės. Įveskite naudotojo ID dar kartą, kad ją išsiųstume iš naujo.',
   'field.loginId': 'Internetinės bankininkystės naudotojo ID',
   'field.password': 'Internetinės bankininkystės slaptažodis',
   'field.iban': 'Sąskaitos, iš kurios mokate, IBAN',
@@ -78,8 +79,10 @@ export const lt: Catalogue = {
   'outcome.completed.auto': 'Po {seconds} s grįšite į {merchant}.',
   'outcome.completed.autoNoScript': 'Po kelių sekundžių grįšite į {merchant}.',
   'outcome.processing.heading': 'Jūsų bankas vykdo mokėjimą',
-  'outcome.processing.lead': 'Patvirtinote mokėjimą. Jūsų bankas dabar jį vykdo; paprastai tai trunka akimirką, kai kuriuose bankuose – iki kitos darbo dienos.',
-  'outcome.processing.told': '{merchant} bus informuotas, kai tik bankas tai patvirtins. Galite grįžti dabar – daugiau nieko daryti nereikia.',
+  'outcome.processing.lead':
+    'Patvirtinote mokėjimą. Jūsų bankas dabar jį vykdo; paprastai tai trunka akimirką, kai kuriuose bankuose – iki kitos darbo dienos.',
+  'outcome.processing.told':
+    '{merchant} bus informuotas, kai tik bankas tai patvirtins. Galite grįžti dabar – daugiau nieko daryti nereikia.',
   'outcome.failed.heading': 'Mokėjimas neatliktas',
   'outcome.reason.cancelled': 'Atšaukėte mokėjimą.',
   'outcome.reason.expired': 'Baigėsi mokėjimui skirtas laikas.',
@@ -90,7 +93,8 @@ export const lt: Catalogue = {
   'outcome.reason.technical': 'Mokėjimą sustabdė techninė kliūtis.',
   'outcome.next.cancelled': 'Nieko nesumokėta. Galite grįžti į {merchant} ir vėl pasirinkti mokėjimo būdą.',
   'outcome.next.expired': 'Nieko nesumokėta. Grįžkite į {merchant} ir pradėkite iš naujo.',
-  'outcome.next.authentication': 'Nieko nesumokėta. Patikrinkite internetinės bankininkystės duomenis ir bandykite dar kartą per {merchant}; jei tai kartojasi, kreipkitės į banką.',
+  'outcome.next.authentication':
+    'Nieko nesumokėta. Patikrinkite internetinės bankininkystės duomenis ir bandykite dar kartą per {merchant}; jei tai kartojasi, kreipkitės į banką.',
   'outcome.next.consent': 'Nieko nesumokėta. Bandykite dar kartą per {merchant} ir leiskite prieigą arba pasirinkite kitą banką.',
   'outcome.next.funds': 'Bandykite dar kartą per {merchant} su kita sąskaita arba kitu mokėjimo būdu.',
   'outcome.next.bank': 'Nieko nesumokėta. Vėliau bandykite dar kartą per {merchant} su kitu banku arba kitu mokėjimo būdu.',
@@ -99,7 +103,7 @@ export const lt: Catalogue = {
   'decoupled.openApp': 'Atidarykite savo banko programėlę',
   'decoupled.timeLeft': 'Liko laiko patvirtinti: apie {minutes} min.',
   'notice.twoLogins': '{bank} paprašys prisijungti du kartus: pirmiausia – pasidalyti sąskaitų sąrašu, paskui – patvirtinti mokėjimą.',
-  'bankSays': 'Jūsų bankas rašo: „{text}“',
+  bankSays: 'Jūsų bankas rašo: „{text}“',
   'scaType.SMS_OTP': 'Kodas SMS žinute',
   'scaType.CHIP_OTP': 'chipTAN (kortelių skaitytuvas)',
   'scaType.PHOTO_OTP': 'photoTAN (nuskaityti spalvotą kodą)',
@@ -107,7 +111,8 @@ export const lt: Catalogue = {
   'scaType.SMTP_OTP': 'Kodas el. paštu',
   'scaType.other': 'Kitas patvirtinimo būdas',
   'front.heading': 'Saugiai mokėkite per banką',
-  'front.intro': 'Ši paslauga inicijuoja banko mokėjimus parduotuvėms ir programėlėms: mokėtojas pasirenka banką, ten patvirtina mokėjimą, o parduotuvė sužino rezultatą. Prisijungimo duomenys keliauja tiesiai į banką ir niekada nesaugomi.',
+  'front.intro':
+    'Ši paslauga inicijuoja banko mokėjimus parduotuvėms ir programėlėms: mokėtojas pasirenka banką, ten patvirtina mokėjimą, o parduotuvė sužino rezultatą. Prisijungimo duomenys keliauja tiesiai į banką ir niekada nesaugomi.',
   'front.forDevelopers': 'Kūrėjams',
   'front.api': 'API aprašas',
   'front.apiText': 'Kurkite mokėjimus, stebėkite jų būseną, gaukite „webhook“ pranešimus.',
@@ -117,7 +122,8 @@ export const lt: Catalogue = {
   'front.consoleText': 'Valdykite klientus ir stebėkite mokėjimus.',
   'front.payer': 'Atėjote čia sumokėti? Naudokite nuorodą, kurią gavote iš parduotuvės ar programėlės.',
   'atBank.consentHeading': 'Pasidalykite sąskaitų sąrašu banke {bank}',
-  'atBank.consentIntro': 'Bankas prašo prisijungti ir pasidalyti sąskaitų sąrašu, kad galėtumėte pasirinkti, iš kurios mokėti. Kol kas niekas nemokama.',
+  'atBank.consentIntro':
+    'Bankas prašo prisijungti ir pasidalyti sąskaitų sąrašu, kad galėtumėte pasirinkti, iš kurios mokėti. Kol kas niekas nemokama.',
   // Who is paid and by whom; the bank list's filter.
   'summary.sentence': 'Jūs mokate {amount} gavėjui {merchant}.',
   'summary.sentenceBank': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}.',

@@ -51,7 +51,8 @@ export function sandboxBanks(catalogue: SandboxCatalogue, publicUrl: string): Ma
       const baseUrl = connector.baseUrl.replace(/\/+$/, '');
       if (!baseUrl.startsWith(base)) continue;
       const slug = baseUrl.slice(base.length);
-      if (!/^[a-z0-9][a-z0-9-]*$/.test(slug)) throw new Error(`Sandbox bank slug "${slug}" (${bank.name}) is not a single lower-case path segment`);
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(slug))
+        throw new Error(`Sandbox bank slug "${slug}" (${bank.name}) is not a single lower-case path segment`);
       if (banks.has(slug)) throw new Error(`Two catalogue banks share the sandbox slug "${slug}"`);
       const products = new Set(Object.values(connector.products).filter((product): product is string => product !== undefined));
       banks.set(slug, {

@@ -66,7 +66,9 @@ export async function admit(
     );
     if (!verification.ok) throw new Xs2aError(verification.code, verification.text);
   }
-  const fault = context.faults.take({ bank: bank.slug, operation, psuId }) ?? payerFixtureFault(context.state.payer(psuId), (named) => named === operation);
+  const fault =
+    context.faults.take({ bank: bank.slug, operation, psuId }) ??
+    payerFixtureFault(context.state.payer(psuId), (named) => named === operation);
   // The standard defines no body for 5xx answers.
   return applyFault(fault, { request, reply, keeping: context }, (status) => reply.code(status).send());
 }

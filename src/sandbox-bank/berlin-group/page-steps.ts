@@ -53,8 +53,12 @@ export function renderStep(state: SandboxState, bank: SandboxBankDefinition, aut
       return renderAccountChoice(page);
     case 'review': {
       const payment = resource as Payment;
-      return layout(bank, 'Approve payment', `<h1>Approve this payment?</h1>${page.notice}${paymentSummary(payment, payment.debtorIban)}` +
-        form(authorisation, '', approveButtons('Approve')));
+      return layout(
+        bank,
+        'Approve payment',
+        `<h1>Approve this payment?</h1>${page.notice}${paymentSummary(payment, payment.debtorIban)}` +
+          form(authorisation, '', approveButtons('Approve')),
+      );
     }
     case 'method':
       return renderMethodChoice(page);
@@ -68,40 +72,72 @@ export function renderStep(state: SandboxState, bank: SandboxBankDefinition, aut
 function renderLogin({ bank, authorisation, resource, notice }: StepPage): string {
   const prefill = resource.psuId ?? '';
   const intro = resource.kind === 'payment' ? 'Log in to approve a payment.' : 'Log in to share your account list.';
-  return layout(bank, 'Log in', `<h1>Log in to ${escapeHtml(bank.name)}</h1>${notice}<p>${escapeHtml(intro)}</p>` +
-    form(authorisation,
-      `<label for="psuId">User ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required value="${escapeHtml(prefill)}">` +
-      `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>`,
-      approveButtons('Log in')));
+  return layout(
+    bank,
+    'Log in',
+    `<h1>Log in to ${escapeHtml(bank.name)}</h1>${notice}<p>${escapeHtml(intro)}</p>` +
+      form(
+        authorisation,
+        `<label for="psuId">User ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required value="${escapeHtml(prefill)}">` +
+          `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>`,
+        approveButtons('Log in'),
+      ),
+  );
 }
 
 function renderAccountChoice({ state, bank, authorisation, resource, notice }: StepPage): string {
   const accounts = resource.kind === 'consent' ? state.consentAccounts(resource) : state.eligibleAccounts(resource);
   const multiple = resource.kind === 'consent';
   const choices = accounts
-    .map((account, index) => `<label class="choice"><input type="${multiple ? 'checkbox' : 'radio'}" name="accountId" value="${escapeHtml(account.resourceId)}"${multiple || index === 0 ? ' checked' : ''}><span>${escapeHtml(accountLabel(account))}</span></label>`)
+    .map(
+      (account, index) =>
+        `<label class="choice"><input type="${multiple ? 'checkbox' : 'radio'}" name="accountId" value="${escapeHtml(account.resourceId)}"${multiple || index === 0 ? ' checked' : ''}><span>${escapeHtml(accountLabel(account))}</span></label>`,
+    )
     .join('');
   const title = multiple ? 'Share your accounts' : 'Choose the account to pay from';
   const intro = multiple
     ? '<p>The app or website you came from asks to see the list of your accounts. Choose which accounts to share.</p>'
     : `<p>Choose the account for this payment.</p>${paymentSummary(resource, undefined)}`;
-  return layout(bank, title, `<h1>${escapeHtml(title)}</h1>${notice}${intro}` +
-    form(authorisation, `<fieldset style="border:0;padding:0;margin:12px 0"><legend class="hint">Accounts</legend>${choices}</fieldset>`,
-      approveButtons(multiple ? 'Share' : 'Continue')));
+  return layout(
+    bank,
+    title,
+    `<h1>${escapeHtml(title)}</h1>${notice}${intro}` +
+      form(
+        authorisation,
+        `<fieldset style="border:0;padding:0;margin:12px 0"><legend class="hint">Accounts</legend>${choices}</fieldset>`,
+        approveButtons(multiple ? 'Share' : 'Continue'),
+      ),
+  );
 }
 
 function renderMethodChoice({ state, bank, authorisation, resource, notice }: StepPage): string {
-  const choices = state.scaMethods(resource)
-    .map((method, index) => `<label class="choice"><input type="radio" name="methodId" value="${escapeHtml(method.authenticationMethodId)}"${index === 0 ? ' checked' : ''}><span>${escapeHtml(method.name)} <small>(${escapeHtml(method.authenticationType)})</small></span></label>`)
+  const choices = state
+    .scaMethods(resource)
+    .map(
+      (method, index) =>
+        `<label class="choice"><input type="radio" name="methodId" value="${escapeHtml(method.authenticationMethodId)}"${index === 0 ? ' checked' : ''}><span>${escapeHtml(method.name)} <small>(${escapeHtml(method.authenticationType)})</small></span></label>`,
+    )
     .join('');
-  return layout(bank, 'Choose how to confirm', `<h1>How do you want to confirm?</h1>${notice}` + form(authorisation, choices, approveButtons('Continue')));
+  return layout(
+    bank,
+    'Choose how to confirm',
+    `<h1>How do you want to confirm?</h1>${notice}` + form(authorisation, choices, approveButtons('Continue')),
+  );
 }
 
 function renderOneTimeCode({ state, bank, authorisation, resource, notice }: StepPage): string {
   const method = state.scaMethods(resource).find((candidate) => candidate.authenticationMethodId === authorisation.chosenMethodId);
   const attemptsLeft = state.codeAttemptsLeft(authorisation, resource);
-  return layout(bank, 'Enter code', `<h1>Enter your one-time code</h1>${notice}<p>We sent a code via ${escapeHtml(method?.name ?? 'your device')}. ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left.</p>` +
-    form(authorisation, '<label for="otp">One-time code</label><input type="text" id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required>', approveButtons('Confirm')));
+  return layout(
+    bank,
+    'Enter code',
+    `<h1>Enter your one-time code</h1>${notice}<p>We sent a code via ${escapeHtml(method?.name ?? 'your device')}. ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left.</p>` +
+      form(
+        authorisation,
+        '<label for="otp">One-time code</label><input type="text" id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required>',
+        approveButtons('Confirm'),
+      ),
+  );
 }
 
 // ---- posts ------------------------------------------------------------------------------------------------------

@@ -22,9 +22,14 @@ function isDone(authorisation: Authorisation): boolean {
 }
 
 export function registerPayerPages(app: FastifyInstance, context: BankContext): void {
-  for (const [segment, approach] of [['sca', 'REDIRECT'], ['decoupled', 'DECOUPLED']] as const) {
+  for (const [segment, approach] of [
+    ['sca', 'REDIRECT'],
+    ['decoupled', 'DECOUPLED'],
+  ] as const) {
     app.get<{ Params: PageParams }>(`/:slug/${segment}/:token`, (request, reply) => showPage(context, approach, request, reply));
-    app.post<{ Params: PageParams; Body: unknown }>(`/:slug/${segment}/:token`, (request, reply) => postPage(context, approach, request, reply));
+    app.post<{ Params: PageParams; Body: unknown }>(`/:slug/${segment}/:token`, (request, reply) =>
+      postPage(context, approach, request, reply),
+    );
   }
   // A small index for people who open the sandbox in a browser: banks, approaches, test payers.
   app.get('/', async (_request, reply) => sendIndex(context, reply));
@@ -40,7 +45,12 @@ function lookup(context: BankContext, params: PageParams, approach: PageApproach
   return { bank, authorisation, resource: context.state.parentOf(authorisation) };
 }
 
-async function showPage(context: BankContext, approach: PageApproach, request: FastifyRequest<{ Params: PageParams }>, reply: FastifyReply): Promise<FastifyReply> {
+async function showPage(
+  context: BankContext,
+  approach: PageApproach,
+  request: FastifyRequest<{ Params: PageParams }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { state } = context;
   const { bank, authorisation, resource } = lookup(context, request.params, approach);
   if (bank === undefined || authorisation === undefined || resource === undefined) return sendLinkNotValid(reply, bank);
@@ -91,15 +101,22 @@ function finish(reply: FastifyReply, bank: SandboxBankDefinition, authorisation:
 
 function sendIndex(context: BankContext, reply: FastifyReply): FastifyReply {
   const banks = [...context.banks.values()]
-    .map((bank) => `<tr><td>${escapeHtml(bank.name)}</td><td><code>${escapeHtml(bank.slug)}</code></td><td>${escapeHtml(bank.approaches.join(', '))}</td><td>${escapeHtml([...bank.products].join(', '))}</td></tr>`)
+    .map(
+      (bank) =>
+        `<tr><td>${escapeHtml(bank.name)}</td><td><code>${escapeHtml(bank.slug)}</code></td><td>${escapeHtml(bank.approaches.join(', '))}</td><td>${escapeHtml([...bank.products].join(', '))}</td></tr>`,
+    )
     .join('');
   const payers = context.state
     .allPayers()
     .map((payer) => `<tr><td><code>${escapeHtml(payer.psuId)}</code></td><td>${escapeHtml(payer.description)}</td></tr>`)
     .join('');
-  const html = layout(undefined, 'Sandbox bank', `<h1>openpis sandbox bank</h1>
+  const html = layout(
+    undefined,
+    'Sandbox bank',
+    `<h1>openpis sandbox bank</h1>
 <p>Berlin Group NextGenPSD2 1.3 banks for development. Every test payer's password is in docs/sandbox-bank.md.</p>
 <h2 style="font-size:16px">Banks</h2><table><tr><th>Bank</th><th>Slug</th><th>SCA</th><th>Products</th></tr>${banks}</table>
-<h2 style="font-size:16px">Test payers</h2><table><tr><th>PSU-ID</th><th>Behaviour</th></tr>${payers}</table>`);
+<h2 style="font-size:16px">Test payers</h2><table><tr><th>PSU-ID</th><th>Behaviour</th></tr>${payers}</table>`,
+  );
   return sendPage(reply, 200, html);
 }

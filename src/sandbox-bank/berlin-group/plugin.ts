@@ -50,7 +50,8 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
     clock: options.clock ?? (() => new Date()),
     scaDeadlineMs: (options.scaDeadlineSeconds ?? DEFAULT_SCA_DEADLINE_SECONDS) * 1000,
     maxResources: options.maxResources ?? DEFAULT_MAX_RESOURCES,
-    attemptLimits: (slug) => banks.get(slug) ?? { loginAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS, oneTimeCodeAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS },
+    attemptLimits: (slug) =>
+      banks.get(slug) ?? { loginAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS, oneTimeCodeAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS },
   });
   const context: BankContext = {
     state,

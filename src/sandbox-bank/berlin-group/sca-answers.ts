@@ -26,7 +26,13 @@ function challenge(method: ScaMethod) {
 }
 
 /** The answer once an SCA method is chosen: the code has been sent, authorise with it. */
-export function methodSelectedAnswer(context: BankContext, bank: SandboxBankDefinition, resource: Resource, authorisation: Authorisation, method: ScaMethod): Record<string, unknown> {
+export function methodSelectedAnswer(
+  context: BankContext,
+  bank: SandboxBankDefinition,
+  resource: Resource,
+  authorisation: Authorisation,
+  method: ScaMethod,
+): Record<string, unknown> {
   const scaLink = link(context, bank, authorisationPath(resource, authorisation.id));
   return {
     scaStatus: 'scaMethodSelected',
@@ -53,7 +59,11 @@ function prepareResource(
     const problem = state.resolveDebtor(resource, options.pickFirst);
     if (problem === undefined) return undefined;
     state.failResource(resource, problem, authorisation);
-    return { scaStatus: 'failed', psuMessage: problem.text, _links: { scaStatus: link(context, bank, authorisationPath(resource, authorisation.id)) } };
+    return {
+      scaStatus: 'failed',
+      psuMessage: problem.text,
+      _links: { scaStatus: link(context, bank, authorisationPath(resource, authorisation.id)) },
+    };
   }
   if (options.grantConsentAccounts) state.grantRequestedAccountsUnlessChosen(resource);
   return undefined;
@@ -63,7 +73,12 @@ function prepareResource(
  * After the payer is authenticated (embedded): the next step depends on the payer's SCA methods. Returns the
  * fields of the answer.
  */
-export function afterAuthentication(context: BankContext, bank: SandboxBankDefinition, resource: Resource, authorisation: Authorisation): Record<string, unknown> {
+export function afterAuthentication(
+  context: BankContext,
+  bank: SandboxBankDefinition,
+  resource: Resource,
+  authorisation: Authorisation,
+): Record<string, unknown> {
   const { state } = context;
   const failed = prepareResource(context, bank, resource, authorisation, { pickFirst: true, grantConsentAccounts: true });
   if (failed !== undefined) return failed;
@@ -87,7 +102,12 @@ export function afterAuthentication(context: BankContext, bank: SandboxBankDefin
 }
 
 /** Starts the decoupled SCA: the payer confirms in the bank's app (a sandbox page). */
-export function startDecoupled(context: BankContext, bank: SandboxBankDefinition, resource: Resource, authorisation: Authorisation): Record<string, unknown> {
+export function startDecoupled(
+  context: BankContext,
+  bank: SandboxBankDefinition,
+  resource: Resource,
+  authorisation: Authorisation,
+): Record<string, unknown> {
   const { state } = context;
   const failed = prepareResource(context, bank, resource, authorisation, { pickFirst: false, grantConsentAccounts: false });
   if (failed !== undefined) return failed;

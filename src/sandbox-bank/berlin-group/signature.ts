@@ -13,11 +13,7 @@ export interface SignedRequest {
 }
 
 export type SignatureProblem =
-  | 'SIGNATURE_MISSING'
-  | 'SIGNATURE_INVALID'
-  | 'CERTIFICATE_MISSING'
-  | 'CERTIFICATE_INVALID'
-  | 'CERTIFICATE_EXPIRED';
+  'SIGNATURE_MISSING' | 'SIGNATURE_INVALID' | 'CERTIFICATE_MISSING' | 'CERTIFICATE_INVALID' | 'CERTIFICATE_EXPIRED';
 
 export type SignatureVerification =
   | { readonly ok: true; readonly certificate: X509Certificate; readonly signedHeaders: readonly string[] }
@@ -109,7 +105,10 @@ function checkDigest(digestHeader: string, body: string | Uint8Array): Failure |
 }
 
 /** The `Signature` header's parameters: the hash, the signed headers, the signature; its keyId must name the certificate. */
-function readSignatureHeader(signatureHeader: string, certificate: X509Certificate): { hash: string; signedHeaders: string[]; signature: string } | Failure {
+function readSignatureHeader(
+  signatureHeader: string,
+  certificate: X509Certificate,
+): { hash: string; signedHeaders: string[]; signature: string } | Failure {
   const parameters = new Map<string, string>();
   for (const match of signatureHeader.matchAll(/([A-Za-z]+)\s*=\s*"([^"]*)"/g)) {
     if (match[1] !== undefined && match[2] !== undefined) parameters.set(match[1], match[2]);
@@ -130,7 +129,14 @@ function readSignatureHeader(signatureHeader: string, certificate: X509Certifica
   if (normaliseSerial(serial) !== normaliseSerial(certificate.serialNumber)) {
     return fail('SIGNATURE_INVALID', 'keyId serial number does not match the certificate');
   }
-  return { hash, signedHeaders: headersParameter.toLowerCase().split(/\s+/).filter((name) => name !== ''), signature };
+  return {
+    hash,
+    signedHeaders: headersParameter
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((name) => name !== ''),
+    signature,
+  };
 }
 
 /** The signed headers' `name: value` lines; the mandatory ones, and those the request carries, must be signed. */

@@ -16,14 +16,7 @@ import { writable } from '../shared/writable.js';
 /** ISO 20022 transaction statuses the sandbox bank uses. */
 export type TransactionStatus = 'RCVD' | 'ACTC' | 'ACSP' | 'ACSC' | 'ACCC' | 'RJCT' | 'CANC';
 export type ScaStatus =
-  | 'received'
-  | 'psuIdentified'
-  | 'psuAuthenticated'
-  | 'scaMethodSelected'
-  | 'started'
-  | 'finalised'
-  | 'failed'
-  | 'exempted';
+  'received' | 'psuIdentified' | 'psuAuthenticated' | 'scaMethodSelected' | 'started' | 'finalised' | 'failed' | 'exempted';
 export type ConsentStatus = 'received' | 'rejected' | 'valid' | 'expired' | 'terminatedByTpp';
 
 const FINAL_TRANSACTION: ReadonlySet<TransactionStatus> = new Set(['ACSC', 'ACCC', 'RJCT', 'CANC']);
@@ -202,7 +195,22 @@ export class SandboxState {
 
   // ---- resources -------------------------------------------------------------------------------------------
 
-  addPayment(input: Omit<Payment, 'kind' | 'id' | 'createdAt' | 'status' | 'reason' | 'authorisedAt' | 'executed' | 'failedPasswords' | 'authorisationIds' | 'payerId' | 'debtorIban'>): Payment {
+  addPayment(
+    input: Omit<
+      Payment,
+      | 'kind'
+      | 'id'
+      | 'createdAt'
+      | 'status'
+      | 'reason'
+      | 'authorisedAt'
+      | 'executed'
+      | 'failedPasswords'
+      | 'authorisationIds'
+      | 'payerId'
+      | 'debtorIban'
+    >,
+  ): Payment {
     this.makeRoom();
     const payment: Payment = {
       ...input,
@@ -222,7 +230,12 @@ export class SandboxState {
     return payment;
   }
 
-  addConsent(input: Omit<Consent, 'kind' | 'id' | 'createdAt' | 'status' | 'lastActionDate' | 'grantedAccountIds' | 'failedPasswords' | 'authorisationIds' | 'payerId'>): Consent {
+  addConsent(
+    input: Omit<
+      Consent,
+      'kind' | 'id' | 'createdAt' | 'status' | 'lastActionDate' | 'grantedAccountIds' | 'failedPasswords' | 'authorisationIds' | 'payerId'
+    >,
+  ): Consent {
     this.makeRoom();
     const now = this.now();
     const consent: Consent = {
@@ -364,7 +377,8 @@ export class SandboxState {
     }
     const { creditorAccount, instructedAmount, amountMinor } = payment.data;
     // A payment to another test payer's account is credited there when that account holds the payment's currency.
-    const creditor = this.accountsByIban.get(creditorAccount.iban)?.account.currency === instructedAmount.currency ? creditorAccount.iban : undefined;
+    const creditor =
+      this.accountsByIban.get(creditorAccount.iban)?.account.currency === instructedAmount.currency ? creditorAccount.iban : undefined;
     switch (this.ledger.execute(payment.debtorIban, amountMinor, creditor)) {
       case 'unknownDebtor':
         this.finishPayment(payment, 'RJCT', { code: 'PAYMENT_FAILED', text: 'The debtor account is unknown.' });
@@ -597,7 +611,9 @@ export class SandboxState {
 
   /** Accounts a consent may show before the payer picks (all the payer's accounts the TPP asked for). */
   consentAccounts(consent: Consent): readonly PayerAccount[] {
-    const named = new Set([...consent.access.accounts, ...consent.access.balances, ...consent.access.transactions].map((reference) => reference.iban));
+    const named = new Set(
+      [...consent.access.accounts, ...consent.access.balances, ...consent.access.transactions].map((reference) => reference.iban),
+    );
     return this.eligibleAccounts(consent).filter((account) => named.size === 0 || named.has(account.iban));
   }
 

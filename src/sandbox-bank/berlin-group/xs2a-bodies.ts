@@ -57,9 +57,7 @@ export type ConsentAccessBody = Static<typeof ConsentBodySchema>['access'];
 
 /** The forms an authorisation request body can take (start and update). */
 const AuthorisationBodySchema = Type.Object({
-  psuData: Type.Optional(
-    Type.Object({ password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) }),
-  ),
+  psuData: Type.Optional(Type.Object({ password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) })),
   authenticationMethodId: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
   scaAuthenticationData: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   confirmationCode: Type.Optional(Type.String()),

@@ -37,7 +37,13 @@ const MAX_BODY_PROBLEMS = 10;
 
 /** `/creditorAccount/iban` → `creditorAccount.iban`; `/access/accounts/0/iban` → `access.accounts[0].iban`. */
 function dottedPath(pointer: string, child?: string): string {
-  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
 }

@@ -5,9 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 
-export type OperatorCheck =
-  | { readonly allowed: true }
-  | { readonly allowed: false; readonly message: string };
+export type OperatorCheck = { readonly allowed: true } | { readonly allowed: false; readonly message: string };
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value).digest();

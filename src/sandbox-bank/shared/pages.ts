@@ -102,13 +102,23 @@ ${content}</form>`;
  * approval needs anyway).
  */
 export function approveAndRefuseButtons(label: string, refuse: { readonly action: string; readonly label: string }): string {
-  return `<button class="primary" type="submit" name="action" value="approve">${escapeHtml(label)}</button>` +
-    `<button class="secondary" type="submit" name="action" value="${escapeHtml(refuse.action)}" formnovalidate>${escapeHtml(refuse.label)}</button>`;
+  return (
+    `<button class="primary" type="submit" name="action" value="approve">${escapeHtml(label)}</button>` +
+    `<button class="secondary" type="submit" name="action" value="${escapeHtml(refuse.action)}" formnovalidate>${escapeHtml(refuse.label)}</button>`
+  );
 }
 
 /** An unknown, used-up or foreign page token. */
 export function sendLinkNotValid(reply: FastifyReply, bank: PageBank): FastifyReply {
-  return sendPage(reply, 404, layout(bank, 'Link not valid', '<h1>This link is not valid</h1><p>The authorisation link is unknown or has been used up. Please return to the app or website you came from and start again.</p>'));
+  return sendPage(
+    reply,
+    404,
+    layout(
+      bank,
+      'Link not valid',
+      '<h1>This link is not valid</h1><p>The authorisation link is unknown or has been used up. Please return to the app or website you came from and start again.</p>',
+    ),
+  );
 }
 
 /** A post whose anti-forgery token does not match; `next` says what the payer can do. */
@@ -118,5 +128,9 @@ export function sendFormExpired(reply: FastifyReply, bank: PageBank, next: strin
 
 /** The page of an authorisation that has ended, whatever its outcome. */
 export function finishedPage(bank: PageBank): string {
-  return layout(bank, 'Finished', '<h1>Finished</h1><p>This authorisation has ended. You can return to the app or website you came from.</p>');
+  return layout(
+    bank,
+    'Finished',
+    '<h1>Finished</h1><p>This authorisation has ended. You can return to the app or website you came from.</p>',
+  );
 }

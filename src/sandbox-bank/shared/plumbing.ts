@@ -97,7 +97,11 @@ export function header(request: FastifyRequest, name: string): string | undefine
  */
 export async function applyFault(
   fault: Fault | undefined,
-  call: { readonly request: FastifyRequest; readonly reply: FastifyReply; readonly keeping: Pick<RequestKeeping, 'held' | 'faultsAfterActing'> },
+  call: {
+    readonly request: FastifyRequest;
+    readonly reply: FastifyReply;
+    readonly keeping: Pick<RequestKeeping, 'held' | 'faultsAfterActing'>;
+  },
   // A reply is thenable, not a Promise: awaiting it waits until the answer is sent.
   sendError: (status: 500 | 503) => unknown,
 ): Promise<boolean> {
@@ -120,7 +124,12 @@ export async function applyFault(
 }
 
 /** Never answers: keeps the request until the client gives up or the bound passes, then drops the connection. */
-export async function hold(keeping: Pick<RequestKeeping, 'held'>, request: FastifyRequest, reply: FastifyReply, holdMs: number): Promise<void> {
+export async function hold(
+  keeping: Pick<RequestKeeping, 'held'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  holdMs: number,
+): Promise<void> {
   reply.hijack();
   await holdUnanswered(keeping, request, holdMs, () => reply.raw.socket?.destroy());
 }

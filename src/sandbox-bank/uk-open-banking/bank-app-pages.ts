@@ -20,20 +20,32 @@ export function registerBankAppPages(app: FastifyInstance, context: UkContext): 
 }
 
 function appLogin(bank: UkSandboxBank, notice: string | undefined): string {
-  return layout(bank, 'Bank app', `<h1>${escapeHtml(bank.name)} app</h1>${notice === undefined ? '' : `<p class="notice" role="alert">${escapeHtml(notice)}</p>`}
+  return layout(
+    bank,
+    'Bank app',
+    `<h1>${escapeHtml(bank.name)} app</h1>${notice === undefined ? '' : `<p class="notice" role="alert">${escapeHtml(notice)}</p>`}
 <p>Sign in to see payments waiting for your approval.</p>
 <form method="post" action="app"><label for="psuId">User ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
-<div><button class="primary" type="submit">Sign in</button></div></form>`);
+<div><button class="primary" type="submit">Sign in</button></div></form>`,
+  );
 }
 
-async function showSignIn(context: UkContext, request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+async function showSignIn(
+  context: UkContext,
+  request: FastifyRequest<{ Params: { slug: string } }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const bank = context.banks.get(request.params.slug);
   if (bank === undefined || bank.flow !== 'decoupled') return sendLinkNotValid(reply, bank);
   return sendPage(reply, 200, appLogin(bank, undefined));
 }
 
-async function signIn(context: UkContext, request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply: FastifyReply): Promise<FastifyReply> {
+async function signIn(
+  context: UkContext,
+  request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { state } = context;
   const bank = context.banks.get(request.params.slug);
   if (bank === undefined || bank.flow !== 'decoupled') return sendLinkNotValid(reply, bank);
@@ -52,7 +64,11 @@ function appSessionOf(context: UkContext, params: PageParams): { bank: UkSandbox
   return { bank, appSession };
 }
 
-async function showPendingRequests(context: UkContext, request: FastifyRequest<{ Params: PageParams }>, reply: FastifyReply): Promise<FastifyReply> {
+async function showPendingRequests(
+  context: UkContext,
+  request: FastifyRequest<{ Params: PageParams }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { state } = context;
   const { bank, appSession } = appSessionOf(context, request.params);
   if (bank === undefined || appSession === undefined) return sendLinkNotValid(reply, bank);
@@ -66,10 +82,22 @@ async function showPendingRequests(context: UkContext, request: FastifyRequest<{
     })
     .join('');
   const content = pending.length === 0 ? '<p>Nothing waits for your approval.</p>' : items;
-  return sendPage(reply, 200, layout(bank, 'Bank app', `<h1>Payments to approve</h1>${content}<p class="hint"><a href="${escapeHtml(appSession.token)}">Refresh</a></p>`));
+  return sendPage(
+    reply,
+    200,
+    layout(
+      bank,
+      'Bank app',
+      `<h1>Payments to approve</h1>${content}<p class="hint"><a href="${escapeHtml(appSession.token)}">Refresh</a></p>`,
+    ),
+  );
 }
 
-async function decideRequest(context: UkContext, request: FastifyRequest<{ Params: PageParams; Body: unknown }>, reply: FastifyReply): Promise<FastifyReply> {
+async function decideRequest(
+  context: UkContext,
+  request: FastifyRequest<{ Params: PageParams; Body: unknown }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { state } = context;
   const { bank, appSession } = appSessionOf(context, request.params);
   if (bank === undefined || appSession === undefined) return sendLinkNotValid(reply, bank);
@@ -89,9 +117,19 @@ function decide(state: UkSandboxState, appSession: AppSession, session: Authoris
   const payer = state.payer(appSession.payerId);
   const account = state.accountsOf(appSession.payerId, false)[0];
   const named = consent.initiation.DebtorAccount;
-  const ownsNamed = named === undefined || state.accountsOf(appSession.payerId, true).some((candidate) => candidate.sortCodeAccountNumber === named.Identification.replace(/\s+/g, ''));
-  if (field(body, 'action') === 'approve' && payer?.outcome.scaFails !== true && account !== undefined && ownsNamed && consent.status === 'AWAU') {
-    const debtor = named === undefined ? account : state.accountByIdentification(named.Identification.replace(/\s+/g, '')) ?? account;
+  const ownsNamed =
+    named === undefined ||
+    state
+      .accountsOf(appSession.payerId, true)
+      .some((candidate) => candidate.sortCodeAccountNumber === named.Identification.replace(/\s+/g, ''));
+  if (
+    field(body, 'action') === 'approve' &&
+    payer?.outcome.scaFails !== true &&
+    account !== undefined &&
+    ownsNamed &&
+    consent.status === 'AWAU'
+  ) {
+    const debtor = named === undefined ? account : (state.accountByIdentification(named.Identification.replace(/\s+/g, '')) ?? account);
     state.authoriseConsent(consent, appSession.payerId, debtor.accountId);
     state.approveSession(session);
   } else {

@@ -20,9 +20,33 @@ export interface UkSandboxBank {
 }
 
 export const UK_SANDBOX_BANKS: readonly UkSandboxBank[] = [
-  { slug: 'albion', name: 'Albion Bank', countryCode: 'GB', currency: 'GBP', brandColor: '#7a1f3d', flow: 'redirect', accountChoice: false },
-  { slug: 'pennine', name: 'Pennine Building Society', countryCode: 'GB', currency: 'GBP', brandColor: '#1d5c4d', flow: 'decoupled', accountChoice: false },
-  { slug: 'severn', name: 'Severn Savings', countryCode: 'GB', currency: 'GBP', brandColor: '#78350f', flow: 'redirect', accountChoice: true },
+  {
+    slug: 'albion',
+    name: 'Albion Bank',
+    countryCode: 'GB',
+    currency: 'GBP',
+    brandColor: '#7a1f3d',
+    flow: 'redirect',
+    accountChoice: false,
+  },
+  {
+    slug: 'pennine',
+    name: 'Pennine Building Society',
+    countryCode: 'GB',
+    currency: 'GBP',
+    brandColor: '#1d5c4d',
+    flow: 'decoupled',
+    accountChoice: false,
+  },
+  {
+    slug: 'severn',
+    name: 'Severn Savings',
+    countryCode: 'GB',
+    currency: 'GBP',
+    brandColor: '#78350f',
+    flow: 'redirect',
+    accountChoice: true,
+  },
 ];
 
 export function ukSandboxBanks(): ReadonlyMap<string, UkSandboxBank> {

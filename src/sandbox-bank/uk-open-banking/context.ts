@@ -59,7 +59,12 @@ export async function bankKey(context: UkContext, bank: UkSandboxBank): Promise<
  * `private_key_jwt` client authentication (RFC 7523 as OIDC Core 9 uses it): a JWT signed PS256 by a key of the
  * registered client, `iss` = `sub` = client id, `aud` the token endpoint (or the issuer), unexpired.
  */
-export async function authenticateClient(context: UkContext, bank: UkSandboxBank, form: Record<string, unknown>, endpoint: string): Promise<RegisteredClient> {
+export async function authenticateClient(
+  context: UkContext,
+  bank: UkSandboxBank,
+  form: Record<string, unknown>,
+  endpoint: string,
+): Promise<RegisteredClient> {
   const assertionType = form['client_assertion_type'];
   const assertion = form['client_assertion'];
   if (assertionType !== CLIENT_ASSERTION_TYPE || typeof assertion !== 'string') {
@@ -69,7 +74,8 @@ export async function authenticateClient(context: UkContext, bank: UkSandboxBank
   const clientId = typeof unverified?.['iss'] === 'string' ? unverified['iss'] : undefined;
   const client = clientId === undefined ? undefined : context.state.client(clientId);
   if (client === undefined) throw new OAuthError('invalid_client', 'Unknown client (register it first)', 401);
-  if (form['client_id'] !== undefined && form['client_id'] !== client.clientId) throw new OAuthError('invalid_client', 'client_id does not match the assertion', 401);
+  if (form['client_id'] !== undefined && form['client_id'] !== client.clientId)
+    throw new OAuthError('invalid_client', 'client_id does not match the assertion', 401);
   try {
     const { payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), {
       algorithms: ['PS256'],
@@ -103,7 +109,8 @@ export function bearer(context: UkContext, request: FastifyRequest): AccessToken
   const value = /^Bearer\s+(\S+)$/i.exec(header(request, 'authorization') ?? '')?.[1];
   const token = value === undefined ? undefined : context.state.token(value);
   if (token === undefined) throw new Unauthenticated('missing or invalid access token');
-  if (!token.scope.split(' ').includes('payments')) throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'The token lacks the payments scope', 403);
+  if (!token.scope.split(' ').includes('payments'))
+    throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'The token lacks the payments scope', 403);
   return token;
 }
 
@@ -113,9 +120,22 @@ export function interactionId(request: FastifyRequest): string {
 }
 
 /** Answers with JSON signed by the bank in `x-jws-signature` (the exact bytes sent are the ones signed). */
-export async function sendSigned(context: UkContext, bank: UkSandboxBank, request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
+export async function sendSigned(
+  context: UkContext,
+  bank: UkSandboxBank,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: unknown,
+): Promise<FastifyReply> {
   const text = JSON.stringify(body);
-  const signature = await signDetached(text, await bankKey(context, bank), `openpis-sandbox/${bank.slug}`, SANDBOX_TRUST_ANCHOR, context.state.now());
+  const signature = await signDetached(
+    text,
+    await bankKey(context, bank),
+    `openpis-sandbox/${bank.slug}`,
+    SANDBOX_TRUST_ANCHOR,
+    context.state.now(),
+  );
   return reply
     .code(status)
     .header('x-fapi-interaction-id', interactionId(request))
@@ -128,7 +148,14 @@ export async function sendSigned(context: UkContext, bank: UkSandboxBank, reques
  * Injected faults of a call (plan rules, then the payer's fixture faults carried over from the Berlin Group
  * operations). Returns false when a fault has taken over the answer.
  */
-export async function admit(context: UkContext, request: FastifyRequest, reply: FastifyReply, bank: UkSandboxBank, operation: UkOperationName, psuId: string | undefined): Promise<boolean> {
+export async function admit(
+  context: UkContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bank: UkSandboxBank,
+  operation: UkOperationName,
+  psuId: string | undefined,
+): Promise<boolean> {
   const fault =
     context.faults.take({ bank: bank.slug, operation, psuId }) ??
     payerFixtureFault(context.state.payer(psuId), (bgOperation) => FROM_BERLIN_GROUP[bgOperation].includes(operation));

@@ -84,7 +84,12 @@ export interface ObFieldError {
 export class ObFormatError extends ObError {
   constructor(readonly problems: readonly ObFieldError[]) {
     const first = problems[0] ?? { name: 'UK.OBIE.Field.Invalid', path: 'body', text: 'The body does not conform' };
-    super(first.name, problems.length === 1 ? first.text : `The body does not conform to the standard (${problems.length} problems)`, 400, first.path);
+    super(
+      first.name,
+      problems.length === 1 ? first.text : `The body does not conform to the standard (${problems.length} problems)`,
+      400,
+      first.path,
+    );
     this.name = 'ObFormatError';
   }
 

@@ -83,7 +83,11 @@ export interface DetachedSignatureExpectation {
 }
 
 /** Checks a request's `x-jws-signature` against the raw body; throws the standard's error when it fails. */
-export async function verifyDetached(signature: string | undefined, body: Uint8Array, expected: DetachedSignatureExpectation): Promise<void> {
+export async function verifyDetached(
+  signature: string | undefined,
+  body: Uint8Array,
+  expected: DetachedSignatureExpectation,
+): Promise<void> {
   if (signature === undefined) throw new ObError('UK.OBIE.Signature.Missing', 'x-jws-signature is required');
   const parts = signature.split('.');
   if (parts.length !== 3 || parts[1] !== '' || parts[0] === '' || parts[2] === '') {

@@ -41,8 +41,12 @@ export function registerOAuthRoutes(app: FastifyInstance, context: UkContext): v
   // dynamic client registration; the sandbox takes the client's public keys directly (see docs/sandbox-bank-uk.md).
   app.post<{ Params: SlugParams }>('/:slug/register', (request, reply) => registerClient(context, request, reply));
   app.post<{ Params: SlugParams }>('/:slug/token', (request, reply) => tokenEndpoint(context, request, reply));
-  app.get<{ Params: SlugParams; Querystring: Record<string, string | undefined> }>('/:slug/authorize', (request, reply) => authorize(context, request, reply));
-  app.post<{ Params: SlugParams }>('/:slug/backchannel-authentication', (request, reply) => backchannelAuthentication(context, request, reply));
+  app.get<{ Params: SlugParams; Querystring: Record<string, string | undefined> }>('/:slug/authorize', (request, reply) =>
+    authorize(context, request, reply),
+  );
+  app.post<{ Params: SlugParams }>('/:slug/backchannel-authentication', (request, reply) =>
+    backchannelAuthentication(context, request, reply),
+  );
 }
 
 async function discovery(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -130,8 +134,11 @@ interface GrantCall {
 function clientCredentialsGrant({ context, client, form }: GrantCall): Record<string, unknown> {
   const { state } = context;
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a repeated or odd field becomes text that fails the scope check below
-  const scopes = String(form['scope'] ?? 'payments').split(' ').filter((scope) => scope !== '');
-  if (!scopes.every((scope) => scope === 'payments' || scope === 'openid')) throw new OAuthError('invalid_scope', 'Only the payments scope is offered');
+  const scopes = String(form['scope'] ?? 'payments')
+    .split(' ')
+    .filter((scope) => scope !== '');
+  if (!scopes.every((scope) => scope === 'payments' || scope === 'openid'))
+    throw new OAuthError('invalid_scope', 'Only the payments scope is offered');
   const token = state.issueToken({ clientId: client.clientId, scope: 'payments', grant: 'client_credentials', consentId: undefined });
   return { access_token: token.token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, scope: token.scope };
 }
@@ -139,9 +146,16 @@ function clientCredentialsGrant({ context, client, form }: GrantCall): Record<st
 async function authorizationCodeGrant({ context, bank, client, form }: GrantCall): Promise<Record<string, unknown>> {
   const { state } = context;
   const code = typeof form['code'] === 'string' ? state.takeCode(form['code']) : undefined;
-  if (code === undefined || code.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'Unknown, used or expired authorization code');
-  if (form['redirect_uri'] !== code.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
-  const token = state.issueToken({ clientId: client.clientId, scope: 'openid payments', grant: 'authorization_code', consentId: code.consentId });
+  if (code === undefined || code.clientId !== client.clientId)
+    throw new OAuthError('invalid_grant', 'Unknown, used or expired authorization code');
+  if (form['redirect_uri'] !== code.redirectUri)
+    throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+  const token = state.issueToken({
+    clientId: client.clientId,
+    scope: 'openid payments',
+    grant: 'authorization_code',
+    consentId: code.consentId,
+  });
   const idToken = await issueIdToken(context, bank, client.clientId, code.consentId, { nonce: code.nonce });
   return { access_token: token.token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, scope: token.scope, id_token: idToken };
 }
@@ -149,7 +163,8 @@ async function authorizationCodeGrant({ context, bank, client, form }: GrantCall
 async function cibaGrant({ context, bank, client, form }: GrantCall): Promise<Record<string, unknown>> {
   const { state } = context;
   const session = typeof form['auth_req_id'] === 'string' ? state.sessionByAuthReqId(form['auth_req_id']) : undefined;
-  if (session === undefined || session.clientId !== client.clientId || session.bank !== bank.slug) throw new OAuthError('invalid_grant', 'Unknown auth_req_id');
+  if (session === undefined || session.clientId !== client.clientId || session.bank !== bank.slug)
+    throw new OAuthError('invalid_grant', 'Unknown auth_req_id');
   if (session.outcome === 'denied') throw new OAuthError('access_denied', 'The payer denied the request');
   if (session.outcome === undefined) {
     if (session.expiresAt <= state.now()) throw new OAuthError('expired_token', 'The auth_req_id has expired');
@@ -165,7 +180,8 @@ async function cibaGrant({ context, bank, client, form }: GrantCall): Promise<Re
 async function authorize(context: UkContext, request: AuthorizeRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { state } = context;
   const bank = context.banks.get(request.params.slug);
-  if (bank === undefined || bank.flow !== 'redirect') return renderAuthorisationError(reply, bank, 'This bank has no redirect authorisation.');
+  if (bank === undefined || bank.flow !== 'redirect')
+    return renderAuthorisationError(reply, bank, 'This bank has no redirect authorisation.');
   const query = request.query;
   const client = query['client_id'] === undefined ? undefined : state.client(query['client_id']);
   if (client === undefined) return renderAuthorisationError(reply, bank, 'Unknown client_id.');
@@ -178,21 +194,33 @@ async function authorize(context: UkContext, request: AuthorizeRequest, reply: F
   }
   // FAPI: the request object's parameters are the ones that count; the query must not contradict them.
   const redirectUri = typeof claims['redirect_uri'] === 'string' ? claims['redirect_uri'] : undefined;
-  if (redirectUri === undefined || !redirectAllowed(client, redirectUri)) return renderAuthorisationError(reply, bank, 'redirect_uri is missing or not registered.');
-  if (query['redirect_uri'] !== undefined && query['redirect_uri'] !== redirectUri) return renderAuthorisationError(reply, bank, 'redirect_uri differs from the request object.');
+  if (redirectUri === undefined || !redirectAllowed(client, redirectUri))
+    return renderAuthorisationError(reply, bank, 'redirect_uri is missing or not registered.');
+  if (query['redirect_uri'] !== undefined && query['redirect_uri'] !== redirectUri)
+    return renderAuthorisationError(reply, bank, 'redirect_uri differs from the request object.');
   const stateValue = typeof claims['state'] === 'string' ? claims['state'] : undefined;
   const responseMode = claims['response_mode'] === 'form_post' ? 'form_post' : 'fragment';
   const fail = (error: string, description: string): FastifyReply => {
-    const parameters = new URLSearchParams({ error, error_description: description, ...(stateValue === undefined ? {} : { state: stateValue }) });
+    const parameters = new URLSearchParams({
+      error,
+      error_description: description,
+      ...(stateValue === undefined ? {} : { state: stateValue }),
+    });
     return reply.code(303).header('Location', `${redirectUri}#${parameters.toString()}`).send();
   };
   if (claims['response_type'] !== 'code id_token') return fail('unsupported_response_type', 'response_type must be "code id_token"');
   if (typeof claims['nonce'] !== 'string' || claims['nonce'] === '') return fail('invalid_request', 'nonce is required');
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scope claim that is not a string becomes text without `openid` and is refused
-  if (!String(claims['scope'] ?? '').split(' ').includes('openid')) return fail('invalid_scope', 'scope must include openid');
+  if (
+    !String(claims['scope'] ?? '')
+      .split(' ')
+      .includes('openid')
+  )
+    return fail('invalid_scope', 'scope must include openid');
   const consentId = intentId(claims);
   const consent = consentId === undefined ? undefined : state.consent(consentId);
-  if (consent === undefined || consent.bank !== bank.slug || consent.clientId !== client.clientId) return fail('invalid_request', 'openbanking_intent_id names no consent of this client');
+  if (consent === undefined || consent.bank !== bank.slug || consent.clientId !== client.clientId)
+    return fail('invalid_request', 'openbanking_intent_id names no consent of this client');
   if (consent.status !== 'AWAU') return fail('invalid_request', `The consent is ${consent.status}, not awaiting authorisation`);
   const session = state.openSession({
     bank: bank.slug,
@@ -206,7 +234,10 @@ async function authorize(context: UkContext, request: AuthorizeRequest, reply: F
     hintedPayerId: undefined,
     expiresInSeconds: PAGE_SESSION_SECONDS,
   });
-  return reply.code(303).header('Location', `${issuer(context, bank)}/pay/${session.pageToken}`).send();
+  return reply
+    .code(303)
+    .header('Location', `${issuer(context, bank)}/pay/${session.pageToken}`)
+    .send();
 }
 
 async function backchannelAuthentication(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -225,9 +256,11 @@ async function backchannelAuthentication(context: UkContext, request: SlugReques
   }
   const consentId = intentId(claims);
   const consent = consentId === undefined ? undefined : state.consent(consentId);
-  if (consent === undefined || consent.bank !== bank.slug || consent.clientId !== client.clientId) throw new OAuthError('invalid_request', 'openbanking_intent_id names no consent of this client');
+  if (consent === undefined || consent.bank !== bank.slug || consent.clientId !== client.clientId)
+    throw new OAuthError('invalid_request', 'openbanking_intent_id names no consent of this client');
   if (consent.status !== 'AWAU') throw new OAuthError('invalid_request', `The consent is ${consent.status}, not awaiting authorisation`);
-  if (state.hasOpenCibaRequest(consent.id)) throw new OAuthError('invalid_request', 'A backchannel request for this consent is already open');
+  if (state.hasOpenCibaRequest(consent.id))
+    throw new OAuthError('invalid_request', 'A backchannel request for this consent is already open');
   const payerId = hintedPayer(claims);
   if (payerId === undefined) throw new OAuthError('invalid_request', 'login_hint or login_hint_token (sub) must name the payer');
   if (state.payer(payerId) === undefined) throw new OAuthError('unknown_user_id', 'No such payer at this bank');
@@ -243,7 +276,10 @@ async function backchannelAuthentication(context: UkContext, request: SlugReques
     hintedPayerId: payerId,
     expiresInSeconds: CIBA_EXPIRES_SECONDS,
   });
-  return reply.code(200).header('Cache-Control', 'no-store').send({ auth_req_id: session.authReqId, expires_in: CIBA_EXPIRES_SECONDS, interval: CIBA_INTERVAL_SECONDS });
+  return reply
+    .code(200)
+    .header('Cache-Control', 'no-store')
+    .send({ auth_req_id: session.authReqId, expires_in: CIBA_EXPIRES_SECONDS, interval: CIBA_INTERVAL_SECONDS });
 }
 
 /** The signed request object: PS256 by the client's key, iss the client, aud this issuer, nbf and exp at most an hour apart. */
@@ -256,7 +292,8 @@ async function verifyRequestObject(context: UkContext, bank: UkSandboxBank, clie
     requiredClaims: ['exp', 'nbf'],
   });
   // FAPI 1 Advanced (5.2.2-13): a request object lives at most 60 minutes from its nbf.
-  if (typeof payload.exp === 'number' && typeof payload.nbf === 'number' && payload.exp - payload.nbf > 3600) throw new Error('exp is more than 60 minutes after nbf');
+  if (typeof payload.exp === 'number' && typeof payload.nbf === 'number' && payload.exp - payload.nbf > 3600)
+    throw new Error('exp is more than 60 minutes after nbf');
   if (payload['client_id'] !== undefined && payload['client_id'] !== client.clientId) throw new Error('client_id does not match');
   return payload;
 }
@@ -304,7 +341,12 @@ function redirectAllowed(client: RegisteredClient, uri: string): boolean {
 
 function parseRegistration(body: Form): RegisteredClient {
   const jwks = body['jwks'];
-  if (typeof jwks !== 'object' || jwks === null || !Array.isArray((jwks as { keys?: unknown }).keys) || (jwks as { keys: unknown[] }).keys.length === 0) {
+  if (
+    typeof jwks !== 'object' ||
+    jwks === null ||
+    !Array.isArray((jwks as { keys?: unknown }).keys) ||
+    (jwks as { keys: unknown[] }).keys.length === 0
+  ) {
     throw new OAuthError('invalid_client_metadata', 'jwks with at least one public key is required');
   }
   const keys = (jwks as { keys: unknown[] }).keys;
@@ -314,12 +356,14 @@ function parseRegistration(body: Form): RegisteredClient {
     }
   }
   const clientId = body['client_id'] === undefined ? randomUUID() : body['client_id'];
-  if (typeof clientId !== 'string' || !/^[A-Za-z0-9._-]{1,128}$/.test(clientId)) throw new OAuthError('invalid_client_metadata', 'client_id must be 1–128 of A-Z a-z 0-9 . _ -');
+  if (typeof clientId !== 'string' || !/^[A-Za-z0-9._-]{1,128}$/.test(clientId))
+    throw new OAuthError('invalid_client_metadata', 'client_id must be 1–128 of A-Z a-z 0-9 . _ -');
   const redirectUris = body['redirect_uris'] ?? [];
   if (!Array.isArray(redirectUris) || !redirectUris.every((uri) => typeof uri === 'string' && URL.canParse(uri))) {
     throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be absolute URIs');
   }
   const signingIssuer = body['jws_issuer'] ?? clientId;
-  if (typeof signingIssuer !== 'string' || signingIssuer === '') throw new OAuthError('invalid_client_metadata', 'jws_issuer must be a string');
+  if (typeof signingIssuer !== 'string' || signingIssuer === '')
+    throw new OAuthError('invalid_client_metadata', 'jws_issuer must be a string');
   return { clientId, jwks: { keys } as JSONWebKeySet, redirectUris, signingIssuer };
 }

@@ -22,7 +22,10 @@ export function consentSummary(consent: Consent, debtor: UkAccount | undefined):
   const rows: Array<[string, string]> = [
     ['Amount', `${fromMinor(consent.amountMinor, 'GBP')} ${initiation.InstructedAmount.Currency}`],
     ['To', initiation.CreditorAccount.Name ?? ''],
-    [initiation.CreditorAccount.SchemeName === 'UK.OBIE.IBAN' ? 'Recipient IBAN' : 'Recipient sort code and account', initiation.CreditorAccount.Identification],
+    [
+      initiation.CreditorAccount.SchemeName === 'UK.OBIE.IBAN' ? 'Recipient IBAN' : 'Recipient sort code and account',
+      initiation.CreditorAccount.Identification,
+    ],
   ];
   if (debtor !== undefined) rows.push(['From', accountLabel(debtor)]);
   const reference = (initiation['RemittanceInformation'] as { Reference?: unknown } | undefined)?.Reference;

@@ -26,15 +26,28 @@ export function registerUkPayerPages(app: FastifyInstance, context: UkContext): 
 function sendIndex(context: UkContext, reply: FastifyReply): FastifyReply {
   const { state } = context;
   const banks = [...context.banks.values()]
-    .map((bank) => `<tr><td>${escapeHtml(bank.name)}</td><td><a href="${escapeHtml(`${issuer(context, bank)}/.well-known/openid-configuration`)}"><code>${escapeHtml(bank.slug)}</code></a></td><td>${bank.flow === 'redirect' ? 'redirect (hybrid flow)' : 'decoupled (CIBA)'}</td><td>${bank.accountChoice ? 'payer picks' : 'main account'}</td></tr>`)
+    .map(
+      (bank) =>
+        `<tr><td>${escapeHtml(bank.name)}</td><td><a href="${escapeHtml(`${issuer(context, bank)}/.well-known/openid-configuration`)}"><code>${escapeHtml(bank.slug)}</code></a></td><td>${bank.flow === 'redirect' ? 'redirect (hybrid flow)' : 'decoupled (CIBA)'}</td><td>${bank.accountChoice ? 'payer picks' : 'main account'}</td></tr>`,
+    )
     .join('');
   const payers = state
     .allPayers()
-    .map((payer) => `<tr><td><code>${escapeHtml(payer.psuId)}</code></td><td>${state.accountsOf(payer.psuId, true).map((account) => `<code>${escapeHtml(account.sortCodeAccountNumber)}</code>`).join('<br>')}</td><td>${escapeHtml(payer.description)}</td></tr>`)
+    .map(
+      (payer) =>
+        `<tr><td><code>${escapeHtml(payer.psuId)}</code></td><td>${state
+          .accountsOf(payer.psuId, true)
+          .map((account) => `<code>${escapeHtml(account.sortCodeAccountNumber)}</code>`)
+          .join('<br>')}</td><td>${escapeHtml(payer.description)}</td></tr>`,
+    )
     .join('');
-  const html = layout(undefined, 'UK sandbox banks', `<h1>UK Open Banking sandbox banks</h1>
+  const html = layout(
+    undefined,
+    'UK sandbox banks',
+    `<h1>UK Open Banking sandbox banks</h1>
 <p>Read/Write API 4.0 domestic payments. See docs/sandbox-bank-uk.md.</p>
 <table><tr><th>Bank</th><th>Slug</th><th>Authorisation</th><th>Debtor account</th></tr>${banks}</table>
-<h2 style="font-size:16px">Test payers</h2><table><tr><th>User ID</th><th>Sort code + account</th><th>Behaviour</th></tr>${payers}</table>`);
+<h2 style="font-size:16px">Test payers</h2><table><tr><th>User ID</th><th>Sort code + account</th><th>Behaviour</th></tr>${payers}</table>`,
+  );
   return sendPage(reply, 200, html);
 }

@@ -8,7 +8,20 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../../http/escape-html.js';
 import { fromMinor } from '../shared/money.js';
-import { field, finishedPage, formBody, layout, noticeHtml, PAGE_CSP, sameToken, sendFormExpired, sendLinkNotValid, sendPage, stepForm, type FormBody } from '../shared/pages.js';
+import {
+  field,
+  finishedPage,
+  formBody,
+  layout,
+  noticeHtml,
+  PAGE_CSP,
+  sameToken,
+  sendFormExpired,
+  sendLinkNotValid,
+  sendPage,
+  stepForm,
+  type FormBody,
+} from '../shared/pages.js';
 import type { UkSandboxBank } from './banks.js';
 import type { UkContext } from './context.js';
 import { issueIdToken } from './id-token.js';
@@ -57,19 +70,40 @@ function render(state: UkSandboxState, { bank, session, consent }: PageSession):
   const form = (inner: string, buttonRow: string): string => stepForm(session, `${inner}${buttonRow}`);
   switch (session.step) {
     case 'login':
-      return layout(bank, 'Log in', `<h1>Log in to ${escapeHtml(bank.name)}</h1>${notice}<p>To approve a payment of ${escapeHtml(fromMinor(consent.amountMinor, 'GBP'))} GBP.</p>` +
-        form('<label for="psuId">User ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>' +
-          '<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>', buttons('Log in')));
+      return layout(
+        bank,
+        'Log in',
+        `<h1>Log in to ${escapeHtml(bank.name)}</h1>${notice}<p>To approve a payment of ${escapeHtml(fromMinor(consent.amountMinor, 'GBP'))} GBP.</p>` +
+          form(
+            '<label for="psuId">User ID</label><input type="text" id="psuId" name="psuId" autocomplete="username" required>' +
+              '<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>',
+            buttons('Log in'),
+          ),
+      );
     case 'account': {
       const choices = eligibleAccounts(state, bank, consent)
-        .map((account, index) => `<label class="choice"><input type="radio" name="accountId" value="${escapeHtml(account.accountId)}"${index === 0 ? ' checked' : ''}><span>${escapeHtml(accountLabel(account))}<br><small>${escapeHtml(account.product)}</small></span></label>`)
+        .map(
+          (account, index) =>
+            `<label class="choice"><input type="radio" name="accountId" value="${escapeHtml(account.accountId)}"${index === 0 ? ' checked' : ''}><span>${escapeHtml(accountLabel(account))}<br><small>${escapeHtml(account.product)}</small></span></label>`,
+        )
         .join('');
-      return layout(bank, 'Choose an account', `<h1>Pay from which account?</h1>${notice}` +
-        form(`<fieldset style="border:0;padding:0;margin:12px 0"><legend class="hint">Your accounts</legend>${choices}</fieldset>`, buttons('Continue')));
+      return layout(
+        bank,
+        'Choose an account',
+        `<h1>Pay from which account?</h1>${notice}` +
+          form(
+            `<fieldset style="border:0;padding:0;margin:12px 0"><legend class="hint">Your accounts</legend>${choices}</fieldset>`,
+            buttons('Continue'),
+          ),
+      );
     }
     case 'review':
-      return layout(bank, 'Approve payment', `<h1>Approve this payment?</h1>${notice}${consentSummary(consent, state.account(consent.debtorAccountId))}` +
-        form('', buttons('Approve', 'Deny')));
+      return layout(
+        bank,
+        'Approve payment',
+        `<h1>Approve this payment?</h1>${notice}${consentSummary(consent, state.account(consent.debtorAccountId))}` +
+          form('', buttons('Approve', 'Deny')),
+      );
     case 'done':
       return finishedPage(bank);
   }
@@ -84,7 +118,11 @@ async function showPage(context: UkContext, request: FastifyRequest<{ Params: Pa
   return sendPage(reply, 200, render(state, found));
 }
 
-async function postPage(context: UkContext, request: FastifyRequest<{ Params: PageParams; Body: unknown }>, reply: FastifyReply): Promise<FastifyReply> {
+async function postPage(
+  context: UkContext,
+  request: FastifyRequest<{ Params: PageParams; Body: unknown }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { state } = context;
   const found = lookup(context, request.params.slug, request.params.token);
   if (found === undefined) return sendLinkNotValid(reply, context.banks.get(request.params.slug));
@@ -98,7 +136,10 @@ async function postPage(context: UkContext, request: FastifyRequest<{ Params: Pa
     return respond(context, reply, bank, session);
   }
   if (field(body, 'step') !== session.step) return reply.code(303).header('Location', session.pageToken).send();
-  const result: StepResult = field(body, 'action') === 'deny' ? { next: 'deny', description: 'The payer denied the payment at the bank.' } : handleStep(state, found, body);
+  const result: StepResult =
+    field(body, 'action') === 'deny'
+      ? { next: 'deny', description: 'The payer denied the payment at the bank.' }
+      : handleStep(state, found, body);
   switch (result.next) {
     case 'deny':
       state.rejectConsent(consent, { StatusReasonCode: 'DS02', StatusReasonDescription: result.description });
@@ -128,9 +169,15 @@ function handleStep(state: UkSandboxState, page: PageSession, body: FormBody): S
       return { next: 'again' };
     }
     case 'review': {
-      if (field(body, 'action') !== 'approve' || consent.payerId === undefined || consent.debtorAccountId === undefined) return { next: 'again' };
+      if (field(body, 'action') !== 'approve' || consent.payerId === undefined || consent.debtorAccountId === undefined)
+        return { next: 'again' };
       state.authoriseConsent(consent, consent.payerId, consent.debtorAccountId);
-      const code = state.issueCode({ clientId: session.clientId, consentId: consent.id, redirectUri: session.redirectUri ?? '', nonce: session.nonce });
+      const code = state.issueCode({
+        clientId: session.clientId,
+        consentId: consent.id,
+        redirectUri: session.redirectUri ?? '',
+        nonce: session.nonce,
+      });
       state.approveSession(session, code.code);
       return { next: 'respond' };
     }
@@ -158,7 +205,7 @@ function handleLogin(state: UkSandboxState, { bank, session, consent }: PageSess
   state.identifyPayer(consent, psuId);
   const accounts = eligibleAccounts(state, bank, consent);
   const [only] = accounts;
-  if (only === undefined) return { next: 'deny', description: 'The debtor account is not one of the payer\'s accounts.' };
+  if (only === undefined) return { next: 'deny', description: "The debtor account is not one of the payer's accounts." };
   if (accounts.length === 1) {
     state.chooseDebtorAccount(consent, only.accountId);
     state.pages.moveTo(session, 'review');
@@ -173,18 +220,32 @@ async function respond(context: UkContext, reply: FastifyReply, bank: UkSandboxB
   const redirectUri = session.redirectUri ?? '';
   let parameters: Record<string, string>;
   if (session.outcome === 'approved' && session.code !== undefined) {
-    const idToken = await issueIdToken(context, bank, session.clientId, session.consentId, { nonce: session.nonce, code: session.code, state: session.state });
+    const idToken = await issueIdToken(context, bank, session.clientId, session.consentId, {
+      nonce: session.nonce,
+      code: session.code,
+      state: session.state,
+    });
     parameters = { code: session.code, id_token: idToken };
   } else {
     parameters = { error: 'access_denied', error_description: 'The payer did not authorise the payment' };
   }
   if (session.state !== undefined) parameters['state'] = session.state;
   if (session.responseMode === 'fragment') {
-    return reply.code(303).header('Cache-Control', 'no-store').header('Location', `${redirectUri}#${new URLSearchParams(parameters).toString()}`).send();
+    return reply
+      .code(303)
+      .header('Cache-Control', 'no-store')
+      .header('Location', `${redirectUri}#${new URLSearchParams(parameters).toString()}`)
+      .send();
   }
   const script = 'document.forms[0].submit();';
   const hash = createHash('sha256').update(script).digest('base64');
-  const inputs = Object.entries(parameters).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
-  const html = layout(bank, 'Returning', `<h1>Returning you to the app</h1><form method="post" action="${escapeHtml(redirectUri)}">${inputs}<button class="primary" type="submit">Continue</button></form><script>${script}</script>`);
+  const inputs = Object.entries(parameters)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
+  const html = layout(
+    bank,
+    'Returning',
+    `<h1>Returning you to the app</h1><form method="post" action="${escapeHtml(redirectUri)}">${inputs}<button class="primary" type="submit">Continue</button></form><script>${script}</script>`,
+  );
   return sendPage(reply, 200, html, `${PAGE_CSP}; script-src 'sha256-${hash}'`);
 }

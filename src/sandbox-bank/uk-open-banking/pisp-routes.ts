@@ -32,11 +32,20 @@ function iso(date: Date): string {
 
 export function registerPispRoutes(app: FastifyInstance, context: UkContext): void {
   app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payment-consents`, (request, reply) => createConsent(context, request, reply));
-  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId`, (request, reply) => getConsent(context, request, reply));
-  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId/funds-confirmation`, (request, reply) => confirmFunds(context, request, reply));
+  app.get<{ Params: { slug: string; consentId: string } }>(`${BASE}/domestic-payment-consents/:consentId`, (request, reply) =>
+    getConsent(context, request, reply),
+  );
+  app.get<{ Params: { slug: string; consentId: string } }>(
+    `${BASE}/domestic-payment-consents/:consentId/funds-confirmation`,
+    (request, reply) => confirmFunds(context, request, reply),
+  );
   app.post<{ Params: { slug: string } }>(`${BASE}/domestic-payments`, (request, reply) => createPayment(context, request, reply));
-  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId`, (request, reply) => getPayment(context, request, reply));
-  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId/payment-details`, (request, reply) => getPaymentDetails(context, request, reply));
+  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId`, (request, reply) =>
+    getPayment(context, request, reply),
+  );
+  app.get<{ Params: { slug: string; paymentId: string } }>(`${BASE}/domestic-payments/:paymentId/payment-details`, (request, reply) =>
+    getPaymentDetails(context, request, reply),
+  );
 }
 
 function bankOf(context: UkContext, slug: string): UkSandboxBank {
@@ -72,27 +81,32 @@ async function gate(
 function idempotencyKey(request: FastifyRequest): string {
   const key = header(request, 'x-idempotency-key');
   if (key === undefined) throw new ObError('UK.OBIE.Header.Missing', 'x-idempotency-key is required');
-  if (key.length > 40 || !IDEMPOTENCY_KEY.test(key)) throw new ObError('UK.OBIE.Header.Invalid', 'x-idempotency-key must be at most 40 characters, without surrounding spaces');
+  if (key.length > 40 || !IDEMPOTENCY_KEY.test(key))
+    throw new ObError('UK.OBIE.Header.Invalid', 'x-idempotency-key must be at most 40 characters, without surrounding spaces');
   return key;
 }
 
 function ownConsent(context: UkContext, bank: UkSandboxBank, token: AccessToken, consentId: string): Consent {
   const consent = context.state.consent(consentId);
-  if (consent === undefined || consent.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown ConsentId', 400, 'ConsentId');
+  if (consent === undefined || consent.bank !== bank.slug)
+    throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown ConsentId', 400, 'ConsentId');
   if (consent.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The consent belongs to another client', 403);
   return consent;
 }
 
 function ownPayment(context: UkContext, bank: UkSandboxBank, token: AccessToken, paymentId: string): Payment {
   const payment = context.state.payment(paymentId);
-  if (payment === undefined || payment.bank !== bank.slug) throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown DomesticPaymentId', 400, 'DomesticPaymentId');
+  if (payment === undefined || payment.bank !== bank.slug)
+    throw new ObError('UK.OBIE.Resource.NotFound', 'Unknown DomesticPaymentId', 400, 'DomesticPaymentId');
   if (payment.clientId !== token.clientId) throw new ObError('UK.OBIE.Resource.NotFound', 'The payment belongs to another client', 403);
   return payment;
 }
 
 function debtorOf(context: UkContext, accountId: string): Body {
   const account = context.state.account(accountId);
-  return account === undefined ? {} : { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: account.sortCodeAccountNumber, Name: account.name };
+  return account === undefined
+    ? {}
+    : { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: account.sortCodeAccountNumber, Name: account.name };
 }
 
 function consentBody(context: UkContext, bank: UkSandboxBank, consent: Consent): Body {
@@ -137,13 +151,15 @@ async function createConsent(context: UkContext, request: SlugRequest, reply: Fa
   const bank = bankOf(context, request.params.slug);
   const token = await gate(context, { request, reply, bank }, 'createDomesticPaymentConsent', () => undefined, { signed: true });
   if (token === undefined) return reply;
-  if (token.grant !== 'client_credentials') throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'Use a client-credentials token to create a consent', 403);
+  if (token.grant !== 'client_credentials')
+    throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', 'Use a client-credentials token to create a consent', 403);
   const key = idempotencyKey(request);
   const body: unknown = request.body;
   // The standard's schema first, as an ASPSP's gateway does: nothing that does not conform is stored or echoed.
   checkRequestBody('consent', body);
   const previous = state.idempotent(`${token.clientId}:consent`, key, body);
-  if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
+  if (previous?.kind === 'different')
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
   if (previous?.kind === 'same') {
     const consent = state.consent(previous.resourceId);
     if (consent !== undefined) return sendSigned(context, bank, request, reply, 201, consentBody(context, bank, consent));
@@ -156,21 +172,44 @@ async function createConsent(context: UkContext, request: SlugRequest, reply: Fa
 
 async function getConsent(context: UkContext, request: ConsentRequest, reply: FastifyReply): Promise<FastifyReply> {
   const bank = bankOf(context, request.params.slug);
-  const token = await gate(context, { request, reply, bank }, 'getDomesticPaymentConsent', () => context.state.peekConsent(request.params.consentId)?.payerId, { signed: false });
+  const token = await gate(
+    context,
+    { request, reply, bank },
+    'getDomesticPaymentConsent',
+    () => context.state.peekConsent(request.params.consentId)?.payerId,
+    { signed: false },
+  );
   if (token === undefined) return reply;
-  return sendSigned(context, bank, request, reply, 200, consentBody(context, bank, ownConsent(context, bank, token, request.params.consentId)));
+  return sendSigned(
+    context,
+    bank,
+    request,
+    reply,
+    200,
+    consentBody(context, bank, ownConsent(context, bank, token, request.params.consentId)),
+  );
 }
 
 async function confirmFunds(context: UkContext, request: ConsentRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { state } = context;
   const bank = bankOf(context, request.params.slug);
-  const token = await gate(context, { request, reply, bank }, 'getFundsConfirmation', () => state.peekConsent(request.params.consentId)?.payerId, { signed: false });
+  const token = await gate(
+    context,
+    { request, reply, bank },
+    'getFundsConfirmation',
+    () => state.peekConsent(request.params.consentId)?.payerId,
+    { signed: false },
+  );
   if (token === undefined) return reply;
   const consent = ownConsent(context, bank, token, request.params.consentId);
-  if (token.consentId !== consent.id) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for this consent', 403);
+  if (token.consentId !== consent.id)
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for this consent', 403);
   if (consent.status !== 'AUTH' || consent.debtorAccountId === undefined || consent.paymentId !== undefined) {
     // The profile names U009 for a funds check on a consent that is not AUTH.
-    throw new ObError('UK.OBIE.Resource.ConsentMismatch', `Funds can only be confirmed on an AUTH consent (this one is ${consent.paymentId === undefined ? consent.status : 'consumed'})`);
+    throw new ObError(
+      'UK.OBIE.Resource.ConsentMismatch',
+      `Funds can only be confirmed on an AUTH consent (this one is ${consent.paymentId === undefined ? consent.status : 'consumed'})`,
+    );
   }
   const balance = state.balance(consent.debtorAccountId) ?? 0n;
   return sendSigned(context, bank, request, reply, 200, {
@@ -186,14 +225,22 @@ async function createPayment(context: UkContext, request: SlugRequest, reply: Fa
   const { state } = context;
   const bank = bankOf(context, request.params.slug);
   const consentIdInBody = isObject(request.body) && isObject(request.body['Data']) ? request.body['Data']['ConsentId'] : undefined;
-  const token = await gate(context, { request, reply, bank }, 'createDomesticPayment', () => (typeof consentIdInBody === 'string' ? state.peekConsent(consentIdInBody)?.payerId : undefined), { signed: true });
+  const token = await gate(
+    context,
+    { request, reply, bank },
+    'createDomesticPayment',
+    () => (typeof consentIdInBody === 'string' ? state.peekConsent(consentIdInBody)?.payerId : undefined),
+    { signed: true },
+  );
   if (token === undefined) return reply;
-  if (token.consentId === undefined) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for the consent', 403);
+  if (token.consentId === undefined)
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Use the access token the payer granted for the consent', 403);
   const key = idempotencyKey(request);
   const body: unknown = request.body;
   checkRequestBody('payment', body);
   const previous = state.idempotent(`${token.clientId}:payment`, key, body);
-  if (previous?.kind === 'different') throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
+  if (previous?.kind === 'different')
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The x-idempotency-key was used with a different body');
   if (previous?.kind === 'same') {
     const payment = state.payment(previous.resourceId);
     if (payment !== undefined) return sendSigned(context, bank, request, reply, 201, paymentBody(context, bank, payment));
@@ -209,11 +256,18 @@ function consentOfPayment(context: UkContext, bank: UkSandboxBank, token: Access
   if (!isObject(body) || !isObject(body['Data'])) throw new ObError('UK.OBIE.Field.Missing', 'Data is required', 400, 'Data');
   if (!isObject(body['Risk'])) throw new ObError('UK.OBIE.Field.Missing', 'Risk is required', 400, 'Risk');
   const data = body['Data'];
-  if (typeof data['ConsentId'] !== 'string') throw new ObError('UK.OBIE.Field.Missing', 'Data.ConsentId is required', 400, 'Data.ConsentId');
-  if (data['ConsentId'] !== token.consentId) throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The token was granted for another consent', 400, 'Data.ConsentId');
+  if (typeof data['ConsentId'] !== 'string')
+    throw new ObError('UK.OBIE.Field.Missing', 'Data.ConsentId is required', 400, 'Data.ConsentId');
+  if (data['ConsentId'] !== token.consentId)
+    throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'The token was granted for another consent', 400, 'Data.ConsentId');
   const consent = ownConsent(context, bank, token, data['ConsentId']);
   if (consent.status !== 'AUTH' || consent.paymentId !== undefined) {
-    throw new ObError('UK.OBIE.Resource.InvalidConsentStatus', `The consent is ${consent.paymentId === undefined ? consent.status : 'already used'}`, 400, 'Data.ConsentId');
+    throw new ObError(
+      'UK.OBIE.Resource.InvalidConsentStatus',
+      `The consent is ${consent.paymentId === undefined ? consent.status : 'already used'}`,
+      400,
+      'Data.ConsentId',
+    );
   }
   if (canonicalJson(data['Initiation']) !== canonicalJson(consent.initiation)) {
     throw new ObError('UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation differs from the consent', 400, 'Data.Initiation');
@@ -226,14 +280,33 @@ function consentOfPayment(context: UkContext, bank: UkSandboxBank, token: Access
 
 async function getPayment(context: UkContext, request: PaymentRequest, reply: FastifyReply): Promise<FastifyReply> {
   const bank = bankOf(context, request.params.slug);
-  const token = await gate(context, { request, reply, bank }, 'getDomesticPayment', () => context.state.peekPayment(request.params.paymentId)?.payerId, { signed: false });
+  const token = await gate(
+    context,
+    { request, reply, bank },
+    'getDomesticPayment',
+    () => context.state.peekPayment(request.params.paymentId)?.payerId,
+    { signed: false },
+  );
   if (token === undefined) return reply;
-  return sendSigned(context, bank, request, reply, 200, paymentBody(context, bank, ownPayment(context, bank, token, request.params.paymentId)));
+  return sendSigned(
+    context,
+    bank,
+    request,
+    reply,
+    200,
+    paymentBody(context, bank, ownPayment(context, bank, token, request.params.paymentId)),
+  );
 }
 
 async function getPaymentDetails(context: UkContext, request: PaymentRequest, reply: FastifyReply): Promise<FastifyReply> {
   const bank = bankOf(context, request.params.slug);
-  const token = await gate(context, { request, reply, bank }, 'getDomesticPaymentDetails', () => context.state.peekPayment(request.params.paymentId)?.payerId, { signed: false });
+  const token = await gate(
+    context,
+    { request, reply, bank },
+    'getDomesticPaymentDetails',
+    () => context.state.peekPayment(request.params.paymentId)?.payerId,
+    { signed: false },
+  );
   if (token === undefined) return reply;
   const payment = ownPayment(context, bank, token, request.params.paymentId);
   // RCVD is not a transfer status of the details resource; the transfer is pending until executed.
@@ -248,7 +321,9 @@ async function getPaymentDetails(context: UkContext, request: PaymentRequest, re
           StatusDetail: {
             LocalInstrument: 'UK.OBIE.FPS',
             Status: status,
-            ...(payment.reason === undefined ? {} : { StatusReason: payment.reason.StatusReasonCode, StatusReasonDescription: payment.reason.StatusReasonDescription }),
+            ...(payment.reason === undefined
+              ? {}
+              : { StatusReason: payment.reason.StatusReasonCode, StatusReasonDescription: payment.reason.StatusReasonDescription }),
           },
         },
       ],
@@ -262,7 +337,12 @@ async function getPaymentDetails(context: UkContext, request: PaymentRequest, re
  * The parts of a consent request the bank acts on, checked as the profile asks (GBP only, FPS only, sort code and
  * account number or IBAN). The rest of the Initiation is kept verbatim and echoed.
  */
-function parseConsent(body: unknown): { initiation: Initiation; risk: Body; readRefundAccount: 'Yes' | 'No' | undefined; amountMinor: bigint } {
+function parseConsent(body: unknown): {
+  initiation: Initiation;
+  risk: Body;
+  readRefundAccount: 'Yes' | 'No' | undefined;
+  amountMinor: bigint;
+} {
   if (!isObject(body) || !isObject(body['Data'])) throw new ObError('UK.OBIE.Field.Missing', 'Data is required', 400, 'Data');
   if (!isObject(body['Risk'])) throw new ObError('UK.OBIE.Field.Missing', 'Risk is required', 400, 'Risk');
   const data = body['Data'];
@@ -271,17 +351,28 @@ function parseConsent(body: unknown): { initiation: Initiation; risk: Body; read
   for (const name of ['InstructionIdentification', 'EndToEndIdentification'] as const) {
     const value = initiation[name];
     if (typeof value !== 'string' || value.length < 1 || value.length > 35) {
-      throw new ObError(value === undefined ? 'UK.OBIE.Field.Missing' : 'UK.OBIE.Field.Invalid', `${name} must be 1–35 characters`, 400, `Data.Initiation.${name}`);
+      throw new ObError(
+        value === undefined ? 'UK.OBIE.Field.Missing' : 'UK.OBIE.Field.Invalid',
+        `${name} must be 1–35 characters`,
+        400,
+        `Data.Initiation.${name}`,
+      );
     }
   }
   const amount = initiation['InstructedAmount'];
   if (!isObject(amount) || typeof amount['Amount'] !== 'string' || typeof amount['Currency'] !== 'string') {
     throw new ObError('UK.OBIE.Field.Missing', 'InstructedAmount needs Amount and Currency', 400, 'Data.Initiation.InstructedAmount');
   }
-  if (amount['Currency'] !== 'GBP') throw new ObError('UK.OBIE.Unsupported.Currency', 'Domestic payments are in GBP', 400, 'Data.Initiation.InstructedAmount.Currency');
+  if (amount['Currency'] !== 'GBP')
+    throw new ObError('UK.OBIE.Unsupported.Currency', 'Domestic payments are in GBP', 400, 'Data.Initiation.InstructedAmount.Currency');
   const amountMinor = /^\d{1,13}(\.\d{1,2})?$/.test(amount['Amount']) ? toMinor(amount['Amount'], 'GBP') : undefined;
   if (amountMinor === undefined || amountMinor <= 0n) {
-    throw new ObError('UK.OBIE.Field.Invalid', 'Amount must be positive, with at most 2 decimals', 400, 'Data.Initiation.InstructedAmount.Amount');
+    throw new ObError(
+      'UK.OBIE.Field.Invalid',
+      'Amount must be positive, with at most 2 decimals',
+      400,
+      'Data.Initiation.InstructedAmount.Amount',
+    );
   }
   const localInstrument = initiation['LocalInstrument'];
   if (localInstrument !== undefined && localInstrument !== 'UK.OBIE.FPS') {
@@ -299,15 +390,28 @@ function parseConsent(body: unknown): { initiation: Initiation; risk: Body; read
 function checkAccount(account: unknown, path: string, nameRequired: boolean): void {
   if (!isObject(account)) throw new ObError('UK.OBIE.Field.Missing', `${path} is required`, 400, path);
   const { SchemeName: scheme, Identification: identification, Name: name } = account;
-  if (typeof identification !== 'string') throw new ObError('UK.OBIE.Field.Missing', 'Identification is required', 400, `${path}.Identification`);
+  if (typeof identification !== 'string')
+    throw new ObError('UK.OBIE.Field.Missing', 'Identification is required', 400, `${path}.Identification`);
   if (nameRequired && (typeof name !== 'string' || name.length === 0 || name.length > 350)) {
     throw new ObError('UK.OBIE.Field.Missing', 'Name is required', 400, `${path}.Name`);
   }
   if (scheme === 'UK.OBIE.SortCodeAccountNumber') {
-    if (!/^\d{14}$/.test(identification)) throw new ObError('UK.OBIE.Unsupported.AccountIdentifier', 'A sort code and account number is 14 digits', 400, `${path}.Identification`);
+    if (!/^\d{14}$/.test(identification))
+      throw new ObError(
+        'UK.OBIE.Unsupported.AccountIdentifier',
+        'A sort code and account number is 14 digits',
+        400,
+        `${path}.Identification`,
+      );
   } else if (scheme === 'UK.OBIE.IBAN') {
-    if (!isValidIBAN(identification)) throw new ObError('UK.OBIE.Unsupported.AccountIdentifier', 'Not a valid IBAN', 400, `${path}.Identification`);
+    if (!isValidIBAN(identification))
+      throw new ObError('UK.OBIE.Unsupported.AccountIdentifier', 'Not a valid IBAN', 400, `${path}.Identification`);
   } else {
-    throw new ObError('UK.OBIE.Unsupported.Scheme', 'SchemeName must be UK.OBIE.SortCodeAccountNumber or UK.OBIE.IBAN', 400, `${path}.SchemeName`);
+    throw new ObError(
+      'UK.OBIE.Unsupported.Scheme',
+      'SchemeName must be UK.OBIE.SortCodeAccountNumber or UK.OBIE.IBAN',
+      400,
+      `${path}.SchemeName`,
+    );
   }
 }

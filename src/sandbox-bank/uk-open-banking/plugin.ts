@@ -59,7 +59,12 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     maxConsents: options.maxConsents ?? 10_000,
   });
   for (const client of options.clients ?? []) {
-    state.registerClient({ clientId: client.clientId, jwks: client.jwks, redirectUris: client.redirectUris ?? [], signingIssuer: client.signingIssuer ?? client.clientId });
+    state.registerClient({
+      clientId: client.clientId,
+      jwks: client.jwks,
+      redirectUris: client.redirectUris ?? [],
+      signingIssuer: client.signingIssuer ?? client.clientId,
+    });
   }
   const banks = ukSandboxBanks();
   // RSA key generation takes a while, far longer on a busy machine: started now, awaited by the first request that
@@ -90,9 +95,13 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
 
   app.setErrorHandler(async (error: FastifyError | ObError | OAuthError | Unauthenticated, request, reply) => {
     const id = interactionId(request);
-    if (error instanceof Unauthenticated) return reply.code(401).header('x-fapi-interaction-id', id).header('WWW-Authenticate', 'Bearer').send();
+    if (error instanceof Unauthenticated)
+      return reply.code(401).header('x-fapi-interaction-id', id).header('WWW-Authenticate', 'Bearer').send();
     if (error instanceof OAuthError) {
-      return reply.code(error.status).header('Cache-Control', 'no-store').send({ error: error.error, error_description: error.description });
+      return reply
+        .code(error.status)
+        .header('Cache-Control', 'no-store')
+        .send({ error: error.error, error_description: error.description });
     }
     const bank = bankFromUrl(context, request.url);
     if (error instanceof ObError) {
@@ -102,16 +111,20 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     const status = error.statusCode ?? 500;
     if (status === 415) return reply.code(415).header('x-fapi-interaction-id', id).send();
     if (status >= 400 && status < 500) {
-      const problem = new ObError('UK.OBIE.Resource.InvalidFormat', error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The body is too large' : 'The request is malformed');
+      const problem = new ObError(
+        'UK.OBIE.Resource.InvalidFormat',
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The body is too large' : 'The request is malformed',
+      );
       return reply.code(400).header('x-fapi-interaction-id', id).send(problem.body(randomUUID()));
     }
     request.log.error({ err: error }, 'UK sandbox bank error');
-    return reply.code(500).header('x-fapi-interaction-id', id).send(new ObError('UK.OBIE.UnexpectedError', 'Unexpected error', 500).body(randomUUID()));
+    return reply
+      .code(500)
+      .header('x-fapi-interaction-id', id)
+      .send(new ObError('UK.OBIE.UnexpectedError', 'Unexpected error', 500).body(randomUUID()));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).header('x-fapi-interaction-id', interactionId(request)).send(),
-  );
+  app.setNotFoundHandler((request, reply) => reply.code(404).header('x-fapi-interaction-id', interactionId(request)).send());
 
   registerOAuthRoutes(app, context);
   registerPispRoutes(app, context);

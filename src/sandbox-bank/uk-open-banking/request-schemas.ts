@@ -50,7 +50,9 @@ const Initiation = Type.Object(
     DebtorAccount: Type.Optional(account(false)),
     CreditorAccount: account(true),
     // v4 has Unstructured (and Structured, not offered); Reference is v3.1's, which v4's open object still allows.
-    RemittanceInformation: Type.Optional(Type.Object({ Unstructured: Type.Optional(Type.Array(text(140))), Reference: Type.Optional(text(35)) }, closed)),
+    RemittanceInformation: Type.Optional(
+      Type.Object({ Unstructured: Type.Optional(Type.Array(text(140))), Reference: Type.Optional(text(35)) }, closed),
+    ),
     SupplementaryData: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   closed,
@@ -100,7 +102,13 @@ const MAX_ERRORS = 10;
 
 /** The standard's dotted path of a JSON pointer: `/Data/Initiation/RemittanceInformation/Unstructured/0` → `Data.Initiation.RemittanceInformation.Unstructured[0]`. */
 function dottedPath(pointer: string, child?: string): string {
-  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
 }
@@ -113,10 +121,18 @@ function fieldError(error: ErrorObject): ObFieldError {
     }
     case 'additionalProperties': {
       const extra = String((error.params as { additionalProperty?: unknown }).additionalProperty);
-      return { name: 'UK.OBIE.Field.Unexpected', path: dottedPath(error.instancePath, extra), text: `${extra} is not expected here (or not offered by the sandbox)` };
+      return {
+        name: 'UK.OBIE.Field.Unexpected',
+        path: dottedPath(error.instancePath, extra),
+        text: `${extra} is not expected here (or not offered by the sandbox)`,
+      };
     }
     case 'format':
-      return { name: error.params['format'] === 'date-time' ? 'UK.OBIE.Field.InvalidDate' : 'UK.OBIE.Field.Invalid', path: dottedPath(error.instancePath), text: error.message ?? 'invalid' };
+      return {
+        name: error.params['format'] === 'date-time' ? 'UK.OBIE.Field.InvalidDate' : 'UK.OBIE.Field.Invalid',
+        path: dottedPath(error.instancePath),
+        text: error.message ?? 'invalid',
+      };
     default:
       return { name: 'UK.OBIE.Field.Invalid', path: dottedPath(error.instancePath) || 'body', text: error.message ?? 'invalid' };
   }
@@ -131,5 +147,7 @@ export function checkRequestBody(kind: keyof typeof validators, body: unknown): 
   if (validate(body)) return;
   const errors = (validate.errors ?? []).map(fieldError);
   const unique = [...new Map(errors.map((error) => [`${error.name}|${error.path}`, error])).values()].slice(0, MAX_ERRORS);
-  throw new ObFormatError(unique.length > 0 ? unique : [{ name: 'UK.OBIE.Field.Invalid', path: 'body', text: 'The body does not conform' }]);
+  throw new ObFormatError(
+    unique.length > 0 ? unique : [{ name: 'UK.OBIE.Field.Invalid', path: 'body', text: 'The body does not conform' }],
+  );
 }

@@ -337,7 +337,8 @@ export class UkSandboxState {
     for (const [key, code] of this.codes) if (code.expiresAt <= now) this.codes.delete(key);
     for (const [key, session] of this.appSessions) if (session.expiresAt <= now) this.appSessions.delete(key);
     // Authorisation sessions linger an hour past expiry, so a late CIBA poll still learns what happened.
-    for (const session of [...this.sessions.values()]) if (session.expiresAt.getTime() + 3600_000 <= now.getTime()) this.dropSession(session);
+    for (const session of [...this.sessions.values()])
+      if (session.expiresAt.getTime() + 3600_000 <= now.getTime()) this.dropSession(session);
     for (const [key, record] of this.idempotency) if (now.getTime() - record.at.getTime() > IDEMPOTENCY_MS) this.idempotency.delete(key);
     while (this.consents.size >= this.options.maxConsents) {
       let victim: Consent | undefined;
@@ -376,7 +377,10 @@ export class UkSandboxState {
 
   private refreshConsent(consent: Consent): void {
     if (consent.status === 'AWAU' && this.now().getTime() - consent.createdAt.getTime() > this.options.authorisationDeadlineMs) {
-      this.rejectConsent(consent, { StatusReasonCode: 'U036', StatusReasonDescription: 'The payer did not authorise the consent in time.' });
+      this.rejectConsent(consent, {
+        StatusReasonCode: 'U036',
+        StatusReasonDescription: 'The payer did not authorise the consent in time.',
+      });
     }
   }
 
@@ -418,7 +422,12 @@ export class UkSandboxState {
 
   // ---- authorisation sessions ---------------------------------------------------------------------------------
 
-  openSession(input: Omit<AuthorisationSession, 'id' | 'pageToken' | 'formToken' | 'step' | 'notice' | 'outcome' | 'code' | 'expiresAt' | 'authReqId'> & { readonly expiresInSeconds: number }): AuthorisationSession {
+  openSession(
+    input: Omit<
+      AuthorisationSession,
+      'id' | 'pageToken' | 'formToken' | 'step' | 'notice' | 'outcome' | 'code' | 'expiresAt' | 'authReqId'
+    > & { readonly expiresInSeconds: number },
+  ): AuthorisationSession {
     const { expiresInSeconds, ...rest } = input;
     const session: AuthorisationSession = {
       ...rest,
@@ -478,17 +487,30 @@ export class UkSandboxState {
   /** Open CIBA requests for a payer at a bank (what the sandbox bank app lists). */
   pendingCibaRequests(bank: string, payerId: string): AuthorisationSession[] {
     return [...this.sessions.values()].filter(
-      (session) => session.kind === 'ciba' && session.bank === bank && session.hintedPayerId === payerId && session.step !== 'done' && session.expiresAt > this.now(),
+      (session) =>
+        session.kind === 'ciba' &&
+        session.bank === bank &&
+        session.hintedPayerId === payerId &&
+        session.step !== 'done' &&
+        session.expiresAt > this.now(),
     );
   }
 
   /** The profile allows one open CIBA request per consent. */
   hasOpenCibaRequest(consentId: string): boolean {
-    return [...this.sessions.values()].some((session) => session.kind === 'ciba' && session.consentId === consentId && session.step !== 'done' && session.expiresAt > this.now());
+    return [...this.sessions.values()].some(
+      (session) => session.kind === 'ciba' && session.consentId === consentId && session.step !== 'done' && session.expiresAt > this.now(),
+    );
   }
 
   openAppSession(bank: string, payerId: string): AppSession {
-    const session: AppSession = { token: secret(), bank, payerId, formToken: secret(), expiresAt: new Date(this.now().getTime() + 3600_000) };
+    const session: AppSession = {
+      token: secret(),
+      bank,
+      payerId,
+      formToken: secret(),
+      expiresAt: new Date(this.now().getTime() + 3600_000),
+    };
     this.appSessions.set(session.token, session);
     return session;
   }

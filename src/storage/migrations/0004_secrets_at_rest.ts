@@ -18,7 +18,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const row of rows) {
     await payments
       .updateTable('payments')
-      .set({ flow_token_hash: createHash('sha256').update(row.flow_token_hash, 'utf8').digest('hex'), flow_token_sealed: row.flow_token_hash })
+      .set({
+        flow_token_hash: createHash('sha256').update(row.flow_token_hash, 'utf8').digest('hex'),
+        flow_token_sealed: row.flow_token_hash,
+      })
       .where('id', '=', row.id)
       .execute();
   }

@@ -10,7 +10,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // order: it is taken from the client's counter row, whose lock the writing transaction holds until it
   // commits, so a reader that has seen position n has seen every position below it (docs/api-decisions.md).
   // Webhook deliveries (webhook_events) keep their rows; a delivery's id is its event's id.
-  await db.schema.alterTable('clients').addColumn('event_position', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('event_position', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createTable('events')
     .addColumn('id', 'text', (col) => col.primaryKey())

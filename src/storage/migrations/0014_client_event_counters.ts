@@ -18,7 +18,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('client_id', 'text', (col) => col.primaryKey().references('clients.id'))
     .addColumn('last_position', 'integer', (col) => col.notNull())
     .execute();
-  await sql`INSERT INTO client_event_counters (client_id, last_position) SELECT id, event_position FROM clients WHERE event_position > 0`.execute(db);
+  await sql`INSERT INTO client_event_counters (client_id, last_position) SELECT id, event_position FROM clients WHERE event_position > 0`.execute(
+    db,
+  );
   if (await isPostgres(db)) {
     // The counter row of a client with no event yet is made by its first event; ON CONFLICT makes the second
     // of two such first events wait for the first to commit, then count on from it.

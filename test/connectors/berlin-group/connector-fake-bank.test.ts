@@ -91,14 +91,20 @@ describe('initiatePayment', () => {
   });
 
   test('a request id that is not a UUID is replaced by a fresh UUID', async () => {
-    bank.handle(() => ({ status: 201, body: { transactionStatus: 'RCVD', paymentId: 'p', _links: { startAuthorisation: { href: 'v1/payments/x/p/authorisations' } } } }));
+    bank.handle(() => ({
+      status: 201,
+      body: { transactionStatus: 'RCVD', paymentId: 'p', _links: { startAuthorisation: { href: 'v1/payments/x/p/authorisations' } } },
+    }));
     await createConnector(settings(baseUrl())).registerPayment({
       context: { requestId: 'client-id-not-a-uuid' },
       payment: order,
       idempotencyKey: 'payment-1',
       returnAddress: returnTo('https://pis.example/cb'),
     });
-    assert.match(String(bank.requests[0]?.headers['x-request-id']), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.match(
+      String(bank.requests[0]?.headers['x-request-id']),
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 
   test('embedded preference headers and the explicit start link', async () => {
@@ -107,12 +113,19 @@ describe('initiatePayment', () => {
       body: {
         transactionStatus: 'RCVD',
         paymentId: 'p-2',
-        _links: { startAuthorisationWithPsuAuthentication: { href: `${bank.origin}/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-2/authorisations` } },
+        _links: {
+          startAuthorisationWithPsuAuthentication: {
+            href: `${bank.origin}/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-2/authorisations`,
+          },
+        },
       },
     }));
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }));
     const result = await connector.registerPayment({
-      idempotencyKey: 'payment-1', context, payment: { ...order, instantPreferred: false } });
+      idempotencyKey: 'payment-1',
+      context,
+      payment: { ...order, instantPreferred: false },
+    });
     assert.equal(bank.requests[0]?.headers['tpp-redirect-preferred'], 'false');
     assert.equal(bank.requests[0]?.headers['tpp-decoupled-preferred'], 'false');
     assert.equal(bank.requests[0]?.url, '/xs2a/bank-a/v1/payments/sepa-credit-transfers');
@@ -123,13 +136,21 @@ describe('initiatePayment', () => {
 
   test('caller bugs are TypeErrors, before any bank call', async () => {
     const connector = createConnector(settings(baseUrl(), { requiresDebtorAccount: true }));
-    await assert.rejects(connector.registerPayment({ context, payment: order, returnAddress: returnTo('https://x.example'), idempotencyKey: 'k' }), TypeError);
+    await assert.rejects(
+      connector.registerPayment({ context, payment: order, returnAddress: returnTo('https://x.example'), idempotencyKey: 'k' }),
+      TypeError,
+    );
     await assert.rejects(
       createConnector(settings(baseUrl())).registerPayment({ context, payment: order, idempotencyKey: 'k' }),
       /returnAddress/,
     );
     await assert.rejects(
-      createConnector(settings(baseUrl())).registerPayment({ context, payment: { ...order, scheme: 'DOMESTIC' }, returnAddress: returnTo('https://x.example'), idempotencyKey: 'k' }),
+      createConnector(settings(baseUrl())).registerPayment({
+        context,
+        payment: { ...order, scheme: 'DOMESTIC' },
+        returnAddress: returnTo('https://x.example'),
+        idempotencyKey: 'k',
+      }),
       /DOMESTIC/,
     );
     assert.equal(bank.requests.length, 0);
@@ -174,7 +195,10 @@ describe('embedded authorisation', () => {
           },
         };
       }
-      return { status: 200, body: { scaStatus: 'finalised', _links: { status: { href: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/status' } } } };
+      return {
+        status: 200,
+        body: { scaStatus: 'finalised', _links: { status: { href: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/status' } } },
+      };
     });
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }));
     const started = await connector.startAuthorisation({ context, payment, psu: { id: 'carla', password: 's3cret-pw' } });
@@ -188,7 +212,12 @@ describe('embedded authorisation', () => {
       ['sms', 'push'],
     );
 
-    const selected = await embeddedOf(connector).selectScaMethod({ context, resource: payment, authorisation: started.authorisation, methodId: 'sms' });
+    const selected = await embeddedOf(connector).selectScaMethod({
+      context,
+      resource: payment,
+      authorisation: started.authorisation,
+      methodId: 'sms',
+    });
     assert.equal(bank.requests[1]?.method, 'PUT');
     assert.equal(bank.requests[1]?.url, auth);
     assert.deepEqual(bank.requests[1]?.body, { authenticationMethodId: 'sms' });
@@ -200,7 +229,12 @@ describe('embedded authorisation', () => {
     assert.equal(inside(selected.authorisation)['authorisationId'], 'a-3');
     assert.equal(linksInside(selected.authorisation)['scaStatus'], auth, 'the status link survives answers without it');
 
-    const done = await embeddedOf(connector).authoriseTransaction({ context, resource: payment, authorisation: selected.authorisation, scaAuthenticationData: '123456' });
+    const done = await embeddedOf(connector).authoriseTransaction({
+      context,
+      resource: payment,
+      authorisation: selected.authorisation,
+      scaAuthenticationData: '123456',
+    });
     assert.deepEqual(bank.requests[2]?.body, { scaAuthenticationData: '123456' });
     assert.deepEqual(done.next, { kind: 'authorised' });
   });
@@ -216,12 +250,10 @@ describe('embedded authorisation', () => {
       body: { tppMessages: [{ category: 'ERROR', code: 'PSU_CREDENTIALS_INVALID', text: 'Wrong password' }] },
     }));
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }), { logger });
-    const error = await connector
-      .startAuthorisation({ context, payment, psu: { id: 'alice', password: 'Very-Secret-42' } })
-      .then(
-        () => assert.fail('expected a rejection'),
-        (caught: unknown) => caught,
-      );
+    const error = await connector.startAuthorisation({ context, payment, psu: { id: 'alice', password: 'Very-Secret-42' } }).then(
+      () => assert.fail('expected a rejection'),
+      (caught: unknown) => caught,
+    );
     assert.ok(error instanceof BankRejectedError);
     assert.equal(error.failureCode, 'PSU_AUTHENTICATION_FAILED');
     assert.equal(error.httpStatus, 401);
@@ -239,7 +271,10 @@ describe('embedded authorisation', () => {
       embeddedOf(createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }))).authoriseTransaction({
         context,
         resource: payment,
-        authorisation: bgAuthorisation({ authorisationId: 'a', links: { authoriseTransaction: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations/a' } }),
+        authorisation: bgAuthorisation({
+          authorisationId: 'a',
+          links: { authoriseTransaction: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations/a' },
+        }),
         scaAuthenticationData: '000000',
       }),
       (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'SCA_FAILED' && error.httpStatus === 400,
@@ -250,9 +285,16 @@ describe('embedded authorisation', () => {
     bank.handle(() => ({ status: 200, body: { scaStatus: 'started', psuMessage: 'Open your app' } }));
     const connector = createConnector(settings(baseUrl()));
     const bare = bgPayment({ ...paymentData, links: {} });
-    const status = await connector.completeAuthorisation({ context, payment: bare, authorisation: bgAuthorisation({ authorisationId: 'a 9', links: {} }) });
+    const status = await connector.completeAuthorisation({
+      context,
+      payment: bare,
+      authorisation: bgAuthorisation({ authorisationId: 'a 9', links: {} }),
+    });
     assert.equal(bank.requests[0]?.url, '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations/a%209');
-    assert.deepEqual({ scaStatus: status.scaStatus, psuMessage: status.psuMessage }, { scaStatus: { state: 'started', code: 'started' }, psuMessage: 'Open your app' });
+    assert.deepEqual(
+      { scaStatus: status.scaStatus, psuMessage: status.psuMessage },
+      { scaStatus: { state: 'started', code: 'started' }, psuMessage: 'Open your app' },
+    );
     assert.deepEqual(status.next, { kind: 'wait' });
   });
 
@@ -269,7 +311,10 @@ describe('embedded authorisation', () => {
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['DECOUPLED'] }));
     const result = await connector.startAuthorisation({
       context,
-      payment: bgPayment({ ...paymentData, links: { startAuthorisationWithPsuIdentification: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations' } }),
+      payment: bgPayment({
+        ...paymentData,
+        links: { startAuthorisationWithPsuIdentification: '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-3/authorisations' },
+      }),
       psu: { id: 'dora' },
     });
     assert.deepEqual(bank.requests[0]?.body, {});
@@ -305,7 +350,8 @@ describe('status, cancellation and accounts', () => {
     bank.handle(() => ({ status: 200, body: { transactionStatus: 'ACSP' } }));
     assert.equal((await createConnector(settings(baseUrl())).getPaymentStatus({ context, payment })).outcome, 'pending');
     assert.equal(
-      (await createConnector(settings(baseUrl(), { acceptedForExecutionIsCompleted: true })).getPaymentStatus({ context, payment })).outcome,
+      (await createConnector(settings(baseUrl(), { acceptedForExecutionIsCompleted: true })).getPaymentStatus({ context, payment }))
+        .outcome,
       'completed',
     );
   });
@@ -352,7 +398,10 @@ describe('status, cancellation and accounts', () => {
   });
 
   test('status endpoint 5xx, the payment resource says RJCT with FUNDS_NOT_AVAILABLE: INSUFFICIENT_FUNDS', async () => {
-    statusEndpointDown({ status: 200, body: { transactionStatus: 'RJCT', tppMessages: [{ category: 'ERROR', code: 'FUNDS_NOT_AVAILABLE' }] } });
+    statusEndpointDown({
+      status: 200,
+      body: { transactionStatus: 'RJCT', tppMessages: [{ category: 'ERROR', code: 'FUNDS_NOT_AVAILABLE' }] },
+    });
     const result = await createConnector(settings(baseUrl())).getPaymentStatus({ context, payment });
     assert.equal(result.outcome, 'failed');
     assert.equal(result.failureCode, 'INSUFFICIENT_FUNDS');
@@ -384,7 +433,10 @@ describe('status, cancellation and accounts', () => {
   });
 
   test('status endpoint refusal (4xx) is definite: no second call', async () => {
-    statusEndpointDown({ status: 200, body: { transactionStatus: 'ACSC' } }, { status: 403, body: { tppMessages: [{ category: 'ERROR', code: 'RESOURCE_EXPIRED' }] } });
+    statusEndpointDown(
+      { status: 200, body: { transactionStatus: 'ACSC' } },
+      { status: 403, body: { tppMessages: [{ category: 'ERROR', code: 'RESOURCE_EXPIRED' }] } },
+    );
     await assert.rejects(
       createConnector(settings(baseUrl())).getPaymentStatus({ context, payment }),
       (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'EXPIRED',
@@ -395,7 +447,11 @@ describe('status, cancellation and accounts', () => {
   test('cancel: 204 cancelled; 202 with authorisation links needs authorisation', async () => {
     bank.handle(() => ({ status: 204 }));
     const connector = createConnector(settings(baseUrl()));
-    assert.deepEqual(await connector.cancelPayment({ context, payment }), { cancelled: true, authorisationRequired: false, transactionStatus: undefined });
+    assert.deepEqual(await connector.cancelPayment({ context, payment }), {
+      cancelled: true,
+      authorisationRequired: false,
+      transactionStatus: undefined,
+    });
     assert.equal(bank.requests[0]?.method, 'DELETE');
     assert.equal(bank.requests[0]?.url, '/xs2a/bank-a/v1/payments/sepa-credit-transfers/p-4');
     bank.handle(() => ({ status: 202, body: { transactionStatus: 'ACTC', _links: { startAuthorisation: { href: '/x' } } } }));
@@ -407,7 +463,12 @@ describe('status, cancellation and accounts', () => {
   test('accounts: Consent-ID header, mapped accounts', async () => {
     bank.handle(() => ({
       status: 200,
-      body: { accounts: [{ resourceId: 'r1', iban: 'DE54500105171000007919', currency: 'EUR', name: 'Main', status: 'blocked' }, { iban: 'DE29500105171000015838', currency: 'EUR' }] },
+      body: {
+        accounts: [
+          { resourceId: 'r1', iban: 'DE54500105171000007919', currency: 'EUR', name: 'Main', status: 'blocked' },
+          { iban: 'DE29500105171000015838', currency: 'EUR' },
+        ],
+      },
     }));
     const accounts = await accountInformationOf(createConnector(settings(baseUrl(), { accountInformation: true }))).listAccounts({
       context,
@@ -441,7 +502,10 @@ describe('error classification', () => {
 
   test('429 with Retry-After → rate-limited with the delay', async () => {
     bank.handle(() => ({ status: 429, headers: { 'Retry-After': '7' } }));
-    await assert.rejects(status(), (error: unknown) => unavailable('rate-limited', 429)(error) && (error as BankUnavailableError).retryAfterSeconds === 7);
+    await assert.rejects(
+      status(),
+      (error: unknown) => unavailable('rate-limited', 429)(error) && (error as BankUnavailableError).retryAfterSeconds === 7,
+    );
   });
 
   test('408 → timeout', async () => {
@@ -464,20 +528,27 @@ describe('error classification', () => {
     const closed = await startFakeBank();
     const origin = closed.origin;
     await closed.close();
-    await assert.rejects(
-      createConnector(settings(`${origin}/b`)).getPaymentStatus({ context, payment }),
-      unavailable('connection'),
-    );
+    await assert.rejects(createConnector(settings(`${origin}/b`)).getPaymentStatus({ context, payment }), unavailable('connection'));
   });
 
   test('4xx without a body → BankRejectedError BANK_REJECTED', async () => {
     bank.handle(() => ({ status: 404, body: '<html>not found</html>', headers: { 'Content-Type': 'text/html' } }));
-    await assert.rejects(status(), (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'BANK_REJECTED' && error.messages.length === 0);
+    await assert.rejects(
+      status(),
+      (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'BANK_REJECTED' && error.messages.length === 0,
+    );
   });
 
   test('RFC 7807 error bodies are read too', async () => {
-    bank.handle(() => ({ status: 403, headers: { 'Content-Type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', code: 'RESOURCE_EXPIRED', detail: 'expired' }) }));
-    await assert.rejects(status(), (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'EXPIRED' && error.httpStatus === 403);
+    bank.handle(() => ({
+      status: 403,
+      headers: { 'Content-Type': 'application/problem+json' },
+      body: JSON.stringify({ type: 'about:blank', code: 'RESOURCE_EXPIRED', detail: 'expired' }),
+    }));
+    await assert.rejects(
+      status(),
+      (error: unknown) => error instanceof BankRejectedError && error.failureCode === 'EXPIRED' && error.httpStatus === 403,
+    );
   });
 
   test('2xx that is not JSON → BankProtocolError', async () => {
@@ -488,7 +559,12 @@ describe('error classification', () => {
   test('2xx missing a mandatory field → BankProtocolError naming the field, not its values', async () => {
     bank.handle(() => ({ status: 201, body: { transactionStatus: 'RCVD', _links: {}, secretEcho: 'pw-123' } }));
     await assert.rejects(
-      createConnector(settings(baseUrl())).registerPayment({ context, payment: order, returnAddress: returnTo('https://x.example'), idempotencyKey: 'k' }),
+      createConnector(settings(baseUrl())).registerPayment({
+        context,
+        payment: order,
+        returnAddress: returnTo('https://x.example'),
+        idempotencyKey: 'k',
+      }),
       (error: unknown) => error instanceof BankProtocolError && /paymentId/.test(error.message) && !/pw-123/.test(error.message),
     );
   });
@@ -506,7 +582,12 @@ describe('error classification', () => {
     const connector = createConnector(settings(baseUrl(), { scaApproaches: ['EMBEDDED'] }));
     const started = await connector.startAuthorisation({ context, payment });
     await assert.rejects(
-      embeddedOf(connector).updatePsuAuthentication({ context, resource: payment, authorisation: started.authorisation, psu: { password: 'pw' } }),
+      embeddedOf(connector).updatePsuAuthentication({
+        context,
+        resource: payment,
+        authorisation: started.authorisation,
+        psu: { password: 'pw' },
+      }),
       (error: unknown) => error instanceof BankProtocolError && /another origin/.test(error.message),
     );
     assert.equal(bank.requests.length, 1, 'nothing sent to the other origin');

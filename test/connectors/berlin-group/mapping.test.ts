@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  authorisationIdFromLinks,
-  nextScaStep,
-  scaApproachOf,
-  toChallenge,
-} from '../../../src/connectors/berlin-group/mapping.js';
+import { authorisationIdFromLinks, nextScaStep, scaApproachOf, toChallenge } from '../../../src/connectors/berlin-group/mapping.js';
 import { mapScaStatus } from '../../../src/connectors/berlin-group/status-maps.js';
 import type { ScaMethod } from '../../../src/connectors/contract.js';
 
@@ -47,7 +42,10 @@ describe('next SCA step from the bank’s links', () => {
   });
 
   test('start links in order of specificity', () => {
-    assert.deepEqual(step({ startAuthorisationWithPsuAuthentication: '/s', startAuthorisation: '/s' }), { kind: 'start-authorisation', needs: 'psu-authentication' });
+    assert.deepEqual(step({ startAuthorisationWithPsuAuthentication: '/s', startAuthorisation: '/s' }), {
+      kind: 'start-authorisation',
+      needs: 'psu-authentication',
+    });
     assert.deepEqual(step({ startAuthorisationWithPsuIdentification: '/s' }), { kind: 'start-authorisation', needs: 'psu-identification' });
     assert.deepEqual(step({ startAuthorisationWithAuthenticationMethodSelection: '/s' }, undefined, methods), {
       kind: 'start-authorisation',

@@ -11,7 +11,9 @@ const base = 'http://127.0.0.1:9/xs2a/bank-a';
 
 describe('berlinGroupProfile', () => {
   test('embedded: login id and password; limits from the settings, else 3', () => {
-    const embedded = berlinGroupProfile(settings(base, { scaApproaches: ['EMBEDDED', 'REDIRECT'], requiresSenderAuthorization: true, loginAttempts: 5, timeoutMs: 7000 }));
+    const embedded = berlinGroupProfile(
+      settings(base, { scaApproaches: ['EMBEDDED', 'REDIRECT'], requiresSenderAuthorization: true, loginAttempts: 5, timeoutMs: 7000 }),
+    );
     assert.deepEqual(embedded, {
       scaApproach: 'EMBEDDED',
       needsLoginId: true,
@@ -53,7 +55,13 @@ describe('references', () => {
     for (const payment of [
       toBankReference({ kind: 'consent', consentId: 'c', links: {} }),
       toBankReference({ kind: 'payment', paymentId: 'p', paymentService: 'payments', links: {} }),
-      toBankReference({ kind: 'payment', paymentId: 'p', paymentService: 'payments', paymentProduct: 'sepa-credit-transfers', links: { self: 7 } }),
+      toBankReference({
+        kind: 'payment',
+        paymentId: 'p',
+        paymentService: 'payments',
+        paymentProduct: 'sepa-credit-transfers',
+        links: { self: 7 },
+      }),
     ]) {
       await assert.rejects(connector.getPaymentStatus({ context, payment }), BankProtocolError);
     }

@@ -56,7 +56,9 @@ describe('request signer', () => {
       'tpp-redirect-uri: https://tpp.example/cb',
       `date: ${headers.Date}`,
     ].join('\n');
-    const verified = createVerify('sha256').update(signingString).verify(certificate.publicKey, parameters.get('signature') ?? '', 'base64');
+    const verified = createVerify('sha256')
+      .update(signingString)
+      .verify(certificate.publicKey, parameters.get('signature') ?? '', 'base64');
     assert.equal(verified, true);
 
     const bySandbox = verifyRequestSignature({ headers: { ...headers, ...added }, body });
@@ -98,7 +100,13 @@ describe('signed calls to a sandbox bank that demands signatures', () => {
   test('initiation (with body) and status (without) are accepted', async () => {
     const connectors = createConnectors({ signing: { privateKeyPem: tpp.keyPem, certificatePem: tpp.certificatePem } });
     const connector = connectors.for(sandbox.bank('rheinland').connector);
-    const initiated = await connector.registerPayment({ context: context(), payment, returnAddress: returnTo('https://tpp.example/cb'), psuId: 'alice', idempotencyKey: randomUUID() });
+    const initiated = await connector.registerPayment({
+      context: context(),
+      payment,
+      returnAddress: returnTo('https://tpp.example/cb'),
+      psuId: 'alice',
+      idempotencyKey: randomUUID(),
+    });
     assert.equal(inside(initiated.payment)['paymentProduct'], 'instant-sepa-credit-transfers');
     const status = await connector.getPaymentStatus({ context: context(), payment: initiated.payment });
     assert.equal(status.transactionStatus.code, 'RCVD');
@@ -112,7 +120,12 @@ describe('signed calls to a sandbox bank that demands signatures', () => {
   test('unsigned calls are refused by the bank: BankRejectedError, BANK_REJECTED', async () => {
     const unsigned = createConnectors().for({ ...sandbox.bank('rheinland').connector, signRequests: false });
     await assert.rejects(
-      unsigned.registerPayment({ context: context(), payment, returnAddress: returnTo('https://tpp.example/cb'), idempotencyKey: randomUUID() }),
+      unsigned.registerPayment({
+        context: context(),
+        payment,
+        returnAddress: returnTo('https://tpp.example/cb'),
+        idempotencyKey: randomUUID(),
+      }),
       (error: unknown) => error instanceof BankRejectedError && error.httpStatus === 401 && error.failureCode === 'BANK_REJECTED',
     );
   });

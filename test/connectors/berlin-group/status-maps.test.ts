@@ -103,7 +103,16 @@ describe('SCA status map', () => {
     assert.equal(scaOutcome(mapScaStatus('finalised')), 'authorised');
     assert.equal(scaOutcome(mapScaStatus('exempted')), 'authorised');
     assert.equal(scaOutcome(mapScaStatus('failed')), 'failed');
-    for (const code of ['received', 'psuIdentified', 'psuAuthenticated', 'scaMethodSelected', 'started', 'unconfirmed', 'FINALISED', 'weird']) {
+    for (const code of [
+      'received',
+      'psuIdentified',
+      'psuAuthenticated',
+      'scaMethodSelected',
+      'started',
+      'unconfirmed',
+      'FINALISED',
+      'weird',
+    ]) {
       assert.equal(scaOutcome(mapScaStatus(code)), 'pending', code);
     }
     assert.equal(mapScaStatus('weird').state, 'unknown');

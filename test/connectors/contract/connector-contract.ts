@@ -171,7 +171,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 /** Embedded: initiation, then authorisation with the password; returns the authorisation result. */
 async function embeddedStart(bank: BankUnderTest, connector: BankConnector, payer: ContractPayer, amount?: string) {
-  const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank, amount), psuId: payer.psuId });
+  const initiated = await connector.registerPayment({
+    context: context(),
+    idempotencyKey: randomUUID(),
+    payment: order(bank, amount),
+    psuId: payer.psuId,
+  });
   assert.equal(initiated.next.kind, 'start-authorisation');
   const started = await connector.startAuthorisation({
     context: context(),
@@ -187,10 +192,20 @@ async function embeddedFinish(connector: BankConnector, payment: BankReference, 
   if (step.next.kind === 'select-sca-method') {
     const [method] = step.next.methods;
     assert.ok(method !== undefined);
-    step = await embedded(connector).selectScaMethod({ context: context(), resource: payment, authorisation: step.authorisation, methodId: method.id });
+    step = await embedded(connector).selectScaMethod({
+      context: context(),
+      resource: payment,
+      authorisation: step.authorisation,
+      methodId: method.id,
+    });
   }
   assert.equal(step.next.kind, 'authorise-transaction');
-  return embedded(connector).authoriseTransaction({ context: context(), resource: payment, authorisation: step.authorisation, scaAuthenticationData: payer.otp });
+  return embedded(connector).authoriseTransaction({
+    context: context(),
+    resource: payment,
+    authorisation: step.authorisation,
+    scaAuthenticationData: payer.otp,
+  });
 }
 
 /**
@@ -199,7 +214,12 @@ async function embeddedFinish(connector: BankConnector, payment: BankReference, 
  */
 async function redirectStart(bank: BankUnderTest, connector: BankConnector, amount?: string) {
   const registrationAddress = returnTo(bank.redirectUri);
-  const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank, amount), returnAddress: registrationAddress });
+  const initiated = await connector.registerPayment({
+    context: context(),
+    idempotencyKey: randomUUID(),
+    payment: order(bank, amount),
+    returnAddress: registrationAddress,
+  });
   assert.equal(initiated.transactionStatus.state, 'received');
   assert.equal(initiated.scaApproach, 'REDIRECT');
   if (bank.redirectLinkAt === 'registration') {
@@ -220,7 +240,12 @@ async function redirectStart(bank: BankUnderTest, connector: BankConnector, amou
 type RedirectFlow = Awaited<ReturnType<typeof redirectStart>>;
 
 /** Hands what the payer's browser brought back to the connector, with the state we gave in the return address. */
-async function completeFromReturn(connector: BankConnector, flow: RedirectFlow, back: RedirectReturn, payment: BankReference = flow.initiated.payment) {
+async function completeFromReturn(
+  connector: BankConnector,
+  flow: RedirectFlow,
+  back: RedirectReturn,
+  payment: BankReference = flow.initiated.payment,
+) {
   assert.ok(back.returned !== undefined, 'the bank sent something back');
   return connector.completeAuthorisation({
     context: context(),
@@ -294,7 +319,12 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       assert.equal(started.next.methods.length, payer.methodCount);
       const last = started.next.methods.at(-1);
       assert.ok(last !== undefined);
-      const selected = await embedded(connector).selectScaMethod({ context: context(), resource: initiated.payment, authorisation: started.authorisation, methodId: last.id });
+      const selected = await embedded(connector).selectScaMethod({
+        context: context(),
+        resource: initiated.payment,
+        authorisation: started.authorisation,
+        methodId: last.id,
+      });
       assert.equal(selected.next.kind, 'authorise-transaction');
       assert.equal(selected.chosenScaMethod?.id, last.id);
       const done = await embedded(connector).authoriseTransaction({
@@ -311,7 +341,12 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       const connector = bank.connector('embedded');
       if (skipWithout(t, connector, 'embedded')) return;
       const payer = bank.payers.happy;
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), psuId: payer.psuId });
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        psuId: payer.psuId,
+      });
       const started = await connector.startAuthorisation({ context: context(), payment: initiated.payment, psu: { id: payer.psuId } });
       assert.equal(started.next.kind, 'authenticate');
       const authenticated = await embedded(connector).updatePsuAuthentication({
@@ -327,20 +362,37 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
     test('decoupled: the payer approves in the banking app while we poll', async () => {
       const connector = bank.connector('decoupled');
       const payer = bank.payers.happy;
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), psuId: payer.psuId });
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        psuId: payer.psuId,
+      });
       assert.equal(initiated.transactionStatus.state, 'received');
       assert.equal(initiated.next.kind, 'start-authorisation');
       const started = await connector.startAuthorisation({ context: context(), payment: initiated.payment, psu: { id: payer.psuId } });
       assert.equal(started.next.kind, 'wait');
       assert.equal(started.scaApproach, 'DECOUPLED');
-      const before = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: started.authorisation });
+      const before = await connector.completeAuthorisation({
+        context: context(),
+        payment: initiated.payment,
+        authorisation: started.authorisation,
+      });
       assert.equal(scaOutcome(before.scaStatus), 'pending');
       assert.equal(before.payment, undefined, 'nothing submitted before the payer approves');
       await bank.approveDecoupled(started, payer);
-      let after = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: before.authorisation });
+      let after = await connector.completeAuthorisation({
+        context: context(),
+        payment: initiated.payment,
+        authorisation: before.authorisation,
+      });
       for (let poll = 1; poll < 20 && scaOutcome(after.scaStatus) === 'pending'; poll += 1) {
         await new Promise((resolve) => setTimeout(resolve, 25));
-        after = await connector.completeAuthorisation({ context: context(), payment: initiated.payment, authorisation: after.authorisation });
+        after = await connector.completeAuthorisation({
+          context: context(),
+          payment: initiated.payment,
+          authorisation: after.authorisation,
+        });
       }
       assert.equal(scaOutcome(after.scaStatus), 'authorised');
       assert.deepEqual(after.next, { kind: 'authorised' });
@@ -351,9 +403,18 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       const connector = bank.connector('embedded');
       if (skipWithout(t, connector, 'embedded')) return;
       const payer = bank.payers.happy;
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), psuId: payer.psuId });
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        psuId: payer.psuId,
+      });
       const error = await rejection(
-        connector.startAuthorisation({ context: context(), payment: initiated.payment, psu: { id: payer.psuId, password: `${payer.password}-wrong` } }),
+        connector.startAuthorisation({
+          context: context(),
+          payment: initiated.payment,
+          psu: { id: payer.psuId, password: `${payer.password}-wrong` },
+        }),
       );
       assert.ok(error instanceof BankRejectedError, String(error));
       assert.equal(error.failureCode, 'PSU_AUTHENTICATION_FAILED');
@@ -374,7 +435,12 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       const { initiated, started } = await embeddedStart(bank, connector, payer);
       const wrongCode = payer.otp === '000000' ? '111111' : '000000';
       const error = await rejection(
-        embedded(connector).authoriseTransaction({ context: context(), resource: initiated.payment, authorisation: started.authorisation, scaAuthenticationData: wrongCode }),
+        embedded(connector).authoriseTransaction({
+          context: context(),
+          resource: initiated.payment,
+          authorisation: started.authorisation,
+          scaAuthenticationData: wrongCode,
+        }),
       );
       assert.ok(error instanceof BankRejectedError, String(error));
       assert.equal(error.failureCode, 'SCA_FAILED');
@@ -389,7 +455,12 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
 
     test('cancel before authorisation: nothing can execute any more, and the status says so', async () => {
       const connector = bank.connector('redirect');
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        returnAddress: returnTo(bank.redirectUri),
+      });
       const cancelled = await connector.cancelPayment({ context: context(), payment: initiated.payment });
       assert.equal(cancelled.cancelled, true);
       assert.equal(cancelled.authorisationRequired, false);
@@ -419,26 +490,29 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
 
     test('insufficient funds (redirect): INSUFFICIENT_FUNDS at the funds check, or at execution', async (t) => {
       for (const fundsConfirmation of bank.fundsConfirmationSettings) {
-        await t.test(fundsConfirmation ? 'the bank checks funds before execution' : 'the bank rejects the payment at execution', async () => {
-          const connector = bank.connector('redirect', { fundsConfirmation });
-          assert.equal(connector.profile.fundsConfirmation, fundsConfirmation);
-          const payer = bank.payers.poor;
-          const flow = await redirectStart(bank, connector, payer.amountAboveBalance);
-          const back = await bank.completeRedirect(flow.url, payer);
-          const completed = await completeFromReturn(connector, flow, back);
-          if (fundsConfirmation) {
-            assert.deepEqual(completed.next, { kind: 'failed' });
-            assert.equal(scaOutcome(completed.scaStatus), 'failed');
-            assert.equal(completed.failureCode, 'INSUFFICIENT_FUNDS');
-            assert.equal(completed.payment, undefined, 'no payment submitted');
-          } else {
-            assert.equal(scaOutcome(completed.scaStatus), 'authorised');
-            const status = await settle(connector, completed.payment ?? flow.initiated.payment);
-            assert.equal(status.outcome, 'failed');
-            assert.equal(status.transactionStatus.state, 'rejected');
-            assert.equal(status.failureCode, 'INSUFFICIENT_FUNDS');
-          }
-        });
+        await t.test(
+          fundsConfirmation ? 'the bank checks funds before execution' : 'the bank rejects the payment at execution',
+          async () => {
+            const connector = bank.connector('redirect', { fundsConfirmation });
+            assert.equal(connector.profile.fundsConfirmation, fundsConfirmation);
+            const payer = bank.payers.poor;
+            const flow = await redirectStart(bank, connector, payer.amountAboveBalance);
+            const back = await bank.completeRedirect(flow.url, payer);
+            const completed = await completeFromReturn(connector, flow, back);
+            if (fundsConfirmation) {
+              assert.deepEqual(completed.next, { kind: 'failed' });
+              assert.equal(scaOutcome(completed.scaStatus), 'failed');
+              assert.equal(completed.failureCode, 'INSUFFICIENT_FUNDS');
+              assert.equal(completed.payment, undefined, 'no payment submitted');
+            } else {
+              assert.equal(scaOutcome(completed.scaStatus), 'authorised');
+              const status = await settle(connector, completed.payment ?? flow.initiated.payment);
+              assert.equal(status.outcome, 'failed');
+              assert.equal(status.transactionStatus.state, 'rejected');
+              assert.equal(status.failureCode, 'INSUFFICIENT_FUNDS');
+            }
+          },
+        );
       }
     });
 
@@ -450,7 +524,13 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       assert.equal(consentOutcome(created.consentStatus), 'pending');
       let next = created.next;
       if (next.kind === 'start-authorisation') {
-        next = (await accountInformation(connector).startConsentAuthorisation({ context: context(), consent: created.consent, returnAddress: returnTo(bank.redirectUri) })).next;
+        next = (
+          await accountInformation(connector).startConsentAuthorisation({
+            context: context(),
+            consent: created.consent,
+            returnAddress: returnTo(bank.redirectUri),
+          })
+        ).next;
       }
       assert.equal(next.kind, 'redirect');
       if (next.kind !== 'redirect') return;
@@ -476,7 +556,12 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
 
     test('bank 5xx: BankUnavailableError, indeterminate; the next call works', async () => {
       const connector = bank.connector('redirect');
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        returnAddress: returnTo(bank.redirectUri),
+      });
       // The whole bank is down: every source of the payment's status fails.
       bank.injectFault('redirect', 'server-error');
       try {
@@ -512,7 +597,12 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
 
     test('payment status endpoint not answering: the status is read from the payment resource, each within the bank timeout', async () => {
       const connector = bank.connector('redirect', { timeoutMs: IMPATIENT_MS });
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        returnAddress: returnTo(bank.redirectUri),
+      });
       bank.injectFault('redirect', 'timeout', undefined, 'payment-status');
       try {
         const started = Date.now();
@@ -527,7 +617,12 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
 
     test('payment status endpoint down: a cancelled payment is seen failed through the payment resource', async () => {
       const connector = bank.connector('redirect');
-      const initiated = await connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) });
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        returnAddress: returnTo(bank.redirectUri),
+      });
       assert.equal((await connector.cancelPayment({ context: context(), payment: initiated.payment })).cancelled, true);
       bank.injectFault('redirect', 'server-error', undefined, 'payment-status');
       try {
@@ -576,7 +671,14 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       const connector = bank.connector('redirect', { timeoutMs: IMPATIENT_MS });
       bank.injectFault('redirect', 'timeout', 1);
       const started = Date.now();
-      const error = await rejection(connector.registerPayment({ context: context(), idempotencyKey: randomUUID(), payment: order(bank), returnAddress: returnTo(bank.redirectUri) }));
+      const error = await rejection(
+        connector.registerPayment({
+          context: context(),
+          idempotencyKey: randomUUID(),
+          payment: order(bank),
+          returnAddress: returnTo(bank.redirectUri),
+        }),
+      );
       assert.ok(error instanceof BankUnavailableError, String(error));
       assert.equal(error.reason, 'timeout');
       assert.ok(Date.now() - started < IMPATIENT_MS * 5, 'bounded by timeoutMs, not by the bank holding the call');
@@ -594,7 +696,11 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
         // Each standard's banks say it their way (Berlin Group: EXPIRED from RESOURCE_EXPIRED, or a plain
         // rejection; UK: a rejected consent, a failed authorisation). Never a success code.
         assert.ok(status.failureCode !== undefined && bank.expiryFailureCodes.includes(status.failureCode), status.failureCode);
-        const { scaStatus, next, payment } = await connector.completeAuthorisation({ context: context(), payment: flow.initiated.payment, authorisation: flow.authorisation });
+        const { scaStatus, next, payment } = await connector.completeAuthorisation({
+          context: context(),
+          payment: flow.initiated.payment,
+          authorisation: flow.authorisation,
+        });
         assert.equal(scaOutcome(scaStatus), 'failed');
         assert.deepEqual(next, { kind: 'failed' });
         assert.equal(payment, undefined, 'nothing submitted');

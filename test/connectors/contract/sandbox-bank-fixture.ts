@@ -78,7 +78,9 @@ export async function startSandboxBank(
     faults,
     app: ready,
     bank(slug) {
-      const found = catalogue.banks('sandbox').find((bank) => bank.connector.standard === 'berlin-group' && bank.connector.baseUrl === `${publicUrl}/${slug}`);
+      const found = catalogue
+        .banks('sandbox')
+        .find((bank) => bank.connector.standard === 'berlin-group' && bank.connector.baseUrl === `${publicUrl}/${slug}`);
       if (found === undefined) throw new Error(`No sandbox bank ${slug} in the catalogue`);
       return found;
     },
@@ -160,7 +162,10 @@ export async function sandboxBankUnderTest(connectorOptions: ConnectorOptions = 
         otp: payer.otp,
         ...(options?.cancel === undefined ? {} : { cancel: options.cancel }),
       });
-      return { redirectedTo: result.redirectedTo, returned: result.redirectedTo === undefined ? undefined : bankReturnOf(result.redirectedTo) };
+      return {
+        redirectedTo: result.redirectedTo,
+        returned: result.redirectedTo === undefined ? undefined : bankReturnOf(result.redirectedTo),
+      };
     },
     async approveDecoupled(started, payer) {
       // The sandbox simulates the banking app with a page it links as `sandboxDecoupledApp` (an ASPSP-defined

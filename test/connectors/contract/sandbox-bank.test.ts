@@ -23,7 +23,11 @@ test('every request the connector sent in the contract suite follows the Berlin 
   assert.ok(requests.length >= 40, `the suite sent ${requests.length} requests`);
   const problems = requests.flatMap(({ request, baseUrl }) => api.validate(relativeToBank(request, baseUrl)));
   assert.deepEqual(problems, []);
-  const operations = new Set(requests.map(({ request, baseUrl }) => `${request.method} ${relativeToBank(request, baseUrl).path.replace(/\/[0-9a-f-]{36}/g, '/{id}')}`));
+  const operations = new Set(
+    requests.map(
+      ({ request, baseUrl }) => `${request.method} ${relativeToBank(request, baseUrl).path.replace(/\/[0-9a-f-]{36}/g, '/{id}')}`,
+    ),
+  );
   for (const expected of [
     'POST /v1/payments/sepa-credit-transfers',
     'POST /v1/payments/sepa-credit-transfers/{id}/authorisations',

@@ -12,7 +12,11 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { BankReturn } from '../../../src/connectors/contract.js';
-import { createUkOpenBankingConnector, withSandboxBankUrl, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/index.js';
+import {
+  createUkOpenBankingConnector,
+  withSandboxBankUrl,
+  type UkOpenBankingSettings,
+} from '../../../src/connectors/uk-open-banking/index.js';
 import { parseCatalogue } from '../../../src/providers/catalogue.js';
 import { FaultPlan } from '../../../src/sandbox-bank/shared/faults.js';
 import { ukSandboxBankPlugin, type UkFaultRule } from '../../../src/sandbox-bank/uk-open-banking/index.js';
@@ -67,7 +71,13 @@ export async function ukOpenBankingUnderTest(): Promise<UkBankUnderTest> {
   const now = (): Date => new Date(Date.now() + offsetMs);
   const faults = new FaultPlan<UkFaultRule>();
   const sandbox = Fastify({ logger: false });
-  await sandbox.register(ukSandboxBankPlugin, { prefix: '/uk', publicUrl: base, clock: now, faults, authorisationDeadlineSeconds: DEADLINE_SECONDS });
+  await sandbox.register(ukSandboxBankPlugin, {
+    prefix: '/uk',
+    publicUrl: base,
+    clock: now,
+    faults,
+    authorisationDeadlineSeconds: DEADLINE_SECONDS,
+  });
   await sandbox.ready();
   app = sandbox;
 
@@ -79,15 +89,22 @@ export async function ukOpenBankingUnderTest(): Promise<UkBankUnderTest> {
   const registered = await fetch(`${base}/albion/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ client_id: clientId, jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'PS256', use: 'sig' }] }, redirect_uris: [redirectUri] }),
+    body: JSON.stringify({
+      client_id: clientId,
+      jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'PS256', use: 'sig' }] },
+      redirect_uris: [redirectUri],
+    }),
   });
   assert.equal(registered.status, 201, await registered.text());
 
   // The catalogue's UK entries, as the service reads them, with our registered client.
   const catalogue = parseCatalogue(JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as unknown, origin);
   const settingsOf = (slug: string): UkOpenBankingSettings => {
-    const found = catalogue.banks('sandbox').find((bank) => bank.connector.standard === 'uk-open-banking' && bank.connector.issuer === `${base}/${slug}`);
-    if (found === undefined || found.connector.standard !== 'uk-open-banking') throw new Error(`No UK sandbox bank ${slug} in the catalogue`);
+    const found = catalogue
+      .banks('sandbox')
+      .find((bank) => bank.connector.standard === 'uk-open-banking' && bank.connector.issuer === `${base}/${slug}`);
+    if (found === undefined || found.connector.standard !== 'uk-open-banking')
+      throw new Error(`No UK sandbox bank ${slug} in the catalogue`);
     return { ...withSandboxBankUrl(found.connector, origin), clientId, jwsIssuer: clientId };
   };
   const recorder = exchangeRecorder();
@@ -109,7 +126,9 @@ export async function ukOpenBankingUnderTest(): Promise<UkBankUnderTest> {
     // response_mode=form_post: a form that submits itself to our redirect URI.
     const action = /<form[^>]*action="([^"]*)"/.exec(visit.lastHtml)?.[1];
     if (action === undefined) return { redirectedTo: undefined, returned: undefined };
-    const form = Object.fromEntries([...visit.lastHtml.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', unescapeHtml(match[2] ?? '')]));
+    const form = Object.fromEntries(
+      [...visit.lastHtml.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', unescapeHtml(match[2] ?? '')]),
+    );
     const returned: BankReturn = { query: {}, form, nok: false };
     return { redirectedTo: unescapeHtml(action), returned };
   }
@@ -183,7 +202,12 @@ function hidden(html: string, name: string): string | undefined {
 }
 
 function unescapeHtml(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** Signs in to the sandbox bank app and approves every waiting request; returns how many. */

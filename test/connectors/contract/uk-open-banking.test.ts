@@ -22,7 +22,14 @@ test('every resource request the connector sent in the contract suite, and every
   assertRequestsConform(underTest.requests);
   assertAnswersConform(underTest.exchanges);
   const operations = new Set(underTest.requests.map(operationOf));
-  for (const expected of [OPERATIONS.createConsent, OPERATIONS.getConsent, OPERATIONS.fundsConfirmation, OPERATIONS.createPayment, OPERATIONS.getPayment, OPERATIONS.paymentDetails]) {
+  for (const expected of [
+    OPERATIONS.createConsent,
+    OPERATIONS.getConsent,
+    OPERATIONS.fundsConfirmation,
+    OPERATIONS.createPayment,
+    OPERATIONS.getPayment,
+    OPERATIONS.paymentDetails,
+  ]) {
     assert.ok(operations.has(expected), `${expected} was exercised (seen: ${[...operations].join(', ')})`);
   }
 });

@@ -62,8 +62,7 @@ export async function startFakeBank(initial: FakeHandler = () => ({ status: 404 
       const answer = handler(recorded);
       if (answer.hang === true) return;
       const send = (): void => {
-        const payload =
-          answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+        const payload = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
         response.writeHead(answer.status, {
           ...(typeof answer.body === 'object' ? { 'Content-Type': 'application/json' } : {}),
           ...answer.headers,

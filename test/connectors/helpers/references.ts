@@ -23,7 +23,10 @@ export function bgPayment(data: {
 }
 
 /** A Berlin Group authorisation reference. */
-export function bgAuthorisation(data: { readonly authorisationId?: string; readonly links: Readonly<Record<string, string>> }): BankReference {
+export function bgAuthorisation(data: {
+  readonly authorisationId?: string;
+  readonly links: Readonly<Record<string, string>>;
+}): BankReference {
   return toBankReference(data);
 }
 

@@ -9,7 +9,19 @@ import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../.
 import type { BankReference, ReturnAddress } from '../../../src/connectors/contract.js';
 import { OPERATIONS } from '../../sandbox-bank/uk-open-banking/standard.js';
 import { payerAtBank, payerInBankApp, startUkBank, type PayerChoices, type UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
-import { assertAnswersConform, assertRequestsConform, connectorFor, context, countOf, operationOf, order, REDIRECT_URI, returnOf, tampered, type ConnectorUnderTest } from './fixture.js';
+import {
+  assertAnswersConform,
+  assertRequestsConform,
+  connectorFor,
+  context,
+  countOf,
+  operationOf,
+  order,
+  REDIRECT_URI,
+  returnOf,
+  tampered,
+  type ConnectorUnderTest,
+} from './fixture.js';
 
 let bank: UkBank;
 const opened: ConnectorUnderTest[] = [];
@@ -33,7 +45,11 @@ function returnAddress(state = `st-${Math.random().toString(36).slice(2)}`): Ret
 
 /** Consent → redirect → the payer at the bank's pages: what the connector needs to complete. */
 async function redirectedPayer(test: ConnectorUnderTest, choices: PayerChoices, amount = '12.50') {
-  const registered = await test.connector.registerPayment({ context: context(), payment: order(amount), idempotencyKey: `pay-${Math.random()}` });
+  const registered = await test.connector.registerPayment({
+    context: context(),
+    payment: order(amount),
+    idempotencyKey: `pay-${Math.random()}`,
+  });
   assert.deepEqual(registered.next, { kind: 'start-authorisation', needs: 'nothing' });
   assert.equal(registered.transactionStatus.state, 'received');
   assert.equal(registered.transactionStatus.code, 'AWAU');
@@ -45,7 +61,11 @@ async function redirectedPayer(test: ConnectorUnderTest, choices: PayerChoices, 
   return { registered, started, address, visit };
 }
 
-async function complete(test: ConnectorUnderTest, flow: Awaited<ReturnType<typeof redirectedPayer>>, payment: BankReference = flow.registered.payment) {
+async function complete(
+  test: ConnectorUnderTest,
+  flow: Awaited<ReturnType<typeof redirectedPayer>>,
+  payment: BankReference = flow.registered.payment,
+) {
   return test.connector.completeAuthorisation({
     context: context(),
     payment,
@@ -71,10 +91,16 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     assert.equal(countOf(test.requests, OPERATIONS.createPayment), 1);
     assertRequestsConform(test.requests);
     assertAnswersConform(test.exchanges);
-    const consentRequest = test.requests.find((request) => request.method === 'POST' && request.url.pathname.endsWith('/domestic-payment-consents'));
+    const consentRequest = test.requests.find(
+      (request) => request.method === 'POST' && request.url.pathname.endsWith('/domestic-payment-consents'),
+    );
     const body = JSON.parse(consentRequest?.bodyText ?? '{}') as { Data: { Initiation: Record<string, unknown> } };
     assert.equal(body.Data.Initiation['LocalInstrument'], 'UK.OBIE.FPS');
-    assert.deepEqual(body.Data.Initiation['CreditorAccount'], { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '20201555555555', Name: 'ACME Ltd' });
+    assert.deepEqual(body.Data.Initiation['CreditorAccount'], {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: '20201555555555',
+      Name: 'ACME Ltd',
+    });
   });
 
   it('bob chooses one of his accounts at Severn; the payment settles (ACCC) after settlement time', async () => {
@@ -128,7 +154,10 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     assert.equal(status.transactionStatus.state, 'rejected');
     assert.equal(status.outcome, 'failed');
     assert.equal(status.failureCode, 'BANK_REJECTED');
-    assert.deepEqual(status.bankMessages.map((message) => message.code), ['NOAS']);
+    assert.deepEqual(
+      status.bankMessages.map((message) => message.code),
+      ['NOAS'],
+    );
   });
 
   it('julia: the payment resource answers 503, the status is read through payment-details', async () => {
@@ -150,7 +179,10 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
         context: context(),
         payment: flow.registered.payment,
         authorisation: flow.started.authorisation,
-        returned: { data: { ...returnOf(flow.visit.location), form: { ...returnOf(flow.visit.location).form, state: 'forged' } }, expectedState: flow.address.state },
+        returned: {
+          data: { ...returnOf(flow.visit.location), form: { ...returnOf(flow.visit.location).form, state: 'forged' } },
+          expectedState: flow.address.state,
+        },
       }),
       BankProtocolError,
     );
@@ -170,7 +202,10 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
         context: context(),
         payment: flow.registered.payment,
         authorisation: flow.started.authorisation,
-        returned: { data: { ...forgedToken, form: { ...forgedToken.form, id_token: `${header}.${payload}.AAAA` } }, expectedState: flow.address.state },
+        returned: {
+          data: { ...forgedToken, form: { ...forgedToken.form, id_token: `${header}.${payload}.AAAA` } },
+          expectedState: flow.address.state,
+        },
       }),
       BankProtocolError,
     );
@@ -222,8 +257,16 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
   it('without a return, reads the consent: still at the bank → started', async () => {
     const test = await connector('albion');
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-progress' });
-    const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, returnAddress: returnAddress() });
-    const progress = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    const started = await test.connector.startAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      returnAddress: returnAddress(),
+    });
+    const progress = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: started.authorisation,
+    });
     assert.equal(progress.scaStatus.state, 'started');
     assert.equal(progress.next.kind, 'wait');
     const cancelled = await test.connector.cancelPayment({ context: context(), payment: registered.payment });
@@ -236,7 +279,9 @@ describe('UK connector: form_post response mode', () => {
     const test = await connector('albion', { responseMode: 'form_post' });
     const flow = await redirectedPayer(test, { psuId: 'alice' });
     assert.equal(flow.visit.location, undefined, 'no redirect: a self-submitting form');
-    const form = Object.fromEntries([...flow.visit.lastHtml.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', unescapeHtml(match[2] ?? '')]));
+    const form = Object.fromEntries(
+      [...flow.visit.lastHtml.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', unescapeHtml(match[2] ?? '')]),
+    );
     assert.ok(form['code'] && form['id_token']);
     const completed = await test.connector.completeAuthorisation({
       context: context(),
@@ -249,7 +294,12 @@ describe('UK connector: form_post response mode', () => {
 });
 
 function unescapeHtml(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 describe('UK connector: decoupled bank (CIBA)', () => {
@@ -262,10 +312,18 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
     assert.equal(started.next.kind, 'wait');
     assert.equal(started.next.kind === 'wait' ? started.next.approvalUrl : undefined, `${bank.base}/pennine/app`);
-    const pending = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    const pending = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: started.authorisation,
+    });
     assert.equal(pending.next.kind, 'wait');
     assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
-    const completed = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: pending.authorisation });
+    const completed = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: pending.authorisation,
+    });
     assert.equal(completed.next.kind, 'authorised');
     assert.ok(completed.payment);
     const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
@@ -280,10 +338,19 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
     assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
     bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'timeout', holdMs: 1_000 }, times: 1 });
-    const lost = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    const lost = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: started.authorisation,
+    });
     assert.equal(lost.next.kind, 'wait');
     assert.ok(lost.heldSecret);
-    const paid = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: lost.authorisation, heldSecret: lost.heldSecret });
+    const paid = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: lost.authorisation,
+      heldSecret: lost.heldSecret,
+    });
     assert.equal(paid.next.kind, 'authorised');
     assert.ok(paid.payment);
     assert.equal((await test.connector.getPaymentStatus({ context: context(), payment: paid.payment })).outcome, 'completed');
@@ -294,13 +361,27 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-taken' });
     const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
     assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
-    bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'error', status: 503, afterActing: true }, times: 1 });
-    const lost = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    bank.faults.inject({
+      bank: 'pennine',
+      operations: ['createDomesticPayment'],
+      fault: { kind: 'error', status: 503, afterActing: true },
+      times: 1,
+    });
+    const lost = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: started.authorisation,
+    });
     assert.equal(lost.next.kind, 'wait');
     assert.ok(lost.heldSecret);
     const fundsChecksBefore = countOf(test.requests, OPERATIONS.fundsConfirmation);
     assert.equal(fundsChecksBefore, 1, 'the first submission was checked for funds');
-    const paid = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: lost.authorisation, heldSecret: lost.heldSecret });
+    const paid = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: lost.authorisation,
+      heldSecret: lost.heldSecret,
+    });
     assert.equal(paid.next.kind, 'authorised');
     assert.ok(paid.payment);
     assert.equal(countOf(test.requests, OPERATIONS.fundsConfirmation), fundsChecksBefore, 'no funds check on the consumed consent');
@@ -315,7 +396,11 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-deny' });
     const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'carla' } });
     await payerInBankApp(bank, 'pennine', 'carla', 'deny');
-    const completed = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    const completed = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: started.authorisation,
+    });
     assert.equal(completed.next.kind, 'failed');
     assert.equal(completed.failureCode, 'PSU_CANCELLED');
   });
@@ -325,7 +410,11 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-expire' });
     const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'dave' } });
     bank.clock.advance(11 * 60_000);
-    const completed = await test.connector.completeAuthorisation({ context: context(), payment: registered.payment, authorisation: started.authorisation });
+    const completed = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      authorisation: started.authorisation,
+    });
     assert.equal(completed.next.kind, 'failed');
     assert.equal(completed.failureCode, 'SCA_FAILED');
   });
@@ -333,11 +422,14 @@ describe('UK connector: decoupled bank (CIBA)', () => {
   it('an unknown payer id is refused as PSU_AUTHENTICATION_FAILED', async () => {
     const test = await connector('pennine');
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-unknown' });
-    await assert.rejects(test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'nobody' } }), (error: unknown) => {
-      assert.ok(error instanceof BankRejectedError);
-      assert.equal(error.failureCode, 'PSU_AUTHENTICATION_FAILED');
-      return true;
-    });
+    await assert.rejects(
+      test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'nobody' } }),
+      (error: unknown) => {
+        assert.ok(error instanceof BankRejectedError);
+        assert.equal(error.failureCode, 'PSU_AUTHENTICATION_FAILED');
+        return true;
+      },
+    );
   });
 });
 
@@ -378,12 +470,20 @@ describe('UK connector: bank failures', () => {
 
   it('a bank slower than the time limit is BankUnavailableError (timeout)', async () => {
     const test = await connector('albion', { timeoutMs: 300 });
-    bank.faults.inject({ bank: 'albion', operations: ['createDomesticPaymentConsent'], fault: { kind: 'delay', delayMs: 1_000 }, times: 1 });
-    await assert.rejects(test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-slow' }), (error: unknown) => {
-      assert.ok(error instanceof BankUnavailableError);
-      assert.equal(error.reason, 'timeout');
-      return true;
+    bank.faults.inject({
+      bank: 'albion',
+      operations: ['createDomesticPaymentConsent'],
+      fault: { kind: 'delay', delayMs: 1_000 },
+      times: 1,
     });
+    await assert.rejects(
+      test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-slow' }),
+      (error: unknown) => {
+        assert.ok(error instanceof BankUnavailableError);
+        assert.equal(error.reason, 'timeout');
+        return true;
+      },
+    );
   });
 
   it('a submitted payment cannot be cancelled; its status is reported', async () => {
@@ -398,15 +498,21 @@ describe('UK connector: bank failures', () => {
 
   it('a client the bank does not know is a loud, definite refusal', async () => {
     const test = await connector('albion', { clientId: 'not-registered' });
-    await assert.rejects(test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-client' }), (error: unknown) => {
-      assert.ok(error instanceof BankRejectedError);
-      assert.equal(error.messages[0]?.code, 'invalid_client');
-      return true;
-    });
+    await assert.rejects(
+      test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-client' }),
+      (error: unknown) => {
+        assert.ok(error instanceof BankRejectedError);
+        assert.equal(error.messages[0]?.code, 'invalid_client');
+        return true;
+      },
+    );
   });
 
   it('an answer signed under another trust anchor than configured is a protocol error', async () => {
     const test = await connector('albion', { bankTrustAnchor: 'another-anchor' });
-    await assert.rejects(test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-tan' }), BankProtocolError);
+    await assert.rejects(
+      test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-tan' }),
+      BankProtocolError,
+    );
   });
 });

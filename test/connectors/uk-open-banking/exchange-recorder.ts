@@ -35,14 +35,20 @@ function rawHeaders(raw: unknown): Record<string, string> {
   if (Array.isArray(raw)) {
     for (let index = 0; index + 1 < raw.length; index += 2) record[String(raw[index]).toLowerCase()] = String(raw[index + 1]);
   } else if (typeof raw === 'object' && raw !== null) {
-    for (const [name, value] of Object.entries(raw as Record<string, unknown>)) record[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    for (const [name, value] of Object.entries(raw as Record<string, unknown>))
+      record[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return record;
 }
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
-export function exchangeRecorder(): { dispatcher: Dispatcher; requests: WireRequest[]; exchanges: WireExchange[]; close: () => Promise<void> } {
+export function exchangeRecorder(): {
+  dispatcher: Dispatcher;
+  requests: WireRequest[];
+  exchanges: WireExchange[];
+  close: () => Promise<void>;
+} {
   const agent = new Agent();
   const requests: WireRequest[] = [];
   const exchanges: WireExchange[] = [];

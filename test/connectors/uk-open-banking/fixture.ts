@@ -6,8 +6,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type CryptoKey } from 'jose';
-import { toBankReference, type BankReference, type BankReturn, type CallContext, type PaymentOrder } from '../../../src/connectors/contract.js';
-import { createUkOpenBankingConnector, type ConnectorLogger, type UkOpenBankingConnector, type UkOpenBankingSettings } from '../../../src/connectors/uk-open-banking/index.js';
+import {
+  toBankReference,
+  type BankReference,
+  type BankReturn,
+  type CallContext,
+  type PaymentOrder,
+} from '../../../src/connectors/contract.js';
+import {
+  createUkOpenBankingConnector,
+  type ConnectorLogger,
+  type UkOpenBankingConnector,
+  type UkOpenBankingSettings,
+} from '../../../src/connectors/uk-open-banking/index.js';
 import type { WireRequest } from '../helpers/recording-dispatcher.js';
 import { bodyOf, exchangeRecorder, type WireExchange } from './exchange-recorder.js';
 import { OPERATIONS, ukStandard } from '../../sandbox-bank/uk-open-banking/standard.js';
@@ -34,7 +45,12 @@ export interface ConnectorUnderTest {
 }
 
 /** Registers a client (our public key) with the sandbox and builds a connector for one of its banks. */
-export async function connectorFor(bank: UkBank, slug: string, overrides: Partial<UkOpenBankingSettings> = {}, logger?: ConnectorLogger): Promise<ConnectorUnderTest> {
+export async function connectorFor(
+  bank: UkBank,
+  slug: string,
+  overrides: Partial<UkOpenBankingSettings> = {},
+  logger?: ConnectorLogger,
+): Promise<ConnectorUnderTest> {
   const keys = await ourKeys();
   const clientId = `openpis-${randomUUID().slice(0, 8)}`;
   const registered = await fetch(`${bank.base}/${slug}/register`, {
@@ -141,7 +157,11 @@ export function assertAnswersConform(exchanges: readonly WireExchange[]): void {
     checked += 1;
     const text = bodyOf(exchange);
     const body = text === '' ? undefined : (JSON.parse(text) as unknown);
-    assert.deepEqual(standard.validateResponse(operationId, exchange.status, { headers: exchange.headers, body }), [], `answer ${exchange.status} of ${operationId} conforms`);
+    assert.deepEqual(
+      standard.validateResponse(operationId, exchange.status, { headers: exchange.headers, body }),
+      [],
+      `answer ${exchange.status} of ${operationId} conforms`,
+    );
     assert.ok(text === '' || exchange.headers['x-jws-signature'] !== undefined, 'the answer is signed');
   }
   assert.ok(checked > 0, 'the bank answered resource calls');

@@ -9,7 +9,15 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { base64url, CompactSign, createLocalJWKSet, exportJWK, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
-import { leftHalfHash, OB_IAT, OB_ISS, OB_TAN, verifyDetachedSignature, verifyIdToken, type IdTokenExpectations } from '../../../src/connectors/uk-open-banking/jose.js';
+import {
+  leftHalfHash,
+  OB_IAT,
+  OB_ISS,
+  OB_TAN,
+  verifyDetachedSignature,
+  verifyIdToken,
+  type IdTokenExpectations,
+} from '../../../src/connectors/uk-open-banking/jose.js';
 
 const ISSUER = 'https://bank.example/as';
 const CLIENT_ID = 'openpis-client';
@@ -27,7 +35,15 @@ const strangerKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
 /** The bank's JWKS without `alg` on the key, so that only our own algorithm list stops an RS256 token. */
 const bankKeys = createLocalJWKSet({ keys: [{ ...(await exportJWK(bankKey.publicKey)), kid: KID, use: 'sig' }] });
 
-const expected: IdTokenExpectations = { issuer: ISSUER, clientId: CLIENT_ID, consentId: CONSENT_ID, now: NOW, nonce: NONCE, code: CODE, state: STATE };
+const expected: IdTokenExpectations = {
+  issuer: ISSUER,
+  clientId: CLIENT_ID,
+  consentId: CONSENT_ID,
+  now: NOW,
+  nonce: NONCE,
+  code: CODE,
+  state: STATE,
+};
 
 /** A front-channel id_token as a conforming bank issues it; `changes` replace claims, `undefined` removes one. */
 function claims(changes: Record<string, unknown> = {}): JWTPayload {
@@ -50,7 +66,9 @@ function claims(changes: Record<string, unknown> = {}): JWTPayload {
 }
 
 function idToken(payload: JWTPayload, options: { alg?: string; key?: KeyObject } = {}): Promise<string> {
-  return new SignJWT(payload).setProtectedHeader({ alg: options.alg ?? 'PS256', kid: KID, typ: 'JWT' }).sign(options.key ?? bankKey.privateKey);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: options.alg ?? 'PS256', kid: KID, typ: 'JWT' })
+    .sign(options.key ?? bankKey.privateKey);
 }
 
 async function accepted(token: string, expectations: IdTokenExpectations = expected): Promise<void> {
@@ -93,7 +111,7 @@ describe('UK connector: id_token checks (fapi1-advanced-final-client-test-plan)'
     await refused(new UnsecuredJWT(claims()).encode());
   });
 
-  it('client-test-invalid-alternate-alg: RS256 with the bank\'s own key is refused (PS256 only)', async () => {
+  it("client-test-invalid-alternate-alg: RS256 with the bank's own key is refused (PS256 only)", async () => {
     await refused(await idToken(claims(), { alg: 'RS256' }));
   });
 
@@ -148,7 +166,7 @@ describe('UK connector: id_token checks (fapi1-advanced-final-client-test-plan)'
     await refused(await idToken(claims({ openbanking_intent_id: 'sdp-other' })));
   });
 
-  it('the token endpoint\'s id_token (no nonce, code or state expected) follows the same time and audience rules', async () => {
+  it("the token endpoint's id_token (no nonce, code or state expected) follows the same time and audience rules", async () => {
     const backChannel: IdTokenExpectations = { issuer: ISSUER, clientId: CLIENT_ID, consentId: CONSENT_ID, now: NOW };
     const plain = { nonce: undefined, c_hash: undefined, s_hash: undefined };
     await accepted(await idToken(claims(plain)), backChannel);
@@ -158,7 +176,12 @@ describe('UK connector: id_token checks (fapi1-advanced-final-client-test-plan)'
   });
 });
 
-const BODY = JSON.stringify({ Data: { ConsentId: CONSENT_ID, Status: 'AWAU' }, Risk: {}, Links: { Self: 'https://bank.example/x' }, Meta: {} });
+const BODY = JSON.stringify({
+  Data: { ConsentId: CONSENT_ID, Status: 'AWAU' },
+  Risk: {},
+  Links: { Self: 'https://bank.example/x' },
+  Meta: {},
+});
 const TRUST_ANCHOR = 'openbanking.org.uk';
 
 /** A detached `x-jws-signature` as a bank sends it; `header` replaces or (with undefined) removes parameters. */
@@ -187,7 +210,7 @@ function verifySignature(signature: string, body = BODY): Promise<void> {
   return verifyDetachedSignature(signature, body, bankKeys, { trustAnchor: TRUST_ANCHOR, now: NOW });
 }
 
-describe('UK connector: x-jws-signature checks of the bank\'s answers', () => {
+describe("UK connector: x-jws-signature checks of the bank's answers", () => {
   it('a fresh signature over the exact body is accepted', async () => {
     await verifySignature(await bankSignature());
   });

@@ -27,10 +27,14 @@ describe('UK mapping: creditor account', () => {
   });
 
   it('keeps any other IBAN as UK.OBIE.IBAN', () => {
-    assert.deepEqual(creditorAccountOf('DE89370400440532013000', 'Muster GmbH'), { SchemeName: 'UK.OBIE.IBAN', Identification: 'DE89370400440532013000', Name: 'Muster GmbH' });
+    assert.deepEqual(creditorAccountOf('DE89370400440532013000', 'Muster GmbH'), {
+      SchemeName: 'UK.OBIE.IBAN',
+      Identification: 'DE89370400440532013000',
+      Name: 'Muster GmbH',
+    });
   });
 
-  it('refuses an invalid IBAN as the caller\'s mistake', () => {
+  it("refuses an invalid IBAN as the caller's mistake", () => {
     assert.throws(() => creditorAccountOf('GB00BUKB20201555555555', 'x'), TypeError);
   });
 });

@@ -169,7 +169,11 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     consentRequests.push({ authorization, body });
     const token = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
     if (!issuedTokens.has(token)) {
-      sendJson(response, 401, { Code: '401', Message: 'Unauthorized', Errors: [{ ErrorCode: 'UK.OBIE.Unauthorised', Message: 'bad token' }] });
+      sendJson(response, 401, {
+        Code: '401',
+        Message: 'Unauthorized',
+        Errors: [{ ErrorCode: 'UK.OBIE.Unauthorised', Message: 'bad token' }],
+      });
       return;
     }
     const consentId = `pdc-${randomUUID()}`;
@@ -267,7 +271,11 @@ test('tls_client_auth: the token request carries our client certificate and clie
   assert.ok(consentRequest);
   assert.ok(consentRequest.authorization?.startsWith('Bearer at-'), 'the consent was created with the issued token');
   const consentBody = consentRequest.body as { Data: { Initiation: Record<string, unknown> } };
-  assert.deepEqual(consentBody.Data.Initiation['CreditorAccount'], { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '60161331926819', Name: 'ACME Ltd' });
+  assert.deepEqual(consentBody.Data.Initiation['CreditorAccount'], {
+    SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+    Identification: '60161331926819',
+    Name: 'ACME Ltd',
+  });
 
   assert.match(registered.providerPaymentId ?? '', /^pdc-/);
   assert.deepEqual(registered.transactionStatus, { state: 'received', code: 'AWAU' });

@@ -17,7 +17,13 @@ after(async () => {
   await bank.close();
 });
 
-const CONSENT = { access: { availableAccounts: 'allAccounts' }, recurringIndicator: false, validUntil: '2026-03-05', frequencyPerDay: 1, combinedServiceIndicator: false };
+const CONSENT = {
+  access: { availableAccounts: 'allAccounts' },
+  recurringIndicator: false,
+  validUntil: '2026-03-05',
+  frequencyPerDay: 1,
+  combinedServiceIndicator: false,
+};
 
 async function validConsent(psuId: string, access: Record<string, unknown>, accountIds: string[]): Promise<string> {
   const created = await bank.call('createConsent', 'POST', '/nemunas/v1/consents', {
@@ -65,7 +71,11 @@ describe('consents and accounts', () => {
     const accounts = await bank.call('getAccountList', 'GET', '/nemunas/v1/accounts', { headers: xs2aHeaders({ 'Consent-ID': id }) });
     assert.equal(accounts.status, 200);
     assert.deepEqual(
-      accounts.body.accounts.map((account: { resourceId: string; iban: string; currency: string }) => [account.resourceId, account.iban, account.currency]),
+      accounts.body.accounts.map((account: { resourceId: string; iban: string; currency: string }) => [
+        account.resourceId,
+        account.iban,
+        account.currency,
+      ]),
       [
         ['acc-bob-eur-main', 'DE29500105171000015838', 'EUR'],
         ['acc-bob-chf', 'CH9300762011623852957', 'CHF'],
@@ -73,7 +83,9 @@ describe('consents and accounts', () => {
     );
     assert.equal(accounts.body.accounts[0].name, 'Bob main account');
     assert.equal(accounts.body.accounts[0].balances, undefined);
-    const noBalances = await bank.call('getAccountList', 'GET', '/nemunas/v1/accounts?withBalance=true', { headers: xs2aHeaders({ 'Consent-ID': id }) });
+    const noBalances = await bank.call('getAccountList', 'GET', '/nemunas/v1/accounts?withBalance=true', {
+      headers: xs2aHeaders({ 'Consent-ID': id }),
+    });
     assert.equal(noBalances.status, 401);
 
     const deleted = await bank.call('deleteConsent', 'DELETE', created.body._links.self.href, { headers: xs2aHeaders() });
@@ -89,7 +101,10 @@ describe('consents and accounts', () => {
     const unknown = await bank.call('getAccountList', 'GET', '/nemunas/v1/accounts', { headers: xs2aHeaders({ 'Consent-ID': 'nope' }) });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.tppMessages[0].code, 'CONSENT_UNKNOWN');
-    const noAis = await bank.call('createConsent', 'POST', '/rheinland/v1/consents', { headers: xs2aHeaders({ 'TPP-Redirect-URI': TPP_OK }), body: CONSENT });
+    const noAis = await bank.call('createConsent', 'POST', '/rheinland/v1/consents', {
+      headers: xs2aHeaders({ 'TPP-Redirect-URI': TPP_OK }),
+      body: CONSENT,
+    });
     assert.equal(noAis.status, 400);
     assert.equal(noAis.body.tppMessages[0].code, 'SERVICE_INVALID');
   });
@@ -97,7 +112,9 @@ describe('consents and accounts', () => {
   it('insufficient funds: RJCT, and the balances are unchanged', async () => {
     const consentId = await validConsent('erik', { availableAccountsWithBalance: 'allAccounts' }, ['acc-erik-eur']);
     const read = async (): Promise<string> => {
-      const result = await bank.call('getAccountList', 'GET', '/nemunas/v1/accounts?withBalance=true', { headers: xs2aHeaders({ 'Consent-ID': consentId }) });
+      const result = await bank.call('getAccountList', 'GET', '/nemunas/v1/accounts?withBalance=true', {
+        headers: xs2aHeaders({ 'Consent-ID': consentId }),
+      });
       assert.equal(result.status, 200);
       return result.body.accounts[0].balances[0].balanceAmount.amount;
     };
@@ -135,7 +152,9 @@ describe('consents and accounts', () => {
       headers: xs2aHeaders({ 'TPP-Redirect-URI': TPP_OK, 'TPP-Nok-Redirect-URI': TPP_NOK }),
       body: { ...SEPA_PAYMENT, debtorAccount: { iban: 'DE29500105171000015838' } },
     });
-    const location = await walkPages(bank.local(created.body._links.scaRedirect.href), [['Log in', { psuId: 'alice', password: 'sandbox', action: 'approve' }]]);
+    const location = await walkPages(bank.local(created.body._links.scaRedirect.href), [
+      ['Log in', { psuId: 'alice', password: 'sandbox', action: 'approve' }],
+    ]);
     assert.equal(location, TPP_NOK);
     const status = await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() });
     assert.equal(status.body.transactionStatus, 'RJCT');
@@ -152,7 +171,8 @@ describe('expiry', () => {
     const url = bank.local(created.body._links.scaRedirect.href);
     const page = await getPage(url);
     bank.clock.advance(14 * 60_000);
-    const status = async () => (await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() })).body;
+    const status = async () =>
+      (await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() })).body;
     assert.equal((await status()).transactionStatus, 'RCVD');
     bank.clock.advance(61_000);
     const expired = await status();
@@ -166,7 +186,10 @@ describe('expiry', () => {
   });
 
   it('consents expire the same way', async () => {
-    const created = await bank.call('createConsent', 'POST', '/nemunas/v1/consents', { headers: xs2aHeaders({ 'TPP-Redirect-URI': TPP_OK }), body: { ...CONSENT, validUntil: '2027-01-01' } });
+    const created = await bank.call('createConsent', 'POST', '/nemunas/v1/consents', {
+      headers: xs2aHeaders({ 'TPP-Redirect-URI': TPP_OK }),
+      body: { ...CONSENT, validUntil: '2027-01-01' },
+    });
     bank.clock.advance(16 * 60_000);
     const status = await bank.call('getConsentStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() });
     assert.equal(status.body.consentStatus, 'rejected');
@@ -178,8 +201,13 @@ describe('size bound', () => {
     const small = await startHarness({ maxResources: 3 });
     try {
       const create = async () =>
-        small.call('initiatePayment', 'POST', '/hansa/v1/payments/sepa-credit-transfers', { headers: xs2aHeaders({ 'PSU-ID': 'alice' }), body: SEPA_PAYMENT, debtorAccountOptional: true });
-      const statusOf = async (href: string) => (await small.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() })).status;
+        small.call('initiatePayment', 'POST', '/hansa/v1/payments/sepa-credit-transfers', {
+          headers: xs2aHeaders({ 'PSU-ID': 'alice' }),
+          body: SEPA_PAYMENT,
+          debtorAccountOptional: true,
+        });
+      const statusOf = async (href: string) =>
+        (await small.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() })).status;
       const first = await create();
       const second = await create();
       const third = await create();

@@ -67,7 +67,8 @@ describe('fault injection', () => {
 
   it('after acting: the bank does the work, then the fault takes the answer (5xx, no answer, or late)', async () => {
     const statusOf = async (href: string): Promise<string> =>
-      ((await bank.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() })).body as { transactionStatus: string }).transactionStatus;
+      ((await bank.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() })).body as { transactionStatus: string })
+        .transactionStatus;
     // Before acting (the default): a 5xx and nothing done.
     const untouched = await initiate();
     bank.faults.inject({ bank: 'hansa', operations: ['cancelPayment'], fault: { kind: 'error', status: 503 }, times: 1 });
@@ -75,18 +76,33 @@ describe('fault injection', () => {
     assert.equal(await statusOf(untouched.body._links.status.href), 'RCVD');
     // After acting: the same 5xx, bodiless, but the payment is cancelled.
     const cancelled = await initiate();
-    bank.faults.inject({ bank: 'hansa', operations: ['cancelPayment'], fault: { kind: 'error', status: 503, afterActing: true }, times: 1 });
+    bank.faults.inject({
+      bank: 'hansa',
+      operations: ['cancelPayment'],
+      fault: { kind: 'error', status: 503, afterActing: true },
+      times: 1,
+    });
     const answer = await bank.call('cancelPayment', 'DELETE', cancelled.body._links.self.href, { headers: xs2aHeaders() });
     assert.equal(answer.status, 503);
     assert.equal(answer.text, '');
     assert.equal(await statusOf(cancelled.body._links.status.href), 'CANC');
     // No answer after acting: the registration happens, the answer never comes.
-    bank.faults.inject({ bank: 'hansa', operations: ['initiatePayment'], fault: { kind: 'timeout', holdMs: 300, afterActing: true }, times: 1 });
+    bank.faults.inject({
+      bank: 'hansa',
+      operations: ['initiatePayment'],
+      fault: { kind: 'timeout', holdMs: 300, afterActing: true },
+      times: 1,
+    });
     const before = bank.faults.list('hansa').length;
     await assert.rejects(rawInitiate());
     assert.equal(bank.faults.list('hansa').length, before - 1, 'the rule was used');
     // A late answer after acting: the payment is registered, its answer comes after the delay.
-    bank.faults.inject({ bank: 'hansa', operations: ['initiatePayment'], fault: { kind: 'delay', delayMs: 300, afterActing: true }, times: 1 });
+    bank.faults.inject({
+      bank: 'hansa',
+      operations: ['initiatePayment'],
+      fault: { kind: 'delay', delayMs: 300, afterActing: true },
+      times: 1,
+    });
     const late = await initiate();
     assert.equal(late.status, 201);
     assert.equal(await statusOf(late.body._links.status.href), 'RCVD');
@@ -137,7 +153,11 @@ describe('fault injection', () => {
 
   it('fault control refuses anyone without the operator token: 401 with the error body, and no rule set', async () => {
     const attempts: Array<{ method: string; path: string; headers: Record<string, string> }> = [];
-    const credentials: Array<Record<string, string>> = [{}, { authorization: 'Bearer not-the-operator-token' }, { authorization: `Basic ${Buffer.from(`x:${OPERATOR_TOKEN}`).toString('base64')}` }];
+    const credentials: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer not-the-operator-token' },
+      { authorization: `Basic ${Buffer.from(`x:${OPERATOR_TOKEN}`).toString('base64')}` },
+    ];
     for (const headers of credentials) {
       attempts.push(
         { method: 'POST', path: '/hansa/sandbox/faults', headers },
@@ -172,7 +192,10 @@ describe('fault injection', () => {
         payload: { fault: { kind: 'error', status: 503 } },
       });
       assert.equal(response.statusCode, 401);
-      assert.match(response.json<{ tppMessages: Array<{ text: string }> }>().tppMessages[0]?.text ?? '', /has not set SANDBOX_OPERATOR_TOKEN/);
+      assert.match(
+        response.json<{ tppMessages: Array<{ text: string }> }>().tppMessages[0]?.text ?? '',
+        /has not set SANDBOX_OPERATOR_TOKEN/,
+      );
     } finally {
       await closed.close();
     }
@@ -189,7 +212,10 @@ describe('fault injection', () => {
       headers: xs2aHeaders({ 'PSU-ID': 'julia' }),
       body: { psuData: { password: 'sandbox' } },
     });
-    await bank.call('updatePaymentPsuData', 'PUT', start.body._links.authoriseTransaction.href, { headers: xs2aHeaders(), body: { scaAuthenticationData: '123456' } });
+    await bank.call('updatePaymentPsuData', 'PUT', start.body._links.authoriseTransaction.href, {
+      headers: xs2aHeaders(),
+      body: { scaAuthenticationData: '123456' },
+    });
     const status = await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() });
     assert.equal(status.status, 503);
     const info = await bank.call('getPaymentInformation', 'GET', created.body._links.self.href, { headers: xs2aHeaders() });
@@ -214,7 +240,25 @@ describe('request signature', () => {
   before(async () => {
     if (!hasOpenssl) return;
     directory = mkdtempSync(path.join(tmpdir(), 'openpis-sign-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(directory, 'key.pem'), '-out', path.join(directory, 'cert.pem'), '-days', '3', '-subj', '/CN=Test TPP/O=openpis tests/C=DE'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        path.join(directory, 'key.pem'),
+        '-out',
+        path.join(directory, 'cert.pem'),
+        '-days',
+        '3',
+        '-subj',
+        '/CN=Test TPP/O=openpis tests/C=DE',
+      ],
+      { stdio: 'ignore' },
+    );
     key = readFileSync(path.join(directory, 'key.pem'), 'utf8');
     certificate = new X509Certificate(readFileSync(path.join(directory, 'cert.pem')));
     bank = await startHarness({
@@ -230,14 +274,24 @@ describe('request signature', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  function signedHeaders(body: string, headers: Record<string, string>, options: { signingKey?: string; serial?: string } = {}): Record<string, string> {
-    const all: Record<string, string> = { ...headers, Digest: `SHA-256=${createHash('sha256').update(body).digest('base64')}`, Date: new Date().toUTCString() };
+  function signedHeaders(
+    body: string,
+    headers: Record<string, string>,
+    options: { signingKey?: string; serial?: string } = {},
+  ): Record<string, string> {
+    const all: Record<string, string> = {
+      ...headers,
+      Digest: `SHA-256=${createHash('sha256').update(body).digest('base64')}`,
+      Date: new Date().toUTCString(),
+    };
     const names = ['digest', 'x-request-id', 'psu-id', 'tpp-redirect-uri', 'date'].filter((name) =>
       Object.keys(all).some((header) => header.toLowerCase() === name),
     );
     const value = (name: string) => Object.entries(all).find(([header]) => header.toLowerCase() === name)?.[1] ?? '';
     const signingString = names.map((name) => `${name}: ${value(name)}`).join('\n');
-    const signature = createSign('sha256').update(signingString).sign(options.signingKey ?? key, 'base64');
+    const signature = createSign('sha256')
+      .update(signingString)
+      .sign(options.signingKey ?? key, 'base64');
     return {
       ...all,
       Signature: `keyId="SN=${options.serial ?? certificate.serialNumber},CA=CN=Test TPP,O=openpis tests,C=DE",algorithm="rsa-sha256",headers="${names.join(' ')}",signature="${signature}"`,
@@ -252,47 +306,60 @@ describe('request signature', () => {
     const body = JSON.stringify(SEPA_PAYMENT);
     const created = await post(body, signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' })));
     assert.equal(created.status, 201);
-    const status = await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: signedHeaders('', { 'X-Request-ID': randomUUID() }) });
+    const status = await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, {
+      headers: signedHeaders('', { 'X-Request-ID': randomUUID() }),
+    });
     assert.equal(status.status, 200);
     // The exported verifier agrees.
     const headers = signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' }));
     assert.equal(verifyRequestSignature({ headers, body }).ok, true);
   });
 
-  it('rejects a tampered body, a wrong key, a wrong serial, a missing or broken certificate', { skip: !hasOpenssl && 'openssl is not installed' }, async () => {
-    const body = JSON.stringify(SEPA_PAYMENT);
-    const tampered = await post(body.replace('123.45', '923.45'), signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' })));
-    assert.equal(tampered.status, 401);
-    assert.equal(tampered.body.tppMessages[0].code, 'SIGNATURE_INVALID');
+  it(
+    'rejects a tampered body, a wrong key, a wrong serial, a missing or broken certificate',
+    { skip: !hasOpenssl && 'openssl is not installed' },
+    async () => {
+      const body = JSON.stringify(SEPA_PAYMENT);
+      const tampered = await post(body.replace('123.45', '923.45'), signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' })));
+      assert.equal(tampered.status, 401);
+      assert.equal(tampered.body.tppMessages[0].code, 'SIGNATURE_INVALID');
 
-    execFileSync('openssl', ['genrsa', '-out', path.join(directory, 'other.pem'), '2048'], { stdio: 'ignore' });
-    const otherKey = readFileSync(path.join(directory, 'other.pem'), 'utf8');
-    const wrongKey = await post(body, signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' }), { signingKey: otherKey }));
-    assert.equal(wrongKey.status, 401);
-    assert.equal(wrongKey.body.tppMessages[0].code, 'SIGNATURE_INVALID');
+      execFileSync('openssl', ['genrsa', '-out', path.join(directory, 'other.pem'), '2048'], { stdio: 'ignore' });
+      const otherKey = readFileSync(path.join(directory, 'other.pem'), 'utf8');
+      const wrongKey = await post(body, signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' }), { signingKey: otherKey }));
+      assert.equal(wrongKey.status, 401);
+      assert.equal(wrongKey.body.tppMessages[0].code, 'SIGNATURE_INVALID');
 
-    const wrongSerial = await post(body, signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' }), { serial: '01' }));
-    assert.equal(wrongSerial.body.tppMessages[0].code, 'SIGNATURE_INVALID');
+      const wrongSerial = await post(body, signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' }), { serial: '01' }));
+      assert.equal(wrongSerial.body.tppMessages[0].code, 'SIGNATURE_INVALID');
 
-    const { 'TPP-Signature-Certificate': _dropped, ...withoutCertificate } = signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' }));
-    const missing = await post(body, withoutCertificate);
-    assert.equal(missing.status, 401);
-    assert.equal(missing.body.tppMessages[0].code, 'CERTIFICATE_MISSING');
+      const { 'TPP-Signature-Certificate': _dropped, ...withoutCertificate } = signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' }));
+      const missing = await post(body, withoutCertificate);
+      assert.equal(missing.status, 401);
+      assert.equal(missing.body.tppMessages[0].code, 'CERTIFICATE_MISSING');
 
-    const broken = await post(body, { ...signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' })), 'TPP-Signature-Certificate': 'bm90IGEgY2VydGlmaWNhdGU=' });
-    assert.equal(broken.body.tppMessages[0].code, 'CERTIFICATE_INVALID');
+      const broken = await post(body, {
+        ...signedHeaders(body, xs2aHeaders({ 'PSU-ID': 'alice' })),
+        'TPP-Signature-Certificate': 'bm90IGEgY2VydGlmaWNhdGU=',
+      });
+      assert.equal(broken.body.tppMessages[0].code, 'CERTIFICATE_INVALID');
 
-    const unsigned = await post(body, xs2aHeaders({ 'PSU-ID': 'alice' }));
-    assert.equal(unsigned.status, 401);
+      const unsigned = await post(body, xs2aHeaders({ 'PSU-ID': 'alice' }));
+      assert.equal(unsigned.status, 401);
 
-    // PSU-ID is present, so the signature must cover it.
-    const headers = signedHeaders(body, xs2aHeaders());
-    const notCovered = verifyRequestSignature({ headers: { ...headers, 'PSU-ID': 'alice' }, body });
-    assert.equal(notCovered.ok, false);
-  });
+      // PSU-ID is present, so the signature must cover it.
+      const headers = signedHeaders(body, xs2aHeaders());
+      const notCovered = verifyRequestSignature({ headers: { ...headers, 'PSU-ID': 'alice' }, body });
+      assert.equal(notCovered.ok, false);
+    },
+  );
 
   it('banks without signRequests ignore signatures', { skip: !hasOpenssl && 'openssl is not installed' }, async () => {
-    const result = await bank.call('initiatePayment', 'POST', '/italia/v1/payments/sepa-credit-transfers', { headers: xs2aHeaders({ 'PSU-ID': 'alice' }), body: SEPA_PAYMENT, debtorAccountOptional: true });
+    const result = await bank.call('initiatePayment', 'POST', '/italia/v1/payments/sepa-credit-transfers', {
+      headers: xs2aHeaders({ 'PSU-ID': 'alice' }),
+      body: SEPA_PAYMENT,
+      debtorAccountOptional: true,
+    });
     assert.equal(result.status, 201);
   });
 });

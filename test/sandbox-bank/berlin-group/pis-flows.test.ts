@@ -4,16 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  getPage,
-  readForm,
-  SEPA_PAYMENT,
-  startHarness,
-  submit,
-  walkPages,
-  xs2aHeaders,
-  type Harness,
-} from '../harness.js';
+import { getPage, readForm, SEPA_PAYMENT, startHarness, submit, walkPages, xs2aHeaders, type Harness } from '../harness.js';
 
 const TPP_OK = 'https://tpp.example/return?state=ok';
 const TPP_NOK = 'https://tpp.example/return?state=nok';
@@ -26,7 +17,12 @@ after(async () => {
   await bank.close();
 });
 
-async function initiate(slug: string, extraHeaders: Record<string, string> = {}, body: Record<string, unknown> = SEPA_PAYMENT, product = 'sepa-credit-transfers') {
+async function initiate(
+  slug: string,
+  extraHeaders: Record<string, string> = {},
+  body: Record<string, unknown> = SEPA_PAYMENT,
+  product = 'sepa-credit-transfers',
+) {
   const result = await bank.call('initiatePayment', 'POST', `/${slug}/v1/payments/${product}`, {
     headers: xs2aHeaders(extraHeaders),
     body,
@@ -155,7 +151,10 @@ describe('redirect approach', () => {
     const url = bank.local(created.body._links.scaRedirect.href);
     const page = await getPage(url);
     const form = readForm(page.html, url);
-    const forged = await submit({ ...form, fields: { ...form.fields, csrf: 'x'.repeat(32) } }, { psuId: 'alice', password: 'sandbox', action: 'approve' });
+    const forged = await submit(
+      { ...form, fields: { ...form.fields, csrf: 'x'.repeat(32) } },
+      { psuId: 'alice', password: 'sandbox', action: 'approve' },
+    );
     assert.equal(forged.status, 403);
     const unknown = await getPage(`${bank.address}/rheinland/sca/not-a-token`);
     assert.equal(unknown.status, 404);
@@ -166,10 +165,14 @@ describe('redirect approach', () => {
     const created = await initiate('rheinland', { 'TPP-Redirect-URI': TPP_OK, 'TPP-Explicit-Authorisation-Preferred': 'true' });
     assert.ok(created.body._links.startAuthorisation);
     assert.equal(created.body._links.scaRedirect, undefined);
-    const start = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisation.href, { headers: xs2aHeaders() });
+    const start = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisation.href, {
+      headers: xs2aHeaders(),
+    });
     assert.equal(start.status, 201);
     assert.ok(start.body._links.scaRedirect.href);
-    const list = await bank.call('getPaymentInitiationAuthorisation', 'GET', created.body._links.startAuthorisation.href, { headers: xs2aHeaders() });
+    const list = await bank.call('getPaymentInitiationAuthorisation', 'GET', created.body._links.startAuthorisation.href, {
+      headers: xs2aHeaders(),
+    });
     assert.deepEqual(list.body.authorisationIds, [start.body.authorisationId]);
   });
 
@@ -198,7 +201,10 @@ describe('embedded approach', () => {
   it('several SCA methods: select, then code', async () => {
     const { created, start } = await embeddedUntilCode('hansa', 'carla');
     assert.equal(start.body.scaStatus, 'psuAuthenticated');
-    assert.deepEqual(start.body.scaMethods.map((method: { authenticationType: string }) => method.authenticationType), ['SMS_OTP', 'CHIP_OTP', 'PUSH_OTP']);
+    assert.deepEqual(
+      start.body.scaMethods.map((method: { authenticationType: string }) => method.authenticationType),
+      ['SMS_OTP', 'CHIP_OTP', 'PUSH_OTP'],
+    );
     const unknown = await bank.call('updatePaymentPsuData', 'PUT', start.body._links.selectAuthenticationMethod.href, {
       headers: xs2aHeaders(),
       body: { authenticationMethodId: 'nope' },
@@ -227,7 +233,9 @@ describe('embedded approach', () => {
 
   it('password via PUT after an empty start', async () => {
     const created = await initiate('hansa', { 'PSU-ID': 'alice' });
-    const start = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisationWithPsuAuthentication.href, { headers: xs2aHeaders() });
+    const start = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisationWithPsuAuthentication.href, {
+      headers: xs2aHeaders(),
+    });
     assert.equal(start.status, 201);
     assert.equal(start.body.scaStatus, 'psuIdentified');
     const authenticated = await bank.call('updatePaymentPsuData', 'PUT', start.body._links.updatePsuAuthentication.href, {
@@ -241,10 +249,15 @@ describe('embedded approach', () => {
   it('three wrong passwords: 401 PSU_CREDENTIALS_INVALID, then the payment is RJCT', async () => {
     const created = await initiate('hansa', { 'PSU-ID': 'alice' });
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      const result = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisationWithPsuAuthentication.href, {
-        headers: xs2aHeaders({ 'PSU-ID': 'alice' }),
-        body: { psuData: { password: `wrong-${attempt}` } },
-      });
+      const result = await bank.call(
+        'startPaymentAuthorisation',
+        'POST',
+        created.body._links.startAuthorisationWithPsuAuthentication.href,
+        {
+          headers: xs2aHeaders({ 'PSU-ID': 'alice' }),
+          body: { psuData: { password: `wrong-${attempt}` } },
+        },
+      );
       assert.equal(result.status, 401);
       assert.equal(result.body.tppMessages[0].code, 'PSU_CREDENTIALS_INVALID');
       assert.ok(!result.text.includes('wrong-'), 'the password is never echoed');
@@ -262,19 +275,28 @@ describe('embedded approach', () => {
     const { created, start } = await embeddedUntilCode('hansa', 'alice');
     const href = start.body._links.authoriseTransaction.href;
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      const result = await bank.call('updatePaymentPsuData', 'PUT', href, { headers: xs2aHeaders(), body: { scaAuthenticationData: '000000' } });
+      const result = await bank.call('updatePaymentPsuData', 'PUT', href, {
+        headers: xs2aHeaders(),
+        body: { scaAuthenticationData: '000000' },
+      });
       assert.equal(result.status, 401);
     }
     assert.equal(await scaStatus(start.body._links.scaStatus.href), 'failed');
     assert.equal(await status(created.body._links.status.href), 'RJCT');
-    const late = await bank.call('updatePaymentPsuData', 'PUT', href, { headers: xs2aHeaders(), body: { scaAuthenticationData: '123456' } });
+    const late = await bank.call('updatePaymentPsuData', 'PUT', href, {
+      headers: xs2aHeaders(),
+      body: { scaAuthenticationData: '123456' },
+    });
     assert.equal(late.status, 400);
     assert.equal(late.body.tppMessages[0].code, 'SCA_INVALID');
   });
 
   it('a payer whose SCA always fails: scaStatus failed, RJCT', async () => {
     const { created, start } = await embeddedUntilCode('hansa', 'ivan');
-    const result = await bank.call('updatePaymentPsuData', 'PUT', start.body._links.authoriseTransaction.href, { headers: xs2aHeaders(), body: { scaAuthenticationData: '123456' } });
+    const result = await bank.call('updatePaymentPsuData', 'PUT', start.body._links.authoriseTransaction.href, {
+      headers: xs2aHeaders(),
+      body: { scaAuthenticationData: '123456' },
+    });
     assert.equal(result.status, 200);
     assert.equal(result.body.scaStatus, 'failed');
     const rejected = await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() });
@@ -297,7 +319,12 @@ describe('embedded approach', () => {
 });
 
 describe('decoupled approach', () => {
-  async function startDecoupled(psuId: string, slug = 'midi', body: Record<string, unknown> = SEPA_PAYMENT, product = 'sepa-credit-transfers') {
+  async function startDecoupled(
+    psuId: string,
+    slug = 'midi',
+    body: Record<string, unknown> = SEPA_PAYMENT,
+    product = 'sepa-credit-transfers',
+  ) {
     const created = await initiate(slug, {}, body, product);
     assert.equal(created.status, 201);
     assert.equal(created.headers.get('aspsp-sca-approach'), 'DECOUPLED');
@@ -336,13 +363,19 @@ describe('decoupled approach', () => {
 
   it('the decoupled start needs a PSU-ID', async () => {
     const created = await initiate('midi');
-    const start = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisationWithPsuIdentification.href, { headers: xs2aHeaders() });
+    const start = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisationWithPsuIdentification.href, {
+      headers: xs2aHeaders(),
+    });
     assert.equal(start.status, 400);
     assert.equal(start.body.tppMessages[0].code, 'FORMAT_ERROR');
   });
 
   it('a SEK domestic payment at the Swedish bank', async () => {
-    const body = { ...SEPA_PAYMENT, instructedAmount: { currency: 'SEK', amount: '250' }, creditorAccount: { iban: 'SE3550000000054910000003' } };
+    const body = {
+      ...SEPA_PAYMENT,
+      instructedAmount: { currency: 'SEK', amount: '250' },
+      creditorAccount: { iban: 'SE3550000000054910000003' },
+    };
     const { created, start } = await startDecoupled('sven', 'norrland', body, 'sek-credit-transfers');
     const appUrl = bank.local(start.body._links.sandboxDecoupledApp.href);
     const page = await getPage(appUrl);
@@ -355,7 +388,10 @@ describe('decoupled approach', () => {
 describe('execution outcomes', () => {
   async function authorisedEmbedded(psuId: string, body: Record<string, unknown> = SEPA_PAYMENT) {
     const { created, start } = await embeddedUntilCode('hansa', psuId, body);
-    const done = await bank.call('updatePaymentPsuData', 'PUT', start.body._links.authoriseTransaction.href, { headers: xs2aHeaders(), body: { scaAuthenticationData: '123456' } });
+    const done = await bank.call('updatePaymentPsuData', 'PUT', start.body._links.authoriseTransaction.href, {
+      headers: xs2aHeaders(),
+      body: { scaAuthenticationData: '123456' },
+    });
     assert.equal(done.body.scaStatus, 'finalised');
     return created.body._links.status.href as string;
   }
@@ -415,7 +451,11 @@ describe('cancellation, products and formats', () => {
   });
 
   it('a PLN domestic payment at the Polish bank, and EUR refused there', async () => {
-    const body = { ...SEPA_PAYMENT, instructedAmount: { currency: 'PLN', amount: '99.99' }, creditorAccount: { iban: 'PL27114020040000300201355387' } };
+    const body = {
+      ...SEPA_PAYMENT,
+      instructedAmount: { currency: 'PLN', amount: '99.99' },
+      creditorAccount: { iban: 'PL27114020040000300201355387' },
+    };
     const created = await initiate('wisla', { 'TPP-Redirect-URI': TPP_OK }, body, 'pln-credit-transfers');
     assert.equal(created.status, 201);
     const location = await walkPages(bank.local(created.body._links.scaRedirect.href), [
@@ -469,12 +509,21 @@ describe('cancellation, products and formats', () => {
     const result = await initiate('sol', { 'TPP-Redirect-URI': TPP_OK });
     assert.equal(result.status, 400);
     assert.equal(result.body.tppMessages[0].path, 'debtorAccount');
-    const withDebtor = await initiate('sol', { 'TPP-Redirect-URI': TPP_OK }, { ...SEPA_PAYMENT, debtorAccount: { iban: 'DE54500105171000007919' } });
+    const withDebtor = await initiate(
+      'sol',
+      { 'TPP-Redirect-URI': TPP_OK },
+      { ...SEPA_PAYMENT, debtorAccount: { iban: 'DE54500105171000007919' } },
+    );
     assert.equal(withDebtor.status, 201);
   });
 
   it('unknown payment ids are 403 RESOURCE_UNKNOWN', async () => {
-    const result = await bank.call('getPaymentInitiationStatus', 'GET', '/hansa/v1/payments/sepa-credit-transfers/00000000-0000-4000-8000-000000000000/status', { headers: xs2aHeaders() });
+    const result = await bank.call(
+      'getPaymentInitiationStatus',
+      'GET',
+      '/hansa/v1/payments/sepa-credit-transfers/00000000-0000-4000-8000-000000000000/status',
+      { headers: xs2aHeaders() },
+    );
     assert.equal(result.status, 403);
     assert.equal(result.body.tppMessages[0].code, 'RESOURCE_UNKNOWN');
   });

@@ -43,17 +43,28 @@ function problems(check: Parameters<typeof parseBody>[0], body: unknown): Xs2aEr
 
 const VALID_PAYMENTS: ReadonlyArray<readonly [string, Body]> = [
   ['a minimal SEPA payment', payment()],
-  ['with a debtor account, a BIC and an address', payment({ debtorAccount: { iban: 'DE02120300000000202051', currency: 'EUR' }, creditorAgent: 'COBADEFFXXX', creditorAddress: { streetName: 'Hauptstraße', buildingNumber: '1', townName: 'Berlin', postCode: '10115', country: 'DE' } })],
+  [
+    'with a debtor account, a BIC and an address',
+    payment({
+      debtorAccount: { iban: 'DE02120300000000202051', currency: 'EUR' },
+      creditorAgent: 'COBADEFFXXX',
+      creditorAddress: { streetName: 'Hauptstraße', buildingNumber: '1', townName: 'Berlin', postCode: '10115', country: 'DE' },
+    }),
+  ],
   ['remittance of 140 characters', payment({ remittanceInformationUnstructured: 'x'.repeat(140) })],
   [
-    'our connector\'s body',
+    "our connector's body",
     buildPaymentInitiationBody({
       endToEndId: 'E2E-42',
       amount: '0.10',
       currency: 'EUR',
       scheme: 'SEPA',
       instantPreferred: false,
-      creditor: { iban: 'DE89370400440532013000', name: 'Merchant GmbH', address: { streetName: 'Hauptstraße', buildingNumber: '1', postCode: '10115', city: 'Berlin', country: 'DE' } },
+      creditor: {
+        iban: 'DE89370400440532013000',
+        name: 'Merchant GmbH',
+        address: { streetName: 'Hauptstraße', buildingNumber: '1', postCode: '10115', city: 'Berlin', country: 'DE' },
+      },
       debtor: { iban: 'DE02120300000000202051' },
       remittanceInformation: 'Order 1',
     }) as unknown as Body,
@@ -70,7 +81,11 @@ const INVALID_PAYMENTS: ReadonlyArray<readonly [string, Body, string]> = [
   ['an IBAN with spaces', payment({ creditorAccount: { iban: 'DE89 3704 0044 0532 0130 00' } }), 'creditorAccount.iban'],
   ['an IBAN in lower case', payment({ creditorAccount: { iban: 'de89370400440532013000' } }), 'creditorAccount.iban'],
   ['an address without country', payment({ creditorAddress: { townName: 'Berlin' } }), 'creditorAddress.country'],
-  ['a street name of 71 characters', payment({ creditorAddress: { streetName: 's'.repeat(71), country: 'DE' } }), 'creditorAddress.streetName'],
+  [
+    'a street name of 71 characters',
+    payment({ creditorAddress: { streetName: 's'.repeat(71), country: 'DE' } }),
+    'creditorAddress.streetName',
+  ],
   ['an endToEndIdentification of 36 characters', payment({ endToEndIdentification: 'e'.repeat(36) }), 'endToEndIdentification'],
 ];
 
@@ -98,23 +113,38 @@ describe('Berlin Group sandbox request bodies against psd2-api-1.3.12.yaml', () 
       const error = problems(checkPaymentBody, clean);
       assert.ok(error, 'the sandbox refuses it');
       const messages = error.body().tppMessages;
-      assert.ok(messages.every((message) => message.category === 'ERROR' && message.code === 'FORMAT_ERROR' && typeof message.text === 'string'));
-      assert.ok(messages.some((message) => message.path === field), JSON.stringify(messages));
+      assert.ok(
+        messages.every((message) => message.category === 'ERROR' && message.code === 'FORMAT_ERROR' && typeof message.text === 'string'),
+      );
+      assert.ok(
+        messages.some((message) => message.path === field),
+        JSON.stringify(messages),
+      );
     });
   }
 
   for (const [name, body, field] of STRICTER) {
     it(`payment: refuses ${name} (the standard's pattern is unanchored; anchored here)`, () => {
-      assert.ok(problems(checkPaymentBody, body)?.body().tppMessages.some((message) => message.path === field));
+      assert.ok(
+        problems(checkPaymentBody, body)
+          ?.body()
+          .tppMessages.some((message) => message.path === field),
+      );
     });
   }
 
   it('payment: every problem of a body is listed', () => {
     const error = problems(checkPaymentBody, payment({ creditorName: 'n'.repeat(71), remittanceInformationUnstructured: 'x'.repeat(141) }));
-    assert.deepEqual(error?.body().tppMessages.map((message) => message.path).sort(), ['creditorName', 'remittanceInformationUnstructured']);
+    assert.deepEqual(
+      error
+        ?.body()
+        .tppMessages.map((message) => message.path)
+        .sort(),
+      ['creditorName', 'remittanceInformationUnstructured'],
+    );
   });
 
-  it('consent: our connector\'s account-list consent is accepted by both; a wrong date, a missing field or a wrong type is refused by both', () => {
+  it("consent: our connector's account-list consent is accepted by both; a wrong date, a missing field or a wrong type is refused by both", () => {
     const ours = buildAccountListConsentBody('2026-03-03') as unknown as Body;
     assert.deepEqual(standard.validateRequestBody('createConsent', ours), []);
     assert.equal(problems(checkConsentBody, ours), undefined);
@@ -128,7 +158,10 @@ describe('Berlin Group sandbox request bodies against psd2-api-1.3.12.yaml', () 
       const clean = JSON.parse(JSON.stringify(body)) as Body;
       assert.notDeepEqual(standard.validateRequestBody('createConsent', clean), [], `the standard refuses ${field}`);
       const error = problems(checkConsentBody, clean);
-      assert.ok(error?.body().tppMessages.some((message) => message.path === field), `the sandbox refuses ${field}: ${JSON.stringify(error?.body())}`);
+      assert.ok(
+        error?.body().tppMessages.some((message) => message.path === field),
+        `the sandbox refuses ${field}: ${JSON.stringify(error?.body())}`,
+      );
     }
   });
 
@@ -137,9 +170,17 @@ describe('Berlin Group sandbox request bodies against psd2-api-1.3.12.yaml', () 
       assert.deepEqual(standard.validateRequestBody('updatePaymentPsuData', body), [], JSON.stringify(body));
       assert.equal(problems(checkAuthorisationBody, body), undefined);
     }
-    for (const [body, field] of [[{ authenticationMethodId: 'm'.repeat(36) }, 'authenticationMethodId'], [{ psuData: { password: 1234 } }, 'psuData.password']] as const) {
+    for (const [body, field] of [
+      [{ authenticationMethodId: 'm'.repeat(36) }, 'authenticationMethodId'],
+      [{ psuData: { password: 1234 } }, 'psuData.password'],
+    ] as const) {
       assert.notDeepEqual(standard.validateRequestBody('updatePaymentPsuData', body), [], `the standard refuses ${field}`);
-      assert.ok(problems(checkAuthorisationBody, body)?.body().tppMessages.some((message) => message.path === field), `the sandbox refuses ${field}`);
+      assert.ok(
+        problems(checkAuthorisationBody, body)
+          ?.body()
+          .tppMessages.some((message) => message.path === field),
+        `the sandbox refuses ${field}`,
+      );
     }
   });
 });
@@ -161,10 +202,19 @@ describe('Berlin Group sandbox: a payment body the standard forbids is answered 
     const refused = await bank.call('initiatePayment', 'POST', url, { headers, body, invalidRequest: true });
     assert.equal(refused.status, 400, refused.text);
     assert.deepEqual(
-      (refused.body.tppMessages as Array<{ category: string; code: string; path?: string }>).map((message) => [message.category, message.code, message.path]).sort(),
-      [['ERROR', 'FORMAT_ERROR', 'creditorAccount.iban'], ['ERROR', 'FORMAT_ERROR', 'creditorName']],
+      (refused.body.tppMessages as Array<{ category: string; code: string; path?: string }>)
+        .map((message) => [message.category, message.code, message.path])
+        .sort(),
+      [
+        ['ERROR', 'FORMAT_ERROR', 'creditorAccount.iban'],
+        ['ERROR', 'FORMAT_ERROR', 'creditorName'],
+      ],
     );
-    const created = await bank.call('initiatePayment', 'POST', url, { headers, body: SEPA_PAYMENT, debtorAccountOptional: !('debtorAccount' in SEPA_PAYMENT) });
+    const created = await bank.call('initiatePayment', 'POST', url, {
+      headers,
+      body: SEPA_PAYMENT,
+      debtorAccountOptional: !('debtorAccount' in SEPA_PAYMENT),
+    });
     assert.equal(created.status, 201, created.text);
   });
 });

@@ -28,7 +28,10 @@ describe('test payers', () => {
     assert.equal(byId.get('gustav')?.outcome.execution, 'pending');
     assert.equal(byId.get('ivan')?.outcome.scaFails, true);
     for (const currency of ['PLN', 'GBP', 'SEK', 'CZK']) {
-      assert.ok(fixtures.payers.some((payer) => payer.accounts.some((account) => account.currency === currency)), currency);
+      assert.ok(
+        fixtures.payers.some((payer) => payer.accounts.some((account) => account.currency === currency)),
+        currency,
+      );
     }
   });
 
@@ -75,13 +78,44 @@ describe('fault plan', () => {
 describe('standard checker', () => {
   it('is not vacuous: it rejects what the standard forbids', () => {
     const standard = theStandard();
-    assert.notDeepEqual(standard.validateResponse('initiatePayment', 201, { headers: { 'X-Request-ID': crypto.randomUUID() }, body: { paymentId: 'x' } }), []);
+    assert.notDeepEqual(
+      standard.validateResponse('initiatePayment', 201, { headers: { 'X-Request-ID': crypto.randomUUID() }, body: { paymentId: 'x' } }),
+      [],
+    );
     assert.notDeepEqual(standard.validateResponse('initiatePayment', 418, { headers: {}, body: undefined }), []);
-    assert.notDeepEqual(standard.validateResponse('getPaymentInitiationStatus', 200, { headers: { 'X-Request-ID': crypto.randomUUID() }, body: { transactionStatus: 'DONE' } }), []);
-    assert.notDeepEqual(standard.validateResponse('getPaymentInitiationStatus', 200, { headers: {}, body: { transactionStatus: 'ACSC' } }), [], 'X-Request-ID is required');
-    assert.notDeepEqual(standard.validateRequest('initiatePayment', { headers: { 'X-Request-ID': crypto.randomUUID() }, body: { instructedAmount: { currency: 'EUR', amount: '1' } } }), []);
-    assert.notDeepEqual(standard.validateRequest('updatePaymentPsuData', { headers: { 'X-Request-ID': crypto.randomUUID() }, body: { psuData: { password: 7 } } }), []);
-    assert.deepEqual(standard.validateRequest('updatePaymentPsuData', { headers: { 'X-Request-ID': crypto.randomUUID() }, body: { scaAuthenticationData: '123456' } }), []);
+    assert.notDeepEqual(
+      standard.validateResponse('getPaymentInitiationStatus', 200, {
+        headers: { 'X-Request-ID': crypto.randomUUID() },
+        body: { transactionStatus: 'DONE' },
+      }),
+      [],
+    );
+    assert.notDeepEqual(
+      standard.validateResponse('getPaymentInitiationStatus', 200, { headers: {}, body: { transactionStatus: 'ACSC' } }),
+      [],
+      'X-Request-ID is required',
+    );
+    assert.notDeepEqual(
+      standard.validateRequest('initiatePayment', {
+        headers: { 'X-Request-ID': crypto.randomUUID() },
+        body: { instructedAmount: { currency: 'EUR', amount: '1' } },
+      }),
+      [],
+    );
+    assert.notDeepEqual(
+      standard.validateRequest('updatePaymentPsuData', {
+        headers: { 'X-Request-ID': crypto.randomUUID() },
+        body: { psuData: { password: 7 } },
+      }),
+      [],
+    );
+    assert.deepEqual(
+      standard.validateRequest('updatePaymentPsuData', {
+        headers: { 'X-Request-ID': crypto.randomUUID() },
+        body: { scaAuthenticationData: '123456' },
+      }),
+      [],
+    );
   });
 });
 
@@ -99,19 +133,32 @@ describe('plugin encapsulation', () => {
       // The host keeps Fastify's JSON parser (empty JSON bodies still rejected) and its own error handler.
       const json = await host.inject({ method: 'POST', url: '/host', payload: { a: 1 } });
       assert.deepEqual(json.json(), { received: { a: 1 } });
-      const form = await host.inject({ method: 'POST', url: '/host', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1' });
+      const form = await host.inject({
+        method: 'POST',
+        url: '/host',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'a=1',
+      });
       assert.equal(form.statusCode, 418, 'no form parser leaks into the host');
       assert.equal((await host.inject({ method: 'GET', url: '/boom' })).statusCode, 418);
       assert.equal((await host.inject({ method: 'GET', url: '/nowhere' })).statusCode, 404);
       // The bank answers under the prefix with its own errors.
-      const bankError = await host.inject({ method: 'GET', url: '/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/x/status', headers: { 'x-request-id': 'nope' } });
+      const bankError = await host.inject({
+        method: 'GET',
+        url: '/sandbox-bank/hansa/v1/payments/sepa-credit-transfers/x/status',
+        headers: { 'x-request-id': 'nope' },
+      });
       assert.equal(bankError.statusCode, 400);
       assert.equal(bankError.json().tppMessages[0].code, 'FORMAT_ERROR');
       const created = await host.inject({
         method: 'POST',
         url: '/sandbox-bank/hansa/v1/payments/sepa-credit-transfers',
         headers: { 'x-request-id': crypto.randomUUID(), 'psu-ip-address': '10.1.2.3', 'psu-id': 'alice' },
-        payload: { instructedAmount: { currency: 'EUR', amount: '1.00' }, creditorAccount: { iban: 'NL91ABNA0417164300' }, creditorName: 'X' },
+        payload: {
+          instructedAmount: { currency: 'EUR', amount: '1.00' },
+          creditorAccount: { iban: 'NL91ABNA0417164300' },
+          creditorName: 'X',
+        },
       });
       assert.equal(created.statusCode, 201);
       assert.match(created.json()._links.self.href, /^http:\/\/sandbox-bank\.test\/sandbox-bank\/hansa\/v1\/payments\//);

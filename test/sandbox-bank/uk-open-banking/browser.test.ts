@@ -31,7 +31,10 @@ describe('UK sandbox payer pages in a browser', { skip }, () => {
     });
     await new Promise<void>((resolve) => tpp.listen(0, '127.0.0.1', resolve));
     callback = `http://127.0.0.1:${(tpp.address() as { port: number }).port}/callback`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   });
 
   after(async () => {
@@ -52,7 +55,7 @@ describe('UK sandbox payer pages in a browser', { skip }, () => {
     await page.click('button[value=approve]');
     await page.check('input[value="acc-bob-eur-savings"]');
     await page.click('button[value=approve]');
-    assert.match(await page.textContent('main') ?? '', /42\.00 GBP/);
+    assert.match((await page.textContent('main')) ?? '', /42\.00 GBP/);
     await Promise.all([page.waitForURL(/\/callback#/), page.click('button[value=approve]')]);
     const fragment = new URLSearchParams(new URL(page.url()).hash.slice(1));
     assert.equal(fragment.get('state'), 'browser-state');
@@ -74,7 +77,7 @@ describe('UK sandbox payer pages in a browser', { skip }, () => {
     await page.close();
   });
 
-  it('the form_post answer submits itself to the TPP under the page\'s strict CSP', async () => {
+  it("the form_post answer submits itself to the TPP under the page's strict CSP", async () => {
     const client = await new Tpp(bank, 'albion', callback).register(callback);
     const consent = await client.createConsent(gbpPayment('1.00'));
     const page = await browser.newPage();
@@ -83,11 +86,11 @@ describe('UK sandbox payer pages in a browser', { skip }, () => {
     await page.fill('#password', 'sandbox');
     await page.click('button[value=approve]');
     await Promise.all([page.waitForURL(/\/callback$/), page.click('button[value=approve]')]);
-    assert.match(await page.textContent('h1') ?? '', /Back at the TPP/);
+    assert.match((await page.textContent('h1')) ?? '', /Back at the TPP/);
     await page.close();
   });
 
-  it('the decoupled bank\'s app lists the CIBA request for the signed-in payer and takes the approval', async () => {
+  it("the decoupled bank's app lists the CIBA request for the signed-in payer and takes the approval", async () => {
     const client = await new Tpp(bank, 'pennine').register();
     const consent = await client.createConsent(gbpPayment('3.30'));
     const started = await client.backchannel(consent.body.Data.ConsentId, 'dave');
@@ -97,10 +100,13 @@ describe('UK sandbox payer pages in a browser', { skip }, () => {
     await page.fill('#psuId', 'dave');
     await page.fill('#password', 'sandbox');
     await page.click('button[type=submit]');
-    assert.match(await page.textContent('main') ?? '', /3\.30 GBP/);
+    assert.match((await page.textContent('main')) ?? '', /3\.30 GBP/);
     await page.click('button[value=approve]');
-    assert.match(await page.textContent('main') ?? '', /Nothing waits/);
-    const token = await client.oauthPost('token', { grant_type: 'urn:openid:params:grant-type:ciba', auth_req_id: started.body.auth_req_id });
+    assert.match((await page.textContent('main')) ?? '', /Nothing waits/);
+    const token = await client.oauthPost('token', {
+      grant_type: 'urn:openid:params:grant-type:ciba',
+      auth_req_id: started.body.auth_req_id,
+    });
     assert.equal(token.status, 200);
     await page.close();
   });

@@ -61,12 +61,24 @@ describe('UK sandbox: discovery and client authentication', () => {
     const { privateKey } = await generateKeyPair('PS256');
     const url = `${tpp.issuer}/token`;
     const { SignJWT } = await import('jose');
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'PS256', kid: tpp.kid }).setIssuer(tpp.clientId).setSubject(tpp.clientId)
-      .setAudience(url).setIssuedAt().setExpirationTime('1m').setJti(randomUUID()).sign(privateKey);
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'PS256', kid: tpp.kid })
+      .setIssuer(tpp.clientId)
+      .setSubject(tpp.clientId)
+      .setAudience(url)
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .setJti(randomUUID())
+      .sign(privateKey);
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'payments', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: forged }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'payments',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: forged,
+      }),
     });
     assert.equal(response.status, 401);
     assert.equal(((await response.json()) as { error: string }).error, 'invalid_client');
@@ -105,7 +117,12 @@ describe('UK sandbox: redirect bank (hybrid flow)', () => {
 
     const read = await tpp.api('GetDomesticPaymentConsentsConsentId', 'GET', `/domestic-payment-consents/${consentId}`, { token });
     assert.equal(read.body.Data.Status, 'AUTH');
-    const funds = await tpp.api('GetDomesticPaymentConsentsConsentIdFundsConfirmation', 'GET', `/domestic-payment-consents/${consentId}/funds-confirmation`, { token });
+    const funds = await tpp.api(
+      'GetDomesticPaymentConsentsConsentIdFundsConfirmation',
+      'GET',
+      `/domestic-payment-consents/${consentId}/funds-confirmation`,
+      { token },
+    );
     assert.equal(funds.body.Data.FundsAvailableResult.FundsAvailable, true);
 
     const payment = await pay(tpp, token, consent.body);
@@ -115,12 +132,17 @@ describe('UK sandbox: redirect bank (hybrid flow)', () => {
     const paymentId = payment.body.Data.DomesticPaymentId as string;
     const status = await tpp.api('GetDomesticPaymentsDomesticPaymentId', 'GET', `/domestic-payments/${paymentId}`, { token });
     assert.equal(status.body.Data.Status, 'ACSC');
-    const details = await tpp.api('GetDomesticPaymentsDomesticPaymentIdPaymentDetails', 'GET', `/domestic-payments/${paymentId}/payment-details`, { token });
+    const details = await tpp.api(
+      'GetDomesticPaymentsDomesticPaymentIdPaymentDetails',
+      'GET',
+      `/domestic-payments/${paymentId}/payment-details`,
+      { token },
+    );
     assert.equal(details.body.Data.PaymentStatus[0].Status, 'ACSC');
     assert.equal(details.body.Data.PaymentStatus[0].StatusDetail.LocalInstrument, 'UK.OBIE.FPS');
   });
 
-  it('moves a slow payer\'s payment PDNG → ACSP → ACSC over time (Hanna: 5 s, then 30 s)', async () => {
+  it("moves a slow payer's payment PDNG → ACSP → ACSC over time (Hanna: 5 s, then 30 s)", async () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const { token, consent } = await authorised(tpp, 'hanna', '20.00');
     const payment = await pay(tpp, token, consent);
@@ -141,11 +163,13 @@ describe('UK sandbox: redirect bank (hybrid flow)', () => {
     assert.equal(fragment.get('error'), 'access_denied');
     assert.equal(fragment.get('state'), 'deny-state');
     assert.equal(fragment.get('code'), null);
-    const read = await tpp.api('GetDomesticPaymentConsentsConsentId', 'GET', `/domestic-payment-consents/${consentId}`, { token: await tpp.clientCredentialsToken() });
+    const read = await tpp.api('GetDomesticPaymentConsentsConsentId', 'GET', `/domestic-payment-consents/${consentId}`, {
+      token: await tpp.clientCredentialsToken(),
+    });
     assert.equal(read.body.Data.Status, 'RJCT');
   });
 
-  it('Ivan\'s authentication always fails: access_denied and RJCT', async () => {
+  it("Ivan's authentication always fails: access_denied and RJCT", async () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const consent = await tpp.createConsent(gbpPayment('5.00'));
     const visit = await payerAtBank(await tpp.authorizeUrl(consent.body.Data.ConsentId), { psuId: 'ivan' });
@@ -186,7 +210,7 @@ describe('UK sandbox: accounts and outcomes', () => {
     assert.deepEqual(visit.steps, ['login', 'account', 'review']);
     const payment = await pay(tpp, token, consent);
     const index = await (await fetch(`${bank.base}/`)).text();
-    assert.ok(index.includes(payment.body.Data.Debtor.Identification), 'the debtor is one of Bob\'s listed accounts');
+    assert.ok(index.includes(payment.body.Data.Debtor.Identification), "the debtor is one of Bob's listed accounts");
     const main = await authorised(await new Tpp(bank, 'albion').register(), 'bob', '1.00');
     assert.deepEqual(main.visit.steps, ['login', 'review'], 'the redirect bank pays from the main account without asking');
   });
@@ -194,7 +218,12 @@ describe('UK sandbox: accounts and outcomes', () => {
   it('insufficient funds: funds confirmation says false and the payment is rejected (AM04), exactly at the balance edge', async () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const over = await authorised(tpp, 'erik', '25.01');
-    const funds = await tpp.api('GetDomesticPaymentConsentsConsentIdFundsConfirmation', 'GET', `/domestic-payment-consents/${over.consentId}/funds-confirmation`, { token: over.token });
+    const funds = await tpp.api(
+      'GetDomesticPaymentConsentsConsentIdFundsConfirmation',
+      'GET',
+      `/domestic-payment-consents/${over.consentId}/funds-confirmation`,
+      { token: over.token },
+    );
     assert.equal(funds.body.Data.FundsAvailableResult.FundsAvailable, false);
     const rejected = await pay(tpp, over.token, over.consent);
     assert.equal(rejected.body.Data.Status, 'RJCT');
@@ -211,7 +240,12 @@ describe('UK sandbox: accounts and outcomes', () => {
     const payment = await pay(tpp, gustav.token, gustav.consent);
     assert.equal(payment.body.Data.Status, 'ACSP');
     bank.clock.advance(1_800_000);
-    const later = await tpp.api('GetDomesticPaymentsDomesticPaymentId', 'GET', `/domestic-payments/${payment.body.Data.DomesticPaymentId as string}`, { token: gustav.token });
+    const later = await tpp.api(
+      'GetDomesticPaymentsDomesticPaymentId',
+      'GET',
+      `/domestic-payments/${payment.body.Data.DomesticPaymentId as string}`,
+      { token: gustav.token },
+    );
     assert.equal(later.body.Data.Status, 'ACSP');
   });
 });
@@ -225,18 +259,29 @@ describe('UK sandbox: idempotency and payment rules', () => {
     const second = await tpp.createConsent(initiation, { idempotencyKey: key });
     assert.equal(second.status, 201);
     assert.equal(second.body.Data.ConsentId, first.body.Data.ConsentId);
-    const changed = await tpp.createConsent({ ...initiation, InstructedAmount: { Amount: '7.01', Currency: 'GBP' } }, { idempotencyKey: key });
+    const changed = await tpp.createConsent(
+      { ...initiation, InstructedAmount: { Amount: '7.01', Currency: 'GBP' } },
+      { idempotencyKey: key },
+    );
     assert.equal(changed.status, 400);
     assert.equal(changed.body.Errors[0].ErrorCode, 'U009');
     assert.match(changed.body.Errors[0].Message, /^UK\.OBIE\.Resource\.ConsentMismatch/);
     const tooLong = await tpp.api('CreateDomesticPaymentConsents', 'POST', '/domestic-payment-consents', {
-      token: await tpp.clientCredentialsToken(), idempotencyKey: 'k'.repeat(41), body: { Data: { Initiation: initiation }, Risk: {} }, invalidRequest: true,
+      token: await tpp.clientCredentialsToken(),
+      idempotencyKey: 'k'.repeat(41),
+      body: { Data: { Initiation: initiation }, Risk: {} },
+      invalidRequest: true,
     });
     assert.equal(tooLong.status, 400);
     assert.equal(tooLong.body.Errors[0].ErrorCode, 'U006');
     const stranger = await new Tpp(bank, 'albion').register();
-    const foreign = await stranger.api('GetDomesticPaymentConsentsConsentId', 'GET', `/domestic-payment-consents/${first.body.Data.ConsentId as string}`, { token: await stranger.clientCredentialsToken() });
-    assert.equal(foreign.status, 403, 'another client\'s consent');
+    const foreign = await stranger.api(
+      'GetDomesticPaymentConsentsConsentId',
+      'GET',
+      `/domestic-payment-consents/${first.body.Data.ConsentId as string}`,
+      { token: await stranger.clientCredentialsToken() },
+    );
+    assert.equal(foreign.status, 403, "another client's consent");
   });
 
   it('a repeated payment with the same key returns the same payment; a new key on a used consent is refused', async () => {
@@ -255,7 +300,10 @@ describe('UK sandbox: idempotency and payment rules', () => {
   it('refuses a payment whose Initiation differs from the consent (U009), and a client-credentials token for payments', async () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const { token, consent } = await authorised(tpp, 'alice', '2.00');
-    const altered = { ...consent, Data: { ...consent.Data, Initiation: { ...consent.Data.Initiation, InstructedAmount: { Amount: '200.00', Currency: 'GBP' } } } };
+    const altered = {
+      ...consent,
+      Data: { ...consent.Data, Initiation: { ...consent.Data.Initiation, InstructedAmount: { Amount: '200.00', Currency: 'GBP' } } },
+    };
     const mismatch = await pay(tpp, token, altered);
     assert.equal(mismatch.status, 400);
     assert.equal(mismatch.body.Errors[0].ErrorCode, 'U009');
@@ -264,12 +312,14 @@ describe('UK sandbox: idempotency and payment rules', () => {
     assert.equal(wrongToken.status, 403);
   });
 
-  it('refuses currencies other than GBP and unsupported schemes with the standard\'s codes', async () => {
+  it("refuses currencies other than GBP and unsupported schemes with the standard's codes", async () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const euro = await tpp.createConsent(gbpPayment('1.00', { InstructedAmount: { Amount: '1.00', Currency: 'EUR' } }));
     assert.equal(euro.status, 400);
     assert.equal(euro.body.Errors[0].ErrorCode, 'U024');
-    const scheme = await tpp.createConsent(gbpPayment('1.00', { CreditorAccount: { SchemeName: 'UK.OBIE.PAN', Identification: '4111111111111111', Name: 'Card' } }));
+    const scheme = await tpp.createConsent(
+      gbpPayment('1.00', { CreditorAccount: { SchemeName: 'UK.OBIE.PAN', Identification: '4111111111111111', Name: 'Card' } }),
+    );
     assert.equal(scheme.body.Errors[0].ErrorCode, 'U027');
   });
 });
@@ -281,7 +331,12 @@ describe('UK sandbox: request signatures', () => {
     const body = { Data: { Initiation: gbpPayment('1.00') }, Risk: {} };
     const call = (signature: string | undefined, signed = true) =>
       tpp.api('CreateDomesticPaymentConsents', 'POST', '/domestic-payment-consents', {
-        token, body, idempotencyKey: randomUUID(), signed, invalidRequest: true, ...(signature === undefined ? {} : { signature }),
+        token,
+        body,
+        idempotencyKey: randomUUID(),
+        signed,
+        invalidRequest: true,
+        ...(signature === undefined ? {} : { signature }),
       });
     const missing = await call(undefined, false);
     assert.equal(missing.status, 400);
@@ -289,7 +344,10 @@ describe('UK sandbox: request signatures', () => {
     const otherBody = await tpp.signBody(JSON.stringify({ ...body, Risk: { PaymentContextCode: 'TransferToSelf' } }));
     assert.equal((await call(otherBody)).body.Errors[0].ErrorCode, 'U015');
     assert.equal((await call(await tpp.signBody(JSON.stringify(body), { b64: false }))).body.Errors[0].ErrorCode, 'U020');
-    assert.equal((await call(await tpp.signBody(JSON.stringify(body), { 'http://openbanking.org.uk/iss': 'someone-else' }))).body.Errors[0].ErrorCode, 'U016');
+    assert.equal(
+      (await call(await tpp.signBody(JSON.stringify(body), { 'http://openbanking.org.uk/iss': 'someone-else' }))).body.Errors[0].ErrorCode,
+      'U016',
+    );
     assert.equal((await call('not-a-jws')).body.Errors[0].ErrorCode, 'U017');
   });
 });
@@ -320,7 +378,12 @@ describe('UK sandbox: decoupled bank (CIBA)', () => {
     assert.equal(await payerInBankApp(bank, 'pennine', 'carla', 'deny'), 1);
     const answer = await tpp.oauthPost('token', { grant_type: 'urn:openid:params:grant-type:ciba', auth_req_id: started.body.auth_req_id });
     assert.equal(answer.body.error, 'access_denied');
-    const read = await tpp.api('GetDomesticPaymentConsentsConsentId', 'GET', `/domestic-payment-consents/${consent.body.Data.ConsentId as string}`, { token: await tpp.clientCredentialsToken() });
+    const read = await tpp.api(
+      'GetDomesticPaymentConsentsConsentId',
+      'GET',
+      `/domestic-payment-consents/${consent.body.Data.ConsentId as string}`,
+      { token: await tpp.clientCredentialsToken() },
+    );
     assert.equal(read.body.Data.Status, 'RJCT');
   });
 });
@@ -331,9 +394,16 @@ describe('UK sandbox: fault injection', () => {
     const { token, consent } = await authorised(tpp, 'alice', '1.00');
     const payment = await pay(tpp, token, consent);
     const ruleBody = JSON.stringify({ operations: ['getDomesticPayment'], fault: { kind: 'error', status: 503 }, times: 1 });
-    const withoutToken = await fetch(`${bank.base}/albion/sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: ruleBody });
+    const withoutToken = await fetch(`${bank.base}/albion/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: ruleBody,
+    });
     assert.equal(withoutToken.status, 401, 'only the operator injects faults');
-    const wrongToken = await fetch(`${bank.base}/albion/sandbox/faults`, { method: 'GET', headers: { Authorization: 'Bearer not-the-token' } });
+    const wrongToken = await fetch(`${bank.base}/albion/sandbox/faults`, {
+      method: 'GET',
+      headers: { Authorization: 'Bearer not-the-token' },
+    });
     assert.equal(wrongToken.status, 401);
     const rule = await fetch(`${bank.base}/albion/sandbox/faults`, {
       method: 'POST',
@@ -349,25 +419,34 @@ describe('UK sandbox: fault injection', () => {
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bank.operatorToken}` },
       body: JSON.stringify({ operations: ['getPaymentStatus'], fault: { kind: 'error', status: 503 } }),
     });
-    assert.equal(unknown.status, 400, 'operation names are this standard\'s');
+    assert.equal(unknown.status, 400, "operation names are this standard's");
   });
 
   it('a fault on the token endpoint answers 503 without a body, then the endpoint works again', async () => {
     const tpp = await new Tpp(bank, 'pennine').register();
     bank.faults.inject({ bank: 'pennine', operations: ['token'], fault: { kind: 'error', status: 503 }, times: 1 });
-    const failed = await fetch(`${tpp.issuer}/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const failed = await fetch(`${tpp.issuer}/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
     assert.equal(failed.status, 503);
     assert.equal(await failed.text(), '');
     assert.ok(await tpp.clientCredentialsToken());
   });
 
-  it('Julia\'s status calls always answer 503 while payment-details still tells the status', async () => {
+  it("Julia's status calls always answer 503 while payment-details still tells the status", async () => {
     const tpp = await new Tpp(bank, 'albion').register();
     const { token, consent } = await authorised(tpp, 'julia', '1.00');
     const payment = await pay(tpp, token, consent);
     const id = payment.body.Data.DomesticPaymentId as string;
-    assert.equal((await tpp.api('GetDomesticPaymentsDomesticPaymentId', 'GET', `/domestic-payments/${id}`, { token, faulty: true })).status, 503);
-    const details = await tpp.api('GetDomesticPaymentsDomesticPaymentIdPaymentDetails', 'GET', `/domestic-payments/${id}/payment-details`, { token });
+    assert.equal(
+      (await tpp.api('GetDomesticPaymentsDomesticPaymentId', 'GET', `/domestic-payments/${id}`, { token, faulty: true })).status,
+      503,
+    );
+    const details = await tpp.api('GetDomesticPaymentsDomesticPaymentIdPaymentDetails', 'GET', `/domestic-payments/${id}/payment-details`, {
+      token,
+    });
     assert.equal(details.body.Data.PaymentStatus[0].Status, 'ACSC');
   });
 });

@@ -36,45 +36,123 @@ function connectorBodies(): Body[] {
   });
 }
 
-const consent = (initiation: Body = gbpPayment('1.00'), risk: Body = { PaymentContextCode: 'TransferToThirdParty' }, data: Body = {}): Body => ({
+const consent = (
+  initiation: Body = gbpPayment('1.00'),
+  risk: Body = { PaymentContextCode: 'TransferToThirdParty' },
+  data: Body = {},
+): Body => ({
   Data: { Initiation: initiation, ...data },
   Risk: risk,
 });
 
 /** Bodies the standard accepts and the sandbox takes. */
 const VALID: ReadonlyArray<readonly [string, Body]> = [
-  ['the test TPP\'s body', consent()],
+  ["the test TPP's body", consent()],
   ['an empty Risk', consent(undefined, {})],
-  ['every Risk field the sandbox takes', consent(undefined, { PaymentContextCode: 'EcommerceMerchantInitiatedPayment', MerchantCategoryCode: '5967', MerchantCustomerIdentification: 'c-1', ContractPresentIndicator: true, BeneficiaryPrepopulatedIndicator: false })],
-  ['Unstructured remittance of 140 characters', consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: ['x'.repeat(140), 'second line'] } }))],
-  ['a debtor account and ReadRefundAccount', consent(gbpPayment('1.00', { DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '11280001234567' } }), undefined, { ReadRefundAccount: 'Yes' })],
-  ['an amount with 5 decimals (the pattern allows; the route refuses more than 2)', consent(gbpPayment('1.00', { InstructedAmount: { Amount: '1.00000', Currency: 'GBP' } }))],
+  [
+    'every Risk field the sandbox takes',
+    consent(undefined, {
+      PaymentContextCode: 'EcommerceMerchantInitiatedPayment',
+      MerchantCategoryCode: '5967',
+      MerchantCustomerIdentification: 'c-1',
+      ContractPresentIndicator: true,
+      BeneficiaryPrepopulatedIndicator: false,
+    }),
+  ],
+  [
+    'Unstructured remittance of 140 characters',
+    consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: ['x'.repeat(140), 'second line'] } })),
+  ],
+  [
+    'a debtor account and ReadRefundAccount',
+    consent(
+      gbpPayment('1.00', { DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '11280001234567' } }),
+      undefined,
+      { ReadRefundAccount: 'Yes' },
+    ),
+  ],
+  [
+    'an amount with 5 decimals (the pattern allows; the route refuses more than 2)',
+    consent(gbpPayment('1.00', { InstructedAmount: { Amount: '1.00000', Currency: 'GBP' } })),
+  ],
   ['SupplementaryData of any shape', consent(gbpPayment('1.00', { SupplementaryData: { anything: { goes: [1, 2] } } }))],
   ...connectorBodies().map((body, index) => [`our connector's body ${index + 1}`, body] as const),
 ];
 
 /** Bodies the standard forbids: each must be refused by both, with the code and path the sandbox answers. */
 const INVALID: ReadonlyArray<readonly [string, Body, { code: string; path: string }]> = [
-  ['Unstructured as a string (the schema has an array)', consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: 'Order 42' } })), { code: 'U002', path: 'Data.Initiation.RemittanceInformation.Unstructured' }],
-  ['PaymentContextCode EcommerceGoods (a v3 code, not in the v4 list)', consent(undefined, { PaymentContextCode: 'EcommerceGoods' }), { code: 'U002', path: 'Risk.PaymentContextCode' }],
-  ['an Unstructured line of 141 characters', consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: ['x'.repeat(141)] } })), { code: 'U002', path: 'Data.Initiation.RemittanceInformation.Unstructured[0]' }],
-  ['an empty Unstructured line', consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: [''] } })), { code: 'U002', path: 'Data.Initiation.RemittanceInformation.Unstructured[0]' }],
+  [
+    'Unstructured as a string (the schema has an array)',
+    consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: 'Order 42' } })),
+    { code: 'U002', path: 'Data.Initiation.RemittanceInformation.Unstructured' },
+  ],
+  [
+    'PaymentContextCode EcommerceGoods (a v3 code, not in the v4 list)',
+    consent(undefined, { PaymentContextCode: 'EcommerceGoods' }),
+    { code: 'U002', path: 'Risk.PaymentContextCode' },
+  ],
+  [
+    'an Unstructured line of 141 characters',
+    consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: ['x'.repeat(141)] } })),
+    { code: 'U002', path: 'Data.Initiation.RemittanceInformation.Unstructured[0]' },
+  ],
+  [
+    'an empty Unstructured line',
+    consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: [''] } })),
+    { code: 'U002', path: 'Data.Initiation.RemittanceInformation.Unstructured[0]' },
+  ],
   ['no Risk', { Data: { Initiation: gbpPayment('1.00') } }, { code: 'U004', path: 'Risk' }],
-  ['no CreditorAccount.Name', consent(gbpPayment('1.00', { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698' } })), { code: 'U004', path: 'Data.Initiation.CreditorAccount.Name' }],
+  [
+    'no CreditorAccount.Name',
+    consent(gbpPayment('1.00', { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698' } })),
+    { code: 'U004', path: 'Data.Initiation.CreditorAccount.Name' },
+  ],
   ['an unknown Initiation field', consent(gbpPayment('1.00', { Colour: 'blue' })), { code: 'U005', path: 'Data.Initiation.Colour' }],
   ['an unknown top-level field', { ...consent(), Meta: {} }, { code: 'U005', path: 'Meta' }],
-  ['an amount as a number', consent(gbpPayment('1.00', { InstructedAmount: { Amount: 1, Currency: 'GBP' } })), { code: 'U002', path: 'Data.Initiation.InstructedAmount.Amount' }],
-  ['an amount with a comma', consent(gbpPayment('1.00', { InstructedAmount: { Amount: '1,00', Currency: 'GBP' } })), { code: 'U002', path: 'Data.Initiation.InstructedAmount.Amount' }],
-  ['a lower-case currency', consent(gbpPayment('1.00', { InstructedAmount: { Amount: '1.00', Currency: 'gbp' } })), { code: 'U002', path: 'Data.Initiation.InstructedAmount.Currency' }],
-  ['an EndToEndIdentification of 36 characters', consent(gbpPayment('1.00', { EndToEndIdentification: 'e'.repeat(36) })), { code: 'U002', path: 'Data.Initiation.EndToEndIdentification' }],
-  ['ReadRefundAccount "yes"', consent(undefined, undefined, { ReadRefundAccount: 'yes' }), { code: 'U002', path: 'Data.ReadRefundAccount' }],
-  ['ContractPresentIndicator as a string', consent(undefined, { ContractPresentIndicator: 'true' }), { code: 'U002', path: 'Risk.ContractPresentIndicator' }],
+  [
+    'an amount as a number',
+    consent(gbpPayment('1.00', { InstructedAmount: { Amount: 1, Currency: 'GBP' } })),
+    { code: 'U002', path: 'Data.Initiation.InstructedAmount.Amount' },
+  ],
+  [
+    'an amount with a comma',
+    consent(gbpPayment('1.00', { InstructedAmount: { Amount: '1,00', Currency: 'GBP' } })),
+    { code: 'U002', path: 'Data.Initiation.InstructedAmount.Amount' },
+  ],
+  [
+    'a lower-case currency',
+    consent(gbpPayment('1.00', { InstructedAmount: { Amount: '1.00', Currency: 'gbp' } })),
+    { code: 'U002', path: 'Data.Initiation.InstructedAmount.Currency' },
+  ],
+  [
+    'an EndToEndIdentification of 36 characters',
+    consent(gbpPayment('1.00', { EndToEndIdentification: 'e'.repeat(36) })),
+    { code: 'U002', path: 'Data.Initiation.EndToEndIdentification' },
+  ],
+  [
+    'ReadRefundAccount "yes"',
+    consent(undefined, undefined, { ReadRefundAccount: 'yes' }),
+    { code: 'U002', path: 'Data.ReadRefundAccount' },
+  ],
+  [
+    'ContractPresentIndicator as a string',
+    consent(undefined, { ContractPresentIndicator: 'true' }),
+    { code: 'U002', path: 'Risk.ContractPresentIndicator' },
+  ],
 ];
 
 /** Bodies the standard allows but the sandbox does not offer: refused as unexpected (U005), naming the field. */
 const NOT_OFFERED: ReadonlyArray<readonly [string, Body, string]> = [
-  ['structured remittance', consent(gbpPayment('1.00', { RemittanceInformation: { Structured: [{ ReferredDocumentAmount: 100 }] } })), 'Data.Initiation.RemittanceInformation.Structured'],
-  ['a creditor postal address', consent(gbpPayment('1.00', { CreditorPostalAddress: { TownName: 'London', Country: 'GB' } })), 'Data.Initiation.CreditorPostalAddress'],
+  [
+    'structured remittance',
+    consent(gbpPayment('1.00', { RemittanceInformation: { Structured: [{ ReferredDocumentAmount: 100 }] } })),
+    'Data.Initiation.RemittanceInformation.Structured',
+  ],
+  [
+    'a creditor postal address',
+    consent(gbpPayment('1.00', { CreditorPostalAddress: { TownName: 'London', Country: 'GB' } })),
+    'Data.Initiation.CreditorPostalAddress',
+  ],
   ['a Risk purpose code', consent(undefined, { PaymentPurposeCode: 'CASH' }), 'Risk.PaymentPurposeCode'],
 ];
 
@@ -88,7 +166,7 @@ function refusal(body: unknown, kind: 'consent' | 'payment' = 'consent'): ObForm
   assert.fail('the sandbox schema accepted the body');
 }
 
-describe('UK sandbox request schemas against the standard\'s YAML', () => {
+describe("UK sandbox request schemas against the standard's YAML", () => {
   const standard = ukStandard();
 
   for (const [name, body] of VALID) {
@@ -115,7 +193,12 @@ describe('UK sandbox request schemas against the standard\'s YAML', () => {
   for (const [name, body, path] of NOT_OFFERED) {
     it(`refuses ${name}, which the standard allows but the sandbox does not offer, as unexpected (U005)`, () => {
       assert.deepEqual(standard.validateRequestBody(OPERATIONS.createConsent, body), [], 'the standard accepts it');
-      assert.deepEqual(refusal(body).body('id-1').Errors.map((error) => [error.ErrorCode, error.Path]), [['U005', path]]);
+      assert.deepEqual(
+        refusal(body)
+          .body('id-1')
+          .Errors.map((error) => [error.ErrorCode, error.Path]),
+        [['U005', path]],
+      );
     });
   }
 
@@ -123,16 +206,35 @@ describe('UK sandbox request schemas against the standard\'s YAML', () => {
     const initiation = gbpPayment('1.00');
     const noConsentId = { Data: { Initiation: initiation }, Risk: {} };
     assert.notDeepEqual(standard.validateRequestBody(OPERATIONS.createPayment, noConsentId), []);
-    assert.deepEqual(refusal(noConsentId, 'payment').body('id').Errors.map((error) => [error.ErrorCode, error.Path]), [['U004', 'Data.ConsentId']]);
+    assert.deepEqual(
+      refusal(noConsentId, 'payment')
+        .body('id')
+        .Errors.map((error) => [error.ErrorCode, error.Path]),
+      [['U004', 'Data.ConsentId']],
+    );
     const refund = { Data: { ConsentId: 'sdp-1', Initiation: initiation, ReadRefundAccount: 'No' }, Risk: {} };
     assert.notDeepEqual(standard.validateRequestBody(OPERATIONS.createPayment, refund), []);
-    assert.deepEqual(refusal(refund, 'payment').body('id').Errors.map((error) => [error.ErrorCode, error.Path]), [['U005', 'Data.ReadRefundAccount']]);
+    assert.deepEqual(
+      refusal(refund, 'payment')
+        .body('id')
+        .Errors.map((error) => [error.ErrorCode, error.Path]),
+      [['U005', 'Data.ReadRefundAccount']],
+    );
   });
 
   it('lists every problem of a body at once', () => {
-    const body = consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: 'x' }, EndToEndIdentification: '' }), { PaymentContextCode: 'EcommerceGoods' });
-    const paths = refusal(body).body('id').Errors.map((error) => error.Path).sort();
-    assert.deepEqual(paths, ['Data.Initiation.EndToEndIdentification', 'Data.Initiation.RemittanceInformation.Unstructured', 'Risk.PaymentContextCode']);
+    const body = consent(gbpPayment('1.00', { RemittanceInformation: { Unstructured: 'x' }, EndToEndIdentification: '' }), {
+      PaymentContextCode: 'EcommerceGoods',
+    });
+    const paths = refusal(body)
+      .body('id')
+      .Errors.map((error) => error.Path)
+      .sort();
+    assert.deepEqual(paths, [
+      'Data.Initiation.EndToEndIdentification',
+      'Data.Initiation.RemittanceInformation.Unstructured',
+      'Risk.PaymentContextCode',
+    ]);
   });
 });
 
@@ -163,7 +265,9 @@ describe('UK sandbox: a body the standard forbids is answered 400 in OBErrorResp
       assert.equal(answer.body.Code, '400 BadRequest');
       assert.ok(typeof answer.body.Id === 'string' && answer.body.Id !== '');
       assert.ok(
-        (answer.body.Errors as Array<{ ErrorCode: string; Path?: string }>).some((error) => error.ErrorCode === expected.code && error.Path === expected.path),
+        (answer.body.Errors as Array<{ ErrorCode: string; Path?: string }>).some(
+          (error) => error.ErrorCode === expected.code && error.Path === expected.path,
+        ),
         answer.text,
       );
     });
@@ -181,7 +285,10 @@ describe('UK sandbox: a body the standard forbids is answered 400 in OBErrorResp
     const answer = await tpp.api('CreateDomesticPayments', 'POST', '/domestic-payments', {
       token: exchanged.body.access_token as string,
       idempotencyKey: randomUUID(),
-      body: { Data: { ConsentId: created.body.Data.ConsentId, Initiation: created.body.Data.Initiation }, Risk: { PaymentContextCode: 'EcommerceGoods' } },
+      body: {
+        Data: { ConsentId: created.body.Data.ConsentId, Initiation: created.body.Data.Initiation },
+        Risk: { PaymentContextCode: 'EcommerceGoods' },
+      },
       invalidRequest: true,
     });
     assert.equal(answer.status, 400, answer.text);

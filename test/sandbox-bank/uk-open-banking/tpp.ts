@@ -156,7 +156,10 @@ export class Tpp {
   }
 
   /** POST to the token (or backchannel) endpoint with private_key_jwt. */
-  async oauthPost(endpoint: 'token' | 'backchannel-authentication', parameters: Record<string, string>): Promise<{ status: number; body: BankJson }> {
+  async oauthPost(
+    endpoint: 'token' | 'backchannel-authentication',
+    parameters: Record<string, string>,
+  ): Promise<{ status: number; body: BankJson }> {
     const url = `${this.issuer}/${endpoint}`;
     const form = new URLSearchParams({
       ...parameters,
@@ -186,7 +189,9 @@ export class Tpp {
       crit: CRIT,
       ...overrides,
     };
-    const jws = await new CompactSign(new TextEncoder().encode(body)).setProtectedHeader(header).sign(this.privateKey, { crit: Object.fromEntries(CRIT.map((name) => [name, true])) });
+    const jws = await new CompactSign(new TextEncoder().encode(body))
+      .setProtectedHeader(header)
+      .sign(this.privateKey, { crit: Object.fromEntries(CRIT.map((name) => [name, true])) });
     const [protectedHeader, , signature] = jws.split('.');
     return `${protectedHeader}..${signature}`;
   }
@@ -217,7 +222,8 @@ export class Tpp {
       ...(call.idempotencyKey === undefined ? {} : { 'x-idempotency-key': call.idempotencyKey }),
       ...call.headers,
     };
-    if (text !== undefined && (call.signed ?? method === 'POST')) headers['x-jws-signature'] = call.signature ?? (await this.signBody(text));
+    if (text !== undefined && (call.signed ?? method === 'POST'))
+      headers['x-jws-signature'] = call.signature ?? (await this.signBody(text));
     if (call.invalidRequest !== true) {
       assert.deepEqual(standard.validateRequest(operationId, { headers, body: call.body }), [], `request of ${operationId} conforms`);
     }
@@ -226,7 +232,11 @@ export class Tpp {
     const body: unknown = responseText === '' ? undefined : JSON.parse(responseText);
     if (call.faulty !== true) {
       const responseHeaders = Object.fromEntries(response.headers.entries());
-      assert.deepEqual(standard.validateResponse(operationId, response.status, { headers: responseHeaders, body }), [], `response ${response.status} of ${operationId} conforms: ${responseText}`);
+      assert.deepEqual(
+        standard.validateResponse(operationId, response.status, { headers: responseHeaders, body }),
+        [],
+        `response ${response.status} of ${operationId} conforms: ${responseText}`,
+      );
       assert.equal(response.headers.get('x-fapi-interaction-id'), headers['x-fapi-interaction-id'], 'the interaction id is played back');
       if (responseText !== '') await this.verifyResponseSignature(response.headers.get('x-jws-signature'), responseText);
     }
@@ -243,7 +253,17 @@ export class Tpp {
   }
 
   /** The `/authorize` URL with a signed request object naming the consent. */
-  async authorizeUrl(consentId: string, options: { state?: string; nonce?: string; responseMode?: 'form_post'; audience?: string; signWith?: CryptoKey; lifetimeSeconds?: number } = {}): Promise<string> {
+  async authorizeUrl(
+    consentId: string,
+    options: {
+      state?: string;
+      nonce?: string;
+      responseMode?: 'form_post';
+      audience?: string;
+      signWith?: CryptoKey;
+      lifetimeSeconds?: number;
+    } = {},
+  ): Promise<string> {
     const now = Math.floor(this.bank.clock.now.getTime() / 1000);
     const claims: JWTPayload = {
       client_id: this.clientId,
@@ -253,7 +273,12 @@ export class Tpp {
       state: options.state ?? 'state-123',
       nonce: options.nonce ?? 'nonce-456',
       ...(options.responseMode === undefined ? {} : { response_mode: options.responseMode }),
-      claims: { id_token: { openbanking_intent_id: { value: consentId, essential: true }, acr: { essential: true, values: ['urn:openbanking:psd2:sca'] } } },
+      claims: {
+        id_token: {
+          openbanking_intent_id: { value: consentId, essential: true },
+          acr: { essential: true, values: ['urn:openbanking:psd2:sca'] },
+        },
+      },
     };
     const request = await new SignJWT(claims)
       .setProtectedHeader({ alg: PS256, kid: this.kid })
@@ -264,12 +289,21 @@ export class Tpp {
       .setExpirationTime(now + (options.lifetimeSeconds ?? 300))
       .setJti(randomUUID())
       .sign(options.signWith ?? this.privateKey);
-    const query = new URLSearchParams({ client_id: this.clientId, response_type: 'code id_token', scope: 'openid payments', redirect_uri: this.redirectUri, request });
+    const query = new URLSearchParams({
+      client_id: this.clientId,
+      response_type: 'code id_token',
+      scope: 'openid payments',
+      redirect_uri: this.redirectUri,
+      request,
+    });
     return `${this.issuer}/authorize?${query.toString()}`;
   }
 
   /** Checks an id_token from the bank: signature, iss, aud, nonce, intent id, and c_hash/s_hash when given. */
-  async verifyIdToken(idToken: string, expected: { consentId: string; nonce?: string; code?: string; state?: string }): Promise<JWTPayload> {
+  async verifyIdToken(
+    idToken: string,
+    expected: { consentId: string; nonce?: string; code?: string; state?: string },
+  ): Promise<JWTPayload> {
     assert.ok(this.bankJwks);
     const { payload, protectedHeader } = await jwtVerify(idToken, createLocalJWKSet(this.bankJwks), {
       algorithms: [PS256],
@@ -375,7 +409,12 @@ export async function payerAtBank(authorizeUrl: string, choices: PayerChoices): 
     } else {
       form.set('action', choices.decision ?? 'approve');
     }
-    const answer = await fetch(pageUrl, { method: 'POST', body: form, redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const answer = await fetch(pageUrl, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     const location = answer.headers.get('location');
     if (answer.status === 303 && location !== null && !location.startsWith('http')) continue;
     return { location: location ?? undefined, steps, lastHtml: await answer.text() };
@@ -389,7 +428,12 @@ export function fragmentOf(location: string | undefined): URLSearchParams {
 }
 
 /** Approves (or denies) every pending CIBA request of a payer in the sandbox bank app. */
-export async function payerInBankApp(bank: Pick<UkBank, 'base'>, slug: string, psuId: string, decision: 'approve' | 'deny'): Promise<number> {
+export async function payerInBankApp(
+  bank: Pick<UkBank, 'base'>,
+  slug: string,
+  psuId: string,
+  decision: 'approve' | 'deny',
+): Promise<number> {
   const login = await fetch(`${bank.base}/${slug}/app`, {
     method: 'POST',
     redirect: 'manual',

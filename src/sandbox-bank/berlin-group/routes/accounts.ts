@@ -16,14 +16,26 @@ import { requireAis } from './consents.js';
 type AccountsRequest = FastifyRequest<{ Params: { slug: string }; Querystring: { withBalance?: string } }>;
 
 export function registerAccountRoutes(app: FastifyInstance, context: BankContext): void {
-  app.get<{ Params: { slug: string }; Querystring: { withBalance?: string } }>('/:slug/v1/accounts', (request, reply) => listAccounts(context, request, reply));
+  app.get<{ Params: { slug: string }; Querystring: { withBalance?: string } }>('/:slug/v1/accounts', (request, reply) =>
+    listAccounts(context, request, reply),
+  );
 }
 
 async function listAccounts(context: BankContext, request: AccountsRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { state } = context;
   const bank = requireBank(context, request.params.slug);
   const consentId = header(request, 'Consent-ID');
-  if (!(await admit(context, request, reply, bank, 'getAccounts', psuOf(request, consentId === undefined ? undefined : state.peekConsent(consentId))))) return reply;
+  if (
+    !(await admit(
+      context,
+      request,
+      reply,
+      bank,
+      'getAccounts',
+      psuOf(request, consentId === undefined ? undefined : state.peekConsent(consentId)),
+    ))
+  )
+    return reply;
   requireAis(bank);
   if (consentId === undefined) throw new Xs2aError('FORMAT_ERROR', 'Consent-ID header is missing');
   const withBalanceRaw = request.query.withBalance;
@@ -40,7 +52,8 @@ async function listAccounts(context: BankContext, request: AccountsRequest, repl
 /** The consent of the `Consent-ID` header, valid and (when balances are asked) covering balances. */
 function usableConsent(context: BankContext, bank: SandboxBankDefinition, consentId: string, withBalance: boolean): Consent {
   const consent = context.state.consent(consentId);
-  if (consent === undefined || consent.bank !== bank.slug) throw new Xs2aError('CONSENT_UNKNOWN', 'Consent-ID cannot be matched by the bank');
+  if (consent === undefined || consent.bank !== bank.slug)
+    throw new Xs2aError('CONSENT_UNKNOWN', 'Consent-ID cannot be matched by the bank');
   if (consent.status === 'expired') throw new Xs2aError('CONSENT_EXPIRED', 'The consent has expired');
   if (consent.status !== 'valid') throw new Xs2aError('CONSENT_INVALID', `The consent is ${consent.status}`);
   const { access } = consent;
@@ -54,7 +67,9 @@ function grantedAccounts(context: BankContext, consent: Consent, withBalance: bo
   const { state } = context;
   const { access } = consent;
   const payer = state.payer(consent.payerId);
-  const withOwnerName = [access.availableAccounts, access.availableAccountsWithBalance, access.allPsd2].includes('allAccountsWithOwnerName');
+  const withOwnerName = [access.availableAccounts, access.availableAccountsWithBalance, access.allPsd2].includes(
+    'allAccountsWithOwnerName',
+  );
   return (payer?.accounts ?? [])
     .filter((account) => consent.grantedAccountIds.includes(account.resourceId))
     .map((account: PayerAccount) => ({

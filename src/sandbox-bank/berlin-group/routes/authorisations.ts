@@ -41,7 +41,13 @@ interface ParentLookup {
   readonly peek: (params: AuthorisationParams) => Resource | undefined;
 }
 
-type Handler = (context: BankContext, request: AuthorisationRequest, reply: FastifyReply, bank: SandboxBankDefinition, parents: ParentLookup) => Promise<FastifyReply>;
+type Handler = (
+  context: BankContext,
+  request: AuthorisationRequest,
+  reply: FastifyReply,
+  bank: SandboxBankDefinition,
+  parents: ParentLookup,
+) => Promise<FastifyReply>;
 
 export function registerAuthorisationRoutes(app: FastifyInstance, context: BankContext): void {
   registerFor(app, context, '/:slug/v1/payments/:product/:paymentId', {
@@ -56,37 +62,63 @@ export function registerAuthorisationRoutes(app: FastifyInstance, context: BankC
 
 function registerFor(app: FastifyInstance, context: BankContext, base: string, parents: ParentLookup): void {
   /** Every route admits the call (request id, signature, faults) before its handler runs. */
-  const route = (operation: OperationName, handler: Handler) => async (request: AuthorisationRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const bank = requireBank(context, request.params.slug);
-    if (!(await admit(context, request, reply, bank, operation, psuOf(request, parents.peek(request.params))))) return reply;
-    return handler(context, request, reply, bank, parents);
-  };
+  const route =
+    (operation: OperationName, handler: Handler) =>
+    async (request: AuthorisationRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const bank = requireBank(context, request.params.slug);
+      if (!(await admit(context, request, reply, bank, operation, psuOf(request, parents.peek(request.params))))) return reply;
+      return handler(context, request, reply, bank, parents);
+    };
   app.post<{ Params: AuthorisationParams }>(`${base}/authorisations`, route('startAuthorisation', startAuthorisation));
   app.get<{ Params: AuthorisationParams }>(`${base}/authorisations`, route('getAuthorisations', listAuthorisations));
   app.get<{ Params: AuthorisationParams }>(`${base}/authorisations/:authorisationId`, route('getScaStatus', getScaStatus));
   app.put<{ Params: AuthorisationParams }>(`${base}/authorisations/:authorisationId`, route('updateAuthorisation', updateAuthorisation));
 }
 
-async function listAuthorisations(_context: BankContext, request: AuthorisationRequest, reply: FastifyReply, bank: SandboxBankDefinition, parents: ParentLookup): Promise<FastifyReply> {
+async function listAuthorisations(
+  _context: BankContext,
+  request: AuthorisationRequest,
+  reply: FastifyReply,
+  bank: SandboxBankDefinition,
+  parents: ParentLookup,
+): Promise<FastifyReply> {
   return sendJson(reply, 200, { authorisationIds: [...parents.find(bank, request.params).authorisationIds] });
 }
 
-async function getScaStatus(context: BankContext, request: AuthorisationRequest, reply: FastifyReply, bank: SandboxBankDefinition, parents: ParentLookup): Promise<FastifyReply> {
+async function getScaStatus(
+  context: BankContext,
+  request: AuthorisationRequest,
+  reply: FastifyReply,
+  bank: SandboxBankDefinition,
+  parents: ParentLookup,
+): Promise<FastifyReply> {
   const authorisation = findAuthorisation(context, parents.find(bank, request.params), request.params.authorisationId);
   return sendJson(reply, 200, { scaStatus: authorisation.scaStatus });
 }
 
 // ---- start ------------------------------------------------------------------------------------------------------
 
-async function startAuthorisation(context: BankContext, request: AuthorisationRequest, reply: FastifyReply, bank: SandboxBankDefinition, parents: ParentLookup): Promise<FastifyReply> {
+async function startAuthorisation(
+  context: BankContext,
+  request: AuthorisationRequest,
+  reply: FastifyReply,
+  bank: SandboxBankDefinition,
+  parents: ParentLookup,
+): Promise<FastifyReply> {
   const resource = parents.find(bank, request.params);
-  if (!context.state.isOpen(resource)) throw new Xs2aError('STATUS_INVALID', `The ${resource.kind} does not allow additional authorisation`);
+  if (!context.state.isOpen(resource))
+    throw new Xs2aError('STATUS_INVALID', `The ${resource.kind} does not allow additional authorisation`);
   const body = parseBody(checkAuthorisationBody, request.body);
   if (body.authenticationMethodId !== undefined || body.scaAuthenticationData !== undefined || body.confirmationCode !== undefined) {
     throw new Xs2aError('SERVICE_INVALID', 'Start the authorisation first, then select the method or authorise the transaction');
   }
   const start = { context, request, bank, resource, password: body.psuData?.password };
-  const answer = resource.approach === 'REDIRECT' ? startRedirect(start) : resource.approach === 'DECOUPLED' ? startDecoupledAuthorisation(start) : startEmbedded(start);
+  const answer =
+    resource.approach === 'REDIRECT'
+      ? startRedirect(start)
+      : resource.approach === 'DECOUPLED'
+        ? startDecoupledAuthorisation(start)
+        : startEmbedded(start);
   return sendJson(reply, 201, answer, { 'ASPSP-SCA-Approach': resource.approach });
 }
 
@@ -107,7 +139,10 @@ function startRedirect({ context, request, bank, resource, password }: StartCall
   return {
     scaStatus: authorisation.scaStatus,
     authorisationId: authorisation.id,
-    _links: { scaRedirect: link(context, bank, `/sca/${authorisation.pageToken}`), scaStatus: link(context, bank, authorisationPath(resource, authorisation.id)) },
+    _links: {
+      scaRedirect: link(context, bank, `/sca/${authorisation.pageToken}`),
+      scaStatus: link(context, bank, authorisationPath(resource, authorisation.id)),
+    },
   };
 }
 
@@ -124,7 +159,11 @@ function startEmbedded({ context, request, bank, resource, password }: StartCall
     identifyFromHeader(context, request, resource);
     const authorisation = context.state.createAuthorisation(resource);
     const scaLink = link(context, bank, authorisationPath(resource, authorisation.id));
-    return { scaStatus: authorisation.scaStatus, authorisationId: authorisation.id, _links: { updatePsuAuthentication: scaLink, scaStatus: scaLink } };
+    return {
+      scaStatus: authorisation.scaStatus,
+      authorisationId: authorisation.id,
+      _links: { updatePsuAuthentication: scaLink, scaStatus: scaLink },
+    };
   }
   checkEmbeddedPassword(context, request, resource, password);
   const authorisation = context.state.createAuthorisation(resource);
@@ -150,11 +189,18 @@ interface UpdateCall {
   readonly body: AuthorisationBody;
 }
 
-async function updateAuthorisation(context: BankContext, request: AuthorisationRequest, reply: FastifyReply, bank: SandboxBankDefinition, parents: ParentLookup): Promise<FastifyReply> {
+async function updateAuthorisation(
+  context: BankContext,
+  request: AuthorisationRequest,
+  reply: FastifyReply,
+  bank: SandboxBankDefinition,
+  parents: ParentLookup,
+): Promise<FastifyReply> {
   const resource = parents.find(bank, request.params);
   const authorisation = findAuthorisation(context, resource, request.params.authorisationId);
   const body = parseBody(checkAuthorisationBody, request.body);
-  if (authorisation.scaStatus === 'failed') throw new Xs2aError('SCA_INVALID', 'The authorisation has failed; start a new one if the resource allows it');
+  if (authorisation.scaStatus === 'failed')
+    throw new Xs2aError('SCA_INVALID', 'The authorisation has failed; start a new one if the resource allows it');
   if (isFinalScaStatus(authorisation.scaStatus) || !context.state.isOpen(resource)) {
     throw new Xs2aError('STATUS_INVALID', 'The authorisation is already final');
   }
@@ -172,7 +218,8 @@ async function updateAuthorisation(context: BankContext, request: AuthorisationR
 }
 
 function updatePassword({ context, request, bank, resource, authorisation }: UpdateCall, password: string): Record<string, unknown> {
-  if (authorisation.approach !== 'EMBEDDED') throw new Xs2aError('SERVICE_INVALID', 'PSU credentials are not sent through the API in this approach');
+  if (authorisation.approach !== 'EMBEDDED')
+    throw new Xs2aError('SERVICE_INVALID', 'PSU credentials are not sent through the API in this approach');
   if (authorisation.scaStatus !== 'received' && authorisation.scaStatus !== 'psuIdentified') {
     throw new Xs2aError('SERVICE_INVALID', 'The payer is already authenticated');
   }
@@ -181,12 +228,13 @@ function updatePassword({ context, request, bank, resource, authorisation }: Upd
 }
 
 function updateScaMethod({ context, bank, resource, authorisation }: UpdateCall, methodId: string): Record<string, unknown> {
-  if (authorisation.approach === 'REDIRECT') throw new Xs2aError('SERVICE_INVALID', 'The payer selects the SCA method at the bank in the redirect approach');
+  if (authorisation.approach === 'REDIRECT')
+    throw new Xs2aError('SERVICE_INVALID', 'The payer selects the SCA method at the bank in the redirect approach');
   if (authorisation.scaStatus !== 'psuAuthenticated' && authorisation.scaStatus !== 'scaMethodSelected') {
     throw new Xs2aError('SERVICE_INVALID', 'Authenticate the payer before selecting an SCA method');
   }
   const method = context.state.scaMethods(resource).find((candidate) => candidate.authenticationMethodId === methodId);
-  if (method === undefined) throw new Xs2aError('SCA_METHOD_UNKNOWN', 'authenticationMethodId is not one of the payer\'s SCA methods');
+  if (method === undefined) throw new Xs2aError('SCA_METHOD_UNKNOWN', "authenticationMethodId is not one of the payer's SCA methods");
   context.state.selectScaMethod(authorisation, method.authenticationMethodId);
   return methodSelectedAnswer(context, bank, resource, authorisation, method);
 }
@@ -197,7 +245,8 @@ function updateOneTimeCode({ context, bank, resource, authorisation }: UpdateCal
   }
   const scaLink = link(context, bank, authorisationPath(resource, authorisation.id));
   const check = context.state.checkCode(authorisation, resource, code);
-  if (check === 'scaFailed') return { scaStatus: 'failed', psuMessage: 'Strong customer authentication failed.', _links: { scaStatus: scaLink } };
+  if (check === 'scaFailed')
+    return { scaStatus: 'failed', psuMessage: 'Strong customer authentication failed.', _links: { scaStatus: scaLink } };
   if (check !== 'ok') throw credentialsError(check, 'one-time code');
   context.state.completeAuthorisation(authorisation, resource, 'finalised');
   return { scaStatus: 'finalised', _links: { scaStatus: scaLink, status: link(context, bank, `${resourcePath(resource)}/status`) } };
@@ -205,7 +254,8 @@ function updateOneTimeCode({ context, bank, resource, authorisation }: UpdateCal
 
 /** An empty body updates the PSU identification (PSU-ID header), as the decoupled approach needs. */
 function updatePsuIdentification({ context, request, bank, resource, authorisation }: UpdateCall): Record<string, unknown> {
-  if (header(request, 'PSU-ID') === undefined) throw new Xs2aError('FORMAT_ERROR', 'Nothing to update: send PSU-ID, psuData, authenticationMethodId or scaAuthenticationData');
+  if (header(request, 'PSU-ID') === undefined)
+    throw new Xs2aError('FORMAT_ERROR', 'Nothing to update: send PSU-ID, psuData, authenticationMethodId or scaAuthenticationData');
   identifyFromHeader(context, request, resource);
   if (authorisation.approach === 'DECOUPLED') return startDecoupled(context, bank, resource, authorisation);
   context.state.markIdentified(authorisation);

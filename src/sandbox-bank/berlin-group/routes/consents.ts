@@ -27,16 +27,26 @@ type ConsentRequest = FastifyRequest<{ Params: { slug: string; consentId: string
 
 export function registerConsentRoutes(app: FastifyInstance, context: BankContext): void {
   app.post<{ Params: { slug: string } }>('/:slug/v1/consents', (request, reply) => createConsent(context, request, reply));
-  app.get<{ Params: { slug: string; consentId: string } }>('/:slug/v1/consents/:consentId', (request, reply) => getConsent(context, request, reply));
-  app.get<{ Params: { slug: string; consentId: string } }>('/:slug/v1/consents/:consentId/status', (request, reply) => getConsentStatus(context, request, reply));
-  app.delete<{ Params: { slug: string; consentId: string } }>('/:slug/v1/consents/:consentId', (request, reply) => deleteConsent(context, request, reply));
+  app.get<{ Params: { slug: string; consentId: string } }>('/:slug/v1/consents/:consentId', (request, reply) =>
+    getConsent(context, request, reply),
+  );
+  app.get<{ Params: { slug: string; consentId: string } }>('/:slug/v1/consents/:consentId/status', (request, reply) =>
+    getConsentStatus(context, request, reply),
+  );
+  app.delete<{ Params: { slug: string; consentId: string } }>('/:slug/v1/consents/:consentId', (request, reply) =>
+    deleteConsent(context, request, reply),
+  );
 }
 
 export function requireAis(bank: SandboxBankDefinition): void {
   if (!bank.accountInformation) throw new Xs2aError('SERVICE_INVALID', `${bank.name} offers no account information service`);
 }
 
-async function createConsent(context: BankContext, request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+async function createConsent(
+  context: BankContext,
+  request: FastifyRequest<{ Params: { slug: string } }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const bank = requireBank(context, request.params.slug);
   if (!(await admit(context, request, reply, bank, 'createConsent', psuOf(request)))) return reply;
   requireAis(bank);
@@ -84,7 +94,8 @@ function consentAccess(asked: ConsentAccessBody): ConsentAccess {
     asked.accounts !== undefined ||
     asked.balances !== undefined ||
     asked.transactions !== undefined;
-  if (!asksSomething) throw new Xs2aError('FORMAT_ERROR', 'access must ask for accounts, balances, transactions or available accounts', { path: 'access' });
+  if (!asksSomething)
+    throw new Xs2aError('FORMAT_ERROR', 'access must ask for accounts, balances, transactions or available accounts', { path: 'access' });
   return access;
 }
 
@@ -101,9 +112,15 @@ function consentAccessBody(consent: Consent): Record<string, unknown> {
 }
 
 /** The consent the path names, once the call is admitted; undefined when a fault took the answer. */
-async function admittedConsentCall(context: BankContext, request: ConsentRequest, reply: FastifyReply, operation: 'getConsent' | 'getConsentStatus' | 'deleteConsent'): Promise<{ bank: SandboxBankDefinition; consent: Consent } | undefined> {
+async function admittedConsentCall(
+  context: BankContext,
+  request: ConsentRequest,
+  reply: FastifyReply,
+  operation: 'getConsent' | 'getConsentStatus' | 'deleteConsent',
+): Promise<{ bank: SandboxBankDefinition; consent: Consent } | undefined> {
   const bank = requireBank(context, request.params.slug);
-  if (!(await admit(context, request, reply, bank, operation, psuOf(request, context.state.peekConsent(request.params.consentId))))) return undefined;
+  if (!(await admit(context, request, reply, bank, operation, psuOf(request, context.state.peekConsent(request.params.consentId)))))
+    return undefined;
   return { bank, consent: findConsent(context, bank, request.params.consentId) };
 }
 

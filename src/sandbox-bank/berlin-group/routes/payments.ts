@@ -31,10 +31,16 @@ type InitiationRequest = FastifyRequest<{ Params: Pick<PaymentParams, 'slug' | '
 type PaymentRequest = FastifyRequest<{ Params: PaymentParams }>;
 
 export function registerPaymentRoutes(app: FastifyInstance, context: BankContext): void {
-  app.post<{ Params: Pick<PaymentParams, 'slug' | 'product'> }>('/:slug/v1/payments/:product', (request, reply) => initiatePayment(context, request, reply));
+  app.post<{ Params: Pick<PaymentParams, 'slug' | 'product'> }>('/:slug/v1/payments/:product', (request, reply) =>
+    initiatePayment(context, request, reply),
+  );
   app.get<{ Params: PaymentParams }>('/:slug/v1/payments/:product/:paymentId', (request, reply) => getPayment(context, request, reply));
-  app.get<{ Params: PaymentParams }>('/:slug/v1/payments/:product/:paymentId/status', (request, reply) => getPaymentStatus(context, request, reply));
-  app.delete<{ Params: PaymentParams }>('/:slug/v1/payments/:product/:paymentId', (request, reply) => cancelPayment(context, request, reply));
+  app.get<{ Params: PaymentParams }>('/:slug/v1/payments/:product/:paymentId/status', (request, reply) =>
+    getPaymentStatus(context, request, reply),
+  );
+  app.delete<{ Params: PaymentParams }>('/:slug/v1/payments/:product/:paymentId', (request, reply) =>
+    cancelPayment(context, request, reply),
+  );
 }
 
 async function initiatePayment(context: BankContext, request: InitiationRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -47,7 +53,11 @@ async function initiatePayment(context: BankContext, request: InitiationRequest,
   const data = paymentData(bank, request.params.product, request.body);
   const sca = scaRequest(context, request, bank);
   const currency = data.instructedAmount.currency;
-  if (sca.psuId !== undefined && state.payer(sca.psuId) !== undefined && !state.payer(sca.psuId)?.accounts.some((account) => account.currency === currency)) {
+  if (
+    sca.psuId !== undefined &&
+    state.payer(sca.psuId) !== undefined &&
+    !state.payer(sca.psuId)?.accounts.some((account) => account.currency === currency)
+  ) {
     throw new Xs2aError('PRODUCT_INVALID', `The payer has no account for ${request.params.product} in ${currency}`);
   }
   const payment = state.addPayment({ bank: bank.slug, product: request.params.product, data, ...sca });
@@ -73,11 +83,15 @@ function paymentData(bank: SandboxBankDefinition, product: string, requestBody: 
   const currency = body.instructedAmount.currency;
   const expectedCurrency = productCurrency(product);
   if ((expectedCurrency !== undefined && currency !== expectedCurrency) || !bank.currencies.includes(currency)) {
-    throw new Xs2aError('FORMAT_ERROR', `instructedAmount.currency ${currency} is not possible for ${product}`, { path: 'instructedAmount.currency' });
+    throw new Xs2aError('FORMAT_ERROR', `instructedAmount.currency ${currency} is not possible for ${product}`, {
+      path: 'instructedAmount.currency',
+    });
   }
   const amountMinor = toMinor(body.instructedAmount.amount, currency);
   if (amountMinor === undefined || amountMinor <= 0n) {
-    throw new Xs2aError('FORMAT_ERROR', 'instructedAmount.amount must be positive with at most the currency\'s decimals', { path: 'instructedAmount.amount' });
+    throw new Xs2aError('FORMAT_ERROR', "instructedAmount.amount must be positive with at most the currency's decimals", {
+      path: 'instructedAmount.amount',
+    });
   }
   const debtorAccount = body.debtorAccount === undefined ? undefined : accountReference(body.debtorAccount, 'debtorAccount');
   if (debtorAccount === undefined && bank.requiresDebtorAccount) {
@@ -86,7 +100,9 @@ function paymentData(bank: SandboxBankDefinition, product: string, requestBody: 
   const creditorAccount = accountReference(body.creditorAccount, 'creditorAccount');
   const remittance = body.remittanceInformationUnstructured;
   if (remittance !== undefined && remittance.length > bank.remittanceMaxLength) {
-    throw new Xs2aError('FORMAT_ERROR', `remittanceInformationUnstructured is longer than ${bank.remittanceMaxLength} characters`, { path: 'remittanceInformationUnstructured' });
+    throw new Xs2aError('FORMAT_ERROR', `remittanceInformationUnstructured is longer than ${bank.remittanceMaxLength} characters`, {
+      path: 'remittanceInformationUnstructured',
+    });
   }
   return {
     instructedAmount: { currency, amount: fromMinor(amountMinor, currency) },
@@ -102,9 +118,15 @@ function paymentData(bank: SandboxBankDefinition, product: string, requestBody: 
 }
 
 /** The payment the path names, once the call is admitted (request id, signature, faults); undefined when a fault took the answer. */
-async function admittedPaymentCall(context: BankContext, request: PaymentRequest, reply: FastifyReply, operation: 'getPayment' | 'getPaymentStatus' | 'cancelPayment'): Promise<Payment | undefined> {
+async function admittedPaymentCall(
+  context: BankContext,
+  request: PaymentRequest,
+  reply: FastifyReply,
+  operation: 'getPayment' | 'getPaymentStatus' | 'cancelPayment',
+): Promise<Payment | undefined> {
   const bank = requireBank(context, request.params.slug);
-  if (!(await admit(context, request, reply, bank, operation, psuOf(request, context.state.peekPayment(request.params.paymentId))))) return undefined;
+  if (!(await admit(context, request, reply, bank, operation, psuOf(request, context.state.peekPayment(request.params.paymentId)))))
+    return undefined;
   return findPayment(context, bank, request.params.product, request.params.paymentId);
 }
 
@@ -114,13 +136,22 @@ async function getPayment(context: BankContext, request: PaymentRequest, reply: 
   const { data, debtorIban } = payment;
   return sendJson(reply, 200, {
     ...(data.endToEndIdentification === undefined ? {} : { endToEndIdentification: data.endToEndIdentification }),
-    ...(debtorIban === undefined ? {} : { debtorAccount: { iban: debtorIban, ...(data.debtorAccount?.currency === undefined ? {} : { currency: data.debtorAccount.currency }) } }),
+    ...(debtorIban === undefined
+      ? {}
+      : {
+          debtorAccount: {
+            iban: debtorIban,
+            ...(data.debtorAccount?.currency === undefined ? {} : { currency: data.debtorAccount.currency }),
+          },
+        }),
     instructedAmount: data.instructedAmount,
     creditorAccount: data.creditorAccount,
     ...(data.creditorAgent === undefined ? {} : { creditorAgent: data.creditorAgent }),
     creditorName: data.creditorName,
     ...(data.creditorAddress === undefined ? {} : { creditorAddress: data.creditorAddress }),
-    ...(data.remittanceInformationUnstructured === undefined ? {} : { remittanceInformationUnstructured: data.remittanceInformationUnstructured }),
+    ...(data.remittanceInformationUnstructured === undefined
+      ? {}
+      : { remittanceInformationUnstructured: data.remittanceInformationUnstructured }),
     transactionStatus: payment.status,
   });
 }
@@ -129,7 +160,9 @@ async function getPaymentStatus(context: BankContext, request: PaymentRequest, r
   const payment = await admittedPaymentCall(context, request, reply, 'getPaymentStatus');
   if (payment === undefined) return reply;
   const body: Record<string, unknown> = { transactionStatus: payment.status };
-  if (payment.status === 'ACTC') body['fundsAvailable'] = payment.debtorIban !== undefined && (context.state.balance(payment.debtorIban) ?? 0n) >= payment.data.amountMinor;
+  if (payment.status === 'ACTC')
+    body['fundsAvailable'] =
+      payment.debtorIban !== undefined && (context.state.balance(payment.debtorIban) ?? 0n) >= payment.data.amountMinor;
   if (payment.reason !== undefined && (payment.status === 'RJCT' || payment.status === 'CANC')) {
     body['psuMessage'] = payment.reason.text;
     body['tppMessages'] = [{ category: 'ERROR', code: payment.reason.code, text: payment.reason.text }];
