@@ -69,9 +69,9 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
   // waiting payment is looked at the bank first, as a page load does.
   scope.get(
     '/pay/:flowToken/status',
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify waits on the reply an error handler returns (its types say void)
     {
       schema: { hide: true, params: FlowTokenParams, querystring: UnreadQuery },
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify waits on the reply an error handler returns (its types say void)
       errorHandler: hostedErrorHandler(operator, sendUnknownLinkStatus),
     },
     async (request, reply) => {

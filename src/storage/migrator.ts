@@ -76,8 +76,8 @@ export async function migrateIfPending(db: Kysely<unknown>): Promise<string[]> {
 /** Applies the migrations up to and including `name` only: tests use it to build a database as an older version left it. */
 export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void> {
   const { error } = await migrator(db).migrateTo(name);
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Kysely types the failure `unknown`: whatever was thrown, said as String says it
   if (error !== undefined)
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Kysely types the failure `unknown`: whatever was thrown, said as String says it
     throw new Error(`Migration to ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 

@@ -210,8 +210,8 @@ async function authorize(context: UkContext, request: AuthorizeRequest, reply: F
   };
   if (claims['response_type'] !== 'code id_token') return fail('unsupported_response_type', 'response_type must be "code id_token"');
   if (typeof claims['nonce'] !== 'string' || claims['nonce'] === '') return fail('invalid_request', 'nonce is required');
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scope claim that is not a string becomes text without `openid` and is refused
   if (
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scope claim that is not a string becomes text without `openid` and is refused
     !String(claims['scope'] ?? '')
       .split(' ')
       .includes('openid')
