@@ -270,8 +270,16 @@ describe('console pages', () => {
     assert.equal((await sam.get('/console/payments')).status, 200);
     const samId = (await consoleUsers(app).find('sam@acme.example')).id;
     await operator.get(`/console/people/${samId}`);
-    assert.equal((await operator.post(`/console/people/${samId}/disable`, {})).status, 303);
+    const disabled = await operator.post(`/console/people/${samId}/disable`, {});
+    assert.equal(disabled.status, 303);
+    assert.match(
+      (await operator.get(disabled.location ?? '')).html,
+      /The account is disabled; its sessions ended\./,
+      'the change is confirmed',
+    );
     assert.equal((await sam.get('/console/payments')).status, 303, 'a disabled account’s session ends at once');
+    const enabled = await operator.post(`/console/people/${samId}/enable`, {});
+    assert.match((await operator.get(enabled.location ?? '')).html, /The account is enabled\./);
     await operator.get('/console/people');
     const refused = await operator.post('/console/people', { email: 'x', name: '', role: 'member', client: '' });
     assert.equal(refused.status, 400);

@@ -7,11 +7,12 @@ import type { ConsoleNavigation } from '../navigation.js';
 import type { Viewer } from '../viewer.js';
 import type { AuditEntries, ClientName } from './queries.js';
 
+/** The confirmation of each change, keyed by the change's name as its route and the redirect after it carry it. */
 const DONE: Readonly<Record<string, string>> = {
-  disabled: 'The account is disabled; its sessions ended.',
-  enabled: 'The account is enabled.',
-  unlocked: 'The lock is lifted.',
-  'second-factor-reset': 'The authenticator is forgotten: a new one is set up at the next sign-in. Their sessions ended.',
+  disable: 'The account is disabled; its sessions ended.',
+  enable: 'The account is enabled.',
+  unlock: 'The lock is lifted.',
+  'reset-second-factor': 'The authenticator is forgotten: a new one is set up at the next sign-in. Their sessions ended.',
 };
 
 function stateBadge(user: ConsoleUser, now: Date): SafeHtml {
