@@ -87,9 +87,7 @@ export class PaymentStateStore {
    * not a payer's page with its expiry job. The engine cannot leave a payment so; the sweep finds any that an older
    * version or a bug did. Served by the index on (detailed_status, created_at): only open statuses are read.
    */
-  async findWithoutFuture(
-    limit: number,
-  ): Promise<
+  async findWithoutFuture(limit: number): Promise<
     Array<{
       readonly id: string;
       readonly clientId: string;
