@@ -22,6 +22,28 @@ export interface OperatorIdentity {
   readonly privacyUrl: string | undefined;
 }
 
+/** Where a certificate and its key are: a PEM pair, or one PKCS#12 file and its password. */
+export type CredentialSource =
+  | { readonly kind: 'pem'; readonly certFile: string; readonly keyFile: string }
+  | { readonly kind: 'pkcs12'; readonly file: string; readonly password: string };
+
+/** The files of our identity towards the banks, per standard (docs/going-live.md). */
+export interface BankIdentitySources {
+  /** Berlin Group mutual TLS (QWAC_*). */
+  readonly qwac: CredentialSource | undefined;
+  /** Berlin Group request signatures (QSEAL_*). */
+  readonly qseal: CredentialSource | undefined;
+  /** UK Open Banking mutual TLS (OB_TRANSPORT_*). */
+  readonly openBankingTransport: CredentialSource | undefined;
+  /** The OBSeal certificate of OB_SIGNING_KEY_FILE. */
+  readonly openBankingSigningCertFile: string | undefined;
+  /** The software statement assertion (OB_SSA_FILE). */
+  readonly softwareStatementFile: string | undefined;
+  /** CAs trusted for the banks' servers besides Node's own (BANK_CA_FILE). */
+  readonly bankCaFile: string | undefined;
+  readonly expiryWarningDays: number;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -70,6 +92,8 @@ export interface Config {
    * sandbox banks can know (they are told it); UK banks in production need the registered key.
    */
   readonly openBankingSigningKey: { readonly keyFile: string; readonly keyId: string } | undefined;
+  /** Where our certificates and keys towards the banks are (src/identity/). */
+  readonly bankIdentity: BankIdentitySources;
   /** Polling of a payment's bank status: first delay, doubling per attempt up to the maximum (ms). */
   /** The bank-status polling schedule (src/flow/polling.ts) and the per-bank budget of background calls. */
   readonly bankStatusPolling: { readonly baseMs: number; readonly maxMs: number; readonly budgetPerSecond: number };
@@ -192,6 +216,28 @@ export function loadConfig(env: Environment = process.env): Config {
   if (tls === 'half') problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
   const signingKey = pairOf(isSet('OB_SIGNING_KEY_FILE'), isSet('OB_SIGNING_KEY_ID'));
   if (signingKey === 'half') problems.push('OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID go together: set both or neither');
+  const credential = (prefix: 'QWAC' | 'QSEAL' | 'OB_TRANSPORT'): CredentialSource | undefined => {
+    const pem = pairOf(isSet(`${prefix}_CERT_FILE`), isSet(`${prefix}_KEY_FILE`));
+    const pkcs12 = isSet(`${prefix}_P12_FILE`);
+    if (pem === 'half') problems.push(`${prefix}_CERT_FILE and ${prefix}_KEY_FILE go together: set both or neither`);
+    if (pem !== 'neither' && pkcs12) problems.push(`${prefix}_P12_FILE or ${prefix}_CERT_FILE/${prefix}_KEY_FILE: set one way, not both`);
+    if (!pkcs12 && isSet(`${prefix}_P12_PASSWORD`)) problems.push(`${prefix}_P12_PASSWORD is set without ${prefix}_P12_FILE`);
+    if (pkcs12) return { kind: 'pkcs12', file: settings[`${prefix}_P12_FILE`]!, password: settings[`${prefix}_P12_PASSWORD`] ?? '' };
+    if (pem === 'both') return { kind: 'pem', certFile: settings[`${prefix}_CERT_FILE`]!, keyFile: settings[`${prefix}_KEY_FILE`]! };
+    return undefined;
+  };
+  const bankIdentity: BankIdentitySources = {
+    qwac: credential('QWAC'),
+    qseal: credential('QSEAL'),
+    openBankingTransport: credential('OB_TRANSPORT'),
+    openBankingSigningCertFile: settings.OB_SIGNING_CERT_FILE,
+    softwareStatementFile: settings.OB_SSA_FILE,
+    bankCaFile: settings.BANK_CA_FILE,
+    expiryWarningDays: settings.CERTIFICATE_EXPIRY_WARNING_DAYS,
+  };
+  if (bankIdentity.openBankingSigningCertFile !== undefined && signingKey !== 'both') {
+    problems.push('OB_SIGNING_CERT_FILE is the certificate of OB_SIGNING_KEY_FILE: set that key (and OB_SIGNING_KEY_ID) too');
+  }
   if (settings.METRICS_TOKEN === undefined && !isLoopbackHost(settings.METRICS_HOST) && settings.METRICS_PORT.toLowerCase() !== 'off') {
     problems.push(
       `METRICS_HOST=${settings.METRICS_HOST} publishes metrics beyond this machine: set METRICS_TOKEN too (scrapers send it as a bearer token)`,
@@ -226,6 +272,7 @@ export function loadConfig(env: Environment = process.env): Config {
     },
     openBankingSigningKey:
       signingKey === 'both' ? { keyFile: settings.OB_SIGNING_KEY_FILE!, keyId: settings.OB_SIGNING_KEY_ID! } : undefined,
+    bankIdentity,
     bankStatusPolling: {
       baseMs: settings.BANK_STATUS_POLL_BASE_MS,
       maxMs: settings.BANK_STATUS_POLL_MAX_MS,

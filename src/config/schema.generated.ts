@@ -15,6 +15,7 @@ export const ENVIRONMENT_SCHEMA = {
     "RATE_LIMIT_PER_SECOND",
     "RATE_LIMIT_BURST",
     "FLOW_DEADLINE_SECONDS",
+    "CERTIFICATE_EXPIRY_WARNING_DAYS",
     "BANK_STATUS_POLL_BASE_MS",
     "BANK_STATUS_POLL_MAX_MS",
     "BANK_POLL_BUDGET_PER_SECOND",
@@ -179,6 +180,88 @@ export const ENVIRONMENT_SCHEMA = {
       "format": "key-id",
       "description": "The `kid` the banks registered the signing key under (1 to 128 printable characters, no spaces)",
       "x-unset": "a throw-away key made at start, which the sandbox banks are told"
+    },
+    "QWAC_CERT_FILE": {
+      "type": "string",
+      "description": "Berlin Group mutual TLS (an eIDAS QWAC in production): PEM certificate (chain, leaf first), with `QWAC_KEY_FILE`",
+      "x-unset": "none"
+    },
+    "QWAC_KEY_FILE": {
+      "type": "string",
+      "description": "Unencrypted PEM private key of `QWAC_CERT_FILE`",
+      "x-unset": "none"
+    },
+    "QWAC_P12_FILE": {
+      "type": "string",
+      "description": "Berlin Group mutual TLS (an eIDAS QWAC in production) as one PKCS#12 file instead (RSA key), opened with `QWAC_P12_PASSWORD`",
+      "x-unset": "none"
+    },
+    "QWAC_P12_PASSWORD": {
+      "type": "string",
+      "description": "Password of `QWAC_P12_FILE`",
+      "x-unset": "no password"
+    },
+    "QSEAL_CERT_FILE": {
+      "type": "string",
+      "description": "Berlin Group request signatures (an eIDAS QSealC; `keyId` and `TPP-Signature-Certificate` come from it): PEM certificate (chain, leaf first), with `QSEAL_KEY_FILE`",
+      "x-unset": "none"
+    },
+    "QSEAL_KEY_FILE": {
+      "type": "string",
+      "description": "Unencrypted PEM private key of `QSEAL_CERT_FILE`",
+      "x-unset": "none"
+    },
+    "QSEAL_P12_FILE": {
+      "type": "string",
+      "description": "Berlin Group request signatures (an eIDAS QSealC; `keyId` and `TPP-Signature-Certificate` come from it) as one PKCS#12 file instead (RSA key), opened with `QSEAL_P12_PASSWORD`",
+      "x-unset": "none"
+    },
+    "QSEAL_P12_PASSWORD": {
+      "type": "string",
+      "description": "Password of `QSEAL_P12_FILE`",
+      "x-unset": "no password"
+    },
+    "OB_TRANSPORT_CERT_FILE": {
+      "type": "string",
+      "description": "UK Open Banking mutual TLS, `tls_client_auth` (the OBWAC): PEM certificate (chain, leaf first), with `OB_TRANSPORT_KEY_FILE`",
+      "x-unset": "none"
+    },
+    "OB_TRANSPORT_KEY_FILE": {
+      "type": "string",
+      "description": "Unencrypted PEM private key of `OB_TRANSPORT_CERT_FILE`",
+      "x-unset": "none"
+    },
+    "OB_TRANSPORT_P12_FILE": {
+      "type": "string",
+      "description": "UK Open Banking mutual TLS, `tls_client_auth` (the OBWAC) as one PKCS#12 file instead (RSA key), opened with `OB_TRANSPORT_P12_PASSWORD`",
+      "x-unset": "none"
+    },
+    "OB_TRANSPORT_P12_PASSWORD": {
+      "type": "string",
+      "description": "Password of `OB_TRANSPORT_P12_FILE`",
+      "x-unset": "no password"
+    },
+    "OB_SIGNING_CERT_FILE": {
+      "type": "string",
+      "description": "The certificate of `OB_SIGNING_KEY_FILE` (the OBSeal), shown with its expiry",
+      "x-unset": "the key is shown without one"
+    },
+    "OB_SSA_FILE": {
+      "type": "string",
+      "description": "The software statement assertion (a JWT from the Open Banking Directory) sent in dynamic client registration",
+      "x-unset": "none: UK banks cannot be registered"
+    },
+    "BANK_CA_FILE": {
+      "type": "string",
+      "description": "PEM CA certificates trusted for banks' TLS servers, besides Node's own",
+      "x-unset": "Node's own only"
+    },
+    "CERTIFICATE_EXPIRY_WARNING_DAYS": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 365,
+      "default": 30,
+      "description": "Warn (log, metric, console banner) this many days before one of our certificates towards the banks expires"
     },
     "BANK_STATUS_POLL_BASE_MS": {
       "type": "integer",

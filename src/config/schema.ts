@@ -14,7 +14,7 @@
  * - `format` names a check of the loader's own for values JSON Schema cannot describe (URLs, the key ring, …);
  * - an empty or blank variable counts as unset.
  */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TOptional, type TSchema, type TString } from 'typebox';
 
 /** What leaving a setting without a default unset means (the README's "Default" column, the comment in .env.example). */
 const unset = (text: string): { 'x-unset': string } => ({ 'x-unset': text });
@@ -156,6 +156,53 @@ const UkOpenBanking = Type.Object({
       ...unset('a throw-away key made at start, which the sandbox banks are told'),
     }),
   ),
+});
+
+/** A certificate with its key towards the banks: a PEM pair, or one PKCS#12 file with its password. */
+type CredentialSettingNames<P extends string> = `${P}_CERT_FILE` | `${P}_KEY_FILE` | `${P}_P12_FILE` | `${P}_P12_PASSWORD`;
+
+function credentialSettings<P extends string>(prefix: P, what: string): { [Name in CredentialSettingNames<P>]: TOptional<TString> } {
+  const unsetText = unset('none');
+  // The computed names are exactly CredentialSettingNames<P>, which TypeScript cannot see through the template strings.
+  return {
+    [`${prefix}_CERT_FILE`]: Type.Optional(
+      Type.String({ description: `${what}: PEM certificate (chain, leaf first), with \`${prefix}_KEY_FILE\``, ...unsetText }),
+    ),
+    [`${prefix}_KEY_FILE`]: Type.Optional(
+      Type.String({ description: `Unencrypted PEM private key of \`${prefix}_CERT_FILE\``, ...unsetText }),
+    ),
+    [`${prefix}_P12_FILE`]: Type.Optional(
+      Type.String({ description: `${what} as one PKCS#12 file instead (RSA key), opened with \`${prefix}_P12_PASSWORD\``, ...unsetText }),
+    ),
+    [`${prefix}_P12_PASSWORD`]: Type.Optional(Type.String({ description: `Password of \`${prefix}_P12_FILE\``, ...unset('no password') })),
+  } as { [Name in CredentialSettingNames<P>]: TOptional<TString> };
+}
+
+const BankIdentity = Type.Object({
+  ...credentialSettings('QWAC', 'Berlin Group mutual TLS (an eIDAS QWAC in production)'),
+  ...credentialSettings('QSEAL', 'Berlin Group request signatures (an eIDAS QSealC; `keyId` and `TPP-Signature-Certificate` come from it)'),
+  ...credentialSettings('OB_TRANSPORT', 'UK Open Banking mutual TLS, `tls_client_auth` (the OBWAC)'),
+  OB_SIGNING_CERT_FILE: Type.Optional(
+    Type.String({
+      description: 'The certificate of `OB_SIGNING_KEY_FILE` (the OBSeal), shown with its expiry',
+      ...unset('the key is shown without one'),
+    }),
+  ),
+  OB_SSA_FILE: Type.Optional(
+    Type.String({
+      description: 'The software statement assertion (a JWT from the Open Banking Directory) sent in dynamic client registration',
+      ...unset('none: UK banks cannot be registered'),
+    }),
+  ),
+  BANK_CA_FILE: Type.Optional(
+    Type.String({ description: "PEM CA certificates trusted for banks' TLS servers, besides Node's own", ...unset("Node's own only") }),
+  ),
+  CERTIFICATE_EXPIRY_WARNING_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 365,
+    default: 30,
+    description: 'Warn (log, metric, console banner) this many days before one of our certificates towards the banks expires',
+  }),
 });
 
 const Banks = Type.Object({
@@ -324,6 +371,7 @@ export const CONFIG_SECTIONS = [
   { title: 'The sandbox bank', settings: Sandbox },
   { title: 'Who you are, as payers see it on the hosted pages', settings: Operator },
   { title: 'UK Open Banking', settings: UkOpenBanking },
+  { title: 'Our identity towards the banks: certificates and keys', settings: BankIdentity },
   { title: 'Banks: status polling, pending payments, records of calls', settings: Banks },
   { title: 'Processes and background workers', settings: Processes },
   { title: 'Prometheus metrics', settings: Metrics },
@@ -340,6 +388,7 @@ export const ConfigEnvironment = Type.Object({
   ...Sandbox.properties,
   ...Operator.properties,
   ...UkOpenBanking.properties,
+  ...BankIdentity.properties,
   ...Banks.properties,
   ...Processes.properties,
   ...Metrics.properties,

@@ -36,6 +36,13 @@ const SETTINGS = [
   'OPERATOR_PRIVACY_URL',
   'OB_SIGNING_KEY_FILE',
   'OB_SIGNING_KEY_ID',
+  ...['QWAC', 'QSEAL', 'OB_TRANSPORT'].flatMap((prefix) =>
+    ['CERT_FILE', 'KEY_FILE', 'P12_FILE', 'P12_PASSWORD'].map((name) => `${prefix}_${name}`),
+  ),
+  'OB_SIGNING_CERT_FILE',
+  'OB_SSA_FILE',
+  'BANK_CA_FILE',
+  'CERTIFICATE_EXPIRY_WARNING_DAYS',
   'BANK_STATUS_POLL_BASE_MS',
   'BANK_STATUS_POLL_MAX_MS',
   'BANK_POLL_BUDGET_PER_SECOND',
@@ -107,6 +114,7 @@ describe('the configuration schema', () => {
       flowDeadlineSeconds: 900,
       sandboxBank: { mode: 'embedded', url: 'http://localhost:8080/sandbox-bank' },
       operator: {},
+      bankIdentity: { expiryWarningDays: 30 },
       bankStatusPolling: { baseMs: 1000, maxMs: 120000, budgetPerSecond: 1000 },
       bankPendingAlertSeconds: 3600,
       secretKeys: [],
@@ -190,5 +198,36 @@ describe('the configuration schema', () => {
     assert.deepEqual(problemsOf({ OB_SIGNING_KEY_FILE: 'signing.pem', OB_SIGNING_KEY_ID: 'has space' }), [
       'OB_SIGNING_KEY_ID must be 1 to 128 printable characters without spaces',
     ]);
+    // Our certificates towards the banks: a PEM pair or a PKCS#12 file, one way each.
+    assert.deepEqual(
+      [
+        ...problemsOf({
+          QWAC_CERT_FILE: 'qwac.pem',
+          QSEAL_P12_FILE: 'qseal.p12',
+          QSEAL_KEY_FILE: 'x.key',
+          OB_TRANSPORT_P12_PASSWORD: 'pw',
+          OB_SIGNING_CERT_FILE: 'obseal.pem',
+        }),
+      ].sort(),
+      [
+        'OB_SIGNING_CERT_FILE is the certificate of OB_SIGNING_KEY_FILE: set that key (and OB_SIGNING_KEY_ID) too',
+        'OB_TRANSPORT_P12_PASSWORD is set without OB_TRANSPORT_P12_FILE',
+        'QSEAL_CERT_FILE and QSEAL_KEY_FILE go together: set both or neither',
+        'QSEAL_P12_FILE or QSEAL_CERT_FILE/QSEAL_KEY_FILE: set one way, not both',
+        'QWAC_CERT_FILE and QWAC_KEY_FILE go together: set both or neither',
+      ],
+    );
+    assert.deepEqual(
+      loadConfig({ QWAC_P12_FILE: 'qwac.p12', QWAC_P12_PASSWORD: 'pw', QSEAL_CERT_FILE: 'c.pem', QSEAL_KEY_FILE: 'k.pem' }).bankIdentity,
+      {
+        qwac: { kind: 'pkcs12', file: 'qwac.p12', password: 'pw' },
+        qseal: { kind: 'pem', certFile: 'c.pem', keyFile: 'k.pem' },
+        openBankingTransport: undefined,
+        openBankingSigningCertFile: undefined,
+        softwareStatementFile: undefined,
+        bankCaFile: undefined,
+        expiryWarningDays: 30,
+      },
+    );
   });
 });

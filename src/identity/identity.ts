@@ -1,0 +1,161 @@
+/**
+ * Our identity towards the banks, per standard: the certificates and keys the operator configured (docs/going-live.md),
+ * loaded once at start, and what an operator needs to see of them (`openpis identity show`, the start-up log, the
+ * console's banner, the expiry metric). A bank entry may name its own files instead (its settings' `identity`);
+ * those are read by the same functions.
+ */
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { decodeJwt } from 'jose';
+import type { BankIdentitySources } from '../config/config.js';
+import { describeCertificate, type CertificateDescription } from './certificate.js';
+import { loadCertifiedKey, type CertifiedKey } from './credentials.js';
+
+export type { CertificateDescription, Psd2Statement } from './certificate.js';
+export type { CertifiedKey } from './credentials.js';
+
+/** What each of our certificates is for. */
+export type CertificateUse = 'qwac' | 'qseal' | 'ob-transport' | 'ob-signing';
+
+export const CERTIFICATE_USES: Readonly<Record<CertificateUse, string>> = {
+  qwac: 'Berlin Group mutual TLS (QWAC)',
+  qseal: 'Berlin Group request signatures (QSealC)',
+  'ob-transport': 'UK Open Banking mutual TLS (transport certificate)',
+  'ob-signing': 'UK Open Banking signing key (OBSeal)',
+};
+
+/** The software statement assertion's claims an operator checks (UK DCR: software_id, org_id, the directory). */
+export interface SoftwareStatement {
+  /** The JWT as the directory issued it: sent as is in a registration request. */
+  readonly jwt: string;
+  readonly softwareId: string | undefined;
+  readonly organisationId: string | undefined;
+  readonly issuer: string | undefined;
+  readonly issuedAt: string | undefined;
+  readonly redirectUris: readonly string[];
+}
+
+/** Our loaded identity: PEM material for the connectors, descriptions for the operator. */
+export interface BankIdentity {
+  readonly qwac: CertifiedKey | undefined;
+  readonly qseal: CertifiedKey | undefined;
+  readonly openBankingTransport: CertifiedKey | undefined;
+  /** The OBSeal certificate of the UK signing key, where configured (the key itself: OB_SIGNING_KEY_FILE). */
+  readonly openBankingSigningCertificatePem: string | undefined;
+  readonly softwareStatement: SoftwareStatement | undefined;
+  /** CAs to trust for the banks' servers: Node's own plus BANK_CA_FILE's; undefined when no file adds any. */
+  readonly bankCas: readonly string[] | undefined;
+  readonly expiryWarningDays: number;
+}
+
+/** Reads every configured file; throws an Error naming the setting and what is wrong with it. */
+export function loadBankIdentity(sources: BankIdentitySources): BankIdentity {
+  return {
+    qwac: sources.qwac === undefined ? undefined : loadCertifiedKey(sources.qwac, 'QWAC'),
+    qseal: sources.qseal === undefined ? undefined : loadCertifiedKey(sources.qseal, 'QSEAL'),
+    openBankingTransport:
+      sources.openBankingTransport === undefined ? undefined : loadCertifiedKey(sources.openBankingTransport, 'OB_TRANSPORT'),
+    openBankingSigningCertificatePem:
+      sources.openBankingSigningCertFile === undefined
+        ? undefined
+        : readCertificateFile(sources.openBankingSigningCertFile, 'OB_SIGNING_CERT_FILE'),
+    softwareStatement: sources.softwareStatementFile === undefined ? undefined : readSoftwareStatement(sources.softwareStatementFile),
+    bankCas: sources.bankCaFile === undefined ? undefined : [...rootCertificates, readCertificateFile(sources.bankCaFile, 'BANK_CA_FILE')],
+    expiryWarningDays: sources.expiryWarningDays,
+  };
+}
+
+function readFile(file: string, setting: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
+    throw new Error(`${setting} ${file} ${reason}`, { cause: error });
+  }
+}
+
+function readCertificateFile(file: string, setting: string): string {
+  const pem = readFile(file, setting);
+  try {
+    describeCertificate(pem);
+  } catch (error) {
+    throw new Error(`${setting} ${file}: ${error instanceof Error ? error.message : 'unreadable'}`, { cause: error });
+  }
+  return pem;
+}
+
+function readSoftwareStatement(file: string): SoftwareStatement {
+  const jwt = readFile(file, 'OB_SSA_FILE').trim();
+  let claims: Record<string, unknown>;
+  try {
+    claims = decodeJwt(jwt);
+  } catch (error) {
+    throw new Error(`OB_SSA_FILE ${file} is not a JWT (${error instanceof Error ? error.message : 'unreadable'})`, { cause: error });
+  }
+  const text = (name: string): string | undefined => (typeof claims[name] === 'string' ? claims[name] : undefined);
+  const redirectUris = claims['software_redirect_uris'];
+  return {
+    jwt,
+    softwareId: text('software_id'),
+    organisationId: text('org_id'),
+    issuer: text('iss'),
+    issuedAt: typeof claims['iat'] === 'number' ? new Date(claims['iat'] * 1000).toISOString() : undefined,
+    redirectUris: Array.isArray(redirectUris) ? redirectUris.filter((uri): uri is string => typeof uri === 'string') : [],
+  };
+}
+
+/** Where a certificate stands on its validity: `expiring` within the warning days. */
+export type ValidityState = 'valid' | 'expiring' | 'expired' | 'not-yet-valid';
+
+export interface CertificateReport {
+  readonly use: CertificateUse;
+  readonly purpose: string;
+  readonly certificate: CertificateDescription;
+  /** Whole days left until `notAfter` (negative once expired). */
+  readonly daysLeft: number;
+  readonly state: ValidityState;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Each configured certificate with its validity at `now`: what the CLI, the log, the metric and the banner show. */
+export function certificateReports(identity: BankIdentity, now: Date): CertificateReport[] {
+  const certificates: [CertificateUse, string | undefined][] = [
+    ['qwac', identity.qwac?.certificatePem],
+    ['qseal', identity.qseal?.certificatePem],
+    ['ob-transport', identity.openBankingTransport?.certificatePem],
+    ['ob-signing', identity.openBankingSigningCertificatePem],
+  ];
+  return certificates.flatMap(([use, pem]) => {
+    if (pem === undefined) return [];
+    const certificate = describeCertificate(pem);
+    const msLeft = Date.parse(certificate.notAfter) - now.getTime();
+    const daysLeft = Math.floor(msLeft / DAY_MS);
+    const state: ValidityState =
+      Date.parse(certificate.notBefore) > now.getTime()
+        ? 'not-yet-valid'
+        : msLeft <= 0
+          ? 'expired'
+          : msLeft <= identity.expiryWarningDays * DAY_MS
+            ? 'expiring'
+            : 'valid';
+    return [{ use, purpose: CERTIFICATE_USES[use], certificate, daysLeft, state }];
+  });
+}
+
+/** The warnings to give an operator: one sentence per certificate that expired, expires soon or is not valid yet. */
+export function certificateWarnings(reports: readonly CertificateReport[]): string[] {
+  return reports.flatMap((report) => {
+    const which = `${report.purpose} ${report.certificate.subject}`;
+    switch (report.state) {
+      case 'valid':
+        return [];
+      case 'expiring':
+        return [`${which} expires on ${report.certificate.notAfter} (in ${report.daysLeft} days): renew it and update its files`];
+      case 'expired':
+        return [`${which} expired on ${report.certificate.notAfter}: the banks refuse it; renew it and update its files`];
+      case 'not-yet-valid':
+        return [`${which} is not valid before ${report.certificate.notBefore}`];
+    }
+  });
+}
