@@ -14,6 +14,8 @@ const LAYERS = {
   http: ['domain'],
   i18n: ['domain'],
   config: ['crypto', 'domain'],
+  // Our certificates and keys towards the banks, read from the operator's files (the connectors get PEM, not this).
+  identity: ['config', 'domain'],
   // Infrastructure and the banks.
   storage: ['config', 'crypto', 'domain'],
   jobs: ['storage', 'config', 'domain'],
@@ -25,7 +27,7 @@ const LAYERS = {
   branding: ['storage', 'config', 'crypto', 'domain'],
   // The console's people: accounts, sessions, second factor, the audit log.
   people: ['storage', 'config', 'crypto', 'domain'],
-  observability: ['connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
+  observability: ['identity', 'connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
   // The sandbox banks stand beside the service: they share only reference data, the connectors' default attempt
   // limit and HTTP helpers; the catalogue they serve is handed to them in a shape they name (shared/catalogue.ts).
   'sandbox-bank': ['connectors', 'domain', 'http'],
@@ -56,6 +58,7 @@ const LAYERS = {
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   console: [
     'hosted',
+    'identity',
     'people',
     'flow',
     'branding',
@@ -73,6 +76,7 @@ const LAYERS = {
   // The API as one plugin: the token, providers, payments and event feed routes, health and readiness.
   api: ['payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
   cli: [
+    'identity',
     'people',
     'sandbox-bank',
     'sandbox-scenarios',
