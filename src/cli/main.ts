@@ -12,6 +12,7 @@ import { LogoError } from '../branding/logo.js';
 import { ConfigError } from '../config/config.js';
 import { SecretBoxError } from '../crypto/secret-box.js';
 import { clientsCommand } from './commands/clients.js';
+import { identityCommand } from './commands/identity.js';
 import { listenCommand } from './commands/listen.js';
 import { migrateCommand } from './commands/migrate.js';
 import { sandboxBankCommand, sandboxCommand, SandboxFaultError } from './commands/sandbox.js';
@@ -27,6 +28,7 @@ export function buildCli(): Command {
   clientsCommand(program);
   usersCommand(program);
   secretsCommand(program);
+  identityCommand(program);
   webhooksCommand(program);
   listenCommand(program);
   triggerCommand(program);
@@ -61,12 +63,13 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     return true;
   }
   // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
-  const [clients, accounts, listening, scenarios, listeners] = await Promise.all([
+  const [clients, accounts, listening, scenarios, listeners, identity] = await Promise.all([
     import('../auth/clients.js'),
     import('../people/accounts.js'),
     import('./listen.js'),
     import('../sandbox-scenarios/scenarios.js'),
     import('../http/listen.js'),
+    import('../identity/identity.js'),
   ]);
   return (
     error instanceof clients.ClientNotFoundError ||
@@ -74,6 +77,7 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     error instanceof accounts.ConsoleUserNotFoundError ||
     error instanceof listening.ListenError ||
     error instanceof scenarios.TriggerError ||
-    error instanceof listeners.ListenerUnavailableError
+    error instanceof listeners.ListenerUnavailableError ||
+    error instanceof identity.BankIdentityError
   );
 }

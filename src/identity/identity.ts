@@ -48,8 +48,21 @@ export interface BankIdentity {
   readonly expiryWarningDays: number;
 }
 
-/** Reads every configured file; throws an Error naming the setting and what is wrong with it. */
+/** A configured file that cannot be used: the message names the setting and what to fix (an operator's error). */
+export class BankIdentityError extends Error {
+  override readonly name = 'BankIdentityError';
+}
+
+/** Reads every configured file; throws a {@link BankIdentityError} naming the setting and what is wrong with it. */
 export function loadBankIdentity(sources: BankIdentitySources): BankIdentity {
+  try {
+    return readBankIdentity(sources);
+  } catch (error) {
+    throw new BankIdentityError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+function readBankIdentity(sources: BankIdentitySources): BankIdentity {
   return {
     qwac: sources.qwac === undefined ? undefined : loadCertifiedKey(sources.qwac, 'QWAC'),
     qseal: sources.qseal === undefined ? undefined : loadCertifiedKey(sources.qseal, 'QSEAL'),
