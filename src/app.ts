@@ -9,6 +9,7 @@ import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import type { Connectors } from './connectors/index.js';
 import { consolePlugin } from './console/plugin.js';
 import { buildServiceGraph } from './composition.js';
+import { certificateReports, certificateWarnings } from './identity/identity.js';
 import { hostedPagesPlugin } from './hosted/plugin.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
@@ -148,6 +149,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       secrets: services.secrets,
       catalogue,
       now,
+      bankCertificateWarnings: () => certificateWarnings(certificateReports(services.bankIdentity, now())),
     });
   }
 

@@ -9,7 +9,7 @@ import { TokenService } from './auth/tokens.js';
 import { VerifiedTokenCache } from './auth/token-cache.js';
 import { ClientBrandingStore } from './branding/client-branding.js';
 import type { Config } from './config/config.js';
-import { createConnectors, type Connectors } from './connectors/index.js';
+import { createConnectors, type ConnectorOptions, type Connectors, type TlsOptions } from './connectors/index.js';
 import {
   loadSigningKeys,
   ukSandboxBankSettings,
@@ -18,6 +18,7 @@ import {
   type UkOpenBankingSettings,
 } from './connectors/uk-open-banking/index.js';
 import { SecretBox } from './crypto/secret-box.js';
+import { certificateReports, certificateWarnings, loadBankIdentity, type BankIdentity } from './identity/identity.js';
 import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentRepository } from './payments/payment-repository.js';
@@ -76,6 +77,8 @@ export interface ServiceGraph {
   readonly events: EventFeed;
   readonly flow: FlowEngine;
   readonly branding: ClientBrandingStore;
+  /** Our certificates and keys towards the banks (src/identity/), as loaded at start. */
+  readonly bankIdentity: BankIdentity;
   /** The UK sandbox banks' registrations of this service (empty when no UK sandbox bank is in the catalogue). */
   readonly sandboxClients: readonly UkClientRegistration[];
   /** The catalogue's UK banks that the sandbox bank serves (told our registrations when it runs on its own). */
@@ -119,6 +122,10 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
   // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
   // Our UK Open Banking identity: the operator's signing key, or one made now that only the sandbox banks are told.
   const openBankingKeys = await loadSigningKeys(config.openBankingSigningKey);
+  // Our certificates towards the banks (docs/going-live.md): mutual TLS per standard, the Berlin Group signature.
+  const bankIdentity = loadBankIdentity(config.bankIdentity);
+  logBankIdentity(bankIdentity, now(), logger);
+  metrics.watchBankCertificates(() => certificateReports(bankIdentity, now()));
   const everyBank = (['sandbox', 'production'] as const)
     .flatMap((environment) => catalogue.banks(environment))
     .map((bank) => bank.connector);
@@ -133,7 +140,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     onWriteFailed: (error) => logger.warn({ err: error }, 'records of bank calls not written yet; retrying'),
   });
   // A bank that does not know a payment it gave us is an operator's alarm (log error and metric), never a failure.
-  const metered = meterConnectors(createConnectors({ logger, now, openBankingKeys }), catalogue, metrics, bankCallRecorder, {
+  const metered = meterConnectors(createConnectors({ logger, now, openBankingKeys, ...connectorIdentity(bankIdentity) }), catalogue, metrics, bankCallRecorder, {
     error: (details, message) => logger.error(details, message),
   });
   const connectors = inputs.wrapConnectors === undefined ? metered : inputs.wrapConnectors(metered);
@@ -170,6 +177,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     events: new EventFeed(database.db),
     flow,
     branding: new ClientBrandingStore(database.db, now),
+    bankIdentity,
     sandboxClients,
     ukSandboxBanks,
     jobHandlers: { ...flow.jobHandlers() },
@@ -181,4 +189,36 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
       await bankCallRecorder.close();
     },
   };
+}
+
+/** What the connectors take of our identity: each standard's mutual TLS and the Berlin Group signing keys. */
+function connectorIdentity(identity: BankIdentity): Pick<ConnectorOptions, 'tlsByStandard' | 'signing'> {
+  const ca = identity.bankCas === undefined ? {} : { ca: identity.bankCas };
+  const tls = (pair: BankIdentity['qwac']): TlsOptions | undefined =>
+    pair === undefined
+      ? identity.bankCas === undefined
+        ? undefined
+        : ca
+      : { cert: pair.certificatePem, key: pair.privateKeyPem, ...ca };
+  const berlinGroup = tls(identity.qwac);
+  const ukOpenBanking = tls(identity.openBankingTransport);
+  return {
+    tlsByStandard: {
+      ...(berlinGroup === undefined ? {} : { 'berlin-group': berlinGroup }),
+      ...(ukOpenBanking === undefined ? {} : { 'uk-open-banking': ukOpenBanking }),
+    },
+    ...(identity.qseal === undefined
+      ? {}
+      : { signing: { certificatePem: identity.qseal.certificatePem, privateKeyPem: identity.qseal.privateKeyPem } }),
+  };
+}
+
+/** Says at start which certificates the banks will see, and warns of any near or past its expiry. */
+function logBankIdentity(identity: BankIdentity, now: Date, logger: FastifyBaseLogger): void {
+  const reports = certificateReports(identity, now);
+  for (const report of reports) {
+    const { subject, organisationIdentifier, psd2, notAfter } = report.certificate;
+    logger.info({ use: report.use, subject, organisationIdentifier, psd2Roles: psd2?.roles, notAfter }, `bank certificate: ${report.purpose}`);
+  }
+  for (const warning of certificateWarnings(reports)) logger.warn(warning);
 }

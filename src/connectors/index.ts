@@ -37,8 +37,10 @@ export interface ConnectorOptions {
   readonly signing?: SigningKeys;
   /** Our UK Open Banking signing key (PS256) and its `kid`: client assertions, request objects, message signatures. */
   readonly openBankingKeys?: UkSigningKeys;
-  /** Client certificate and CAs for mutual TLS. */
+  /** Client certificate and CAs for mutual TLS, for every standard without its own in `tlsByStandard`. */
   readonly tls?: TlsOptions;
+  /** A standard's own client certificate and CAs (a Berlin Group QWAC, a UK transport certificate). */
+  readonly tlsByStandard?: { readonly [S in Standard]?: TlsOptions };
   /** Where connectors log each bank call (method, path, status, duration; never bodies). */
   readonly logger?: ConnectorLogger;
   /** The clock (for the signature's `Date` and consent validity); tests pass a fixed one. */
@@ -174,19 +176,28 @@ export function withSandboxBankUrl(settings: ConnectorSettings, sandboxBankUrl: 
 }
 
 export function createConnectors(options: ConnectorOptions = {}): Connectors {
-  const ownAgent =
-    options.dispatcher === undefined && options.tls !== undefined
-      ? new Agent({
-          connect: {
-            ...(options.tls.cert === undefined ? {} : { cert: options.tls.cert }),
-            ...(options.tls.key === undefined ? {} : { key: options.tls.key }),
-            ...(options.tls.ca === undefined ? {} : { ca: typeof options.tls.ca === 'string' ? options.tls.ca : [...options.tls.ca] }),
-          },
-          maxResponseSize: MAX_RESPONSE_BYTES,
-        })
-      : undefined;
+  // One connection pool per distinct TLS identity (a standard's own, else the shared one); none without mutual TLS.
+  const ownAgents: Agent[] = [];
+  const agentFor = (tls: TlsOptions | undefined): Dispatcher | undefined => {
+    if (options.dispatcher !== undefined || tls === undefined) return undefined;
+    const agent = new Agent({
+      connect: {
+        ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+        ...(tls.key === undefined ? {} : { key: tls.key }),
+        ...(tls.ca === undefined ? {} : { ca: typeof tls.ca === 'string' ? tls.ca : [...tls.ca] }),
+      },
+      maxResponseSize: MAX_RESPONSE_BYTES,
+    });
+    ownAgents.push(agent);
+    return agent;
+  };
+  const sharedDispatcher = options.dispatcher ?? agentFor(options.tls) ?? getGlobalDispatcher();
+  const dispatchers = new Map<Standard, Dispatcher>();
+  for (const standard of Object.keys(STANDARDS) as Standard[]) {
+    dispatchers.set(standard, agentFor(options.tlsByStandard?.[standard]) ?? sharedDispatcher);
+  }
   const shared: SharedDependencies = {
-    dispatcher: options.dispatcher ?? ownAgent ?? getGlobalDispatcher(),
+    dispatcher: sharedDispatcher,
     signer: options.signing === undefined ? undefined : new RequestSigner(options.signing),
     openBankingKeys: options.openBankingKeys,
     logger: options.logger,
@@ -194,10 +205,10 @@ export function createConnectors(options: ConnectorOptions = {}): Connectors {
   };
   return {
     for(settings) {
-      return entryFor(settings).build(settings, shared);
+      return entryFor(settings).build(settings, { ...shared, dispatcher: dispatchers.get(settings.standard) ?? sharedDispatcher });
     },
     async close() {
-      await ownAgent?.close();
+      await Promise.all(ownAgents.map((agent) => agent.close()));
     },
   };
 }

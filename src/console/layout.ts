@@ -68,6 +68,7 @@ ${sections.map(
 </div>
 </header>
 <main id="main" class="content" tabindex="-1">
+${navigation.alertsFor(viewer.user).map((alert) => html`<div class="alert" role="alert">${alert}</div>`)}
 <div class="page-head">
 <div>
 <h1>${options.title}</h1>

@@ -19,6 +19,17 @@ export interface ConsoleSection {
 export class ConsoleNavigation {
   private readonly sections = new Map<ConsoleSectionId, ConsoleSection>();
 
+  /**
+   * `operatorAlerts`: what every operator must see on every page until it is dealt with (a certificate towards the
+   * banks about to expire), read as each page is drawn.
+   */
+  constructor(private readonly operatorAlerts: () => readonly string[] = () => []) {}
+
+  /** The alerts shown above this user's pages: the operator's to act on, so members see none. */
+  alertsFor(user: ConsoleUser): readonly string[] {
+    return user.role === 'operator' ? this.operatorAlerts() : [];
+  }
+
   register(section: ConsoleSection): void {
     if (this.sections.has(section.id)) throw new Error(`Console section ${section.id} is registered twice`);
     this.sections.set(section.id, section);

@@ -48,6 +48,8 @@ export interface ConsoleOptions {
   readonly secrets: SecretBox;
   readonly catalogue: ProviderCatalogue;
   readonly now: () => Date;
+  /** Warnings of our certificates towards the banks (src/identity/), shown to operators above every page. */
+  readonly bankCertificateWarnings?: () => readonly string[];
 }
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
@@ -76,7 +78,7 @@ export function consoleServices(options: ConsoleOptions): ConsoleServices {
     users,
     sessions: new ConsoleSessions(db, users, config.console.session, now),
     audit: new AuditLog(db, now),
-    navigation: new ConsoleNavigation(),
+    navigation: new ConsoleNavigation(options.bankCertificateWarnings),
     clients: new ClientService(db, secrets, now),
     branding: new ClientBrandingStore(db, now),
     outbox: new WebhookOutbox(db, options.databaseKind, secrets, now),

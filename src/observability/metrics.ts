@@ -3,6 +3,7 @@
  * several apps in one process (tests) keep separate counts.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CertificateReport } from '../identity/identity.js';
 import type { DeliveryResult } from '../webhooks/deliver.js';
 
 export interface QueueDepthSource {
@@ -147,5 +148,26 @@ export class Metrics {
   recordWebhookAttempt(result: DeliveryResult): void {
     this.webhookAttempts.inc({ outcome: result.outcome });
     this.webhookLatency.observe({ outcome: result.outcome }, result.latencyMs / 1000);
+  }
+
+  /** Our certificates towards the banks, with their validity now (set at start by {@link watchBankCertificates}). */
+  private bankCertificateReports: () => readonly CertificateReport[] = () => [];
+
+  /** Days left on each of our certificates towards the banks, read when scraped (negative once expired). */
+  readonly bankCertificateDaysLeft = ((reports: () => readonly CertificateReport[]) =>
+    new Gauge({
+      name: 'openpis_bank_certificate_days_left',
+      help: 'Whole days until each of our certificates towards the banks expires (negative once expired), by use',
+      labelNames: ['use', 'subject'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const report of reports()) this.set({ use: report.use, subject: report.certificate.subject }, report.daysLeft);
+      },
+    }))(() => this.bankCertificateReports());
+
+  /** Where the certificate gauge reads (alert when it falls below CERTIFICATE_EXPIRY_WARNING_DAYS). */
+  watchBankCertificates(reports: () => readonly CertificateReport[]): void {
+    this.bankCertificateReports = reports;
   }
 }
