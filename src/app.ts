@@ -139,6 +139,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       branding: services.branding,
       operator: config.operator,
       sandboxBankUrl: `${config.sandboxBank.url}/`,
+      retries: services.payments,
     });
     await app.register(consolePlugin, {
       prefix: '/console',

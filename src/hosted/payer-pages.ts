@@ -17,7 +17,8 @@ import { brandStylesheetPath } from './layout/styles.js';
 import { flowIsOverForPayer } from './outcome/step.js';
 import { currentStep } from './payer-steps.js';
 import { csrfToken, newPageKey, pageHeaders } from './security.js';
-import type { StepInput } from './step.js';
+import type { PaymentRetries, StepInput } from './step.js';
+import { mayRetryWithAnotherBank } from '../domain/retry.js';
 
 /** What a page shows besides the step's own view. */
 export interface PageExtras {
@@ -39,18 +40,26 @@ export class PayerPages {
     readonly engine: FlowEngine,
     private readonly branding: ClientBrandingStore,
     private readonly operator: OperatorIdentity,
+    private readonly retries?: PaymentRetries,
   ) {}
 
   /** What a step reads of the payment and the request. */
   stepInput(request: FastifyRequest, payment: Payment): StepInput {
-    return { payment, state: flowStateOf(payment), engine: this.engine, query: (name) => queryText(request, name) };
+    return {
+      payment,
+      state: flowStateOf(payment),
+      engine: this.engine,
+      retries: this.retries,
+      query: (name) => queryText(request, name),
+    };
   }
 
   /** Renders the page of the payment's current step (or sends the payer on). */
   async show(request: FastifyRequest, reply: FastifyReply, loaded: Payment, extras: PageExtras = {}): Promise<FastifyReply> {
     const { engine } = this;
     let payment = loaded;
-    if (flowStateOf(payment).pageKey === undefined && !flowIsOverForPayer(payment))
+    // A finished payment's page has a form only when it offers another bank (its CSRF token needs the key).
+    if (flowStateOf(payment).pageKey === undefined && (!flowIsOverForPayer(payment) || this.offersRetry(payment)))
       payment = await engine.updatePage(payment, { pageKey: newPageKey() });
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
@@ -78,6 +87,10 @@ export class PayerPages {
     };
     const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
     return sendPage(reply, status, step.page(context, step.view(input)));
+  }
+
+  private offersRetry(payment: Payment): boolean {
+    return this.retries !== undefined && mayRetryWithAnotherBank(payment);
   }
 
   /** Answers an action's outcome: the bank's or the shop's address, the same page again, or the next page. */

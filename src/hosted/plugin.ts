@@ -14,6 +14,7 @@ import { frontDoorRoutes } from './front-door/routes.js';
 import { PayerPages } from './payer-pages.js';
 import { returnRoutes } from './return/routes.js';
 import { stepRoutes } from './step-routes.js';
+import type { PaymentRetries } from './step.js';
 
 export interface HostedPagesOptions {
   readonly engine: FlowEngine;
@@ -26,6 +27,8 @@ export interface HostedPagesOptions {
   readonly sandboxBankUrl?: string;
   /** The operators' console, linked from the front door once there is one. */
   readonly consoleUrl?: string;
+  /** "Pay with another bank" on the outcome of a failure another bank could avoid (src/hosted/outcome/step.ts). */
+  readonly retries?: PaymentRetries;
 }
 
 export const hostedPagesPlugin: AppPlugin<HostedPagesOptions> = async (scope, options) => {
@@ -33,7 +36,7 @@ export const hostedPagesPlugin: AppPlugin<HostedPagesOptions> = async (scope, op
   // A request a route's schema refuses gets the page of an unknown link, unless the route's part says otherwise.
   scope.setErrorHandler(hostedErrorHandler(operator, (request, reply) => sendInvalidLink(request, reply, operator)));
 
-  const pages = new PayerPages(engine, branding, operator);
+  const pages = new PayerPages(engine, branding, operator, options.retries);
   await scope.register(assetRoutes, { branding, operator });
   await scope.register(stepRoutes, { pages, operator, baseUrl });
   await scope.register(frontDoorRoutes, { sandboxBankUrl: options.sandboxBankUrl, consoleUrl: options.consoleUrl });

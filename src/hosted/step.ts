@@ -10,11 +10,24 @@ import type { ActionOutcome, Actor, FlowEngine, InputError, Notice } from '../fl
 import type { FlowState } from '../flow/flow-state.js';
 import type { PageContext } from './layout/page-context.js';
 
+/**
+ * "Pay with another bank" after a failure another bank could avoid: a new payment linked to the failed one, made by
+ * the payments service (src/payments/payment-service.ts) and handed to the pages by the composition (src/app.ts).
+ * `existing`: the failed payment had its retry already (at most one: a double click gets the first).
+ */
+export interface PaymentRetries {
+  retryWithAnotherBank(
+    failed: Payment,
+  ): Promise<{ readonly kind: 'created' | 'existing'; readonly payment: Payment } | { readonly kind: 'refused' }>;
+}
+
 /** What a step's view and its actions are built from (never handed to a page). */
 export interface StepInput {
   readonly payment: Payment;
   readonly state: FlowState;
   readonly engine: FlowEngine;
+  /** Retries with another bank; undefined where the pages are served without them (they are then never offered). */
+  readonly retries: PaymentRetries | undefined;
   /** A query parameter of the page's GET (a filter of the bank list), bounded in length. */
   readonly query: (name: string) => string | undefined;
 }

@@ -107,6 +107,10 @@ export interface PaymentsTable {
   flow_expires_at: string;
   /** The flow engine's JSON state between steps (bank references, offered SCA methods, accounts); no secrets. */
   flow_state: string | null;
+  /** The failed payment this one retries with another bank (migration 0015); unique, so a payment has one retry. */
+  retry_of: string | null;
+  /** 1 when the payer's outcome page may offer to pay with another bank after a failure the bank caused, else 0. */
+  retry_allowed: number;
 }
 
 export interface PaymentStatusHistoryTable {

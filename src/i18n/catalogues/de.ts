@@ -102,6 +102,9 @@ export const de: Catalogue = {
   'outcome.next.bank':
     'Es wurde nichts bezahlt. Versuchen Sie es später über {merchant} erneut, mit einer anderen Bank oder einer anderen Zahlungsart.',
   'outcome.next.technical': 'Es wurde nichts bezahlt. Bitte versuchen Sie es gleich über {merchant} erneut.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'Es wurde nichts bezahlt. Sie können {merchant} denselben Betrag jetzt von einem Konto bei einer anderen Bank bezahlen.',
+  'retry.button': 'Mit einer anderen Bank bezahlen',
   'processing.hint': 'Das dauert meist nur wenige Sekunden. Bitte lassen Sie diese Seite geöffnet.',
   'decoupled.openApp': 'Öffnen Sie die App Ihrer Bank',
   'decoupled.timeLeft': 'Verbleibende Zeit für die Freigabe: etwa {minutes} Min.',

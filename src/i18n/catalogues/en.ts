@@ -97,6 +97,9 @@ export const en = {
   'outcome.next.funds': 'Try again from {merchant} with another account or another way to pay.',
   'outcome.next.bank': 'Nothing was paid. Try again later from {merchant}, with another bank or another way to pay.',
   'outcome.next.technical': 'Nothing was paid. Please try again from {merchant} in a moment.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'Nothing was paid. You can pay {merchant} the same amount from an account at another bank now.',
+  'retry.button': 'Pay with another bank',
   'processing.hint': 'This usually takes a few seconds. Please keep this page open.',
   'decoupled.openApp': "Open your bank's app",
   'decoupled.timeLeft': 'Time left to approve: about {minutes} min.',

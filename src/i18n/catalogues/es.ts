@@ -98,6 +98,9 @@ export const es: Catalogue = {
   'outcome.next.funds': 'Vuelva a intentarlo desde {merchant} con otra cuenta u otra forma de pago.',
   'outcome.next.bank': 'No se ha pagado nada. Vuelva a intentarlo más tarde desde {merchant}, con otro banco u otra forma de pago.',
   'outcome.next.technical': 'No se ha pagado nada. Vuelva a intentarlo en un momento desde {merchant}.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'No se ha pagado nada. Puede pagar ahora el mismo importe a {merchant} desde una cuenta de otro banco.',
+  'retry.button': 'Pagar con otro banco',
   'processing.hint': 'Suele tardar unos segundos. Mantenga esta página abierta.',
   'decoupled.openApp': 'Abra la aplicación de su banco',
   'decoupled.timeLeft': 'Tiempo restante para aprobar: unos {minutes} min.',

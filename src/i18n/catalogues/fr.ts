@@ -99,6 +99,9 @@ export const fr: Catalogue = {
   'outcome.next.funds': 'Réessayez depuis {merchant} avec un autre compte ou un autre moyen de paiement.',
   'outcome.next.bank': "Rien n'a été payé. Réessayez plus tard depuis {merchant}, avec une autre banque ou un autre moyen de paiement.",
   'outcome.next.technical': "Rien n'a été payé. Veuillez réessayer dans un instant depuis {merchant}.",
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': "Rien n'a été payé. Vous pouvez payer dès maintenant le même montant à {merchant} depuis un compte dans une autre banque.",
+  'retry.button': 'Payer avec une autre banque',
   'processing.hint': 'Cela prend généralement quelques secondes. Veuillez garder cette page ouverte.',
   'decoupled.openApp': "Ouvrez l'application de votre banque",
   'decoupled.timeLeft': 'Temps restant pour approuver : environ {minutes} min.',

@@ -99,6 +99,9 @@ export const lt: Catalogue = {
   'outcome.next.funds': 'Bandykite dar kartą per {merchant} su kita sąskaita arba kitu mokėjimo būdu.',
   'outcome.next.bank': 'Nieko nesumokėta. Vėliau bandykite dar kartą per {merchant} su kitu banku arba kitu mokėjimo būdu.',
   'outcome.next.technical': 'Nieko nesumokėta. Po akimirkos bandykite dar kartą per {merchant}.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'Nieko nesumokėta. Tą pačią sumą {merchant} galite sumokėti dabar iš sąskaitos kitame banke.',
+  'retry.button': 'Mokėti per kitą banką',
   'processing.hint': 'Paprastai tai trunka kelias sekundes. Neuždarykite šio puslapio.',
   'decoupled.openApp': 'Atidarykite savo banko programėlę',
   'decoupled.timeLeft': 'Liko laiko patvirtinti: apie {minutes} min.',
