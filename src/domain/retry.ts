@@ -44,7 +44,7 @@ const ATTEMPT_SUFFIX = /^(.*)-R([2-9]|[1-9]\d+)$/s;
  * The end-to-end id of the retry of `failed`: the client's id with `-R<attempt>` appended, the attempt counting
  * the original as 1 (`order-1001` → `order-1001-R2` → `order-1001-R3`). A retry's own suffix is replaced, never
  * stacked. When the result would pass END_TO_END_ID_MAX_LENGTH, the base is cut and made unique again with the first
- * 8 hex digits of its SHA-256 (`<first 51 characters>-<hash>-R2`). The result is a function of the failed
+ * 8 hex digits of its SHA-256 (`<first 52 characters>-<hash>-R2`). The result is a function of the failed
  * payment alone, so two concurrent retries of it derive the same id and the client's unique `endToEndId` admits one.
  */
 export function retryEndToEndId(failed: Pick<Payment, 'endToEndId' | 'retryOf'>): string {

@@ -17,9 +17,7 @@ export interface CreatedPayment {
 }
 
 /** What "pay with another bank" did (PaymentService.retryWithAnotherBank). */
-export type RetryResult =
-  | { readonly kind: 'created' | 'existing'; readonly payment: Payment }
-  | { readonly kind: 'refused' };
+export type RetryResult = { readonly kind: 'created' | 'existing'; readonly payment: Payment } | { readonly kind: 'refused' };
 
 export interface PaymentServiceOptions {
   readonly baseUrl: string;

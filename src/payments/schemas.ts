@@ -320,14 +320,14 @@ export const PaymentResourceSchema = Type.Object(
       Type.String({
         format: 'uuid',
         description:
-          'Present on a payment the payer started with another bank after this payment failed: the failed payment\'s id (`metadata.retryWithAnotherBank`)',
+          "Present on a payment the payer started with another bank after this payment failed: the failed payment's id (`metadata.retryWithAnotherBank`)",
       }),
     ),
     retriedBy: Type.Optional(
       Type.String({
         format: 'uuid',
         description:
-          'Present on a failed payment the payer went on to pay with another bank: the new payment\'s id. This payment stays `FAILED`; follow the new one',
+          "Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one",
       }),
     ),
   },

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
+import { retryFigures } from '../../src/console/insight/retries.js';
 import { get, headingOf, pastWaitingPage, submit, submitAndFollow, type Answer } from './http-payer.js';
 
 const kinds = await testDatabaseKinds();
@@ -52,7 +53,9 @@ for (const kind of kinds)
     }
 
     /** A hosted-mode payment of 100 EUR that fails at Hansa for lack of funds (erik has 25). */
-    async function failedForFunds(overrides: Record<string, unknown> = {}): Promise<{ paymentId: string; redirectUrl: string; endToEndId: string }> {
+    async function failedForFunds(
+      overrides: Record<string, unknown> = {},
+    ): Promise<{ paymentId: string; redirectUrl: string; endToEndId: string }> {
       const endToEndId = `retry-${kind.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
       const { paymentId, redirectUrl } = await flow.create({
         amount: 100,
@@ -138,6 +141,14 @@ for (const kind of kinds)
       assert.ok(['Payment complete', 'Your bank is processing the payment'].includes(headingOf(done.html)), headingOf(done.html));
       await flow.waitFor(retryId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
       assert.equal((await resource(paymentId)).status, 'FAILED');
+      // The console's funnel counts the recovery: failed at a bank, retried at another, completed there.
+      const scope = { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000), clientId: flow.client.clientId };
+      assert.deepEqual(await retryFigures(flow.app.database.db, scope), { failedAvoidably: 1, retried: 1, retriedCompleted: 1 });
+      assert.deepEqual(await retryFigures(flow.app.database.db, { ...scope, clientId: 'someone-else' }), {
+        failedAvoidably: 0,
+        retried: 0,
+        retriedCompleted: 0,
+      });
       await flow.assertPasswordNowhere();
     });
 

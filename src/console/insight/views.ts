@@ -8,6 +8,7 @@ import { consolePage, emptyState } from '../layout.js';
 import type { ConsoleNavigation } from '../navigation.js';
 import type { Viewer } from '../viewer.js';
 import { columns, horizontalBars, stackedBars, type Series } from './charts.js';
+import { retryChart, type RetryFigures } from './retries.js';
 import {
   COMPLETION_BUCKETS,
   COMPLETION_SAMPLE_LIMIT,
@@ -156,6 +157,8 @@ export interface InsightPageView {
   /** The funnel's one bank, when one is picked and has payments. */
   readonly bankRow: FunnelRow | undefined;
   readonly times: CompletionTimes;
+  /** Payers who paid with another bank after a bank failed them (src/console/insight/retries.ts). */
+  readonly retries: RetryFigures;
 }
 
 const option = (value: string, label: string, current: string | undefined): SafeHtml =>
@@ -188,6 +191,7 @@ function charts(view: InsightPageView): SafeHtml {
     bankRow?.bankId === undefined || bankRow.bankId === null ? 'Every bank' : (names.get(bankRow.bankId) ?? bankRow.bankId);
   return html`${outcomesChart(buckets, range.bucket, range.label)}
 ${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}
+${retryChart(view.retries)}
 ${bankConversionChart(funnelRows, names)}
 ${completionChart(view.times)}`;
 }
