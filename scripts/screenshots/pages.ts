@@ -149,6 +149,22 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     },
   },
   {
+    name: 'outcome-failed-retry',
+    description: 'Outcome: declined for lack of funds at a bank the payer chose (hosted mode), with "Pay with another bank"',
+    async open(context) {
+      const { paymentId, redirectUrl } = await context.create({
+        amount: 100,
+        provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } },
+      });
+      await context.page.goto(redirectUrl);
+      await click(context.page, `button.bank[value="${BANKS.rheinland}"]`);
+      await approveAtSandboxBank(context.page, 'erik');
+      await context.waitFor(paymentId, 'PAYMENT_EXECUTION_FAILED');
+      await context.page.goto(redirectUrl);
+      await context.page.locator('#retry').waitFor();
+    },
+  },
+  {
     name: 'outcome-cancelled',
     description: 'Outcome: the payer cancelled on our page, then opened the link again',
     async open({ page, create }) {

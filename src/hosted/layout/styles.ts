@@ -35,7 +35,7 @@ label{display:block;font-weight:600;margin:1rem 0 .25rem}
 input[type=text],input[type=password],input[type=search],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;border:1px solid #6b7280;border-radius:6px;font-size:1rem;background:#fff;color:#111827}
 input[aria-invalid=true]{border:2px solid #b91c1c}
 .field-error{color:#b91c1c;font-weight:600;margin:.25rem 0}
-button,.button{display:inline-block;min-height:2.75rem;padding:.625rem 1.25rem;border-radius:6px;border:0;font-size:1rem;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
+button,.button{display:inline-block;font-family:inherit;min-height:2.75rem;padding:.625rem 1.25rem;border-radius:6px;border:0;font-size:1rem;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 .primary{background:#1d4ed8;color:#fff;width:100%;margin-top:1.25rem}
 .secondary{background:#e5e7eb;color:#111827;width:100%;margin-top:.75rem}
 .banks{list-style:none;margin:0;padding:0}
