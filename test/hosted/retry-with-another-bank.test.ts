@@ -152,6 +152,36 @@ for (const kind of kinds)
       await flow.assertPasswordNowhere();
     });
 
+    it('custom mode offers it when the client asks, even when the payer saw no page of ours before the failure', async () => {
+      // dave needs no SCA: with his credentials in the request the bank executes at once, and rejects 2000 EUR.
+      const endToEndId = `custom-retry-${kind.name}-${Date.now()}`;
+      const { paymentId, redirectUrl } = await flow.create({
+        provider: { id: BANKS.hansa },
+        amount: 2000,
+        sender: { credentials: { id: 'dave', password: TEST_PASSWORD } },
+        metadata: {
+          redirectUri: 'https://merchant.example/return',
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'Mozilla/5.0',
+          endToEndId,
+          retryWithAnotherBank: true,
+        },
+      });
+      await flow.waitFor(paymentId, (status) => status === 'PAYMENT_EXECUTION_FAILED');
+      const outcome = await get(redirectUrl, {}, flow.seen);
+      assert.match(outcome.html, /there is not enough money in the account/);
+      const retried = await submit(redirectUrl, outcome.html, 'retry', {}, flow.seen);
+      assert.equal(retried.status, 303);
+      const list = await get(`${flow.app.baseUrl}${retried.location ?? ''}`, {}, flow.seen);
+      assert.equal(headingOf(list.html), 'Choose your bank');
+      const retry = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['mode', 'provider_id', 'sender', 'end_to_end_id'])
+        .where('retry_of', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(retry, { mode: 'hosted', provider_id: null, sender: null, end_to_end_id: `${endToEndId}-R2` });
+    });
+
     it('no offer when the client said no, nor for failures another bank would meet too; a forged post changes nothing', async () => {
       const refused = await failedForFunds({
         metadata: {
