@@ -274,7 +274,7 @@ export function layout(context: PageContext, options: LayoutOptions): string {
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`
-  }${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelForm(context)}</main>`;
+  }${context.handover ?? ''}${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelForm(context)}</main>`;
   return document({
     locale: context.locale,
     title: options.heading,
