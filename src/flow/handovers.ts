@@ -34,7 +34,7 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
 }
 
-function linkSecret(pageKey: string, issuedAt: string): string {
+export function handoverLinkSecret(pageKey: string, issuedAt: string): string {
   return createHmac('sha256', Buffer.from(pageKey, 'base64url')).update(`handover:${issuedAt}`).digest('base64url');
 }
 
@@ -67,9 +67,9 @@ export class HandoverStore {
       .executeTakeFirst();
     if (row?.taken_at !== null && row?.taken_at !== undefined) return undefined;
     // Kept a minute short of its end, so a code scanned from the page still works when the phone opens it.
-    if (row !== undefined && Date.parse(row.expires_at) - 60_000 > now.getTime()) return linkSecret(pageKey, row.issued_at);
+    if (row !== undefined && Date.parse(row.expires_at) - 60_000 > now.getTime()) return handoverLinkSecret(pageKey, row.issued_at);
     const issuedAt = now.toISOString();
-    const secret = linkSecret(pageKey, issuedAt);
+    const secret = handoverLinkSecret(pageKey, issuedAt);
     const values = {
       token_hash: sha256(secret),
       issued_at: issuedAt,

@@ -264,7 +264,6 @@ export interface AuditLogTable {
 export const BANK_CALL_OUTCOMES = ['ok', 'refused', 'unavailable', 'protocol', 'error'] as const;
 export type BankCallOutcome = (typeof BANK_CALL_OUTCOMES)[number];
 
-/** One call to a bank (migration 0010). Never a credential, token, body or URL. */
 /** A payer's flow handed from a desktop to a phone (src/flow/handovers.ts): one row per payment. */
 export interface PaymentHandoversTable {
   payment_id: string;
@@ -279,6 +278,7 @@ export interface PaymentHandoversTable {
   device_hash: string | null;
 }
 
+/** One call to a bank (migration 0010). Never a credential, token, body or URL. */
 export interface BankCallsTable {
   id: string;
   /** When the call started (UTC ISO 8601). */
