@@ -5,13 +5,13 @@
  * browser only under concurrent use, after which the desktop takes no input and follows the payment.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import QRCode from 'qrcode';
 import { BANKS, startFlowHarness, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { handoverLinkSecret } from '../../src/flow/handovers.js';
 import { lastBankCookieName } from '../../src/hosted/bank-selection/step.js';
+import { handoverLinkOf } from './handover-link.js';
 import { csrfOf, get, headingOf, post, submit } from './http-payer.js';
 
 const kinds = await testDatabaseKinds();
@@ -43,15 +43,15 @@ for (const kind of kinds)
       provider: { preferences: { countryCodes: { list, ...(preferred === undefined ? {} : { default: preferred }) } } },
     });
 
-    it('lists popular banks first, then all banks by name, under headings saying so', async () => {
+    it('lists popular banks first, then the others by name, under headings saying so, each bank once', async () => {
       const { redirectUrl } = await flow.create(countries(['DE', 'FR'], 'FR'));
       const page = await get(redirectUrl);
       assert.equal(page.status, 200);
       assert.equal(selectedCountry(page.html), 'FR', "the client's default country");
       assert.match(page.html, /<h2 id="popular-banks">Popular banks<\/h2>/);
-      assert.match(page.html, /<h2 id="all-banks">All banks \(A–Z\)<\/h2>/);
+      assert.match(page.html, /<h2 id="all-banks">Other banks \(A–Z\)<\/h2>/);
       assert.deepEqual(banksUnder(page.html, 'popular-banks'), ['Crédit Sandbox du Midi']);
-      assert.deepEqual(banksUnder(page.html, 'all-banks'), ['Banque Lumière Sandbox', 'Crédit Sandbox du Midi']);
+      assert.deepEqual(banksUnder(page.html, 'all-banks'), ['Banque Lumière Sandbox']);
       assert.ok(page.html.indexOf('id="q"') < page.html.indexOf('id="country"'), 'the search comes first');
       assert.ok(page.html.indexOf('popular-banks') < page.html.indexOf('all-banks'));
 
@@ -102,6 +102,7 @@ for (const kind of kinds)
       const next = await flow.create(countries(['DE', 'FR'], 'FR'));
       const again = await get(next.redirectUrl, { cookie: `${cookieName}=${BANKS.hansa}` });
       assert.deepEqual(banksUnder(again.html, 'last-bank'), ['Hansa Direktbank Sandbox']);
+      assert.equal(again.html.split(`value="${BANKS.hansa}"`).length, 2, 'listed once');
       assert.ok(again.html.indexOf('id="last-bank"') < again.html.indexOf('id="popular-banks"'));
       // Another client's cookie, or a bank this payment may not use, is not shown.
       const other = await get(next.redirectUrl, { cookie: `${lastBankCookieName(randomUUID())}=${BANKS.hansa}` });
@@ -135,6 +136,7 @@ for (const kind of kinds)
         const page = await get(redirectUrl);
         assert.deepEqual(banksUnder(page.html, 'popular-banks'), [], 'a failing bank is not offered as popular');
         assert.deepEqual(banksUnder(page.html, 'all-banks'), ['Hansa Direktbank Sandbox', 'Rheinland Sandbox Bank'], 'last');
+        assert.match(page.html, /<h2 id="all-banks">All banks \(A–Z\)<\/h2>/, 'no section before it');
         assert.match(page.html, /aria-label="Pay with Rheinland Sandbox Bank \(having problems right now\)"/);
         assert.match(page.html, /<span class="bank-problems">Having problems right now<\/span>/);
         // Still chosen as any other.
@@ -145,17 +147,23 @@ for (const kind of kinds)
       }
     });
 
-    /** The desktop's page and the secret of the hand-over link its QR code holds (derived as the service does). */
+    /** The desktop's page and the hand-over link its QR code holds. */
     async function desktopWithQr(redirectUrl: string, paymentId: string): Promise<{ html: string; link: string }> {
       const page = await get(redirectUrl);
       assert.equal(page.status, 200);
-      const db = flow.app.database.db;
-      const row = await db.selectFrom('payment_handovers').selectAll().where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
-      const payment = await db.selectFrom('payments').select('flow_state').where('id', '=', paymentId).executeTakeFirstOrThrow();
-      const state = (typeof payment.flow_state === 'string' ? JSON.parse(payment.flow_state) : payment.flow_state) as { pageKey: string };
-      const secret = handoverLinkSecret(state.pageKey, row.issued_at);
-      assert.notEqual(row.token_hash, secret, 'the secret is stored hashed');
-      const link = `${flow.app.baseUrl}/pay/handover/${secret}`;
+      const row = await flow.app.database.db
+        .selectFrom('payment_handovers')
+        .selectAll()
+        .where('payment_id', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      const link = await handoverLinkOf(flow.app.database.db, flow.app.baseUrl, paymentId);
+      assert.ok(!link.endsWith(row.token_hash), 'the secret is stored hashed');
+      assert.equal(
+        row.token_hash,
+        createHash('sha256')
+          .update(link.split('/').pop() ?? '')
+          .digest('base64url'),
+      );
       // The page's code is exactly the code of that link.
       const svg = await QRCode.toString(link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
       const path = /<path stroke="#000000" d="([^"]+)"/.exec(svg)?.[1] ?? '';

@@ -2,9 +2,10 @@
  * Phase 1 (hosted mode): the bank list. A search box first, then the country (the client's `countryCodes.default`,
  * else the payer's region or language, preselected: bank-selection/country.ts); then the bank this browser chose
  * last for this client ("Your last bank", from a first-party cookie the page says it keeps), the popular banks
- * (the catalogue's `popularRank`) and all banks by name, each under a heading saying the order. Banks failing now
+ * (the catalogue's `popularRank`) and the other banks by name ("All banks (A–Z)" when there is no section before
+ * them), each under a heading saying the order; each bank once. Banks failing now
  * (the console's "Failing now") are marked "having problems" and sorted last, never hidden. With every country
- * shown, "All banks" is one collapsed group per country, so a phone's list stays short.
+ * shown, the banks by name are one collapsed group per country, so a phone's list stays short.
  *
  * A GET form filters on the server, which works without script; our script (`filter-script.ts`) filters as the
  * payer types and applies a new country at once. Bank groups appear as their subsidiaries, found by the group's
@@ -37,7 +38,7 @@ export interface BankSelectionView {
   readonly lastBank: BankChoice | undefined;
   /** The popular banks among those shown, most popular first (none failing now). */
   readonly popular: readonly BankChoice[];
-  /** Every bank that matches the country and the search, by name, those failing now last. */
+  /** The other banks that match the country and the search, by name, those failing now last. */
   readonly banks: readonly BankChoice[];
 }
 
@@ -56,6 +57,7 @@ function section(context: PageContext, id: string, heading: string, banks: reado
 export function bankSelectionPage(context: PageContext, view: BankSelectionView): string {
   const { t, locale } = context;
   const { country, search } = view;
+  const found = view.banks.length + view.popular.length > 0;
   const countries = [...view.countries].sort((a, b) => countryName(a, locale).localeCompare(countryName(b, locale), locale));
   const filters = html`<form method="get" action="${context.flowUrl}" class="filters" role="search">
 <div><label for="q">${t('selection.search')}</label><input type="search" id="q" name="q" value="${search}" autocomplete="off" aria-describedby="bank-count"></div>
@@ -69,26 +71,27 @@ ${countries.map((code) => html`<option value="${code}"${code === country ? html`
   const elsewhere =
     country === undefined
       ? ''
-      : html`<p><a id="search-elsewhere" href="${context.flowUrl}?country=ALL&amp;q=${encodeURIComponent(search)}"${view.banks.length === 0 ? '' : html` hidden`}>${t('selection.searchAllCountries')}</a></p>`;
+      : html`<p><a id="search-elsewhere" href="${context.flowUrl}?country=ALL&amp;q=${encodeURIComponent(search)}"${found ? html` hidden` : ''}>${t('selection.searchAllCountries')}</a></p>`;
   const remembered = html`<p class="hint">${t('selection.rememberNote', { merchant: context.merchant.name })}</p>`;
   // Every country in one list: a collapsed group per country (open while searching, or when only one has banks).
   const byCountry = countries
     .map((code) => ({ code, banks: view.banks.filter((bank) => bank.countryCode === code) }))
     .filter((group) => group.banks.length > 0);
+  const allHeading = view.popular.length > 0 || view.lastBank !== undefined ? t('selection.otherBanks') : t('selection.allBanks');
   const allBanks =
     country !== undefined || byCountry.length <= 1
-      ? section(context, 'all-banks', t('selection.allBanks'), view.banks)
-      : html`<section class="bank-group" aria-labelledby="all-banks"><h2 id="all-banks">${t('selection.allBanks')}</h2>${byCountry.map(
+      ? section(context, 'all-banks', allHeading, view.banks)
+      : html`<section class="bank-group" aria-labelledby="all-banks"><h2 id="all-banks">${allHeading}</h2>${byCountry.map(
           (group) =>
             html`<details class="bank-group country-group"${search === '' ? '' : html` open`}><summary>${countryName(group.code, locale)} <span class="count">(${String(group.banks.length)})</span></summary><ul class="banks">${group.banks.map((bank) => bankItem(context, bank))}</ul></details>`,
         )}</section>`;
   const list =
-    view.banks.length === 0 && view.lastBank === undefined
+    !found && view.lastBank === undefined
       ? html`<p>${t('selection.noMatch')}</p>`
       : html`<form method="post" action="${formAction(context, 'select-bank')}">${csrfField(context, 'select-bank')}${
           view.lastBank === undefined ? '' : section(context, 'last-bank', t('selection.lastBank'), [view.lastBank])
         }${view.popular.length === 0 ? '' : section(context, 'popular-banks', t('selection.popular'), view.popular)}${
-          view.banks.length === 0 ? html`<p>${t('selection.noMatch')}</p>` : allBanks
+          view.banks.length === 0 ? '' : allBanks
         }</form>`;
   return layout(context, {
     heading: t('selection.heading'),

@@ -64,18 +64,22 @@ async function bankSelectionView(input: StepInput): Promise<BankSelectionView> {
   );
   // Banks failing now come last everywhere and are never among the popular ones; the rest by name.
   const byName = (a: Bank, b: Bank): number => Number(failing.has(a.id)) - Number(failing.has(b.id)) || a.name.localeCompare(b.name);
-  const popular = shown
-    .filter((bank) => bank.popularRank !== undefined && !failing.has(bank.id))
-    .sort((a, b) => (a.popularRank ?? 0) - (b.popularRank ?? 0) || a.name.localeCompare(b.name));
   const remembered = cookie(lastBankCookieName(payment.clientId));
   const lastBank = search === '' ? banks.find((bank) => bank.id === remembered) : undefined;
+  // Each bank once: the remembered one, else among the popular ones, else among the others.
+  const popular = shown
+    .filter((bank) => bank.popularRank !== undefined && !failing.has(bank.id) && bank !== lastBank)
+    .sort((a, b) => (a.popularRank ?? 0) - (b.popularRank ?? 0) || a.name.localeCompare(b.name));
   return {
     countries,
     country,
     search,
     lastBank: lastBank === undefined ? undefined : choice(lastBank),
     popular: popular.map(choice),
-    banks: [...shown].sort(byName).map(choice),
+    banks: shown
+      .filter((bank) => bank !== lastBank && !popular.includes(bank))
+      .sort(byName)
+      .map(choice),
   };
 }
 

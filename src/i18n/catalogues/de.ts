@@ -144,6 +144,7 @@ export const de: Catalogue = {
   'selection.lastBank': 'Ihre zuletzt gewählte Bank',
   'selection.popular': 'Beliebte Banken',
   'selection.allBanks': 'Alle Banken (A–Z)',
+  'selection.otherBanks': 'Weitere Banken (A–Z)',
   'selection.problems': 'Hat gerade Probleme',
   'selection.chooseProblems': 'Mit {bank} bezahlen (hat gerade Probleme)',
   'selection.rememberNote':

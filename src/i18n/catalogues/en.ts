@@ -138,6 +138,7 @@ export const en = {
   'selection.lastBank': 'Your last bank',
   'selection.popular': 'Popular banks',
   'selection.allBanks': 'All banks (A–Z)',
+  'selection.otherBanks': 'Other banks (A–Z)',
   'selection.problems': 'Having problems right now',
   'selection.chooseProblems': 'Pay with {bank} (having problems right now)',
   'selection.rememberNote':

@@ -140,6 +140,7 @@ export const es: Catalogue = {
   'selection.lastBank': 'Su último banco',
   'selection.popular': 'Bancos populares',
   'selection.allBanks': 'Todos los bancos (A–Z)',
+  'selection.otherBanks': 'Otros bancos (A–Z)',
   'selection.problems': 'Tiene problemas en este momento',
   'selection.chooseProblems': 'Pagar con {bank} (tiene problemas en este momento)',
   'selection.rememberNote':

@@ -141,6 +141,7 @@ export const fr: Catalogue = {
   'selection.lastBank': 'Votre dernière banque',
   'selection.popular': 'Banques populaires',
   'selection.allBanks': 'Toutes les banques (A–Z)',
+  'selection.otherBanks': 'Autres banques (A–Z)',
   'selection.problems': 'Rencontre des problèmes en ce moment',
   'selection.chooseProblems': 'Payer avec {bank} (rencontre des problèmes en ce moment)',
   'selection.rememberNote':

@@ -140,6 +140,7 @@ export const lt: Catalogue = {
   'selection.lastBank': 'Jūsų paskutinis bankas',
   'selection.popular': 'Populiarūs bankai',
   'selection.allBanks': 'Visi bankai (A–Ž)',
+  'selection.otherBanks': 'Kiti bankai (A–Ž)',
   'selection.problems': 'Šiuo metu kyla problemų',
   'selection.chooseProblems': 'Mokėti per {bank} (šiuo metu kyla problemų)',
   'selection.rememberNote':
