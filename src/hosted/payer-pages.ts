@@ -71,7 +71,14 @@ export class PayerPages {
       query: (name) => queryText(request, name),
       cookie: (name) => payerCookie(request, name),
       acceptLanguage: typeof acceptLanguage === 'string' ? acceptLanguage : undefined,
-      failingBanks: async () => (failingBanks === undefined ? NO_BANK_FAILING : failingBanks()),
+      // The list is shown without the marks rather than not at all when the records of bank calls cannot be read.
+      failingBanks: async () =>
+        failingBanks === undefined
+          ? NO_BANK_FAILING
+          : failingBanks().catch((error: unknown) => {
+              request.log.warn({ err: error, paymentId: payment.id }, 'banks failing now unknown: the bank list shows none as having problems');
+              return NO_BANK_FAILING;
+            }),
     };
   }
 
