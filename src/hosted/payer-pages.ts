@@ -76,7 +76,10 @@ export class PayerPages {
         failingBanks === undefined
           ? NO_BANK_FAILING
           : failingBanks().catch((error: unknown) => {
-              request.log.warn({ err: error, paymentId: payment.id }, 'banks failing now unknown: the bank list shows none as having problems');
+              request.log.warn(
+                { err: error, paymentId: payment.id },
+                'banks failing now unknown: the bank list shows none as having problems',
+              );
               return NO_BANK_FAILING;
             }),
     };
