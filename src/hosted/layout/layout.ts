@@ -264,7 +264,10 @@ ${footer.value === '' ? '' : html`<footer>${footer}</footer>`}</body></html>`.va
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
   // A waiting page follows the payment; so does a desktop's page offering the QR code (a phone may take the flow over).
-  const live = options.waiting === true || context.handover !== undefined ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
+  const live =
+    options.waiting === true || context.handover !== undefined
+      ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"`
+      : '';
   const twoLogins = context.twoLogins
     ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>`
     : '';
