@@ -7,8 +7,10 @@ import { apiPlugin } from './api/plugin.js';
 import type { Config } from './config/config.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
 import type { Connectors } from './connectors/index.js';
+import { failingBankIds } from './console/banks/queries.js';
 import { consolePlugin } from './console/plugin.js';
 import { buildServiceGraph } from './composition.js';
+import { HandoverStore } from './flow/handovers.js';
 import { hostedPagesPlugin } from './hosted/plugin.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
@@ -140,6 +142,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       operator: config.operator,
       sandboxBankUrl: `${config.sandboxBank.url}/`,
       retries: services.payments,
+      handovers: new HandoverStore(database.db, now),
+      failingBanks: () => failingBankIds(database.db, now()),
     });
     await app.register(consolePlugin, {
       prefix: '/console',

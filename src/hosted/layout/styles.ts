@@ -85,6 +85,15 @@ button.secondary.busy::after,.bank.busy::after{border-color:#1d4ed8;border-right
 @keyframes spin{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){button.busy::after{animation:none}}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.bank-problems{display:block;color:#92400e;font-size:.875rem;font-weight:400}
+.bank.problems{border-style:dashed}
+.country-group{border:1px solid #d1d5db;border-radius:8px;margin:.5rem 0}
+.country-group summary{cursor:pointer;padding:.625rem .75rem;font-weight:600;min-height:2.75rem}
+.country-group summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+.country-group .banks{padding:0 .75rem .25rem}
+.count{color:#4b5563;font-weight:400}
+.handover{display:none}
+@media (min-width:60rem){.handover{display:block;border-top:1px solid #e5e7eb;margin-top:1.5rem;padding-top:.25rem}.handover-body{display:flex;gap:1rem;align-items:flex-start}.handover-body p{margin:0 0 .5rem}.qr{flex:none;width:10rem;height:10rem}.qr svg{display:block;width:100%;height:100%}}
 `;
 
 /** Part of the stylesheet's URL: a new version gets a new URL, so it can be cached for long. */
