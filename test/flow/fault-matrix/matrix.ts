@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Connectors } from '../../../src/connectors/index.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../../e2e/flow-harness.js';
-import { testDatabaseKinds, type TestDatabaseKind } from '../../helpers/databases.js';
+import { testDatabaseKind, type TestDatabaseKind } from '../../helpers/databases.js';
 import { WAIT_BOUND_MS } from '../../helpers/wait.js';
 import { completeBankPages } from '../../connectors/helpers/psu-browser.js';
 import { paymentRequest, ukPaymentRequest } from '../../helpers/payment-requests.js';
@@ -247,7 +247,7 @@ function defectOf(subject: Flow, call: string, fault: FaultName): string | undef
  * not reachable and not required, as everywhere (test/helpers/databases.ts).
  */
 export async function describeFaultMatrix(flowKey: FlowKey, database: TestDatabaseKind['name']): Promise<void> {
-  const kind = (await testDatabaseKinds()).find((candidate) => candidate.name === database);
+  const kind = await testDatabaseKind(database);
   if (kind === undefined) return;
   const subjects: readonly Flow[] = [FLOWS[flowKey]];
   describe(`fault matrix [${kind.name}] ${FLOWS[flowKey].name}`, () => {
