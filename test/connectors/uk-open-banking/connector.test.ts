@@ -333,11 +333,13 @@ describe('UK connector: decoupled bank (CIBA)', () => {
   });
 
   it('the CIBA grant got the token but the submission timed out: the held token submits on the next poll', async () => {
-    const test = await connector('pennine', { timeoutMs: 300 });
+    // The time limit is for every call of the test, the ones that must succeed too: generous for a loaded machine (a
+    // 300 ms limit timed out the second submission as well there); the held answer outlasts it.
+    const test = await connector('pennine', { timeoutMs: 5_000 });
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-held' });
     const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
     assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
-    bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'timeout', holdMs: 1_000 }, times: 1 });
+    bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'timeout', holdMs: 6_000 }, times: 1 });
     const lost = await test.connector.completeAuthorisation({
       context: context(),
       payment: registered.payment,

@@ -9,29 +9,33 @@
  *
  * Banks answer within 1 s here (their own catalogue), so a slow answer is 1.4 s and a silent one is dropped at 2.5 s.
  *
- * Flows: Berlin Group embedded (Hansa/dave, Banca Italia/bob; SQLite and PostgreSQL), and, on SQLite only (the whole
- * matrix on both databases would run well past six minutes; the engine's storage is covered by the first two), Berlin
- * Group redirect (Rheinland/alice: our review page, the bank's pages, our callback), Berlin Group decoupled (Crédit
- * du Midi/alice, login id in the request, approved on the sandbox's bank-app page linked from our waiting page) and
- * UK Open Banking CIBA (Pennine/alice, approved in the UK sandbox's bank app). A Rheinland flow starts no
- * authorisation (the initiation's answer carries the bank's link); UK faults name no payer (the authorisation server
- * knows none), and the UK `token` operation is not a column (every call takes a token first, so a rule on it cannot
- * pick one call). Each flow's run without a fault prints the connector calls it makes. Cells the engine does not get
- * right yet are node:test `todo`s naming the defect: they run and print their row, and do not fail the suite.
+ * Flows: Berlin Group embedded (Hansa/dave, Banca Italia/bob; SQLite and PostgreSQL), and, on SQLite only (the
+ * engine's storage is covered by the first two), Berlin Group redirect (Rheinland/alice: our review page, the bank's
+ * pages, our callback), Berlin Group decoupled (Crédit du Midi/alice, login id in the request, approved on the
+ * sandbox's bank-app page linked from our waiting page) and UK Open Banking CIBA (Pennine/alice, approved in the UK
+ * sandbox's bank app). A Rheinland flow starts no authorisation (the initiation's answer carries the bank's link); UK
+ * faults name no payer (the authorisation server knows none), and the UK `token` operation is not a column (every
+ * call takes a token first, so a rule on it cannot pick one call). Each flow's run without a fault prints the
+ * connector calls it makes. Cells the engine does not get right yet are node:test `todo`s naming the defect: they
+ * run and print their row, and do not fail the suite.
+ *
+ * This module holds the matrix; each test file beside it runs one flow on one database (`describeFaultMatrix`), so
+ * the test runner spreads the matrix over its parallel files (the cells of one flow run one after another, each
+ * final before the next: a fault rule names no payment).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Connectors } from '../../src/connectors/index.js';
-import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
-import { testDatabaseKinds } from '../helpers/databases.js';
-import { WAIT_BOUND_MS } from '../helpers/wait.js';
-import { completeBankPages } from '../connectors/helpers/psu-browser.js';
-import { paymentRequest, ukPaymentRequest } from '../helpers/payment-requests.js';
-import { injectSandboxFault } from '../helpers/test-app.js';
-import { fieldsAsked, get, headingOf, submit, submitAndFollow } from '../hosted/http-payer.js';
+import type { Connectors } from '../../../src/connectors/index.js';
+import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../../e2e/flow-harness.js';
+import { testDatabaseKind, type TestDatabaseKind } from '../../helpers/databases.js';
+import { WAIT_BOUND_MS } from '../../helpers/wait.js';
+import { completeBankPages } from '../../connectors/helpers/psu-browser.js';
+import { paymentRequest, ukPaymentRequest } from '../../helpers/payment-requests.js';
+import { injectSandboxFault } from '../../helpers/test-app.js';
+import { fieldsAsked, get, headingOf, submit, submitAndFollow } from '../../hosted/http-payer.js';
 
 const ANSWER_TIMEOUT_MS = 1000;
 /**
@@ -43,7 +47,7 @@ const PAYER_BOUND_MS = 2 * WAIT_BOUND_MS;
 const KNOWN_DEFECT_BOUND_MS = 8_000;
 
 function catalogueWithShortTimeouts(dir: string): string {
-  const builtIn = readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
+  const builtIn = readFileSync(new URL('../../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
   const file = join(dir, 'catalogue.json');
   writeFileSync(file, builtIn.replace(/"timeoutMs":\s*\d+/g, `"timeoutMs": ${ANSWER_TIMEOUT_MS}`));
   return file;
@@ -88,8 +92,6 @@ interface Flow {
   readonly request: () => Record<string, unknown>;
   readonly calls: readonly string[];
   readonly methods: Readonly<Record<string, string>>;
-  /** Only on SQLite, to keep the file's run time reasonable (the engine's storage is covered by the first flows). */
-  readonly sqliteOnly?: boolean;
   /**
    * Cells the engine does not get right yet, by call (every fault) or `call × fault`, each with the defect in one
    * line (node:test `todo`: run and printed, not hidden).
@@ -106,8 +108,8 @@ interface Flow {
 const LOST_CIBA_START_TAKEN =
   'engine defect: a CIBA start the bank took, its answer lost: the repeated backchannel request is refused while the first is open, so the payment fails (nothing executed) instead of waiting out the first request or finishing';
 
-const FLOWS: readonly Flow[] = [
-  {
+const FLOWS = {
+  hansa: {
     name: 'embedded, login first, no code (Hansa, dave)',
     payer: 'embedded',
     bank: 'hansa',
@@ -117,7 +119,7 @@ const FLOWS: readonly Flow[] = [
     calls: ['initiatePayment', 'startAuthorisation', 'getPaymentStatus'],
     methods: BERLIN_GROUP_METHODS,
   },
-  {
+  italia: {
     name: 'embedded with a one-time code (Banca Italia, bob)',
     payer: 'embedded',
     bank: 'italia',
@@ -128,7 +130,7 @@ const FLOWS: readonly Flow[] = [
     calls: ['initiatePayment', 'startAuthorisation', 'updateAuthorisation', 'getPaymentStatus'],
     methods: BERLIN_GROUP_METHODS,
   },
-  {
+  rheinland: {
     name: 'redirect (Rheinland, alice)',
     payer: 'redirect',
     bank: 'rheinland',
@@ -138,9 +140,8 @@ const FLOWS: readonly Flow[] = [
     // The initiation's answer carries the link to the bank's pages: no authorisation is started.
     calls: ['initiatePayment', 'getScaStatus', 'getPaymentStatus'],
     methods: BERLIN_GROUP_METHODS,
-    sqliteOnly: true,
   },
-  {
+  midi: {
     name: 'decoupled (Crédit du Midi, alice)',
     payer: 'decoupled',
     bank: 'midi',
@@ -149,9 +150,8 @@ const FLOWS: readonly Flow[] = [
     request: () => paymentRequest({ provider: { id: BANKS.midi }, sender: { credentials: { id: 'alice' } } }),
     calls: ['initiatePayment', 'startAuthorisation', 'getScaStatus', 'getPaymentStatus'],
     methods: BERLIN_GROUP_METHODS,
-    sqliteOnly: true,
   },
-  {
+  pennine: {
     name: 'UK CIBA (Pennine, alice)',
     payer: 'ciba',
     bank: 'uk/pennine',
@@ -160,7 +160,6 @@ const FLOWS: readonly Flow[] = [
     request: () => ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }),
     calls: ['createDomesticPaymentConsent', 'backchannelAuthentication', 'createDomesticPayment', 'getDomesticPayment'],
     methods: UK_METHODS,
-    sqliteOnly: true,
     defects: {
       'backchannelAuthentication × no answer, done': LOST_CIBA_START_TAKEN,
       'backchannelAuthentication × 5xx, done': LOST_CIBA_START_TAKEN,
@@ -168,7 +167,10 @@ const FLOWS: readonly Flow[] = [
       'backchannelAuthentication × crash before our commit': LOST_CIBA_START_TAKEN,
     },
   },
-];
+} as const satisfies Record<string, Flow>;
+
+/** The flows of the matrix, each run by a test file of its own. */
+export type FlowKey = keyof typeof FLOWS;
 
 type FaultName = 'no answer, nothing done' | 'no answer, done' | '5xx, done' | 'slow, done late' | 'crash before our commit';
 
@@ -240,10 +242,15 @@ function defectOf(subject: Flow, call: string, fault: FaultName): string | undef
   return subject.defects?.[`${call} × ${fault}`] ?? subject.defects?.[call];
 }
 
-const kinds = await testDatabaseKinds();
-
-for (const kind of kinds) {
-  describe(`fault matrix [${kind.name}]`, () => {
+/**
+ * Registers the matrix of one flow on one database (a test file's whole content). PostgreSQL is left out when it is
+ * not reachable and not required, as everywhere (test/helpers/databases.ts).
+ */
+export async function describeFaultMatrix(flowKey: FlowKey, database: TestDatabaseKind['name']): Promise<void> {
+  const kind = await testDatabaseKind(database);
+  if (kind === undefined) return;
+  const subjects: readonly Flow[] = [FLOWS[flowKey]];
+  describe(`fault matrix [${kind.name}] ${FLOWS[flowKey].name}`, () => {
     let flow: FlowHarness;
     let dir: string;
     const crasher = new Crasher();
@@ -414,7 +421,6 @@ for (const kind of kinds) {
       return { paymentId, redirectUrl: payment.redirectUrl };
     }
 
-    const subjects = FLOWS.filter((subject) => subject.sqliteOnly !== true || kind.name === 'sqlite');
     for (const subject of subjects) {
       it(`${subject.name} without a fault: completes (the connector calls it makes are printed)`, async () => {
         const calls = crasher.record();

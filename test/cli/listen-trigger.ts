@@ -1,7 +1,8 @@
 /**
  * `openpis trigger` and `openpis listen` against a running service (an in-process app with its workers and the
  * embedded sandbox bank) sharing its database with the CLI, as on a developer's machine; and the output rules of
- * the CLI (tables with headers, ids checked, JSON bodies as JSON).
+ * the CLI (tables with headers, ids checked, JSON bodies as JSON). Each test file beside this one
+ * (listen-trigger-*.test.ts) runs them on one database.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { waitUntil } from '../helpers/wait.js';
-import { testDatabaseKinds } from '../helpers/databases.js';
+import { testDatabaseKind, type TestDatabaseKind } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
@@ -57,7 +58,10 @@ interface TriggerOutput {
   history: { status: string; detailedStatus: string }[];
 }
 
-for (const kind of await testDatabaseKinds()) {
+/** Registers the tests on one database, PostgreSQL only when reachable. */
+export async function describeListenAndTrigger(database: TestDatabaseKind['name']): Promise<void> {
+  const kind = await testDatabaseKind(database);
+  if (kind === undefined) return;
   describe(`openpis trigger and listen [${kind.name}]`, () => {
     let service: TestApp;
     let client: TestClient;
