@@ -545,9 +545,10 @@ export type CapabilityName = (typeof CONNECTOR_CAPABILITIES)[number];
 
 /** Fails to compile while a capability in {@link CapabilityOperations} is missing from {@link CONNECTOR_CAPABILITIES}. */
 type EveryCapabilityListed<Missing extends never> = Missing;
-export type ConnectorCapabilities = EveryCapabilityListed<Exclude<keyof CapabilityOperations, CapabilityName>> extends never
-  ? { readonly [Name in CapabilityName]?: CapabilityOperations[Name] }
-  : never;
+export type ConnectorCapabilities =
+  EveryCapabilityListed<Exclude<keyof CapabilityOperations, CapabilityName>> extends never
+    ? { readonly [Name in CapabilityName]?: CapabilityOperations[Name] }
+    : never;
 
 /** Whether `name` is a capability's name (a property holding a group of bank operations). */
 export function isCapabilityName(name: string): name is CapabilityName {

@@ -113,7 +113,8 @@ export class TokenCache {
       (issued) => {
         delete entry.pending;
         const lifetimeMs = (issued.expiresInSeconds ?? 0) * 1000;
-        if (lifetimeMs > 0) entry.token = { value: issued.accessToken, usableUntil: requestedAt + lifetimeMs - this.refreshBefore(lifetimeMs) };
+        if (lifetimeMs > 0)
+          entry.token = { value: issued.accessToken, usableUntil: requestedAt + lifetimeMs - this.refreshBefore(lifetimeMs) };
         else delete entry.token;
         return issued.accessToken;
       },
