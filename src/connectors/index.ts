@@ -102,7 +102,7 @@ interface SharedDependencies {
 }
 
 /** Each standard's credentials: what its connector needs of our identity. */
-interface CredentialsByStandard {
+export interface CredentialsByStandard {
   readonly 'berlin-group': { readonly signing: SigningKeys | undefined; readonly tls: TlsOptions | undefined };
   readonly 'uk-open-banking': { readonly keys: UkSigningKeys; readonly tls: TlsOptions | undefined };
 }
