@@ -14,10 +14,11 @@
  * pages, our callback), Berlin Group decoupled (Crédit du Midi/alice, login id in the request, approved on the
  * sandbox's bank-app page linked from our waiting page) and UK Open Banking CIBA (Pennine/alice, approved in the UK
  * sandbox's bank app). A Rheinland flow starts no authorisation (the initiation's answer carries the bank's link); UK
- * faults name no payer (the authorisation server knows none), and the UK `token` operation is not a column (every
- * call takes a token first, so a rule on it cannot pick one call). Each flow's run without a fault prints the
- * connector calls it makes. Cells the engine does not get right yet are node:test `todo`s naming the defect: they
- * run and print their row, and do not fail the suite.
+ * faults name no payer (the authorisation server knows none), and the UK `token` operation is not a column (one
+ * endpoint answers both the client-credentials token — fetched once and reused while it lives, so which call fetches
+ * it depends on the flows before — and every CIBA poll, so a rule on it cannot pick one call). Each flow's run
+ * without a fault prints the connector calls it makes. Cells the engine does not get right yet are node:test `todo`s
+ * naming the defect: they run and print their row, and do not fail the suite.
  *
  * This module holds the matrix; each test file beside it runs one flow on one database (`describeFaultMatrix`), so
  * the test runner spreads the matrix over its parallel files (the cells of one flow run one after another, each
