@@ -2,9 +2,7 @@
  * Which catalogue banks this sandbox serves: every bank whose connector base URL sits under the sandbox's public
  * URL; the rest of that URL is the bank's slug.
  */
-import { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../../connectors/contract.js';
-import type { ScaApproach } from '../../domain/reference-data.js';
-import type { SandboxCatalogue } from '../shared/catalogue.js';
+import type { SandboxCatalogue, ScaApproach } from '../shared/catalogue.js';
 
 export interface SandboxBankDefinition {
   readonly slug: string;
@@ -40,7 +38,15 @@ export function productCurrency(product: string): string | undefined {
   return PRODUCT_CURRENCY.find(([pattern]) => pattern.test(product))?.[1];
 }
 
-export function sandboxBanks(catalogue: SandboxCatalogue, publicUrl: string): Map<string, SandboxBankDefinition> {
+/**
+ * The catalogue's Berlin Group banks under `publicUrl`, by slug. `authenticationAttempts` is the attempt limit of a bank
+ * whose catalogue entry sets none (the service passes its connectors' default, so both count alike).
+ */
+export function sandboxBanks(
+  catalogue: SandboxCatalogue,
+  publicUrl: string,
+  authenticationAttempts: number,
+): Map<string, SandboxBankDefinition> {
   const base = `${publicUrl.replace(/\/+$/, '')}/`;
   const banks = new Map<string, SandboxBankDefinition>();
   for (const environment of ['sandbox', 'production'] as const) {
@@ -67,8 +73,8 @@ export function sandboxBanks(catalogue: SandboxCatalogue, publicUrl: string): Ma
         accountInformation: connector.accountInformation,
         signRequests: connector.signRequests === true,
         remittanceMaxLength: bank.remittanceMaxLength,
-        loginAttempts: connector.loginAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
-        oneTimeCodeAttempts: connector.oneTimeCodeAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
+        loginAttempts: connector.loginAttempts ?? authenticationAttempts,
+        oneTimeCodeAttempts: connector.oneTimeCodeAttempts ?? authenticationAttempts,
       });
     }
   }

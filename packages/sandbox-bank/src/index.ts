@@ -8,8 +8,10 @@
  * - `shared/`: test payers, the balances ledger, fault plan, operator token, page frame, request plumbing, and the
  *   shape of the catalogue it is given.
  *
- * This file is the sandbox banks' whole interface to the service: nothing else in src/ imports a file inside this
- * folder (.dependency-cruiser.cjs, `sandbox-bank-interface`), so the folder can stand on its own as a package.
+ * This file is the package's whole interface (`@openpis/sandbox-bank`, package.json `exports`): the service imports
+ * nothing else of it, and the package imports nothing of the service (.dependency-cruiser.cjs). What it needs of the
+ * service comes in as options: the provider catalogue (in the shape shared/catalogue.ts names) and the connectors'
+ * default attempt limit (`authenticationAttempts`).
  */
 export {
   sandboxBankPlugin,
@@ -32,7 +34,7 @@ export {
   type FaultContext,
   type OperationName,
 } from './shared/faults.js';
-export type { SandboxCatalogue, CatalogueBank, CatalogueBerlinGroupConnector } from './shared/catalogue.js';
+export type { SandboxCatalogue, CatalogueBank, CatalogueBerlinGroupConnector, ScaApproach } from './shared/catalogue.js';
 export {
   loadSandboxFixtures,
   parseSandboxFixtures,

@@ -3,7 +3,7 @@
  * of a consent. A file of its own so the pages (payment-pages.ts, bank-app-pages.ts) and their registration
  * (pages.ts) import it without importing each other.
  */
-import { escapeHtml } from '../../http/escape-html.js';
+import escapeHtml from 'escape-html';
 import { fromMinor } from '../shared/money.js';
 import { approveAndRefuseButtons } from '../shared/pages.js';
 import type { Consent, UkAccount } from './state.js';

@@ -14,8 +14,7 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { ObFormatError, type ObFieldError } from './errors.js';
-import { createAjv } from '../../http/ajv.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 const text = (maxLength: number): TSchema => Type.String({ minLength: 1, maxLength });
 const closed = { additionalProperties: false } as const;
@@ -91,7 +90,9 @@ export const DomesticConsentRequestSchema = Type.Object(
 /** `OBWriteDomestic2` as the sandbox accepts it. */
 export const DomesticPaymentRequestSchema = Type.Object({ Data: Type.Object({ ConsentId: text(128), Initiation }, closed), Risk }, closed);
 
-const ajv = createAjv();
+// Every problem at once (the answer lists them), nothing removed, coerced or defaulted: the body is judged as sent. The
+// schemas use no `format`, so no format plugin is needed.
+const ajv = new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, strict: false });
 const validators = {
   consent: ajv.compile(DomesticConsentRequestSchema),
   payment: ajv.compile(DomesticPaymentRequestSchema),

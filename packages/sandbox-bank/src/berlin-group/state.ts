@@ -6,7 +6,7 @@
  * handed out read-only); money moves through the shared ledger.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ScaApproach } from '../../domain/reference-data.js';
+import type { ScaApproach } from '../shared/catalogue.js';
 import type { PayerAccount, SandboxFixtures, ScaMethod, TestPayer } from '../shared/fixtures.js';
 import { executionTimeline, Ledger } from '../shared/ledger.js';
 import { toMinor } from '../shared/money.js';

@@ -91,7 +91,7 @@ export type FaultRule = Static<typeof FaultRuleSchema>;
 
 /**
  * The shape every fault rule shares, whatever standard names the operations: the UK Open Banking sandbox
- * (src/sandbox-bank/uk-open-banking/) keeps its own operation names in a plan of its own.
+ * (uk-open-banking/) keeps its own operation names in a plan of its own.
  */
 export interface AnyFaultRule {
   readonly bank?: string;

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../../connectors/contract.js';
 import type { SandboxCatalogue } from '../shared/catalogue.js';
 import { sandboxBanks } from './banks.js';
 import type { BankContext } from './context.js';
@@ -21,6 +20,11 @@ export interface BerlinGroupSandboxOptions {
   readonly catalogue: SandboxCatalogue;
   /** Public base URL of the sandbox bank (no trailing slash); banks live at `{publicUrl}/{slug}`. */
   readonly publicUrl: string;
+  /**
+   * Wrong passwords, and wrong one-time codes, a bank takes when its catalogue entry sets no `loginAttempts` or
+   * `oneTimeCodeAttempts`: the service passes its connectors' default, so the bank and the service count alike.
+   */
+  readonly authenticationAttempts: number;
   /** Test payers; default: the built-in `fixtures/test-payers.json`. */
   readonly fixtures?: SandboxFixtures;
   /** Source of "now" for expiry and settlement timing; default: the system clock. */
@@ -44,14 +48,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOptions> = async (app, options) => {
   const publicUrl = normalisePublicUrl(options.publicUrl, 'sandbox bank');
-  const banks = sandboxBanks(options.catalogue, publicUrl);
+  const banks = sandboxBanks(options.catalogue, publicUrl, options.authenticationAttempts);
   const state = new SandboxState({
     fixtures: options.fixtures ?? loadSandboxFixtures(),
     clock: options.clock ?? (() => new Date()),
     scaDeadlineMs: (options.scaDeadlineSeconds ?? DEFAULT_SCA_DEADLINE_SECONDS) * 1000,
     maxResources: options.maxResources ?? DEFAULT_MAX_RESOURCES,
     attemptLimits: (slug) =>
-      banks.get(slug) ?? { loginAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS, oneTimeCodeAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS },
+      banks.get(slug) ?? { loginAttempts: options.authenticationAttempts, oneTimeCodeAttempts: options.authenticationAttempts },
   });
   const context: BankContext = {
     state,

@@ -3,7 +3,7 @@
  * backchannel requests that wait for them. Every change of a session or consent goes through the state's methods.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml } from '../../http/escape-html.js';
+import escapeHtml from 'escape-html';
 import { field, formBody, layout, sameToken, sendFormExpired, sendLinkNotValid, sendPage, type FormBody } from '../shared/pages.js';
 import type { UkSandboxBank } from './banks.js';
 import type { UkContext } from './context.js';

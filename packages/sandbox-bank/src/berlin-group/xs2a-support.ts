@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isValidIBAN } from 'ibantools';
-import type { ScaApproach } from '../../domain/reference-data.js';
+import type { ScaApproach } from '../shared/catalogue.js';
 import { header } from '../shared/plumbing.js';
 import type { SandboxBankDefinition } from './banks.js';
 import { bankUrl, booleanHeader, type BankContext } from './context.js';

@@ -1,12 +1,14 @@
 /**
  * The banks of the service's provider catalogue as the sandbox banks read them: only what they need to serve a bank
  * (its name, colours, currencies, and the Berlin Group connector settings that say where and how). The service's
- * own catalogue (src/providers/catalogue.ts) fits this shape; the sandbox banks name it here rather than import it,
- * so they depend on no part of the service above the shared domain and connector defaults.
+ * own catalogue (the service's src/providers/catalogue.ts) fits this shape; the sandbox banks name it here rather than import it,
+ * so the package depends on nothing of the service: the service's values they need (the connectors' default attempt
+ * limit) come in as options (berlin-group/plugin.ts).
  */
-import type { ScaApproach } from '../../domain/reference-data.js';
+/** How a bank authenticates the payer (the service's reference data has the same three). */
+export type ScaApproach = 'REDIRECT' | 'EMBEDDED' | 'DECOUPLED';
 
-/** The Berlin Group connector settings the sandbox reads (src/connectors/berlin-group/settings.ts has them all). */
+/** The Berlin Group connector settings the sandbox reads (the service's src/connectors/berlin-group/settings.ts has them all). */
 export interface CatalogueBerlinGroupConnector {
   readonly standard: 'berlin-group';
   readonly baseUrl: string;

@@ -5,7 +5,7 @@
  * unguessable token rather than a resource id. The steps themselves are in page-steps.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml } from '../../http/escape-html.js';
+import escapeHtml from 'escape-html';
 import { field, formBody, layout, sameToken, sendFormExpired, sendLinkNotValid, sendPage } from '../shared/pages.js';
 import type { SandboxBankDefinition } from './banks.js';
 import type { BankContext } from './context.js';

@@ -25,6 +25,7 @@ export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (
   await app.register(berlinGroupSandboxPlugin, {
     catalogue: options.catalogue,
     publicUrl: options.publicUrl,
+    authenticationAttempts: options.authenticationAttempts,
     fixtures: options.fixtures,
     clock: options.clock,
     faults: options.faults,
@@ -65,7 +66,7 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
             },
           },
     bodyLimit: BODY_LIMIT,
-    // No start-up timer a busy machine can miss (as the service, src/app.ts).
+    // No start-up timer a busy machine can miss (as in the service's app).
     pluginTimeout: 0,
   });
   void app.register(sandboxBankPlugin, pluginOptions);
@@ -78,6 +79,8 @@ export async function startSandboxBank(options: {
   readonly host: string;
   readonly publicUrl: string;
   readonly catalogue: SandboxCatalogue;
+  /** See `SandboxBankOptions.authenticationAttempts`. */
+  readonly authenticationAttempts: number;
   readonly fixtures?: SandboxFixtures;
   readonly logLevel?: string;
   /** See `SandboxBankOptions.operatorToken`. */
@@ -86,6 +89,7 @@ export async function startSandboxBank(options: {
   const app = buildSandboxBankApp({
     catalogue: options.catalogue,
     publicUrl: options.publicUrl,
+    authenticationAttempts: options.authenticationAttempts,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
     operatorToken: options.operatorToken,
     logger: { level: options.logLevel ?? 'info' },

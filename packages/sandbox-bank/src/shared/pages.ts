@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { escapeHtml } from '../../http/escape-html.js';
+import escapeHtml from 'escape-html';
 
 /** The bank as a page needs it; no bank: the sandbox's own index pages. */
 export type PageBank = { readonly name: string; readonly brandColor: string } | undefined;

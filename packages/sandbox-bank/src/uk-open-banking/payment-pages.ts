@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml } from '../../http/escape-html.js';
+import escapeHtml from 'escape-html';
 import { fromMinor } from '../shared/money.js';
 import {
   field,

@@ -3,7 +3,7 @@
  * login, account choice, review, SCA method and one-time code. Every change of the authorisation or its payment
  * or consent goes through the state's methods.
  */
-import { escapeHtml } from '../../http/escape-html.js';
+import escapeHtml from 'escape-html';
 import type { PayerAccount } from '../shared/fixtures.js';
 import { fromMinor } from '../shared/money.js';
 import { approveAndRefuseButtons, field, fields, finishedPage, layout, noticeHtml, stepForm, type FormBody } from '../shared/pages.js';

@@ -4,7 +4,7 @@
  * needed, every value escaped, forms carry an anti-forgery token, and the page URL an unguessable token.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { escapeHtml } from '../../http/escape-html.js';
+import escapeHtml from 'escape-html';
 import { layout, sendPage } from '../shared/pages.js';
 import { registerBankAppPages } from './bank-app-pages.js';
 import type { UkSandboxBank } from './banks.js';
