@@ -6,6 +6,11 @@
  * shared domain (statuses, failure codes, the payment, money, reference data) is at the bottom and imports nothing
  * of ours. docs/architecture.md draws the layers. Inside a folder, and in scripts/, bench/ and test/ (which
  * `npm run check:boundaries` reads too), no two files import each other round a loop either (`no-circular`).
+ *
+ * The sandbox banks are a workspace package of their own (packages/sandbox-bank, `@openpis/sandbox-bank`): it imports
+ * nothing of the service, the service reaches it only through its entry point (`import … from '@openpis/sandbox-bank'`,
+ * which tsconfig.json maps to packages/sandbox-bank/src/index.ts), and only the composition root (the files at the
+ * top of src/) and the folders in SANDBOX_BANK_IMPORTERS do.
  */
 const LAYERS = {
   // The bottom: no imports of ours.
@@ -28,9 +33,6 @@ const LAYERS = {
   // The console's people: accounts, sessions, second factor, the audit log.
   people: ['storage', 'config', 'crypto', 'domain'],
   observability: ['identity', 'connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
-  // The sandbox banks stand beside the service: they share only reference data, the connectors' default attempt
-  // limit and HTTP helpers; the catalogue they serve is handed to them in a shape they name (shared/catalogue.ts).
-  'sandbox-bank': ['connectors', 'domain', 'http'],
   // The flow engine above them.
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
   // Scenario payments of the sandbox (`openpis trigger`, the console's Sandbox page): made through the service's API.
@@ -54,7 +56,7 @@ const LAYERS = {
   ],
   hosted: ['flow', 'branding', 'connectors', 'providers', 'i18n', 'config', 'crypto', 'domain', 'http'],
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
-  // The Sandbox page names the sandbox banks' fault operations (through src/sandbox-bank/index.ts, their interface).
+  // The Sandbox page names the sandbox banks' fault operations (from @openpis/sandbox-bank, SANDBOX_BANK_IMPORTERS).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   console: [
     'hosted',
@@ -63,7 +65,6 @@ const LAYERS = {
     'flow',
     'branding',
     'providers',
-    'sandbox-bank',
     'sandbox-scenarios',
     'auth',
     'webhooks',
@@ -78,7 +79,6 @@ const LAYERS = {
   cli: [
     'identity',
     'people',
-    'sandbox-bank',
     'sandbox-scenarios',
     'flow',
     'branding',
@@ -92,6 +92,13 @@ const LAYERS = {
     'http',
   ],
 };
+
+/**
+ * The folders of src/ that may import the sandbox banks' package besides the composition root (src/*.ts, which mounts
+ * it): the command line starts it stand-alone (`openpis sandbox-bank`), the console's Sandbox page names its fault
+ * operations.
+ */
+const SANDBOX_BANK_IMPORTERS = ['cli', 'console'];
 
 const folders = Object.keys(LAYERS);
 const escapeDashes = (name) => name.replace(/[-]/g, '\\-');
@@ -129,12 +136,27 @@ module.exports = {
       to: { circular: true, path: '^src/[^/]+$' },
     },
     {
+      name: 'sandbox-bank-stands-alone',
+      severity: 'error',
+      comment:
+        "The sandbox banks' package imports nothing of the service, its tests or tools: what it needs comes in as options (packages/sandbox-bank/src/index.ts)",
+      from: { path: '^packages/sandbox-bank/' },
+      to: { path: '^(src|test|scripts|bench|examples|packages/(?!sandbox-bank/))' },
+    },
+    {
       name: 'sandbox-bank-interface',
       severity: 'error',
       comment:
-        'The service reaches the sandbox banks only through src/sandbox-bank/index.ts, their whole interface (.dependency-cruiser.cjs)',
-      from: { path: '^src/', pathNot: '^src/sandbox-bank/' },
-      to: { path: '^src/sandbox-bank/', pathNot: '^src/sandbox-bank/index[.]ts$' },
+        "The service reaches the sandbox banks' package only through its entry point, `@openpis/sandbox-bank` (packages/sandbox-bank/src/index.ts), never a file inside it",
+      from: { path: '^src/' },
+      to: { path: '^packages/sandbox-bank/', pathNot: '^packages/sandbox-bank/src/index[.]ts$' },
+    },
+    {
+      name: 'sandbox-bank-importers',
+      severity: 'error',
+      comment: `Only the composition root (src/*.ts) and src/${SANDBOX_BANK_IMPORTERS.join(', src/')} import the sandbox banks' package (.dependency-cruiser.cjs)`,
+      from: { path: '^src/[^/]+/', pathNot: SANDBOX_BANK_IMPORTERS.map((folder) => `^src/${escapeDashes(folder)}/`) },
+      to: { path: '^packages/sandbox-bank/' },
     },
     {
       name: 'no-circular',

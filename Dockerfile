@@ -8,13 +8,14 @@
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # 1. Build: every dependency, TypeScript among them (the root's `prepare` would build too early: scripts off),
-#    then src/ compiled to dist/.
+#    then the sandbox banks' package (packages/sandbox-bank) and src/ compiled, each to its dist/.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --workspaces=false --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs scripts/build.mjs
+COPY packages/sandbox-bank packages/sandbox-bank
 COPY src src
 RUN npm run build
 
@@ -31,11 +32,15 @@ RUN npm ci --omit=dev --workspaces=false --ignore-scripts --no-audit --no-fund
 RUN npm rebuild --workspaces=false
 
 # 3. The image: Node, the production dependencies, the compiled code and the CLI; no compiler, no TypeScript, no tsx.
+#    The sandbox banks' package is where node_modules/@openpis/sandbox-bank (a link the install made) points: its
+#    manifest and its compiled code; its dependencies are the service's too, in node_modules.
 FROM ${NODE_IMAGE}
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/sandbox-bank/package.json packages/sandbox-bank/package.json
 COPY --from=dependencies /app/node_modules node_modules
 COPY --from=build /app/dist dist
+COPY --from=build /app/packages/sandbox-bank/dist packages/sandbox-bank/dist
 COPY bin bin
 # `openpis …` on the PATH for operators (docker compose run --rm api openpis clients list); the SQLite folder for a
 # single-container trial, owned by the user the service runs as.

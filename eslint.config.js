@@ -33,7 +33,15 @@ export default tseslint.config(
       parserOptions: {
         projectService: {
           // The JavaScript files no tsconfig.json includes: build and test scripts, the bin, the configs.
-          allowDefaultProject: ['*.js', '*.cjs', 'bin/*.mjs', 'scripts/*.mjs', 'packages/sdk/scripts/*.mjs', 'test/cli/fixtures/*.mjs'],
+          allowDefaultProject: [
+            '*.js',
+            '*.cjs',
+            'bin/*.mjs',
+            'scripts/*.mjs',
+            'packages/sdk/scripts/*.mjs',
+            'packages/sandbox-bank/scripts/*.mjs',
+            'test/cli/fixtures/*.mjs',
+          ],
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },
         tsconfigRootDir: import.meta.dirname,

@@ -92,6 +92,8 @@ async function serveBare(): Promise<void> {
           created_at: now,
           updated_at: now,
           flow_expires_at: now,
+          retry_of: null,
+          retry_allowed: 0,
         })
         .execute();
       await trx

@@ -100,6 +100,8 @@ export async function seedPayments(db: Kysely<Database>, options: SeedOptions): 
         updated_at: created,
         flow_expires_at: created,
         flow_state: null,
+        retry_of: null,
+        retry_allowed: 0,
       });
     }
     return rows;

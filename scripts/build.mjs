@@ -2,6 +2,8 @@
 // maps on, tests left out) and copies the files the code reads relative to its own location (import.meta.url):
 // every file under src/ that is neither TypeScript nor documentation, at the same place under dist/.
 // dist/ is removed first, so no file of a deleted source survives a build. See docs/adr/0007.
+// The sandbox banks' package (packages/sandbox-bank) is built first, by its own script: the service's compiler reads
+// its declarations and the compiled service imports its dist/ (through node_modules/@openpis/sandbox-bank).
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +13,12 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src');
 const output = join(root, 'dist');
+
+const sandboxBank = spawnSync(process.execPath, [join(root, 'packages', 'sandbox-bank', 'scripts', 'build.mjs')], { stdio: 'inherit' });
+if (sandboxBank.status !== 0) {
+  process.stderr.write('build: the sandbox bank package failed to build\n');
+  process.exit(sandboxBank.status ?? 1);
+}
 
 rmSync(output, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

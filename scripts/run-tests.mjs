@@ -17,7 +17,38 @@ const matching = roots
   .filter((file) => file.endsWith('.test.ts'))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();
-const files = includeBench ? matching : matching.filter((file) => !file.startsWith(benchFolder + sep));
+const selected = includeBench ? matching : matching.filter((file) => !file.startsWith(benchFolder + sep));
+
+// The files that take longest, longest first (docs/performance.md, "Test suite time", has the figures): the runner
+// starts files in the order given, so these start at once and the short ones fill the gaps beside them, rather than
+// one long file starting last and the suite waiting on it alone. An entry ending in / stands for the files below it.
+// The rest follow in name order.
+const LONGEST_FIRST = [
+  'test/cli/database-commands-postgres.test.ts',
+  'test/cli/database-commands-sqlite.test.ts',
+  'test/e2e/journeys.test.ts',
+  'test/cli/listen-trigger-postgres.test.ts',
+  'test/flow/fault-matrix/',
+  'test/cli/listen-trigger-sqlite.test.ts',
+  'test/e2e/console-insight.test.ts',
+  'test/e2e/console.test.ts',
+  'test/auth/token-revocation.test.ts',
+  'test/e2e/branding-and-bank-selection.test.ts',
+  'test/cli/users.test.ts',
+  'test/console/sandbox-scenarios.test.ts',
+  'test/architecture/boundaries.test.ts',
+];
+const rankOf = (file) => {
+  const rank = LONGEST_FIRST.findIndex((entry) => file.split(sep).join('/').startsWith(entry));
+  return rank === -1 ? LONGEST_FIRST.length : rank;
+};
+// (The sort is stable: files of one rank keep their name order.)
+const files = selected.toSorted((a, b) => rankOf(a) - rankOf(b));
+if (filters.length === 0) {
+  for (const [rank, entry] of LONGEST_FIRST.entries()) {
+    if (!files.some((file) => rankOf(file) === rank)) console.warn(`scripts/run-tests.mjs: LONGEST_FIRST's "${entry}" names no test file`);
+  }
+}
 
 if (files.length === 0) {
   const benchOnly = matching.length > 0;

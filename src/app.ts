@@ -6,9 +6,11 @@
 import { apiPlugin } from './api/plugin.js';
 import type { Config } from './config/config.js';
 import { SANDBOX_BANK_MOUNT_PATH } from './config/config.js';
-import type { Connectors } from './connectors/index.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS, type Connectors } from './connectors/index.js';
+import { failingBankIds } from './console/banks/queries.js';
 import { consolePlugin } from './console/plugin.js';
 import { buildServiceGraph } from './composition.js';
+import { HandoverStore } from './flow/handovers.js';
 import { certificateReports, certificateWarnings } from './identity/identity.js';
 import { hostedPagesPlugin } from './hosted/plugin.js';
 import { apiDocumentation } from './http/api-documentation.js';
@@ -23,7 +25,7 @@ import type { BankCallRecorder } from './observability/bank-call-records.js';
 import type { Metrics } from './observability/metrics.js';
 import { registerWithExternalSandbox } from './connectors/uk-open-banking/index.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
-import { sandboxBankPlugin, type SandboxFixtures } from './sandbox-bank/index.js';
+import { sandboxBankPlugin, type SandboxFixtures } from '@openpis/sandbox-bank';
 import type { DatabaseHandle } from './storage/database.js';
 
 export { createMetrics } from './composition.js';
@@ -108,6 +110,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
         prefix: SANDBOX_BANK_MOUNT_PATH,
         catalogue,
         publicUrl: config.sandboxBank.url,
+        // A bank without its own attempt limits counts as the connectors do.
+        authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
         operatorToken: config.sandboxOperatorToken,
         ukClients: services.sandboxClients,
         ...(dependencies.sandboxFixtures === undefined ? {} : { fixtures: dependencies.sandboxFixtures }),
@@ -140,6 +144,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       branding: services.branding,
       operator: config.operator,
       sandboxBankUrl: `${config.sandboxBank.url}/`,
+      retries: services.payments,
+      handovers: new HandoverStore(database.db, now),
+      failingBanks: () => failingBankIds(database.db, now()),
     });
     await app.register(consolePlugin, {
       prefix: '/console',

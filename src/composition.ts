@@ -9,7 +9,15 @@ import { TokenService } from './auth/tokens.js';
 import { VerifiedTokenCache } from './auth/token-cache.js';
 import { ClientBrandingStore } from './branding/client-branding.js';
 import type { Config } from './config/config.js';
-import { createConnectors, type ConnectorOptions, type Connectors, type TlsOptions } from './connectors/index.js';
+import {
+  createConnectors,
+  type ConnectorIdentity,
+  type Connectors,
+  type IdentityResolver,
+  type OpenBankingSigningKeys,
+  type TlsOptions,
+} from './connectors/index.js';
+import type { Standard } from './connectors/settings.js';
 import {
   loadSigningKeys,
   ukSandboxBankSettings,
@@ -140,9 +148,15 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     onWriteFailed: (error) => logger.warn({ err: error }, 'records of bank calls not written yet; retrying'),
   });
   // A bank that does not know a payment it gave us is an operator's alarm (log error and metric), never a failure.
-  const metered = meterConnectors(createConnectors({ logger, now, openBankingKeys, ...connectorIdentity(bankIdentity) }), catalogue, metrics, bankCallRecorder, {
-    error: (details, message) => logger.error(details, message),
-  });
+  const metered = meterConnectors(
+    createConnectors({ logger, now, openBankingKeys, identity: connectorIdentity(bankIdentity, openBankingKeys) }),
+    catalogue,
+    metrics,
+    bankCallRecorder,
+    {
+      error: (details, message) => logger.error(details, message),
+    },
+  );
   const connectors = inputs.wrapConnectors === undefined ? metered : inputs.wrapConnectors(metered);
   const flow = new FlowEngine({
     store: new PaymentStateStore(
@@ -191,26 +205,27 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
   };
 }
 
-/** What the connectors take of our identity: each standard's mutual TLS and the Berlin Group signing keys. */
-function connectorIdentity(identity: BankIdentity): Pick<ConnectorOptions, 'tlsByStandard' | 'signing'> {
+/**
+ * Our identity per standard, for the connectors: the Berlin Group QWAC and QSealC, the UK transport certificate and
+ * signing key; BANK_CA_FILE trusted by both. Made once, so each standard's identity is one object (its connection
+ * pool and signer are kept per object).
+ */
+export function connectorIdentity(identity: BankIdentity, openBankingKeys: OpenBankingSigningKeys): IdentityResolver {
   const ca = identity.bankCas === undefined ? {} : { ca: identity.bankCas };
   const tls = (pair: BankIdentity['qwac']): TlsOptions | undefined =>
-    pair === undefined
-      ? identity.bankCas === undefined
-        ? undefined
-        : ca
-      : { cert: pair.certificatePem, key: pair.privateKeyPem, ...ca };
-  const berlinGroup = tls(identity.qwac);
-  const ukOpenBanking = tls(identity.openBankingTransport);
-  return {
-    tlsByStandard: {
-      ...(berlinGroup === undefined ? {} : { 'berlin-group': berlinGroup }),
-      ...(ukOpenBanking === undefined ? {} : { 'uk-open-banking': ukOpenBanking }),
+    pair === undefined ? (identity.bankCas === undefined ? undefined : ca) : { cert: pair.certificatePem, key: pair.privateKeyPem, ...ca };
+  const berlinGroupTls = tls(identity.qwac);
+  const ukTls = tls(identity.openBankingTransport);
+  const byStandard: { readonly [S in Standard]: ConnectorIdentity } = {
+    'berlin-group': {
+      ...(berlinGroupTls === undefined ? {} : { tls: berlinGroupTls }),
+      ...(identity.qseal === undefined
+        ? {}
+        : { signing: { certificatePem: identity.qseal.certificatePem, privateKeyPem: identity.qseal.privateKeyPem } }),
     },
-    ...(identity.qseal === undefined
-      ? {}
-      : { signing: { certificatePem: identity.qseal.certificatePem, privateKeyPem: identity.qseal.privateKeyPem } }),
+    'uk-open-banking': { openBankingKeys, ...(ukTls === undefined ? {} : { tls: ukTls }) },
   };
+  return (settings) => byStandard[settings.standard];
 }
 
 /** Says at start which certificates the banks will see, and warns of any near or past its expiry. */
@@ -218,7 +233,10 @@ function logBankIdentity(identity: BankIdentity, now: Date, logger: FastifyBaseL
   const reports = certificateReports(identity, now);
   for (const report of reports) {
     const { subject, organisationIdentifier, psd2, notAfter } = report.certificate;
-    logger.info({ use: report.use, subject, organisationIdentifier, psd2Roles: psd2?.roles, notAfter }, `bank certificate: ${report.purpose}`);
+    logger.info(
+      { use: report.use, subject, organisationIdentifier, psd2Roles: psd2?.roles, notAfter },
+      `bank certificate: ${report.purpose}`,
+    );
   }
   for (const warning of certificateWarnings(reports)) logger.warn(warning);
 }

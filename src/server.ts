@@ -10,7 +10,7 @@ import { listenOrExplain, ListenerUnavailableError } from './http/listen.js';
 import { embeddedSandboxProblem, openRuntime } from './runtime.js';
 import { createBackgroundWorkers } from './background-workers.js';
 import { startupBanner } from './start-up-banner.js';
-import { loadSandboxFixtures } from './sandbox-bank/index.js';
+import { loadSandboxFixtures } from '@openpis/sandbox-bank';
 import { ConsoleUsers } from './people/accounts.js';
 
 /**

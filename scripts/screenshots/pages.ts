@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/storage/schema.js';
 import { approveAtSandboxBank, approvedAtRheinland, click, pastReview, type ScreenshotContext, type ScreenshotPage } from './scene.js';
 import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';
+import { handoverLinkOf } from '../../test/hosted/handover-link.js';
 
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
 
@@ -52,6 +53,68 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     async open({ page, createUnbranded }) {
       const { redirectUrl } = await createUnbranded({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } } });
       await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'bank-selection-all-countries',
+    description: 'Bank selection, every country: the popular banks, then one collapsed group per country (short on a phone)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({
+        provider: { preferences: { countryCodes: { list: ['DE', 'FR', 'ES', 'IT', 'NL', 'LT', 'LV', 'EE', 'PL'] } } },
+      });
+      await page.goto(`${redirectUrl}?country=ALL`);
+    },
+  },
+  {
+    name: 'bank-selection-remembered-problems',
+    description: 'Bank selection: the bank chosen last for this shop first, a bank failing now marked and sorted last',
+    async open({ page, create, database }) {
+      const first = await create({ provider: { preferences: { countryCodes: { list: ['DE', 'FR'], default: 'DE' } } } });
+      await page.goto(first.redirectUrl);
+      await click(page, `button.bank[value="${BANKS.hansa}"]`);
+      const { redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE', 'FR'], default: 'DE' } } } });
+      // Rheinland failing now: three calls without an answer in the last minutes (gone again once the page is shown).
+      const ids = [1, 2, 3].map((n) => `00000000-0000-4000-8000-00000000000${String(n)}`);
+      await database.deleteFrom('bank_calls').where('id', 'in', ids).execute();
+      await database
+        .insertInto('bank_calls')
+        .values(ids.map((id, index) => ({ id, at: new Date(Date.now() - (index + 1) * 1000).toISOString(), bank_id: BANKS.rheinland, client_id: null, payment_id: null, operation: 'initiatePayment', outcome: 'unavailable' as const, http_status: null, latency_ms: 30_000 })))
+        .execute();
+      try {
+        await page.goto(redirectUrl);
+      } finally {
+        await database.deleteFrom('bank_calls').where('id', 'in', ids).execute();
+      }
+    },
+  },
+  {
+    name: 'handover-offer',
+    description: 'Desktop to phone: the bank list offers a QR code to finish on the phone (shown on wide screens only)',
+    async open({ page, create }) {
+      const { redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'handover-taken-over',
+    description: "Desktop to phone: the desktop's page once the phone took the flow over (no input; it follows the payment)",
+    async open({ page, create, database, baseUrl }) {
+      const { paymentId, redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+      // The phone scans the code.
+      await fetch(await handoverLinkOf(database, baseUrl, paymentId), { redirect: 'manual' });
+      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'handover-used',
+    description: 'Desktop to phone: the QR code opened a second time (the payment goes on on the device that opened it first)',
+    async open({ page, create, database, baseUrl }) {
+      const { paymentId, redirectUrl } = await create({ provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } } });
+      await page.goto(redirectUrl);
+      const link = await handoverLinkOf(database, baseUrl, paymentId);
+      await fetch(link, { redirect: 'manual' });
+      await page.goto(link);
     },
   },
   {
@@ -146,6 +209,22 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     description: 'Outcome: the bank declined for lack of funds (test payer erik, 100 EUR)',
     async open(context) {
       await approvedAtRheinland(context, 'erik', 'PAYMENT_EXECUTION_FAILED', { amount: 100 });
+    },
+  },
+  {
+    name: 'outcome-failed-retry',
+    description: 'Outcome: declined for lack of funds at a bank the payer chose (hosted mode), with "Pay with another bank"',
+    async open(context) {
+      const { paymentId, redirectUrl } = await context.create({
+        amount: 100,
+        provider: { preferences: { countryCodes: { list: ['DE'], default: 'DE' } } },
+      });
+      await context.page.goto(redirectUrl);
+      await click(context.page, `button.bank[value="${BANKS.rheinland}"]`);
+      await approveAtSandboxBank(context.page, 'erik');
+      await context.waitFor(paymentId, 'PAYMENT_EXECUTION_FAILED');
+      await context.page.goto(redirectUrl);
+      await context.page.locator('#retry').waitFor();
     },
   },
   {

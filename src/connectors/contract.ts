@@ -526,6 +526,35 @@ export interface AccountInformation {
   listAccounts(input: { readonly context: CallContext; readonly consent: BankReference }): Promise<readonly BankAccount[]>;
 }
 
+/** Each capability's operations, by the name a connector offers it under. */
+export interface CapabilityOperations {
+  /** Embedded authentication steps, when the bank offers them. */
+  readonly embedded: EmbeddedAuthentication;
+  /** Account information for the sender account, when the bank offers it. */
+  readonly accountInformation: AccountInformation;
+}
+
+/**
+ * The capabilities a connector may offer, written once: {@link BankConnector}'s optional members, the metered
+ * wrapper (src/observability/metered-connector.ts) and anything else that walks them derive from this list. A new
+ * capability adds its operations to {@link CapabilityOperations} and its name here (the compiler insists on both).
+ */
+export const CONNECTOR_CAPABILITIES = ['embedded', 'accountInformation'] as const satisfies readonly (keyof CapabilityOperations)[];
+
+export type CapabilityName = (typeof CONNECTOR_CAPABILITIES)[number];
+
+/** Fails to compile while a capability in {@link CapabilityOperations} is missing from {@link CONNECTOR_CAPABILITIES}. */
+type EveryCapabilityListed<Missing extends never> = Missing;
+export type ConnectorCapabilities =
+  EveryCapabilityListed<Exclude<keyof CapabilityOperations, CapabilityName>> extends never
+    ? { readonly [Name in CapabilityName]?: CapabilityOperations[Name] }
+    : never;
+
+/** Whether `name` is a capability's name (a property holding a group of bank operations). */
+export function isCapabilityName(name: string): name is CapabilityName {
+  return (CONNECTOR_CAPABILITIES as readonly string[]).includes(name);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The interface
 // ---------------------------------------------------------------------------------------------------------------
@@ -534,15 +563,11 @@ export interface AccountInformation {
  * One bank, spoken to through one standard. Obtain it from `createConnectors` (src/connectors/index.ts). Every
  * method may throw `BankRejectedError`, `BankUnavailableError` or `BankProtocolError` (see ./errors.ts).
  */
-export interface BankConnector {
+export interface BankConnector extends ConnectorCapabilities {
   /** The standard this connector speaks (the catalogue's `connector.standard`). */
   readonly standard: Standard;
   /** What the bank asks of the payer and the flow. */
   readonly profile: BankProfile;
-  /** Embedded authentication steps, when the bank offers them. */
-  readonly embedded?: EmbeddedAuthentication;
-  /** Account information for the sender account, when the bank offers it. */
-  readonly accountInformation?: AccountInformation;
 
   /**
    * Registers the payment with the bank (phase 5) and says what the authorisation needs next. Idempotent where the

@@ -2,16 +2,20 @@
  * Entry point of the connectors: the contract, the errors, the factory that picks a connector by the bank's
  * `connector.standard`, and each bank's profile. The flow engine creates one {@link Connectors} at start (with the
  * operator's TLS and signing keys) and asks it for the connector of each bank: `connectors.for(bank.connector)`.
+ * Each standard's entry in the registry below says how it is built, which of our keys it uses (its `credentials`
+ * hook), and what it says of a bank from the settings alone.
  * Where no connector is at hand (the providers list), {@link bankProfile} and {@link offersAccountInformation} say
  * what a bank asks of the payer, from the same per-standard code the connector uses.
  */
-import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
+import { getGlobalDispatcher, type Agent, type Dispatcher } from 'undici';
 import type { ConnectorSettings, Standard } from './settings.js';
 import type { BankConnector, BankProfile, SettingsOf } from './contract.js';
 import { BerlinGroupConnector } from './berlin-group/berlin-group-connector.js';
 import { berlinGroupProfile } from './berlin-group/profile.js';
-import { BerlinGroupHttpClient, type ConnectorLogger } from './berlin-group/http-client.js';
-import { bankAddressProblem, MAX_RESPONSE_BYTES } from './transport.js';
+import { BerlinGroupHttpClient } from './berlin-group/http-client.js';
+import type { ConnectorLogger } from './http/core.js';
+import { TokenCache } from './http/oauth2.js';
+import { bankAddressProblem, mutualTlsAgent, type TlsOptions } from './transport.js';
 import { RequestSigner, type SigningKeys } from './berlin-group/signing.js';
 import { createUkOpenBankingConnector, ukOpenBankingProfile, withSandboxBankUrl as withUkSandboxBankUrl } from './uk-open-banking/index.js';
 import type { SigningKeys as UkSigningKeys } from './uk-open-banking/jose.js';
@@ -20,33 +24,49 @@ export * from './contract.js';
 export * from './errors.js';
 // The errors' message (with the field it is about) is the fuller one; the contract's is its subset.
 export type { BankMessage } from './errors.js';
-export type { ConnectorLogger } from './berlin-group/http-client.js';
+export type { ConnectorLogger } from './http/core.js';
+export type { TlsOptions } from './transport.js';
 export type { SigningKeys } from './berlin-group/signing.js';
 export type { SigningKeys as OpenBankingSigningKeys } from './uk-open-banking/jose.js';
 
-/** Mutual TLS towards the banks (PEM strings): our client certificate (a QWAC in production) and trusted CAs. */
-export interface TlsOptions {
-  readonly cert?: string;
-  readonly key?: string;
-  /** CAs to trust instead of Node's defaults (a sandbox bank's self-signed CA, for example). */
-  readonly ca?: string | readonly string[];
+/**
+ * Our identity towards a bank: every key and certificate a standard may need. Each standard's `credentials` hook
+ * takes from it what that standard uses (and says what is missing).
+ */
+export interface ConnectorIdentity {
+  /** Berlin Group request signing (a QSealC in production). */
+  readonly signing?: SigningKeys;
+  /** UK Open Banking: our PS256 signing key and its Directory `kid`. */
+  readonly openBankingKeys?: UkSigningKeys;
+  /** Mutual TLS (a QWAC or OBWAC in production). */
+  readonly tls?: TlsOptions;
 }
+
+/**
+ * Our identity towards one bank. The default is the process's (`signing`, `openBankingKeys`, `tls` of
+ * {@link ConnectorOptions}) for every bank; a resolver may give a bank its own (identities from files, per-bank
+ * overrides). Return the same objects for the same identity: signers, connection pools and tokens are kept per
+ * identity object.
+ */
+export type IdentityResolver = (settings: ConnectorSettings, processIdentity: ConnectorIdentity) => ConnectorIdentity;
 
 export interface ConnectorOptions {
   /** Keys for the Berlin Group request signature; needed when any bank has `signRequests: true`. */
   readonly signing?: SigningKeys;
   /** Our UK Open Banking signing key (PS256) and its `kid`: client assertions, request objects, message signatures. */
   readonly openBankingKeys?: UkSigningKeys;
-  /** Client certificate and CAs for mutual TLS, for every standard without its own in `tlsByStandard`. */
+  /** Client certificate and CAs for mutual TLS. */
   readonly tls?: TlsOptions;
-  /** A standard's own client certificate and CAs (a Berlin Group QWAC, a UK transport certificate). */
-  readonly tlsByStandard?: { readonly [S in Standard]?: TlsOptions };
   /** Where connectors log each bank call (method, path, status, duration; never bodies). */
   readonly logger?: ConnectorLogger;
   /** The clock (for the signature's `Date` and consent validity); tests pass a fixed one. */
   readonly now?: () => Date;
   /** An undici dispatcher to use instead of the connectors' own (tests, proxies). Not closed by `close()`. */
   readonly dispatcher?: Dispatcher;
+  /** Our identity per bank; by default the process's for every bank. */
+  readonly identity?: IdentityResolver;
+  /** The client-credentials tokens; by default one cache for this `Connectors`. */
+  readonly tokens?: TokenCache;
 }
 
 /**
@@ -72,16 +92,32 @@ export interface Connectors {
 }
 
 interface SharedDependencies {
-  readonly dispatcher: Dispatcher;
-  readonly signer: RequestSigner | undefined;
-  readonly openBankingKeys: UkSigningKeys | undefined;
+  /** The connection pool for an identity's TLS (the process's own, or one per identity with its own certificate). */
+  readonly dispatcherFor: (tls: TlsOptions | undefined) => Dispatcher;
+  /** The Berlin Group signer of a signing key pair (made once per key pair). */
+  readonly signerFor: (keys: SigningKeys) => RequestSigner;
+  readonly tokens: TokenCache;
   readonly logger: ConnectorLogger | undefined;
   readonly now: () => Date;
 }
 
+/** Each standard's credentials: what its connector needs of our identity. */
+export interface CredentialsByStandard {
+  readonly 'berlin-group': { readonly signing: SigningKeys | undefined; readonly tls: TlsOptions | undefined };
+  readonly 'uk-open-banking': { readonly keys: UkSigningKeys; readonly tls: TlsOptions | undefined };
+}
+
+/** The credentials a standard's connector is built with. */
+export type CredentialsOf<S extends Standard> = CredentialsByStandard[S];
+
 /** What a standard provides: its connector, and what it says of a bank from the settings alone. */
 interface StandardEntry<S extends Standard> {
-  readonly build: (settings: SettingsOf<S>, shared: SharedDependencies) => BankConnector;
+  /**
+   * The keys hook: our credentials towards this bank, from its settings and our identity. The one place a standard
+   * picks its keys; throws when a key the bank needs is missing (naming the setting that provides it).
+   */
+  readonly credentials: (settings: SettingsOf<S>, identity: ConnectorIdentity) => CredentialsOf<S>;
+  readonly build: (settings: SettingsOf<S>, credentials: CredentialsOf<S>, shared: SharedDependencies) => BankConnector;
   /** The profile the bank's connector would have, without creating one (the providers list, pages). */
   readonly profile: (settings: SettingsOf<S>) => BankProfile;
   /** Whether the bank's connector has the account information capability. */
@@ -95,21 +131,23 @@ interface StandardEntry<S extends Standard> {
 /** One entry per banking standard; a new standard adds its entry here (docs/adding-a-connector.md). */
 const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
   'berlin-group': {
-    build: (settings, shared) => {
-      if (settings.signRequests === true && shared.signer === undefined) {
+    credentials: (settings, identity) => {
+      if (settings.signRequests === true && identity.signing === undefined) {
         throw new Error(`The bank at ${settings.baseUrl} requires signed requests, but no signing keys are configured`);
       }
-      return new BerlinGroupConnector(
+      return { signing: identity.signing, tls: identity.tls };
+    },
+    build: (settings, credentials, shared) =>
+      new BerlinGroupConnector(
         settings,
         new BerlinGroupHttpClient(settings, {
-          dispatcher: shared.dispatcher,
-          signer: shared.signer,
+          dispatcher: shared.dispatcherFor(credentials.tls),
+          signer: credentials.signing === undefined ? undefined : shared.signerFor(credentials.signing),
           logger: shared.logger,
           now: shared.now,
         }),
         shared.now,
-      );
-    },
+      ),
     profile: (settings) => berlinGroupProfile(settings),
     offersAccountInformation: (settings) => settings.accountInformation,
     withSandboxBankUrl: (settings, sandboxBankUrl) => ({
@@ -119,19 +157,22 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
     addresses: (settings) => [settings.baseUrl],
   },
   'uk-open-banking': {
-    build: (settings, shared) => {
-      if (shared.openBankingKeys === undefined) {
+    credentials: (settings, identity) => {
+      if (identity.openBankingKeys === undefined) {
         throw new Error(
           `The UK Open Banking bank at ${settings.issuer} needs our signing key, but none is configured (OB_SIGNING_KEY_FILE)`,
         );
       }
-      return createUkOpenBankingConnector(settings, {
-        dispatcher: shared.dispatcher,
+      return { keys: identity.openBankingKeys, tls: identity.tls };
+    },
+    build: (settings, credentials, shared) =>
+      createUkOpenBankingConnector(settings, {
+        dispatcher: shared.dispatcherFor(credentials.tls),
         ...(shared.logger === undefined ? {} : { logger: shared.logger }),
         now: shared.now,
-        keys: shared.openBankingKeys,
-      });
-    },
+        keys: credentials.keys,
+        tokens: shared.tokens,
+      }),
     profile: (settings) => ukOpenBankingProfile(settings),
     offersAccountInformation: () => false,
     withSandboxBankUrl: (settings, sandboxBankUrl) => withUkSandboxBankUrl(settings, sandboxBankUrl),
@@ -175,40 +216,55 @@ export function withSandboxBankUrl(settings: ConnectorSettings, sandboxBankUrl: 
   return entryFor(settings).withSandboxBankUrl(settings, sandboxBankUrl);
 }
 
+/** Our credentials towards a bank as its standard's keys hook chooses them (throws when a needed key is missing). */
+export function connectorCredentials(settings: ConnectorSettings, identity: ConnectorIdentity): CredentialsOf<Standard> {
+  return entryFor(settings).credentials(settings, identity);
+}
+
 export function createConnectors(options: ConnectorOptions = {}): Connectors {
-  // One connection pool per distinct TLS identity (a standard's own, else the shared one); none without mutual TLS.
-  const ownAgents: Agent[] = [];
-  const agentFor = (tls: TlsOptions | undefined): Dispatcher | undefined => {
-    if (options.dispatcher !== undefined || tls === undefined) return undefined;
-    const agent = new Agent({
-      connect: {
-        ...(tls.cert === undefined ? {} : { cert: tls.cert }),
-        ...(tls.key === undefined ? {} : { key: tls.key }),
-        ...(tls.ca === undefined ? {} : { ca: typeof tls.ca === 'string' ? tls.ca : [...tls.ca] }),
-      },
-      maxResponseSize: MAX_RESPONSE_BYTES,
-    });
-    ownAgents.push(agent);
-    return agent;
+  const processIdentity: ConnectorIdentity = {
+    ...(options.signing === undefined ? {} : { signing: options.signing }),
+    ...(options.openBankingKeys === undefined ? {} : { openBankingKeys: options.openBankingKeys }),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
   };
-  const sharedDispatcher = options.dispatcher ?? agentFor(options.tls) ?? getGlobalDispatcher();
-  const dispatchers = new Map<Standard, Dispatcher>();
-  for (const standard of Object.keys(STANDARDS) as Standard[]) {
-    dispatchers.set(standard, agentFor(options.tlsByStandard?.[standard]) ?? sharedDispatcher);
-  }
+  // Pools and signers per identity object: the process's identity makes one of each, however many banks use it.
+  const agents = new Map<TlsOptions, Agent>();
+  const signers = new WeakMap<SigningKeys, RequestSigner>();
   const shared: SharedDependencies = {
-    dispatcher: sharedDispatcher,
-    signer: options.signing === undefined ? undefined : new RequestSigner(options.signing),
-    openBankingKeys: options.openBankingKeys,
+    dispatcherFor: (tls) => {
+      if (options.dispatcher !== undefined) return options.dispatcher;
+      if (tls === undefined) return getGlobalDispatcher();
+      let agent = agents.get(tls);
+      if (agent === undefined) {
+        agent = mutualTlsAgent(tls);
+        agents.set(tls, agent);
+      }
+      return agent;
+    },
+    signerFor: (keys) => {
+      let signer = signers.get(keys);
+      if (signer === undefined) {
+        signer = new RequestSigner(keys);
+        signers.set(keys, signer);
+      }
+      return signer;
+    },
+    tokens: options.tokens ?? new TokenCache(options.now === undefined ? {} : { now: options.now }),
     logger: options.logger,
     now: options.now ?? (() => new Date()),
   };
+  // The process's keys are checked at start (a key not matching its certificate stops the start, not a payment).
+  if (options.signing !== undefined) shared.signerFor(options.signing);
+  if (options.dispatcher === undefined && options.tls !== undefined) shared.dispatcherFor(options.tls);
+  const identityOf = (settings: ConnectorSettings): ConnectorIdentity => options.identity?.(settings, processIdentity) ?? processIdentity;
   return {
     for(settings) {
-      return entryFor(settings).build(settings, { ...shared, dispatcher: dispatchers.get(settings.standard) ?? sharedDispatcher });
+      const entry = entryFor(settings);
+      return entry.build(settings, entry.credentials(settings, identityOf(settings)), shared);
     },
     async close() {
-      await Promise.all(ownAgents.map((agent) => agent.close()));
+      await Promise.all([...agents.values()].map((agent) => agent.close()));
+      agents.clear();
     },
   };
 }

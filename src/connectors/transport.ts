@@ -1,12 +1,32 @@
 /**
- * What every connector's HTTP client needs the same way: reading an answer within a size limit, headers as plain
- * strings, `Retry-After` in seconds, telling a timeout from another network error, and network errors reduced to
- * what may be logged.
+ * The transport under the HTTP core (./http/core.ts): the mutual TLS connection pool, reading an answer within a
+ * size limit, headers as plain strings, `Retry-After` in seconds, telling a timeout from another network error,
+ * network errors reduced to what may be logged, and which bank addresses may be used at all.
  */
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 
 /** The most a bank's answer may weigh; a larger one is a protocol error, never read whole into memory. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** Mutual TLS towards the banks (PEM strings): our client certificate (a QWAC in production) and trusted CAs. */
+export interface TlsOptions {
+  readonly cert?: string;
+  readonly key?: string;
+  /** CAs to trust instead of Node's defaults (a sandbox bank's self-signed CA, for example). */
+  readonly ca?: string | readonly string[];
+}
+
+/** The connection pool presenting our client certificate to every bank (closed by its owner). */
+export function mutualTlsAgent(tls: TlsOptions): Agent {
+  return new Agent({
+    connect: {
+      ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+      ...(tls.key === undefined ? {} : { key: tls.key }),
+      ...(tls.ca === undefined ? {} : { ca: typeof tls.ca === 'string' ? tls.ca : [...tls.ca] }),
+    },
+    maxResponseSize: MAX_RESPONSE_BYTES,
+  });
+}
 
 /** Thrown by {@link readBounded} when the answer exceeds the limit. */
 export class ResponseTooLargeError extends Error {}

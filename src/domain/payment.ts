@@ -71,6 +71,10 @@ export interface Payment {
   readonly flowExpiresAt: string;
   /** The flow engine's state between the payer's steps (bank references, offered methods, accounts). No secrets. */
   readonly flowState: Readonly<Record<string, unknown>> | null;
+  /** The failed payment this one retries with another bank (docs/api-decisions.md, "Paying with another bank"). */
+  readonly retryOf: string | null;
+  /** Whether the payer's outcome page may offer another bank after a failure another bank could avoid. */
+  readonly retryAllowed: boolean;
 }
 
 export interface StatusRecord {

@@ -145,6 +145,11 @@ export class FlowEngine {
     return this.store.loadByFlowToken(flowToken);
   }
 
+  /** A payment by its id (a hand-over link names its payment by id). */
+  loadById(paymentId: string): Promise<Payment | undefined> {
+    return this.store.load(paymentId);
+  }
+
   /** Banks the payer may choose for this payment (hosted mode). */
   banksFor(payment: Payment): Bank[] {
     return banksFor(payment, this.context.catalogue);

@@ -53,6 +53,8 @@ export function paymentFromRow(row: Selectable<PaymentsTable>, secrets: SecretBo
     updatedAt: row.updated_at,
     flowExpiresAt: row.flow_expires_at,
     flowState: parseJson<Record<string, unknown>>(row.flow_state),
+    retryOf: row.retry_of,
+    retryAllowed: Number(row.retry_allowed) === 1,
   };
 }
 
@@ -96,6 +98,8 @@ export function paymentColumns(payment: Payment): Omit<PaymentsTable, 'flow_toke
     updated_at: payment.updatedAt,
     flow_expires_at: payment.flowExpiresAt,
     flow_state: payment.flowState === null ? null : JSON.stringify(payment.flowState),
+    retry_of: payment.retryOf,
+    retry_allowed: payment.retryAllowed ? 1 : 0,
   };
 }
 

@@ -31,7 +31,7 @@ export interface StatusChangeRows {
  * webhook). `deliveryState` 'gone': the receiver answered 410 for this payment, so deliveries are kept, never sent.
  */
 export function statusChangeRows(
-  payment: Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'>,
+  payment: Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'> & Partial<Pick<Payment, 'retryOf'>>,
   entries: readonly StatusEntry[],
   lastSequence: number,
   at: string,
@@ -71,6 +71,7 @@ export function statusChangeRows(
         detailedStatus: record.detailedStatus,
         failureReasons: record.failureReasons,
         createdAt: record.createdAt,
+        retryOf: payment.retryOf ?? null,
       }),
       created_at: at,
     };
@@ -103,7 +104,7 @@ export function statusChangeRows(
  */
 export async function appendStatusRecords(
   trx: Transaction<Database>,
-  payment: Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'>,
+  payment: Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'> & Partial<Pick<Payment, 'retryOf'>>,
   entries: readonly StatusEntry[],
   lastSequence: number,
   at: string,

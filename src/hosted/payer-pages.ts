@@ -9,15 +9,36 @@ import { payerVisibleText } from '../domain/display-text.js';
 import type { Payment } from '../domain/payment.js';
 import { isWaiting, type ActionOutcome, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
+import { sha256, type HandoverStore } from '../flow/handovers.js';
 import { isSupportedLocale, type Locale } from '../i18n/locale.js';
 import { translator } from '../i18n/messages.js';
 import { actorOf, queryText, requestLocale, sendPage } from './answers.js';
 import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
 import { brandStylesheetPath } from './layout/styles.js';
 import { flowIsOverForPayer } from './outcome/step.js';
+import { handoverOffer, qrCodeSvg } from './handover/page.js';
+import { takenOverStep } from './handover/step.js';
 import { currentStep } from './payer-steps.js';
-import { csrfToken, newPageKey, pageHeaders } from './security.js';
-import type { StepInput } from './step.js';
+import { csrfToken, newPageKey, pageHeaders, payerCookie } from './security.js';
+import type { PayerStep, PaymentRetries, StepInput } from './step.js';
+import { mayRetryWithAnotherBank } from '../domain/retry.js';
+
+/** The cookie marking the browser that took a payment's flow over from a desktop (its path: the payment's link). */
+export const DEVICE_COOKIE = 'pis_device';
+
+/** What the payer's pages are given besides the engine (each optional: without it, the feature is off). */
+export interface PayerPagesOptions {
+  /** Our public origin: the hand-over link in the QR code is absolute. */
+  readonly baseUrl: string;
+  /** Desktop to phone hand-overs (docs/hosted-pages.md). */
+  readonly handovers?: HandoverStore;
+  /** The banks failing now (the console's "Failing now"), for the bank list. */
+  readonly failingBanks?: () => Promise<ReadonlySet<string>>;
+  /** "Pay with another bank" on the outcome of a failure another bank could avoid (src/hosted/outcome/step.ts). */
+  readonly retries?: PaymentRetries;
+}
+
+const NO_BANK_FAILING: ReadonlySet<string> = new Set();
 
 /** What a page shows besides the step's own view. */
 export interface PageExtras {
@@ -39,22 +60,62 @@ export class PayerPages {
     readonly engine: FlowEngine,
     private readonly branding: ClientBrandingStore,
     private readonly operator: OperatorIdentity,
+    private readonly options: PayerPagesOptions = { baseUrl: '' },
   ) {}
 
   /** What a step reads of the payment and the request. */
   stepInput(request: FastifyRequest, payment: Payment): StepInput {
-    return { payment, state: flowStateOf(payment), engine: this.engine, query: (name) => queryText(request, name) };
+    const acceptLanguage = request.headers['accept-language'];
+    const failingBanks = this.options.failingBanks;
+    return {
+      payment,
+      state: flowStateOf(payment),
+      engine: this.engine,
+      retries: this.options.retries,
+      query: (name) => queryText(request, name),
+      cookie: (name) => payerCookie(request, name),
+      acceptLanguage: typeof acceptLanguage === 'string' ? acceptLanguage : undefined,
+      // The list is shown without the marks rather than not at all when the records of bank calls cannot be read.
+      failingBanks: async () =>
+        failingBanks === undefined
+          ? NO_BANK_FAILING
+          : failingBanks().catch((error: unknown) => {
+              request.log.warn(
+                { err: error, paymentId: payment.id },
+                'banks failing now unknown: the bank list shows none as having problems',
+              );
+              return NO_BANK_FAILING;
+            }),
+    };
+  }
+
+  /**
+   * Whether a phone took the payment's flow over and this browser is not that phone: it then only follows the
+   * payment (its page takes no input) until the payer's part is over.
+   */
+  async takenOverElsewhere(request: FastifyRequest, payment: Payment): Promise<boolean> {
+    if (this.options.handovers === undefined || flowIsOverForPayer(payment)) return false;
+    const handover = await this.options.handovers.stateOf(payment.id);
+    if (handover.takenAt === undefined) return false;
+    const device = payerCookie(request, DEVICE_COOKIE);
+    return device === undefined || sha256(device) !== handover.deviceHash;
+  }
+
+  /** The page this browser is shown now: the payment's current step, or the page following a phone that took over. */
+  async stepFor(request: FastifyRequest, payment: Payment): Promise<PayerStep<unknown>> {
+    return (await this.takenOverElsewhere(request, payment)) ? takenOverStep : currentStep(this.stepInput(request, payment));
   }
 
   /** Renders the page of the payment's current step (or sends the payer on). */
   async show(request: FastifyRequest, reply: FastifyReply, loaded: Payment, extras: PageExtras = {}): Promise<FastifyReply> {
     const { engine } = this;
     let payment = loaded;
-    if (flowStateOf(payment).pageKey === undefined && !flowIsOverForPayer(payment))
+    // A finished payment's page has a form only when it offers another bank (its CSRF token needs the key).
+    if (flowStateOf(payment).pageKey === undefined && (!flowIsOverForPayer(payment) || this.offersRetry(payment)))
       payment = await engine.updatePage(payment, { pageKey: newPageKey() });
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
-    const step = currentStep(input);
+    const step = await this.stepFor(request, payment);
     const locale = localeOf(request, payment);
     const merchant = await this.merchantOf(payment);
     const pageKey = input.state.pageKey ?? '';
@@ -76,8 +137,21 @@ export class PayerPages {
       notice: extras.notice ?? step.standingNotice?.(input),
       liveView: liveViewOf(step.name, payment),
     };
+    const handover = step.offersHandover === true ? await this.handoverOfferOf(payment, pageKey, context) : undefined;
     const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
-    return sendPage(reply, status, step.page(context, step.view(input)));
+    return sendPage(reply, status, step.page(handover === undefined ? context : { ...context, handover }, await step.view(input)));
+  }
+
+  /** The QR code a desktop's page offers to finish on a phone (none once a phone took the flow over). */
+  private async handoverOfferOf(payment: Payment, pageKey: string, context: PageContext): Promise<PageContext['handover']> {
+    if (this.options.handovers === undefined || pageKey === '') return undefined;
+    const secret = await this.options.handovers.linkSecret(payment.id, pageKey);
+    if (secret === undefined) return undefined;
+    return handoverOffer(context, await qrCodeSvg(`${this.options.baseUrl}/pay/handover/${secret}`));
+  }
+
+  private offersRetry(payment: Payment): boolean {
+    return this.options.retries !== undefined && mayRetryWithAnotherBank(payment);
   }
 
   /** Answers an action's outcome: the bank's or the shop's address, the same page again, or the next page. */

@@ -11,6 +11,7 @@
  * payer to the bank or back to the shop, and browsers apply `form-action` to those redirects too.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const CONTENT_SECURITY_POLICY =
@@ -48,4 +49,34 @@ export function sameOriginPost(request: FastifyRequest, baseUrl: string): boolea
   const origin = request.headers.origin;
   // Browsers send `Origin: null` on our pages because of `Referrer-Policy: no-referrer`.
   return origin === undefined || origin === 'null' || origin === new URL(baseUrl).origin;
+}
+
+/** A cookie of ours the payer's browser sent (undefined: absent, or longer than any we set). */
+export function payerCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (header === undefined || header.length > 8192) return undefined;
+  const value = parseCookies(header)[name];
+  return value !== undefined && value.length <= 128 ? value : undefined;
+}
+
+/**
+ * A first-party cookie of the payer's pages: sent to our payer pages only (its path under `/pay`), with top-level
+ * navigations from the bank too (SameSite=Lax: the payer comes back from the bank's site), never to scripts
+ * (HttpOnly), over HTTPS only where we are served so (docs/hosted-pages.md, "Cookies").
+ */
+export function setPayerCookie(
+  reply: FastifyReply,
+  cookie: { readonly name: string; readonly value: string; readonly path: string; readonly maxAgeSeconds: number },
+  secure: boolean,
+): void {
+  reply.header(
+    'Set-Cookie',
+    serializeCookie(cookie.name, cookie.value, {
+      path: cookie.path,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      maxAge: cookie.maxAgeSeconds,
+    }),
+  );
 }

@@ -15,10 +15,10 @@ import { isSupportedLocale } from '../i18n/locale.js';
 import { actorOf, queryText, requestLocale, sendExpiredForm, sendInvalidLink } from './answers.js';
 import { hostedErrorHandler } from './error-handler.js';
 import { flowIsOverForPayer } from './outcome/step.js';
-import { actionHandler, currentStep } from './payer-steps.js';
+import { actionHandler } from './payer-steps.js';
 import { liveViewOf, type PayerPages } from './payer-pages.js';
 import { FlowTokenParams, PayerPageQuery, PostedForm, StepActionParams, UnreadQuery } from './schemas.js';
-import { csrfValid, pageHeaders, sameOriginPost } from './security.js';
+import { csrfValid, pageHeaders, sameOriginPost, setPayerCookie } from './security.js';
 
 export interface StepRoutesOptions {
   readonly pages: PayerPages;
@@ -78,7 +78,7 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
       let payment = await engine.loadByFlowToken(request.params.flowToken);
       if (payment === undefined) return sendUnknownLinkStatus(request, reply);
       if (isWaiting(payment)) payment = await engine.refresh(payment, actorOf(request));
-      const step = currentStep(pages.stepInput(request, payment));
+      const step = await pages.stepFor(request, payment);
       return pageHeaders(reply)
         .code(200)
         .send({ view: liveViewOf(step.name, payment) });
@@ -106,13 +106,20 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
       const form = request.body ?? {};
       if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf']))
         return refuseForm(request, reply, operator, payment, action);
+      // Once a phone took the flow over, this browser only follows the payment: its page again, taking nothing.
+      if (await pages.takenOverElsewhere(request, payment)) return pages.show(request, reply, payment, { status: 409 });
       const handler = actionHandler(pages.stepInput(request, payment), action);
       if (handler === undefined) return sendInvalidLink(request, reply, operator);
       const field = (name: string): string | undefined => {
         const value = form[name];
         return typeof value === 'string' ? value : undefined;
       };
-      const outcome = await handler({ ...pages.stepInput(request, payment), form: field, actor: actorOf(request) });
+      const outcome = await handler({
+        ...pages.stepInput(request, payment),
+        form: field,
+        actor: actorOf(request),
+        remember: (cookie) => setPayerCookie(reply, cookie, baseUrl.startsWith('https:')),
+      });
       return pages.answer(request, reply, outcome);
     },
   );

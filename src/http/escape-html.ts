@@ -1,4 +1,9 @@
-/** Escapes text for HTML and XML (element content and quoted attribute values alike). */
+import escape from 'escape-html';
+
+/**
+ * Escapes text for HTML and XML (element content and quoted attribute values alike): `&`, `<`, `>`, `"` and `'`,
+ * by escape-html, the library the sandbox banks' package escapes its pages with too.
+ */
 export function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return escape(value);
 }

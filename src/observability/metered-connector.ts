@@ -4,7 +4,14 @@
  * (src/observability/bank-call-records.ts: who the call served, operation, outcome, HTTP status, latency; nothing
  * of what was sent or received).
  */
-import { BankRejectedError, ConnectorError, type BankCallCaller, type BankConnector, type Connectors } from '../connectors/index.js';
+import {
+  BankRejectedError,
+  ConnectorError,
+  isCapabilityName,
+  type BankCallCaller,
+  type BankConnector,
+  type Connectors,
+} from '../connectors/index.js';
 import type { ConnectorSettings, ProviderCatalogue } from '../providers/catalogue.js';
 import type { BankCallOutcome } from '../storage/schema.js';
 import type { BankCallSink } from './bank-call-records.js';
@@ -14,9 +21,6 @@ import type { Metrics } from './metrics.js';
 export function bankCallResult(error: unknown): string {
   return error instanceof ConnectorError ? error.kind : 'error';
 }
-
-/** The capabilities whose operations are bank calls too (counted under the operation's own name). */
-const CAPABILITIES: ReadonlySet<string> = new Set(['embedded', 'accountInformation']);
 
 /** A call's outcome as the records of bank calls name it. */
 export function bankCallOutcome(error: unknown): BankCallOutcome {
@@ -69,7 +73,8 @@ function meterOperations<T extends object>(
   return new Proxy(operations, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof property === 'string' && CAPABILITIES.has(property) && typeof value === 'object' && value !== null) {
+      // A capability's operations are bank calls too (counted under the operation's own name).
+      if (typeof property === 'string' && isCapabilityName(property) && typeof value === 'object' && value !== null) {
         return meterOperations(value, provider, metrics, recording, alerts);
       }
       if (typeof value !== 'function' || typeof property !== 'string') return value;

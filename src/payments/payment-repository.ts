@@ -126,6 +126,61 @@ export class PaymentRepository {
     return { kind: 'created', firstStatus };
   }
 
+  /**
+   * Stores the retry of a failed payment (src/payments/payment-service.ts, retryWithAnotherBank) with its jobs and
+   * first status record, in one transaction. The unique `retry_of` (migration 0015) and the client's unique
+   * end-to-end id decide between concurrent retries of one payment: the insert of the second does nothing (it waits
+   * for the first to commit on PostgreSQL), and it answers the first's payment as `existing`. `refused`: the derived
+   * end-to-end id is taken by a payment of the client's own.
+   */
+  async createRetry(
+    payment: Payment,
+    jobs: readonly JobSchedule[],
+  ): Promise<{ kind: 'created' | 'existing'; payment: Payment } | { kind: 'refused' }> {
+    const retryOf = payment.retryOf;
+    if (retryOf === null) throw new Error('A retry names the payment it retries');
+    const result = await this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('payments')
+        .values({ ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null })
+        .onConflict((conflict) => conflict.doNothing())
+        .executeTakeFirst();
+      if (inserted.numInsertedOrUpdatedRows === 0n) return 'not-inserted' as const;
+      await scheduleJobs(trx, payment, jobs, payment.createdAt);
+      await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
+      return 'created' as const;
+    });
+    if (result === 'created') {
+      this.onCommitted({ jobsDueAt: earliestDue(jobs.map((job) => job.runAt)), webhooks: payment.webhookUrl !== null });
+      return { kind: 'created', payment };
+    }
+    const earlier = await this.findRetryOf(payment.clientId, retryOf);
+    return earlier === undefined ? { kind: 'refused' } : { kind: 'existing', payment: earlier };
+  }
+
+  /** The retry made from a client's payment, if any. */
+  async findRetryOf(clientId: string, paymentId: string): Promise<Payment | undefined> {
+    const row = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('retry_of', '=', paymentId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    return row === undefined ? undefined : paymentFromRow(row, this.secrets);
+  }
+
+  /** For each of the client's payments given, the id of the retry made from it (the unique `retry_of` index). */
+  async retriesOf(clientId: string, paymentIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    if (paymentIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('payments')
+      .select(['id', 'retry_of'])
+      .where('retry_of', 'in', [...paymentIds])
+      .where('client_id', '=', clientId)
+      .execute();
+    return new Map(rows.flatMap((row) => (row.retry_of === null ? [] : [[row.retry_of, row.id] as const])));
+  }
+
   /** A client's payment; undefined for an unknown id and for another client's payment alike. */
   async findForClient(paymentId: string, clientId: string): Promise<Payment | undefined> {
     const row = await this.db

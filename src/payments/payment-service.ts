@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { newRecordId } from '../domain/ids.js';
 import { topLevelStatus } from '../domain/detailed-status.js';
 import { initialStatus } from '../domain/transitions.js';
+import { mayRetryWithAnotherBank, retryEndToEndId } from '../domain/retry.js';
 import { ApiError } from '../http/errors.js';
 import type { AuthenticatedClient } from '../auth/authenticated-client.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
@@ -14,6 +15,9 @@ export interface CreatedPayment {
   readonly payment: Payment;
   readonly firstStatus: StatusRecord;
 }
+
+/** What "pay with another bank" did (PaymentService.retryWithAnotherBank). */
+export type RetryResult = { readonly kind: 'created' | 'existing'; readonly payment: Payment } | { readonly kind: 'refused' };
 
 export interface PaymentServiceOptions {
   readonly baseUrl: string;
@@ -88,6 +92,10 @@ export class PaymentService {
       updatedAt: at,
       flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
       flowState: null,
+      retryOf: null,
+      // Hosted mode offers another bank after a failure another bank could avoid unless the client said no; custom
+      // mode (the client chose the bank) only when the client asked for it.
+      retryAllowed: request.metadata.retryWithAnotherBank ?? valid.mode === 'hosted',
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
     const result = await this.payments.create(payment, [
@@ -98,6 +106,48 @@ export class PaymentService {
       throw new ApiError(409, `A payment with endToEndId ${JSON.stringify(payment.endToEndId)} already exists`);
     }
     return { payment, firstStatus: result.firstStatus };
+  }
+
+  /**
+   * The payer's "pay with another bank" after `failed` failed for a reason another bank could avoid
+   * (src/domain/retry.ts): a new hosted-mode payment back at bank selection with the failed one's amount, recipient,
+   * remittance, return and webhook addresses and language, linked to it (`retryOf`) under an end-to-end id derived
+   * from its own. Never the payer's credentials (none are stored) nor the sending account, which was at the bank
+   * that failed. At most one retry per failed payment: a second call, concurrent or later, answers the retry made
+   * first (`existing`). `refused`: the payment may not be retried, or the derived end-to-end id is one the client
+   * used for a payment of its own.
+   */
+  async retryWithAnotherBank(failed: Payment): Promise<RetryResult> {
+    if (!mayRetryWithAnotherBank(failed)) return { kind: 'refused' };
+    const earlier = await this.payments.findRetryOf(failed.clientId, failed.id);
+    if (earlier !== undefined) return { kind: 'existing', payment: earlier };
+    const now = this.now();
+    const at = now.toISOString();
+    const payment: Payment = {
+      ...failed,
+      id: newRecordId(),
+      endToEndId: retryEndToEndId(failed),
+      mode: 'hosted',
+      providerId: null,
+      sender: failed.sender?.address === undefined ? null : { address: failed.sender.address },
+      flowToken: randomBytes(32).toString('base64url'),
+      providerPaymentId: null,
+      detailedStatus: initialStatus('hosted'),
+      failureReasons: null,
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+      flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
+      flowState: null,
+      retryOf: failed.id,
+      retryAllowed: failed.retryAllowed,
+    };
+    return this.payments.createRetry(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }]);
+  }
+
+  /** For each of the client's payments given, the retry made from it, if any (`retriedBy` of the resource). */
+  async retriesOf(client: AuthenticatedClient, paymentIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    return this.payments.retriesOf(client.clientId, paymentIds);
   }
 
   async get(client: AuthenticatedClient, paymentId: string): Promise<Payment> {

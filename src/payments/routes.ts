@@ -53,7 +53,12 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 /** The payment resource, as `GET /api/v1/ob/payments/{paymentId}` and the list answer it. */
-function paymentResourceView(payment: Payment, catalogue: ProviderCatalogue, baseUrl: string): PaymentResource {
+function paymentResourceView(
+  payment: Payment,
+  catalogue: ProviderCatalogue,
+  baseUrl: string,
+  retriedBy: string | undefined,
+): PaymentResource {
   const bank = payment.providerId === null ? undefined : catalogue.find(payment.providerId, payment.environment);
   return {
     paymentId: payment.id,
@@ -68,6 +73,8 @@ function paymentResourceView(payment: Payment, catalogue: ProviderCatalogue, bas
     amount: toJsonNumber(payment.amount),
     currency: payment.currency,
     ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
+    ...(payment.retryOf === null ? {} : { retryOf: payment.retryOf }),
+    ...(retriedBy === undefined ? {} : { retriedBy }),
   };
 }
 
@@ -214,8 +221,12 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       const found = await payments.list(client, paymentListFilter(request.query), limit + 1, position);
       const page = found.slice(0, limit);
       const last = page[page.length - 1];
+      const retries = await payments.retriesOf(
+        client,
+        page.map((payment) => payment.id),
+      );
       return {
-        items: page.map((payment) => paymentResourceView(payment, catalogue, baseUrl)),
+        items: page.map((payment) => paymentResourceView(payment, catalogue, baseUrl, retries.get(payment.id))),
         nextCursor:
           found.length > limit && last !== undefined
             ? cursors.encode('payments', client.clientId, { createdAt: last.createdAt, id: last.id })
@@ -238,7 +249,12 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
         response: { 200: jsonResponse('The payment', PaymentResourceSchema), ...ErrorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
-    async (request) => paymentResourceView(await payments.get(callerOf(request), request.params.paymentId), catalogue, baseUrl),
+    async (request) => {
+      const client = callerOf(request);
+      const payment = await payments.get(client, request.params.paymentId);
+      const retries = await payments.retriesOf(client, [payment.id]);
+      return paymentResourceView(payment, catalogue, baseUrl, retries.get(payment.id));
+    },
   );
 
   app.get(

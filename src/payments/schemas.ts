@@ -190,6 +190,12 @@ export const PaymentCreationRequestSchema = Type.Object(
         webhookUrl: Type.Optional(
           Type.String({ format: 'uri', maxLength: 2048, description: 'Receives a webhook when the status changes (https)' }),
         ),
+        retryWithAnotherBank: Type.Optional(
+          Type.Boolean({
+            description:
+              "Whether the payer's outcome page offers “pay with another bank” when the payment fails for a reason another bank could avoid (`INSUFFICIENT_FUNDS`, `BANK_REJECTED`, `PSU_CANCELLED`, `BANK_UNAVAILABLE`). The retry is a new payment with `retryOf` set to this one's id and an `endToEndId` derived from this one's (docs/api-decisions.md, “Paying with another bank”). Default: `true` in hosted mode, `false` when `provider.id` is sent",
+          }),
+        ),
       },
       { additionalProperties: false, title: 'PaymentMetadata' },
     ),
@@ -309,6 +315,20 @@ export const PaymentResourceSchema = Type.Object(
         { id: Type.String({ format: 'uuid' }), name: Type.String() },
         { title: 'PaymentProvider', description: 'The bank, once known' },
       ),
+    ),
+    retryOf: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          "Present on a payment the payer started with another bank after this payment failed: the failed payment's id (`metadata.retryWithAnotherBank`)",
+      }),
+    ),
+    retriedBy: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          "Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one",
+      }),
     ),
   },
   { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE] },
@@ -491,6 +511,13 @@ export const PaymentStatusUpdatedWebhookSchema = Type.Object(
         detailedStatus: DetailedStatus,
         failureReasons: FailureReasons,
         createdAt: DateTime,
+        retryOf: Type.Optional(
+          Type.String({
+            format: 'uuid',
+            description:
+              "On every event of a payment the payer started with another bank after a failure: the failed payment's id. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new payment",
+          }),
+        ),
       },
       { title: 'PaymentStatusUpdatedData' },
     ),

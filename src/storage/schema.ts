@@ -107,6 +107,10 @@ export interface PaymentsTable {
   flow_expires_at: string;
   /** The flow engine's JSON state between steps (bank references, offered SCA methods, accounts); no secrets. */
   flow_state: string | null;
+  /** The failed payment this one retries with another bank (migration 0015); unique, so a payment has one retry. */
+  retry_of: string | null;
+  /** 1 when the payer's outcome page may offer to pay with another bank after a failure the bank caused, else 0. */
+  retry_allowed: number;
 }
 
 export interface PaymentStatusHistoryTable {
@@ -264,6 +268,20 @@ export interface AuditLogTable {
 export const BANK_CALL_OUTCOMES = ['ok', 'refused', 'unavailable', 'protocol', 'error'] as const;
 export type BankCallOutcome = (typeof BANK_CALL_OUTCOMES)[number];
 
+/** A payer's flow handed from a desktop to a phone (src/flow/handovers.ts): one row per payment. */
+export interface PaymentHandoversTable {
+  payment_id: string;
+  /** SHA-256 (base64url) of the single-use link's secret. */
+  token_hash: string;
+  /** When the link was made, and when it stops working (UTC ISO 8601). */
+  issued_at: string;
+  expires_at: string;
+  /** When a phone used the link; null while unused. */
+  taken_at: string | null;
+  /** SHA-256 (base64url) of the cookie marking the browser that took the flow over. */
+  device_hash: string | null;
+}
+
 /** One call to a bank (migration 0010). Never a credential, token, body or URL. */
 export interface BankCallsTable {
   id: string;
@@ -296,4 +314,5 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   audit_log: AuditLogTable;
   bank_calls: BankCallsTable;
+  payment_handovers: PaymentHandoversTable;
 }

@@ -22,6 +22,11 @@ export interface PaymentStatusUpdatedData {
   readonly failureReasons: readonly FailureReason[] | null;
   /** When the status record was created (ISO 8601, UTC). */
   readonly createdAt: string;
+  /**
+   * On every event of a payment the payer started with another bank after a failure: the failed payment's id
+   * (docs/api-decisions.md, "Paying with another bank"). Absent on other payments' events.
+   */
+  readonly retryOf?: string;
 }
 
 export interface PaymentStatusUpdatedEvent {
@@ -39,6 +44,8 @@ export interface StatusRecordForEvent {
   readonly detailedStatus: DetailedStatus;
   readonly failureReasons: readonly FailureReason[] | null;
   readonly createdAt: Date | string;
+  /** The failed payment this one retries with another bank, if it is a retry. */
+  readonly retryOf?: string | null;
 }
 
 /**
@@ -62,6 +69,7 @@ export function buildPaymentStatusUpdatedEvent(record: StatusRecordForEvent, now
           ? null
           : record.failureReasons.map((reason) => ({ code: reason.code, message: reason.message })),
       createdAt,
+      ...(record.retryOf === undefined || record.retryOf === null ? {} : { retryOf: record.retryOf }),
     },
   };
 }

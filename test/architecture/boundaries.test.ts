@@ -48,7 +48,7 @@ function tree(files: Record<string, string>): string {
 
 describe('import boundaries', () => {
   test('the source tree has no import against the layers and no loop between folders or files', async () => {
-    const violations = await check(projectRoot, ['src', 'scripts', 'bench', 'test']);
+    const violations = await check(projectRoot, ['src', 'packages/sandbox-bank/src', 'scripts', 'bench', 'test']);
     assert.deepEqual(
       violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`),
       [],
@@ -92,6 +92,23 @@ describe('import boundaries', () => {
     );
     const [edge] = violations.map((violation) => [violation.from, violation.to].sort().join(' ↔ '));
     assert.equal(edge, 'src/auth/token-cache.ts ↔ src/auth/tokens.ts');
+  });
+
+  test("the sandbox banks' package imports nothing of the service, and the service only its entry point, from the composition root and the allowed folders", async () => {
+    const root = tree({
+      'packages/sandbox-bank/src/index.ts': "export { page } from './pages.js';\n",
+      'packages/sandbox-bank/src/pages.ts': "import { escape } from '../../../src/http/escape.js';\nexport const page = escape;\n",
+      'src/http/escape.ts': 'export const escape = 1;\n',
+      'src/app.ts': "import { page } from '../packages/sandbox-bank/src/index.js';\nexport const app = page;\n",
+      'src/cli/sandbox.ts': "import { page } from '../../packages/sandbox-bank/src/index.js';\nexport const cli = page;\n",
+      'src/flow/engine.ts': "import { page } from '../../packages/sandbox-bank/src/pages.js';\nexport const engine = page;\n",
+    });
+    const violations = await check(root, ['src', 'packages/sandbox-bank/src']);
+    assert.deepEqual(violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`).sort(), [
+      'sandbox-bank-importers: src/flow/engine.ts → packages/sandbox-bank/src/pages.ts',
+      'sandbox-bank-interface: src/flow/engine.ts → packages/sandbox-bank/src/pages.ts',
+      'sandbox-bank-stands-alone: packages/sandbox-bank/src/pages.ts → src/http/escape.ts',
+    ]);
   });
 
   test('a top-level folder without a place in the layers is refused', async () => {

@@ -11,7 +11,7 @@ import { getGlobalDispatcher } from 'undici';
 import { BerlinGroupHttpClient } from '../../src/connectors/berlin-group/http-client.js';
 import { BankProtocolError, createConnector, type CallContext } from '../../src/connectors/index.js';
 import { bankMetadata, forgetBankMetadata } from '../../src/connectors/uk-open-banking/discovery.js';
-import { UkHttpClient } from '../../src/connectors/uk-open-banking/http-client.js';
+import { HttpCore } from '../../src/connectors/http/core.js';
 import { parseCatalogue } from '../../src/providers/catalogue.js';
 import { settings, startFakeBank, type FakeBank } from './helpers/fake-bank.js';
 import { returnTo } from './helpers/references.js';
@@ -128,7 +128,7 @@ describe('UK Open Banking: discovery endpoints and calls', () => {
   });
 
   const issuer = (): string => `${bank.origin}/uk/test`;
-  const client = (): UkHttpClient => new UkHttpClient(getGlobalDispatcher(), 2_000, undefined, new URL(issuer()));
+  const client = (): HttpCore => new HttpCore({ dispatcher: getGlobalDispatcher(), timeoutMs: 2_000, bank: new URL(issuer()) });
   function document(changes: Record<string, unknown>): Record<string, unknown> {
     return {
       issuer: issuer(),
@@ -156,7 +156,7 @@ describe('UK Open Banking: discovery endpoints and calls', () => {
   }
 
   it('a bank on https is never called over plain http', async () => {
-    const secureBank = new UkHttpClient(getGlobalDispatcher(), 2_000, undefined, new URL('https://as.bank.example'));
+    const secureBank = new HttpCore({ dispatcher: getGlobalDispatcher(), timeoutMs: 2_000, bank: new URL('https://as.bank.example') });
     await assert.rejects(
       secureBank.send({
         operation: 'discovery',

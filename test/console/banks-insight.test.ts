@@ -51,12 +51,25 @@ for (const kind of await testDatabaseKinds()) {
       globex = await app.createClient({ name: 'Globex' });
       await paidAtHansa(app, acme, 12.5, 'PAYMENT_EXECUTION_COMPLETED');
       await paidAtHansa(app, acme, 5000, 'PAYMENT_EXECUTION_FAILED');
+      const globexPayments: string[] = [];
       for (let index = 0; index < 2; index += 1) {
-        assert.equal(
-          (await app.request('/api/v1/ob/payments', { method: 'POST', token: await globex.token(), json: paymentRequest() })).status,
-          201,
-        );
+        const created = await app.request('/api/v1/ob/payments', { method: 'POST', token: await globex.token(), json: paymentRequest() });
+        assert.equal(created.status, 201);
+        globexPayments.push(((await created.json()) as { paymentId: string }).paymentId);
       }
+      // One of Globex's payers moved from a desktop to a phone by the QR code of the payer's pages.
+      const takenAt = new Date().toISOString();
+      await app.database.db
+        .insertInto('payment_handovers')
+        .values({
+          payment_id: globexPayments[0] ?? '',
+          token_hash: 'x'.repeat(43),
+          issued_at: takenAt,
+          expires_at: takenAt,
+          taken_at: takenAt,
+          device_hash: 'y'.repeat(43),
+        })
+        .execute();
       // Recorded calls: Lumière down for Globex just now (failing), answering three hours ago; Midi answering 19 of
       // 20 calls in the hour (95 %: not yet degraded).
       const now = Date.now();
@@ -146,6 +159,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.match(chartLabel(all.html, 'funnel'), /^Every bank: of 4 payments, 1 completed \(25 %\)/);
       assert.match(chartLabel(all.html, 'banks-conversion'), /Lowest: Hansa Direktbank Sandbox, 50 % of 2/);
       assert.match(chartLabel(all.html, 'completion-time'), /^1 completed payment: half within/);
+      assert.match(all.html, /QR taken over \(desktop to phone\): 1 of 4 payments \(25 %\), 0 of them completed\./);
       const hansa = await operator.get(`/console/insight?range=7d&bank=${BANKS.hansa}`);
       assert.match(chartLabel(hansa.html, 'funnel'), /^Hansa Direktbank Sandbox: of 2 payments, 1 completed \(50 %\)/);
       const funnelTable = /aria-labelledby="funnel-title">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(hansa.html)?.[1] ?? '';
@@ -159,6 +173,7 @@ for (const kind of await testDatabaseKinds()) {
         /^Last 24 hours: 2 payments created, 1 completed \(50 %\), 1 failed, 0 still pending/,
       );
       assert.doesNotMatch(mine.html, /Globex/);
+      assert.match(mine.html, /QR taken over \(desktop to phone\): 0 of 2 payments \(0 %\), 0 of them completed\./);
     });
   });
 }

@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { UK_OPERATIONS } from '../../src/sandbox-bank/uk-open-banking/faults.js';
-import { OPERATIONS } from '../../src/sandbox-bank/shared/faults.js';
+import { OPERATIONS, UK_OPERATIONS } from '@openpis/sandbox-bank';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { type ConsoleBrowser, signedInOperatorAndMember } from './console-http.js';

@@ -144,7 +144,7 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     const page = await newPage();
     await signInOperator(page);
     await page.goto(`${app.baseUrl}/console/insight`);
-    assert.equal(await page.locator('figure.chart .plot-wide svg[role="img"]').count(), 4);
+    assert.equal(await page.locator('figure.chart .plot-wide svg[role="img"]').count(), 5);
     // A phone gets the narrow drawing (text stays readable), a desktop the wide one.
     await page.setViewportSize(VIEWPORTS[1]);
     assert.equal(await page.locator('figure.chart .plot-narrow svg').first().isVisible(), true);
@@ -165,6 +165,9 @@ describe('the console’s Banks and Insight in a browser', { skip: browserSkip }
     const funnelRows = await funnel.locator('tbody tr').allInnerTexts();
     assert.match(funnelRows[0] ?? '', /Created[\s\S]*7/);
     assert.match(funnelRows.at(-1) ?? '', /Completed[\s\S]*1/);
+    // Payers who paid with another bank after a bank failed them (none here: the chart says so).
+    const retries = page.locator('figure[aria-labelledby="retries-title"]');
+    assert.match((await retries.locator('.plot-wide svg').getAttribute('aria-label')) ?? '', /another bank could avoid/);
     const completion = page.locator('figure[aria-labelledby="completion-time-title"]');
     assert.match((await completion.locator('.plot-wide svg').getAttribute('aria-label')) ?? '', /^1 completed payment: half within/);
     await checkAccessibility(page);

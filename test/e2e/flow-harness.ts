@@ -8,7 +8,7 @@ import type { Connectors } from '../../src/connectors/index.js';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { loadSandboxFixtures, type SandboxFixtures } from '../../src/sandbox-bank/index.js';
+import { loadSandboxFixtures, type SandboxFixtures } from '@openpis/sandbox-bank';
 import type { TestDatabaseKind } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';

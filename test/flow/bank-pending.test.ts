@@ -134,6 +134,8 @@ function row(clientId: string, variant: Variant): PaymentsTable {
     updated_at: ago(0),
     flow_expires_at: new Date(NOW.getTime() + variant.deadlineIn * 1000).toISOString(),
     flow_state: null,
+    retry_of: null,
+    retry_allowed: 0,
   };
 }
 

@@ -91,3 +91,12 @@ export async function testDatabaseKinds(): Promise<TestDatabaseKind[]> {
   }
   return [sqlite];
 }
+
+/**
+ * One database kind by name, as `testDatabaseKinds()` has it: SQLite always, PostgreSQL when reachable (undefined
+ * when left out). For the test files that each run one part of a long suite on one database, so that the test runner
+ * spreads the parts over its parallel files.
+ */
+export async function testDatabaseKind(name: TestDatabaseKind['name']): Promise<TestDatabaseKind | undefined> {
+  return (await testDatabaseKinds()).find((kind) => kind.name === name);
+}

@@ -14,7 +14,7 @@ import { loadCatalogue, type Environment, type ProviderCatalogue } from '../../s
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Connectors } from '../../src/connectors/index.js';
-import type { SandboxFixtures } from '../../src/sandbox-bank/index.js';
+import type { SandboxFixtures } from '@openpis/sandbox-bank';
 import { createBackgroundWorkers } from '../../src/background-workers.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import type { TestDatabaseKind } from './databases.js';

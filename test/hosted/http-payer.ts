@@ -96,7 +96,7 @@ export async function submitAndFollow(
 /** The outcome page's Continue link (the shop's return address), once the answer is asserted to be that page. */
 export function continueLinkOf(answer: Answer): string {
   assert.equal(answer.status, 200, `expected the outcome page, got ${answer.status} ${answer.location ?? ''}`);
-  const link = /<a class="button primary" id="continue" href="([^"]+)"/.exec(answer.html)?.[1];
+  const link = /<a class="button (?:primary|secondary)" id="continue" href="([^"]+)"/.exec(answer.html)?.[1];
   assert.ok(link !== undefined, `no outcome page:\n${answer.html.slice(0, 2000)}`);
   return link.replace(/&amp;/g, '&');
 }

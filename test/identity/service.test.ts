@@ -10,6 +10,8 @@ import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { createConnectors } from '../../src/connectors/index.js';
+import { connectorIdentity } from '../../src/composition.js';
+import { loadBankIdentity } from '../../src/identity/identity.js';
 import type { ConnectorSettings } from '../../src/connectors/settings.js';
 import type { RegisterPaymentInput } from '../../src/connectors/index.js';
 import { settings } from '../connectors/helpers/fake-bank.js';
@@ -131,14 +133,18 @@ describe('the connectors present each standard its own client certificate', () =
     const qwac = authority.qwac('qwac', { commonName: 'berlin-group-client' });
     const transport = authority.qwac('transport', { commonName: 'uk-transport-client' });
     const qseal = authority.qsealc('qseal');
-    const connectors = createConnectors({
-      tlsByStandard: {
-        'berlin-group': { cert: qwac.certificatePem, key: qwac.privateKeyPem, ca: authority.caPem },
-        'uk-open-banking': { cert: transport.certificatePem, key: transport.privateKeyPem, ca: authority.caPem },
-      },
-      signing: { certificatePem: qseal.certificatePem, privateKeyPem: qseal.privateKeyPem },
-      openBankingKeys: await throwAwaySigningKeys(),
+    // The identity as the service loads it from the operator's files (src/composition.ts).
+    const identity = loadBankIdentity({
+      qwac: { kind: 'pem', certFile: qwac.certFile, keyFile: qwac.keyFile },
+      qseal: { kind: 'pkcs12', file: authority.pkcs12(qseal, 'pw'), password: 'pw' },
+      openBankingTransport: { kind: 'pem', certFile: transport.certFile, keyFile: transport.keyFile },
+      openBankingSigningCertFile: undefined,
+      softwareStatementFile: undefined,
+      bankCaFile: authority.caFile,
+      expiryWarningDays: 30,
     });
+    const openBankingKeys = await throwAwaySigningKeys();
+    const connectors = createConnectors({ openBankingKeys, identity: connectorIdentity(identity, openBankingKeys) });
     try {
       await assert.rejects(connectors.for(settings(baseUrl, { signRequests: true })).registerPayment(registration()));
       const uk: ConnectorSettings = {

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { loadCatalogue, parseCatalogue, type ProviderCatalogue } from '../../src/providers/catalogue.js';
-import { buildSandboxBankApp, FaultPlan, type SandboxFixtures } from '../../src/sandbox-bank/index.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS, loadCatalogue, parseCatalogue, type ProviderCatalogue } from '../../src/providers/catalogue.js';
+import { buildSandboxBankApp, FaultPlan, type SandboxFixtures } from '@openpis/sandbox-bank';
 import { Standard } from './standard.js';
 
 export const PUBLIC_URL = 'http://sandbox-bank.test';
@@ -108,6 +108,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const app = buildSandboxBankApp({
     catalogue: options.catalogue ?? defaultCatalogue(),
     publicUrl: PUBLIC_URL,
+    authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
     faults,
     operatorToken: OPERATOR_TOKEN,
     clock: () => clock.now,

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildSandboxBankApp } from '../../src/sandbox-bank/index.js';
-import { loadCatalogue } from '../../src/providers/catalogue.js';
+import { buildSandboxBankApp } from '@openpis/sandbox-bank';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS, loadCatalogue } from '../../src/providers/catalogue.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startService } from '../helpers/processes.js';
@@ -31,7 +31,11 @@ describe('start-up under load', () => {
   });
 
   it('the stand-alone sandbox bank likewise, and its UK banks sign with their keys once made', async () => {
-    const bank = buildSandboxBankApp({ catalogue: loadCatalogue(undefined, 'http://127.0.0.1:1'), publicUrl: 'http://127.0.0.1:1' });
+    const bank = buildSandboxBankApp({
+      catalogue: loadCatalogue(undefined, 'http://127.0.0.1:1'),
+      publicUrl: 'http://127.0.0.1:1',
+      authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
+    });
     try {
       assert.equal(bank.initialConfig.pluginTimeout, 0);
       await bank.ready();

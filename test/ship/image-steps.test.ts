@@ -131,6 +131,10 @@ describe(
       for (const command of BUILD_STAGE.commands) await step(command, build, log);
       assert.ok(existsSync(join(build, 'dist', 'server.js')));
       assert.ok(existsSync(join(build, 'dist', 'providers', 'sandbox-catalogue.json')), 'the data files the code reads beside itself');
+      assert.ok(
+        existsSync(join(build, 'packages', 'sandbox-bank', 'dist', 'shared', 'fixtures', 'test-payers.json')),
+        "the sandbox banks' package, built with its data files",
+      );
 
       // Stage 2: the manifests, the production install.
       const dependencies = join(folder, 'dependencies');
@@ -154,6 +158,9 @@ describe(
       for (const production of ['fastify', 'better-sqlite3', 'kysely', 'pg'])
         assert.ok(existsSync(join(image, 'node_modules', production)), production);
       assert.equal(existsSync(join(image, 'src')), false);
+      // The service imports the sandbox banks' package by name: the install's link finds its compiled code.
+      assert.ok(existsSync(join(image, 'node_modules', '@openpis', 'sandbox-bank', 'dist', 'index.js')), "the sandbox banks' package");
+      assert.equal(existsSync(join(image, 'packages', 'sandbox-bank', 'src')), false);
     });
 
     it('runs the compiled service as an API and a worker on PostgreSQL beside the stand-alone sandbox bank, and completes a payment through them', async (context) => {

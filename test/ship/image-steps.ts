@@ -5,7 +5,15 @@
 
 /** The build stage: what it copies from the clone, then its commands (in /app). */
 export const BUILD_STAGE = {
-  copies: ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'src'],
+  copies: [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'scripts/build.mjs',
+    'packages/sandbox-bank',
+    'src',
+  ],
   commands: ['npm ci --workspaces=false --ignore-scripts --no-audit --no-fund', 'npm run build'],
 } as const;
 
@@ -15,11 +23,14 @@ export const DEPENDENCIES_STAGE = {
   commands: ['npm ci --omit=dev --workspaces=false --ignore-scripts --no-audit --no-fund', 'npm rebuild --workspaces=false'],
 } as const;
 
-/** The final stage's contents: from the clone, from the dependencies stage, from the build stage. */
+/**
+ * The final stage's contents: from the clone, from the dependencies stage, from the build stage. The sandbox banks'
+ * package (its manifest and compiled code) sits where the install's link node_modules/@openpis/sandbox-bank points.
+ */
 export const FINAL_STAGE = {
-  fromClone: ['package.json', 'package-lock.json', 'bin'],
+  fromClone: ['package.json', 'package-lock.json', 'packages/sandbox-bank/package.json', 'bin'],
   fromDependencies: ['node_modules'],
-  fromBuild: ['dist'],
+  fromBuild: ['dist', 'packages/sandbox-bank/dist'],
 } as const;
 
 /** The image's settings (ENV); the test changes HOST to loopback and the ports to free ones, nothing else. */

@@ -82,6 +82,8 @@ for (const kind of await testDatabaseKinds()) {
           updated_at: at,
           flow_expires_at: at,
           flow_state: null,
+          retry_of: null,
+          retry_allowed: 0,
           amount_scaled: 10000,
         };
       });

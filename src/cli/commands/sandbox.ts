@@ -32,9 +32,9 @@ export interface RunSandboxBankOptions {
 
 /** Starts the sandbox bank and keeps it running until SIGINT or SIGTERM. */
 export async function runSandboxBank(options: RunSandboxBankOptions): Promise<void> {
-  const [{ loadCatalogue }, { startSandboxBank }, { listenOrExplain }] = await Promise.all([
+  const [{ loadCatalogue, DEFAULT_AUTHENTICATION_ATTEMPTS }, { startSandboxBank }, { listenOrExplain }] = await Promise.all([
     import('../../providers/catalogue.js'),
-    import('../../sandbox-bank/index.js'),
+    import('@openpis/sandbox-bank'),
     import('../../http/listen.js'),
   ]);
   const config = loadConfig();
@@ -47,6 +47,7 @@ export async function runSandboxBank(options: RunSandboxBankOptions): Promise<vo
         host: options.host,
         publicUrl,
         catalogue,
+        authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
         logLevel: config.logLevel,
         operatorToken: config.sandboxOperatorToken,
       }),
@@ -153,7 +154,7 @@ export async function clearFaultRules(options: SandboxBankTarget & { id?: string
 /** A refusal of the sandbox bank's fault control, shown to the operator as it came. */
 export class SandboxFaultError extends Error {}
 
-/** A fault rule as the sandbox bank lists it (src/sandbox-bank/shared/faults.ts). */
+/** A fault rule as the sandbox bank lists it (@openpis/sandbox-bank: packages/sandbox-bank/src/shared/faults.ts). */
 interface ListedFaultRule {
   readonly id: string;
   readonly psuId?: string;

@@ -1,42 +1,27 @@
 /**
- * The connector's HTTP client: one bank call with the standard's common headers, optional request signing,
- * bounded time and size, and the classification of every outcome into a JSON answer or one of the connector
- * errors. It logs method, path, status and duration only: never bodies (they may hold `psuData`), never queries.
+ * The Berlin Group part of a bank call: the standard's common headers (`X-Request-ID`, `PSU-IP-Address`, ...), the
+ * request signature when the bank asks for it, the bank's links, and NextGenPSD2 error bodies. Sending, time and size
+ * limits, logging and "no answer" are the shared HTTP core's (../http/core.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { BerlinGroupSettings } from './settings.js';
 import type { CallContext } from '../contract.js';
-import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMessage } from '../errors.js';
+import { BankProtocolError, BankRejectedError, type BankMessage } from '../errors.js';
 import { failureCodeOfMessages } from './status-maps.js';
 import type { RequestSigner } from './signing.js';
 import { check } from './wire-types.js';
-import {
-  bankLinkProblem,
-  errorName,
-  flattenHeaders,
-  isTimeout,
-  MAX_RESPONSE_BYTES,
-  parseRetryAfter,
-  readBounded,
-  ResponseTooLargeError,
-  sanitisedCause,
-} from '../transport.js';
+import { bankLinkProblem } from '../transport.js';
+import { HttpCore, parseErrorBody, parseJsonBody, type ConnectorLogger, type HttpMethod } from '../http/core.js';
 
-/** Structured logger (pino's `Logger` fits). */
-export interface ConnectorLogger {
-  debug(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-}
-
-/** Bank answers are small JSON documents; anything bigger is refused rather than buffered. */
+export type { ConnectorLogger } from '../http/core.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface BankRequest {
   /** Connector operation, for errors and logs. */
   readonly operation: string;
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: HttpMethod;
   readonly url: URL;
   readonly context: CallContext;
   /** Operation-specific headers (PSU-ID, TPP-Redirect-URI, Consent-ID, ...). Undefined values are left out. */
@@ -62,6 +47,7 @@ export interface HttpClientOptions {
 
 export class BerlinGroupHttpClient {
   private readonly base: URL;
+  private readonly core: HttpCore;
 
   constructor(
     private readonly settings: BerlinGroupSettings,
@@ -69,6 +55,7 @@ export class BerlinGroupHttpClient {
   ) {
     // A trailing slash makes relative links and the standard's paths resolve below the base path.
     this.base = new URL(settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`);
+    this.core = new HttpCore({ dispatcher: options.dispatcher, timeoutMs: settings.timeoutMs, logger: options.logger, bank: this.base });
   }
 
   /** A standard path below the bank's base URL, for example `v1/payments/sepa-credit-transfers`. */
@@ -111,62 +98,31 @@ export class BerlinGroupHttpClient {
     return url.href;
   }
 
+  /**
+   * One call: a JSON answer (2xx), or `BankRejectedError` with the bank's messages (4xx), or the core's
+   * `BankUnavailableError` / `BankProtocolError`.
+   */
   async send(call: BankRequest): Promise<BankResponse> {
-    // Every call, whatever built its URL: nothing the bank is sent may travel over plain http to the network.
-    const problem = bankLinkProblem(call.url, this.base);
-    if (problem !== undefined) throw new BankProtocolError(call.operation, `refusing to call ${problem}`);
     const bodyText = call.body === undefined ? undefined : JSON.stringify(call.body);
-    const headers = this.headersFor(call, bodyText);
-    const timeoutMs = this.settings.timeoutMs;
-    const started = performance.now();
-    const logFields = { operation: call.operation, method: call.method, path: call.url.pathname };
-
-    let response: Dispatcher.ResponseData;
-    let raw: Buffer;
-    try {
-      response = await request(call.url, {
-        method: call.method,
-        headers,
-        body: bodyText,
-        dispatcher: this.options.dispatcher,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        // The overall bound: headers and body timeouts are per phase, this covers connect + both.
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      raw = await readBounded(response.body, MAX_RESPONSE_BYTES);
-    } catch (error) {
-      const durationMs = Math.round(performance.now() - started);
-      if (error instanceof ResponseTooLargeError) {
-        this.options.logger?.warn({ ...logFields, durationMs }, 'bank answer too large');
-        throw new BankProtocolError(call.operation, `the answer exceeds ${MAX_RESPONSE_BYTES} bytes`);
-      }
-      const reason = isTimeout(error) ? 'timeout' : 'connection';
-      this.options.logger?.warn({ ...logFields, durationMs, reason, error: errorName(error) }, 'bank unreachable');
-      throw new BankUnavailableError(call.operation, reason, { cause: sanitisedCause(error) });
-    }
-
-    const durationMs = Math.round(performance.now() - started);
-    const status = response.statusCode;
-    const responseHeaders = flattenHeaders(response.headers);
-    this.options.logger?.[status >= 400 ? 'warn' : 'debug']({ ...logFields, status, durationMs }, 'bank call');
-
-    if (status >= 500 || status === 408 || status === 429) {
-      const retryAfter = parseRetryAfter(responseHeaders['retry-after']);
-      throw new BankUnavailableError(call.operation, status === 429 ? 'rate-limited' : status === 408 ? 'timeout' : 'server-error', {
-        httpStatus: status,
-        ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
-      });
-    }
-    const json = parseJson(call.operation, raw, status);
+    const answer = await this.core.send({
+      operation: call.operation,
+      method: call.method,
+      url: call.url,
+      headers: this.headersFor(call, bodyText),
+      ...(bodyText === undefined ? {} : { body: bodyText }),
+    });
+    const { status } = answer;
     if (status >= 400) {
-      const messages = messagesOfErrorBody(json);
+      const messages = messagesOfErrorBody(parseErrorBody(answer));
       throw new BankRejectedError(call.operation, status, failureCodeOfMessages(messages, call.operation), messages);
     }
+    // A 2xx that is not JSON is a protocol error (callers that need a body decide on an empty one, so that
+    // 204-like answers do not fail).
+    const json = parseJsonBody(call.operation, answer);
     if (status < 200 || status >= 300) {
       throw new BankProtocolError(call.operation, 'unexpected HTTP status', status);
     }
-    return { status, headers: responseHeaders, json };
+    return { status, headers: answer.headers, json };
   }
 
   private headersFor(call: BankRequest, bodyText: string | undefined): Record<string, string> {
@@ -186,18 +142,6 @@ export class BerlinGroupHttpClient {
       Object.assign(headers, this.options.signer.sign(headers, bodyText ?? ''));
     }
     return headers;
-  }
-}
-
-function parseJson(operation: string, raw: Buffer, status: number): unknown {
-  if (raw.length === 0) return undefined;
-  try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
-  } catch {
-    // A 4xx with an HTML body is still a refusal; a 2xx that is not JSON is a protocol error (decided by callers
-    // that need a body, so that 204-like answers with stray bytes do not fail).
-    if (status >= 400) return undefined;
-    throw new BankProtocolError(operation, 'the answer is not JSON', status);
   }
 }
 

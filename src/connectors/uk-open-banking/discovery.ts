@@ -6,7 +6,7 @@
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { BankProtocolError } from '../errors.js';
 import { bankLinkProblem } from '../transport.js';
-import { parseJsonBody, throwIfUnavailable, type UkHttpClient } from './http-client.js';
+import { parseJsonBody, type HttpCore } from '../http/core.js';
 import type { BankKeys } from './jose.js';
 import { isObject } from './mapping.js';
 
@@ -25,7 +25,7 @@ const METADATA_TTL_MS = 5 * 60_000;
 const cache = new Map<string, { readonly expiresAt: number; readonly metadata: Promise<BankMetadata> }>();
 
 /** The bank's metadata, from the cache or fetched (a failed fetch is not cached). */
-export function bankMetadata(http: UkHttpClient, issuer: string): Promise<BankMetadata> {
+export function bankMetadata(http: HttpCore, issuer: string): Promise<BankMetadata> {
   const cached = cache.get(issuer);
   if (cached !== undefined && cached.expiresAt > Date.now()) return cached.metadata;
   const metadata = fetchMetadata(http, issuer);
@@ -42,7 +42,7 @@ export function forgetBankMetadata(issuer?: string): void {
 
 const OPERATION = 'discovery';
 
-async function fetchMetadata(http: UkHttpClient, issuer: string): Promise<BankMetadata> {
+async function fetchMetadata(http: HttpCore, issuer: string): Promise<BankMetadata> {
   const document = await getJson(http, new URL(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`));
   // OpenID Connect Discovery 4.3: the issuer in the document must be exactly the one we asked.
   if (document['issuer'] !== issuer) throw new BankProtocolError(OPERATION, 'the discovery document names another issuer');
@@ -70,9 +70,8 @@ async function fetchMetadata(http: UkHttpClient, issuer: string): Promise<BankMe
   };
 }
 
-async function getJson(http: UkHttpClient, url: URL): Promise<Record<string, unknown>> {
+async function getJson(http: HttpCore, url: URL): Promise<Record<string, unknown>> {
   const response = await http.send({ operation: OPERATION, method: 'GET', url, headers: { Accept: 'application/json' } });
-  throwIfUnavailable(OPERATION, response);
   if (response.status !== 200) throw new BankProtocolError(OPERATION, 'the bank metadata is not available', response.status);
   const json = parseJsonBody(OPERATION, response);
   if (!isObject(json)) throw new BankProtocolError(OPERATION, 'the bank metadata is not a JSON object', response.status);

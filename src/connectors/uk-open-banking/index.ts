@@ -9,6 +9,6 @@ export {
   type UkOpenBankingDependencies,
 } from './uk-open-banking-connector.js';
 export { creditorAccountOf } from './mapping.js';
-export type { ConnectorLogger } from './http-client.js';
+export type { ConnectorLogger } from '../http/core.js';
 export { loadSigningKeys, publicKeySet, signingKeysFromPem, throwAwaySigningKeys, type ConfiguredSigningKey } from './keys.js';
 export { registerWithExternalSandbox, ukSandboxBankSettings, ukSandboxClients, type UkClientRegistration } from './sandbox-registration.js';

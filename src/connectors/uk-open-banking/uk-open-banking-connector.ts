@@ -30,14 +30,9 @@ import {
 } from '../contract.js';
 import { BankProtocolError, BankRejectedError, BankUnavailableError, type BankMessage } from '../errors.js';
 import { bankMetadata, type BankMetadata } from './discovery.js';
-import {
-  parseJsonBody,
-  parseRetryAfter,
-  throwIfUnavailable,
-  UkHttpClient,
-  type ConnectorLogger,
-  type UkHttpResponse,
-} from './http-client.js';
+import { HttpCore, parseErrorBody, parseJsonBody, type ConnectorLogger, type HttpAnswer } from '../http/core.js';
+import { parseRetryAfter } from '../transport.js';
+import { issuedToken, oauthFormPost, TokenCache, type IssuedToken, type TokenKey } from '../http/oauth2.js';
 import {
   clientAssertion,
   detachedSignature,
@@ -67,6 +62,11 @@ export interface UkOpenBankingDependencies {
   readonly now: () => Date;
   /** Our PS256 signing key registered with the bank, for assertions, request objects and message signatures. */
   readonly keys: SigningKeys;
+  /**
+   * The process's client-credentials tokens (one cache shared by every connector, see `createConnectors`). Without
+   * it the connector keeps its tokens for its own life only.
+   */
+  readonly tokens?: TokenCache;
 }
 
 /**
@@ -107,21 +107,28 @@ interface ResourceCall {
 
 interface ResourceAnswer {
   readonly json: JsonObject;
-  readonly response: UkHttpResponse;
+  readonly response: HttpAnswer;
 }
 
 export class UkOpenBankingConnector implements UkBankConnector {
   readonly standard = 'uk-open-banking' as const;
   readonly profile: BankProfile;
-  private readonly http: UkHttpClient;
+  private readonly http: HttpCore;
   private readonly resourceBase: URL;
+  private readonly tokens: TokenCache;
 
   constructor(
     readonly settings: UkOpenBankingSettings,
     private readonly deps: UkOpenBankingDependencies,
   ) {
     this.profile = ukOpenBankingProfile(settings);
-    this.http = new UkHttpClient(deps.dispatcher, settings.timeoutMs, deps.logger, new URL(settings.issuer));
+    this.tokens = deps.tokens ?? new TokenCache({ now: deps.now });
+    this.http = new HttpCore({
+      dispatcher: deps.dispatcher,
+      timeoutMs: settings.timeoutMs,
+      logger: deps.logger,
+      bank: new URL(settings.issuer),
+    });
     // A trailing slash makes the standard's relative paths resolve below the base path.
     this.resourceBase = new URL(settings.resourceBaseUrl.endsWith('/') ? settings.resourceBaseUrl : `${settings.resourceBaseUrl}/`);
   }
@@ -133,16 +140,17 @@ export class UkOpenBankingConnector implements UkBankConnector {
   async registerPayment(input: RegisterPaymentInput): Promise<RegistrationResult> {
     const operation = 'registerPayment';
     const { initiation, risk } = initiationOf(input.payment);
-    const token = await this.clientCredentialsToken(operation);
-    const { json } = await this.resource({
-      operation,
-      method: 'POST',
-      path: 'domestic-payment-consents',
-      token,
-      context: input.context,
-      body: { Data: { Initiation: initiation }, Risk: risk },
-      idempotencyKey: idempotencyKeyOf('consent', input.idempotencyKey, shortHash),
-    });
+    const { json } = await this.withClientToken(operation, (token) =>
+      this.resource({
+        operation,
+        method: 'POST',
+        path: 'domestic-payment-consents',
+        token,
+        context: input.context,
+        body: { Data: { Initiation: initiation }, Risk: risk },
+        idempotencyKey: idempotencyKeyOf('consent', input.idempotencyKey, shortHash),
+      }),
+    );
     const data = dataOf(operation, json);
     const consentId = requiredString(operation, data, 'ConsentId');
     const status = requiredString(operation, data, 'Status');
@@ -192,9 +200,11 @@ export class UkOpenBankingConnector implements UkBankConnector {
 
   async getPaymentStatus(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<PaymentStatusResult> {
     const payment = paymentRefOf(input.payment);
-    const token = await this.clientCredentialsToken('getPaymentStatus');
-    if (payment.domesticPaymentId === undefined) return this.consentStatus(input.context, payment.consentId, token);
-    return this.submittedPaymentStatus(input.context, payment.domesticPaymentId, token);
+    return this.withClientToken('getPaymentStatus', (token) =>
+      payment.domesticPaymentId === undefined
+        ? this.consentStatus(input.context, payment.consentId, token)
+        : this.submittedPaymentStatus(input.context, payment.domesticPaymentId, token),
+    );
   }
 
   async cancelPayment(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<CancelPaymentResult> {
@@ -373,14 +383,15 @@ export class UkOpenBankingConnector implements UkBankConnector {
   /** Redirect, without a return: the consent tells how far the payer got, but without a code nothing can be paid. */
   private async consentProgress(context: CallContext, payment: PaymentRef, authorisation: AuthorisationRef): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
-    const token = await this.clientCredentialsToken(operation);
-    const { json } = await this.resource({
-      operation,
-      method: 'GET',
-      path: `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`,
-      token,
-      context,
-    });
+    const { json } = await this.withClientToken(operation, (token) =>
+      this.resource({
+        operation,
+        method: 'GET',
+        path: `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`,
+        token,
+        context,
+      }),
+    );
     const status = requiredString(operation, dataOf(operation, json), 'Status');
     if (status === 'RJCT') return this.failedResult(authorisation, status, 'SCA_FAILED');
     // AUTH: the payer approved, but the code went to a browser that never came back; only that return can pay.
@@ -527,7 +538,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     return this.paymentStatusResult(requiredString(operation, latest, 'Status'), reason, response);
   }
 
-  private paymentStatusResult(code: string, reasons: readonly string[], response: UkHttpResponse): PaymentStatusResult {
+  private paymentStatusResult(code: string, reasons: readonly string[], response: HttpAnswer): PaymentStatusResult {
     const state = paymentTransactionState(code);
     const failureCode = state === 'rejected' ? failureCodeOfReason(reasons[0]) : state === 'cancelled' ? 'BANK_REJECTED' : undefined;
     return this.statusResult(state, code, failureCode, reasons, response);
@@ -538,7 +549,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     code: string,
     failureCode: FailureCode | undefined,
     reasons: readonly string[],
-    response: UkHttpResponse,
+    response: HttpAnswer,
   ): PaymentStatusResult {
     const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
     const outcome = outcomeOf(state, this.settings.acceptedForExecutionIsCompleted);
@@ -595,44 +606,55 @@ export class UkOpenBankingConnector implements UkBankConnector {
   // OAuth and the resource API
   // -------------------------------------------------------------------------------------------------------------
 
-  /** A fresh client-credentials token (`scope=payments`) for consents and status reads; never kept. */
-  private async clientCredentialsToken(operation: string): Promise<string> {
+  /**
+   * Runs `call` with our client-credentials token (`scope=payments`, for consents and status reads): the cached one
+   * while it lives, else one fetched (once for all concurrent calls); a 401 drops it and the call is made once more.
+   */
+  private withClientToken<T>(operation: string, call: (token: string) => Promise<T>): Promise<T> {
+    return this.tokens.withToken(this.clientTokenKey(), () => this.fetchClientToken(operation), call);
+  }
+
+  private clientTokenKey(): TokenKey {
+    return {
+      bank: this.settings.issuer,
+      scope: 'payments',
+      clientId: this.settings.clientId,
+      identity: `${this.settings.tokenEndpointAuthMethod}:${this.deps.keys.kid}`,
+    };
+  }
+
+  private async fetchClientToken(operation: string): Promise<IssuedToken> {
     const metadata = await bankMetadata(this.http, this.settings.issuer);
     const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, {
       grant_type: 'client_credentials',
       scope: 'payments',
     });
     if (status !== 200) throw this.oauthRefusal(operation, status, body, {});
-    return requiredString(operation, body, 'access_token');
+    return issuedToken(operation, body);
   }
 
   /** A form POST to an OAuth endpoint with our client authentication; OAuth error answers come back to the caller. */
-  private async oauthPost(
+  private oauthPost(
     operation: string,
     endpoint: string,
     parameters: Record<string, string>,
     expectedStatuses?: readonly number[],
   ): Promise<{ status: number; body: JsonObject }> {
-    const form = new URLSearchParams(parameters);
-    if (this.settings.tokenEndpointAuthMethod === 'private_key_jwt') {
-      form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
-      form.set('client_assertion', await clientAssertion(this.deps.keys, this.settings.clientId, endpoint, this.deps.now()));
-    } else {
-      // tls_client_auth: the dispatcher's client certificate authenticates us; the id says which client.
-      form.set('client_id', this.settings.clientId);
-    }
-    const response = await this.http.send({
+    return oauthFormPost(this.http, {
       operation,
-      method: 'POST',
-      url: new URL(endpoint),
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: form.toString(),
+      endpoint,
+      parameters,
+      authenticate: async (form) => {
+        if (this.settings.tokenEndpointAuthMethod === 'private_key_jwt') {
+          form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+          form.set('client_assertion', await clientAssertion(this.deps.keys, this.settings.clientId, endpoint, this.deps.now()));
+        } else {
+          // tls_client_auth: the dispatcher's client certificate authenticates us; the id says which client.
+          form.set('client_id', this.settings.clientId);
+        }
+      },
       ...(expectedStatuses === undefined ? {} : { expectedStatuses }),
     });
-    throwIfUnavailable(operation, response);
-    const json = parseJsonBody(operation, response);
-    if (!isObject(json)) throw new BankProtocolError(operation, 'the OAuth answer is not a JSON object', response.status);
-    return { status: response.status, body: json };
   }
 
   /**
@@ -684,9 +706,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
       headers,
       ...(bodyText === undefined ? {} : { body: bodyText }),
     });
-    throwIfUnavailable(call.operation, response);
     if (response.status >= 400) {
-      const json = response.text === '' ? undefined : safeJson(response.text);
+      const json = parseErrorBody(response);
       throw new BankRejectedError(call.operation, response.status, 'BANK_REJECTED', messagesOfObError(json));
     }
     if (response.status < 200 || response.status >= 300)
@@ -697,7 +718,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     return { json, response };
   }
 
-  private async checkResponseSignature(operation: string, response: UkHttpResponse): Promise<void> {
+  private async checkResponseSignature(operation: string, response: HttpAnswer): Promise<void> {
     if (!this.settings.verifyResponseSignatures || response.text === '') return;
     const signature = response.headers['x-jws-signature'];
     if (signature === undefined) throw new BankProtocolError(operation, 'the answer is not signed (x-jws-signature)', response.status);
@@ -733,14 +754,6 @@ export function withSandboxBankUrl(settings: UkOpenBankingSettings, sandboxBankU
 
 function shortHash(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function dataOf(operation: string, json: JsonObject): JsonObject {

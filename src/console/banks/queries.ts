@@ -169,3 +169,29 @@ export async function bankCallsOf(db: Kysely<Database>, paymentId: string) {
     .limit(500)
     .execute();
 }
+
+/**
+ * The banks failing now, by the same rule as the Banks page's "Failing now" (every client's calls): the payer's bank
+ * list marks them "having problems" and sorts them last. One grouped query over the last 15 minutes.
+ */
+export async function failingBankIds(db: Kysely<Database>, now: Date): Promise<Set<string>> {
+  const quarterAgo = new Date(now.getTime() - 15 * MINUTE).toISOString();
+  const rows = await db
+    .selectFrom('bank_calls')
+    .select((eb) => [
+      'bank_id',
+      eb.fn.countAll<number | string>().as('calls'),
+      eb.fn.sum<number | string>(sql`CASE WHEN outcome IN (${sql.join([...FAILURE_OUTCOMES])}) THEN 1 ELSE 0 END`).as('failed'),
+    ])
+    .where('at', '>=', quarterAgo)
+    .groupBy('bank_id')
+    .execute();
+  const none = { calls: 0, failed: 0 };
+  return new Set(
+    rows
+      .filter(
+        (row) => stateOf({ quarter: { calls: Number(row.calls), failed: Number(row.failed ?? 0) }, hour: none, day: none }) === 'failing',
+      )
+      .map((row) => row.bank_id),
+  );
+}

@@ -180,3 +180,27 @@ export async function completionTimes(db: Kysely<Database>, scope: InsightScope)
     durations.length === 0 ? undefined : durations[Math.ceil(share * durations.length) - 1];
   return { counts, total: durations.length, medianMs: rank(0.5), p95Ms: rank(0.95), sampled };
 }
+
+export interface HandoverCounts {
+  /** Payments whose payer moved from a desktop to a phone by the QR code of our pages (docs/hosted-pages.md). */
+  readonly takenOver: number;
+  /** Of those, the ones completed. */
+  readonly completed: number;
+}
+
+/** Payments created in the range that a phone took over from a desktop (table `payment_handovers`). */
+export async function handoversTaken(db: Kysely<Database>, scope: InsightScope): Promise<HandoverCounts> {
+  let query = db
+    .selectFrom('payment_handovers as o')
+    .innerJoin('payments as p', 'p.id', 'o.payment_id')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('taken'),
+      eb.fn.sum<number | string>(sql`CASE WHEN p.detailed_status = 'PAYMENT_EXECUTION_COMPLETED' THEN 1 ELSE 0 END`).as('completed'),
+    ])
+    .where('o.taken_at', 'is not', null)
+    .where('p.created_at', '>=', scope.from.toISOString())
+    .where('p.created_at', '<', scope.to.toISOString());
+  if (scope.clientId !== undefined) query = query.where('p.client_id', '=', scope.clientId);
+  const row = await query.executeTakeFirst();
+  return { takenOver: Number(row?.taken ?? 0), completed: Number(row?.completed ?? 0) };
+}

@@ -8,6 +8,7 @@ import { consolePage, emptyState } from '../layout.js';
 import type { ConsoleNavigation } from '../navigation.js';
 import type { Viewer } from '../viewer.js';
 import { columns, horizontalBars, stackedBars, type Series } from './charts.js';
+import { retryChart, type RetryFigures } from './retries.js';
 import {
   COMPLETION_BUCKETS,
   COMPLETION_SAMPLE_LIMIT,
@@ -16,6 +17,7 @@ import {
   RANGES,
   type CompletionTimes,
   type FunnelRow,
+  type HandoverCounts,
   type OutcomeBucket,
   type RangeId,
 } from './queries.js';
@@ -94,6 +96,11 @@ function funnelChart(reached: readonly number[], scopeLabel: string): SafeHtml {
   });
 }
 
+/** Beside the funnel: how many payers moved from a desktop to a phone by the QR code, and how many of them completed. */
+function handoverLine(counts: HandoverCounts, created: number): SafeHtml {
+  return html`<p id="handovers" class="hint">QR taken over (desktop to phone): ${counts.takenOver} of ${created} payments (${percent(counts.takenOver, created)}), ${counts.completed} of them completed.</p>`;
+}
+
 function bankConversionChart(rows: readonly FunnelRow[], names: Map<string, string>): SafeHtml {
   const completedStep = FUNNEL_STEPS.length - 1;
   const banks = rows
@@ -155,7 +162,11 @@ export interface InsightPageView {
   readonly funnelRows: readonly FunnelRow[];
   /** The funnel's one bank, when one is picked and has payments. */
   readonly bankRow: FunnelRow | undefined;
+  /** Payments a phone took over from a desktop by the QR code (every bank). */
+  readonly handovers: HandoverCounts;
   readonly times: CompletionTimes;
+  /** Payers who paid with another bank after a bank failed them (src/console/insight/retries.ts). */
+  readonly retries: RetryFigures;
 }
 
 const option = (value: string, label: string, current: string | undefined): SafeHtml =>
@@ -188,6 +199,8 @@ function charts(view: InsightPageView): SafeHtml {
     bankRow?.bankId === undefined || bankRow.bankId === null ? 'Every bank' : (names.get(bankRow.bankId) ?? bankRow.bankId);
   return html`${outcomesChart(buckets, range.bucket, range.label)}
 ${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}
+${handoverLine(view.handovers, overallFunnel(funnelRows)[0] ?? 0)}
+${retryChart(view.retries)}
 ${bankConversionChart(funnelRows, names)}
 ${completionChart(view.times)}`;
 }

@@ -3,7 +3,7 @@
  * sandbox bank's fault routes with the operator token, SANDBOX_OPERATOR_TOKEN; docs/sandbox-bank.md), the clients a
  * scenario payment may be made for, and the payment a scenario started.
  */
-import { OPERATIONS, UK_OPERATIONS } from '../../sandbox-bank/index.js';
+import { OPERATIONS, UK_OPERATIONS } from '@openpis/sandbox-bank';
 import type { ConsoleServices } from '../services.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

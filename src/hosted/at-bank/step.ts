@@ -10,6 +10,7 @@ export const atBankStep = payerStep<AtBankView>({
     bankUrl: state.bankRedirectUrl ?? '',
     purpose: payment.detailedStatus === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING' ? 'consent' : 'payment',
   }),
+  offersHandover: true,
   page: atBankPage,
   actions: {},
 });

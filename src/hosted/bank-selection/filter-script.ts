@@ -4,7 +4,9 @@
  * form filters on the server (the Search button), so the script only spares a round trip.
  *
  * It reads what the page prepared: each bank's `data-search` (its name and its group's name, folded like the
- * server folds: lower case, no accents), and the texts of the live status in the status element's data attributes.
+ * server folds: lower case, no accents) and `data-bank` (a bank may be listed twice: popular and among all banks,
+ * counted once), and the texts of the live status in the status element's data attributes. Every `.bank-group`
+ * (a heading's section, a country's collapsed group) hides when none of its banks matches.
  */
 import { createHash } from 'node:crypto';
 
@@ -29,18 +31,21 @@ export const BANK_FILTER_SCRIPT = `'use strict';
       elsewhere.href = form.action + '?country=ALL&q=' + encodeURIComponent(search.value.trim());
     }
   };
+  var wasOpen = groups.map(function (group) { return group.open === true; });
   var filter = function () {
     var query = fold(search.value);
-    var shown = 0;
+    var shown = {};
     banks.forEach(function (bank) {
       var match = query === '' || bank.dataset.search.indexOf(query) !== -1;
       bank.hidden = !match;
-      if (match) shown += 1;
+      if (match) shown[bank.dataset.bank] = true;
     });
-    groups.forEach(function (group) {
+    groups.forEach(function (group, index) {
       group.hidden = group.querySelector('li[data-search]:not([hidden])') === null;
+      // A country's collapsed group opens while the payer searches, and closes again when the search is cleared.
+      if (group.tagName === 'DETAILS') group.open = query !== '' || wasOpen[index];
     });
-    announce(shown);
+    announce(Object.keys(shown).length);
   };
   search.addEventListener('input', filter);
   if (country) {

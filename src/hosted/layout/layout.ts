@@ -263,7 +263,11 @@ ${footer.value === '' ? '' : html`<footer>${footer}</footer>`}</body></html>`.va
 
 export function layout(context: PageContext, options: LayoutOptions): string {
   const notice = context.notice === undefined ? '' : html`<p class="notice" role="status">${context.t(`notice.${context.notice}`)}</p>`;
-  const live = options.waiting === true ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"` : '';
+  // A waiting page follows the payment; so does a desktop's page offering the QR code (a phone may take the flow over).
+  const live =
+    options.waiting === true || context.handover !== undefined
+      ? html` data-status-url="${context.flowUrl}/status" data-view="${context.liveView}"`
+      : '';
   const twoLogins = context.twoLogins
     ? html`<p class="info">${context.t('notice.twoLogins', { bank: context.summary.bankName ?? '' })}</p>`
     : '';
@@ -274,7 +278,7 @@ export function layout(context: PageContext, options: LayoutOptions): string {
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`
-  }${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelForm(context)}</main>`;
+  }${context.handover ?? ''}${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelForm(context)}</main>`;
   return document({
     locale: context.locale,
     title: options.heading,

@@ -6,6 +6,7 @@ import type { Locale } from '../../i18n/locale.js';
 import type { Translate } from '../../i18n/messages.js';
 import type { InputError, Notice } from '../../flow/engine.js';
 import type { OperatorIdentity } from '../../config/config.js';
+import type { SafeHtml } from '../html.js';
 
 /** The payment as every page summarises it. */
 export interface PaymentSummaryView {
@@ -53,6 +54,8 @@ export interface PageContext {
   readonly notice: Notice | undefined;
   /** What the payer sees now (step and status): a waiting page's script reloads when the status endpoint differs. */
   readonly liveView: string;
+  /** A desktop's offer to finish on a phone (a QR code of a single-use link), on the steps that offer it. */
+  readonly handover?: SafeHtml;
 }
 
 export function formAction(context: Pick<PageContext, 'flowUrl'>, action: string): string {

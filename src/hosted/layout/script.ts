@@ -3,8 +3,9 @@
  * Every page works without it; with it:
  * - a form's buttons show that they are working and cannot be pressed twice (the server is idempotent anyway: a
  *   second post finds the payment leased or moved on);
- * - a waiting page asks the small status endpoint every two seconds and reloads only when the payer's view changed
- *   (without script, a `<noscript>` meta refresh reloads it);
+ * - a waiting page (and a desktop's page offering the QR code) asks the small status endpoint every two seconds and
+ *   reloads only when the payer's view changed, never once the payer sent a form or is leaving (without script, a
+ *   waiting page's `<noscript>` meta refresh reloads it);
  * - the decoupled page counts the minutes left down;
  * - the completed page continues to the shop after a few seconds, with a button to stay (without script, a
  *   `<noscript>` meta refresh continues).
@@ -13,7 +14,11 @@ import { createHash } from 'node:crypto';
 
 export const HOSTED_JS = `(function () {
   'use strict';
+  // Once the payer sends a form or leaves, the page no longer reloads itself (a reload would cancel that navigation).
+  var leaving = false;
+  window.addEventListener('beforeunload', function () { leaving = true; });
   document.addEventListener('submit', function (event) {
+    leaving = true;
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== 'post') return;
     if (form.getAttribute('data-busy') === 'true') { event.preventDefault(); return; }
@@ -29,6 +34,7 @@ export const HOSTED_JS = `(function () {
   // Back to a page from the browser's cache: its buttons work again.
   window.addEventListener('pageshow', function (event) {
     if (!event.persisted) return;
+    leaving = false;
     var forms = document.querySelectorAll('form[data-busy]');
     for (var i = 0; i < forms.length; i += 1) forms[i].removeAttribute('data-busy');
     var buttons = document.querySelectorAll('button');
@@ -43,6 +49,7 @@ export const HOSTED_JS = `(function () {
       fetch(statusUrl, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (answer) {
+          if (leaving) return;
           if (answer && typeof answer.view === 'string' && answer.view !== view) location.reload();
           else setTimeout(poll, 2000);
         }, function () { setTimeout(poll, 4000); });

@@ -35,7 +35,7 @@ label{display:block;font-weight:600;margin:1rem 0 .25rem}
 input[type=text],input[type=password],input[type=search],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;border:1px solid #6b7280;border-radius:6px;font-size:1rem;background:#fff;color:#111827}
 input[aria-invalid=true]{border:2px solid #b91c1c}
 .field-error{color:#b91c1c;font-weight:600;margin:.25rem 0}
-button,.button{display:inline-block;min-height:2.75rem;padding:.625rem 1.25rem;border-radius:6px;border:0;font-size:1rem;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
+button,.button{display:inline-block;font-family:inherit;min-height:2.75rem;padding:.625rem 1.25rem;border-radius:6px;border:0;font-size:1rem;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 .primary{background:#1d4ed8;color:#fff;width:100%;margin-top:1.25rem}
 .secondary{background:#e5e7eb;color:#111827;width:100%;margin-top:.75rem}
 .banks{list-style:none;margin:0;padding:0}
@@ -85,6 +85,15 @@ button.secondary.busy::after,.bank.busy::after{border-color:#1d4ed8;border-right
 @keyframes spin{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){button.busy::after{animation:none}}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.bank-problems{display:block;color:#92400e;font-size:.875rem;font-weight:400}
+.bank.problems{border-style:dashed}
+.country-group{border:1px solid #d1d5db;border-radius:8px;margin:.5rem 0}
+.country-group summary{cursor:pointer;padding:.625rem .75rem;font-weight:600;min-height:2.75rem}
+.country-group summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+.country-group .banks{padding:0 .75rem .25rem}
+.count{color:#4b5563;font-weight:400}
+.handover{display:none}
+@media (min-width:60rem){.handover{display:block;border-top:1px solid #e5e7eb;margin-top:1.5rem;padding-top:.25rem}.handover-body{display:flex;gap:1rem;align-items:flex-start}.handover-body p{margin:0 0 .5rem}.qr{flex:none;width:10rem;height:10rem}.qr svg{display:block;width:100%;height:100%}}
 `;
 
 /** Part of the stylesheet's URL: a new version gets a new URL, so it can be cached for long. */

@@ -5,7 +5,7 @@
  */
 import type { MessageKey } from '../../i18n/messages.js';
 import { html, type SafeHtml } from '../html.js';
-import { formatAmount, formatIban, layout, paymentSummary, textWith } from '../layout/layout.js';
+import { formatAmount, formatIban, layout, paymentSummary, postForm, textWith } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
 export type FailureGroup = 'cancelled' | 'expired' | 'authentication' | 'consent' | 'funds' | 'bank' | 'technical';
@@ -18,6 +18,8 @@ export interface OutcomeView {
   readonly continueUrl: string;
   /** Completed only: seconds before the page continues by itself. */
   readonly autoContinueSeconds: number | undefined;
+  /** Failed only: "pay with another bank" is offered (src/domain/retry.ts). */
+  readonly retry: boolean;
 }
 
 function receipt(context: PageContext): SafeHtml {
@@ -40,7 +42,7 @@ const HEADINGS: Readonly<Record<OutcomeView['kind'], MessageKey>> = {
 export function outcomePage(context: PageContext, view: OutcomeView): string {
   const { t } = context;
   const merchant = context.summary.merchant;
-  const onward = html`<a class="button primary" id="continue" href="${view.continueUrl}"${
+  const onward = html`<a class="button ${view.retry ? 'secondary' : 'primary'}" id="continue" href="${view.continueUrl}"${
     view.autoContinueSeconds === undefined ? '' : html` data-auto-continue="${String(view.autoContinueSeconds)}"`
   }>${t('outcome.continue', { merchant })}</a>`;
   let body: SafeHtml;
@@ -59,7 +61,12 @@ ${onward}<button type="button" class="secondary" data-stay hidden>${t('outcome.s
       break;
     case 'failed': {
       const group = view.failure ?? 'technical';
-      body = html`<p class="lead">${t(`outcome.reason.${group}`)}</p>
+      // With another bank on offer, that is the way on; going back to the shop stays beside it, secondary.
+      body = view.retry
+        ? html`<p class="lead">${t(`outcome.reason.${group}`)}</p>
+<p>${t('retry.offer', { merchant })}</p>${paymentSummary(context, { sentence: false })}
+${postForm(context, 'retry', html`<button type="submit" class="primary" id="retry">${t('retry.button')}</button>`)}${onward}`
+        : html`<p class="lead">${t(`outcome.reason.${group}`)}</p>
 <p>${t(`outcome.next.${group}`, { merchant })}</p>${paymentSummary(context, { sentence: false })}${onward}`;
       break;
     }

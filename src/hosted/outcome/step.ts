@@ -5,7 +5,8 @@
  */
 import { DETAILED_STATUSES, isFinal, phaseOf, type FailureCode } from '../../domain/detailed-status.js';
 import type { Payment } from '../../domain/payment.js';
-import { payerStep } from '../step.js';
+import { mayRetryWithAnotherBank } from '../../domain/retry.js';
+import { payerStep, type PaymentRetries } from '../step.js';
 import { outcomePage, type FailureGroup, type OutcomeView } from './page.js';
 
 /** Seconds before the completed page continues to the shop by itself. */
@@ -43,24 +44,36 @@ export function failureGroupOf(codes: readonly FailureCode[]): FailureGroup {
   return first === undefined ? 'technical' : FAILURE_GROUPS[first];
 }
 
-function outcomeView(payment: Payment): OutcomeView {
+function outcomeView(payment: Payment, retries: PaymentRetries | undefined): OutcomeView {
   const continueUrl = clientReturnUrl(payment);
   if (payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED') {
-    return { kind: 'completed', failure: undefined, continueUrl, autoContinueSeconds: AUTO_CONTINUE_SECONDS };
+    return { kind: 'completed', failure: undefined, continueUrl, autoContinueSeconds: AUTO_CONTINUE_SECONDS, retry: false };
   }
-  if (!isFinal(payment.detailedStatus)) return { kind: 'processing', failure: undefined, continueUrl, autoContinueSeconds: undefined };
+  if (!isFinal(payment.detailedStatus))
+    return { kind: 'processing', failure: undefined, continueUrl, autoContinueSeconds: undefined, retry: false };
   return {
     kind: 'failed',
     failure: failureGroupOf((payment.failureReasons ?? []).map((reason) => reason.code)),
     continueUrl,
     autoContinueSeconds: undefined,
+    retry: retries !== undefined && mayRetryWithAnotherBank(payment),
   };
 }
 
 export const outcomeStep = payerStep<OutcomeView>({
   name: 'outcome',
   waitsIn: DETAILED_STATUSES.filter((status) => isFinal(status) || phaseOf(status) === 7),
-  view: ({ payment }) => outcomeView(payment),
+  view: ({ payment, retries }) => outcomeView(payment, retries),
   page: outcomePage,
-  actions: {},
+  actions: {
+    // "Pay with another bank": the new payment's bank list (or, after a double click, the one the first click made).
+    // A payment that may not be retried (any more) shows its outcome again.
+    retry: async ({ payment, retries }) => {
+      if (retries === undefined || !mayRetryWithAnotherBank(payment)) return { kind: 'next', payment };
+      const result = await retries.retryWithAnotherBank(payment);
+      return result.kind === 'refused'
+        ? { kind: 'next', payment }
+        : { kind: 'redirect', url: `/pay/${result.payment.flowToken}`, payment: result.payment };
+    },
+  },
 });

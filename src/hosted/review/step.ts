@@ -7,6 +7,7 @@ export const reviewStep = payerStep<null>({
   name: 'review',
   waitsIn: AUTOMATIC_STATUSES,
   view: () => null,
+  offersHandover: true,
   page: (context) => reviewPage(context),
   actions: {
     continue: ({ engine, payment, actor }) => engine.continueFlow(payment, actor),

@@ -102,6 +102,9 @@ export const de: Catalogue = {
   'outcome.next.bank':
     'Es wurde nichts bezahlt. Versuchen Sie es später über {merchant} erneut, mit einer anderen Bank oder einer anderen Zahlungsart.',
   'outcome.next.technical': 'Es wurde nichts bezahlt. Bitte versuchen Sie es gleich über {merchant} erneut.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'Es wurde nichts bezahlt. Sie können {merchant} denselben Betrag jetzt von einem Konto bei einer anderen Bank bezahlen.',
+  'retry.button': 'Mit einer anderen Bank bezahlen',
   'processing.hint': 'Das dauert meist nur wenige Sekunden. Bitte lassen Sie diese Seite geöffnet.',
   'decoupled.openApp': 'Öffnen Sie die App Ihrer Bank',
   'decoupled.timeLeft': 'Verbleibende Zeit für die Freigabe: etwa {minutes} Min.',
@@ -140,4 +143,25 @@ export const de: Catalogue = {
   'selection.oneFound': '1 Bank gefunden.',
   'selection.manyFound': '{count} Banken gefunden.',
   'selection.searchAllCountries': 'In allen Ländern suchen',
+  // The bank list's order, remembered bank and banks having problems; desktop to phone (issue 28, items 2 and 3).
+  'selection.lastBank': 'Ihre zuletzt gewählte Bank',
+  'selection.popular': 'Beliebte Banken',
+  'selection.allBanks': 'Alle Banken (A–Z)',
+  'selection.otherBanks': 'Weitere Banken (A–Z)',
+  'selection.problems': 'Hat gerade Probleme',
+  'selection.chooseProblems': 'Mit {bank} bezahlen (hat gerade Probleme)',
+  'selection.rememberNote':
+    'Wenn Sie eine Bank wählen, merkt sich dieser Browser sie für Ihre nächste Zahlung an {merchant}: ein Cookie auf diesem Gerät, das nur Ihre gewählte Bank enthält.',
+  'handover.offerHeading': 'Auf dem Smartphone weitermachen',
+  'handover.qrLabel': 'QR-Code eines Links zu dieser Zahlung',
+  'handover.offerIntro':
+    'Scannen Sie diesen Code mit der Kamera Ihres Smartphones, um die Zahlung dort abzuschließen, zum Beispiel in der App Ihrer Bank. Diese Seite verfolgt die Zahlung dann und zeigt Ihnen das Ergebnis.',
+  'handover.offerNote': 'Der Code gilt einmal, zehn Minuten lang. Geben Sie ihn nicht weiter.',
+  'handover.takenHeading': 'Weiter auf Ihrem Smartphone',
+  'handover.takenLead': 'Sie haben diese Zahlung auf einem anderen Gerät geöffnet.',
+  'handover.takenIntro':
+    'Bitte schließen Sie die Zahlung dort ab. Diese Seite verfolgt die Zahlung und zeigt das Ergebnis, sobald sie abgeschlossen ist.',
+  'handover.usedHeading': 'Diese Zahlung geht auf einem anderen Gerät weiter',
+  'handover.usedIntro':
+    'Mit diesem Code wurde die Zahlung bereits auf einem anderen Gerät geöffnet. Bitte schließen Sie die Zahlung dort ab.',
 };

@@ -97,6 +97,9 @@ export const en = {
   'outcome.next.funds': 'Try again from {merchant} with another account or another way to pay.',
   'outcome.next.bank': 'Nothing was paid. Try again later from {merchant}, with another bank or another way to pay.',
   'outcome.next.technical': 'Nothing was paid. Please try again from {merchant} in a moment.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'Nothing was paid. You can pay {merchant} the same amount from an account at another bank now.',
+  'retry.button': 'Pay with another bank',
   'processing.hint': 'This usually takes a few seconds. Please keep this page open.',
   'decoupled.openApp': "Open your bank's app",
   'decoupled.timeLeft': 'Time left to approve: about {minutes} min.',
@@ -134,6 +137,25 @@ export const en = {
   'selection.oneFound': '1 bank found.',
   'selection.manyFound': '{count} banks found.',
   'selection.searchAllCountries': 'Search in all countries',
+  // The bank list's order, remembered bank and banks having problems; desktop to phone (issue 28, items 2 and 3).
+  'selection.lastBank': 'Your last bank',
+  'selection.popular': 'Popular banks',
+  'selection.allBanks': 'All banks (A–Z)',
+  'selection.otherBanks': 'Other banks (A–Z)',
+  'selection.problems': 'Having problems right now',
+  'selection.chooseProblems': 'Pay with {bank} (having problems right now)',
+  'selection.rememberNote':
+    'When you choose a bank, this browser remembers it for your next payment to {merchant}: a cookie on this device holding only which bank you chose.',
+  'handover.offerHeading': 'Continue on your phone',
+  'handover.qrLabel': 'QR code of a link to this payment',
+  'handover.offerIntro':
+    "Scan this code with your phone's camera to finish the payment there, for example in your bank's app. This page then follows the payment and shows you the outcome.",
+  'handover.offerNote': 'The code works once, for ten minutes. Do not share it.',
+  'handover.takenHeading': 'Continuing on your phone',
+  'handover.takenLead': 'You opened this payment on another device.',
+  'handover.takenIntro': 'Please finish the payment there. This page follows the payment and shows the outcome when it is done.',
+  'handover.usedHeading': 'This payment continues on another device',
+  'handover.usedIntro': 'This code was already used to open the payment on another device. Please finish the payment there.',
 } as const;
 
 export type MessageKey = keyof typeof en;

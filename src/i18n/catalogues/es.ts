@@ -98,6 +98,9 @@ export const es: Catalogue = {
   'outcome.next.funds': 'Vuelva a intentarlo desde {merchant} con otra cuenta u otra forma de pago.',
   'outcome.next.bank': 'No se ha pagado nada. Vuelva a intentarlo más tarde desde {merchant}, con otro banco u otra forma de pago.',
   'outcome.next.technical': 'No se ha pagado nada. Vuelva a intentarlo en un momento desde {merchant}.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'No se ha pagado nada. Puede pagar ahora el mismo importe a {merchant} desde una cuenta de otro banco.',
+  'retry.button': 'Pagar con otro banco',
   'processing.hint': 'Suele tardar unos segundos. Mantenga esta página abierta.',
   'decoupled.openApp': 'Abra la aplicación de su banco',
   'decoupled.timeLeft': 'Tiempo restante para aprobar: unos {minutes} min.',
@@ -136,4 +139,23 @@ export const es: Catalogue = {
   'selection.oneFound': '1 banco encontrado.',
   'selection.manyFound': '{count} bancos encontrados.',
   'selection.searchAllCountries': 'Buscar en todos los países',
+  // The bank list's order, remembered bank and banks having problems; desktop to phone (issue 28, items 2 and 3).
+  'selection.lastBank': 'Su último banco',
+  'selection.popular': 'Bancos populares',
+  'selection.allBanks': 'Todos los bancos (A–Z)',
+  'selection.otherBanks': 'Otros bancos (A–Z)',
+  'selection.problems': 'Tiene problemas en este momento',
+  'selection.chooseProblems': 'Pagar con {bank} (tiene problemas en este momento)',
+  'selection.rememberNote':
+    'Cuando elige un banco, este navegador lo recuerda para su próximo pago a {merchant}: una cookie en este dispositivo que solo guarda qué banco eligió.',
+  'handover.offerHeading': 'Continuar en su móvil',
+  'handover.qrLabel': 'Código QR de un enlace a este pago',
+  'handover.offerIntro':
+    'Escanee este código con la cámara de su móvil para terminar el pago allí, por ejemplo en la aplicación de su banco. Esta página sigue después el pago y le muestra el resultado.',
+  'handover.offerNote': 'El código funciona una sola vez, durante diez minutos. No lo comparta.',
+  'handover.takenHeading': 'Continúa en su móvil',
+  'handover.takenLead': 'Ha abierto este pago en otro dispositivo.',
+  'handover.takenIntro': 'Termine el pago allí. Esta página sigue el pago y muestra el resultado cuando haya terminado.',
+  'handover.usedHeading': 'Este pago continúa en otro dispositivo',
+  'handover.usedIntro': 'Este código ya se usó para abrir el pago en otro dispositivo. Termine el pago allí.',
 };

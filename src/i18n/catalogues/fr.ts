@@ -99,6 +99,9 @@ export const fr: Catalogue = {
   'outcome.next.funds': 'Réessayez depuis {merchant} avec un autre compte ou un autre moyen de paiement.',
   'outcome.next.bank': "Rien n'a été payé. Réessayez plus tard depuis {merchant}, avec une autre banque ou un autre moyen de paiement.",
   'outcome.next.technical': "Rien n'a été payé. Veuillez réessayer dans un instant depuis {merchant}.",
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': "Rien n'a été payé. Vous pouvez payer dès maintenant le même montant à {merchant} depuis un compte dans une autre banque.",
+  'retry.button': 'Payer avec une autre banque',
   'processing.hint': 'Cela prend généralement quelques secondes. Veuillez garder cette page ouverte.',
   'decoupled.openApp': "Ouvrez l'application de votre banque",
   'decoupled.timeLeft': 'Temps restant pour approuver : environ {minutes} min.',
@@ -137,4 +140,23 @@ export const fr: Catalogue = {
   'selection.oneFound': '1 banque trouvée.',
   'selection.manyFound': '{count} banques trouvées.',
   'selection.searchAllCountries': 'Rechercher dans tous les pays',
+  // The bank list's order, remembered bank and banks having problems; desktop to phone (issue 28, items 2 and 3).
+  'selection.lastBank': 'Votre dernière banque',
+  'selection.popular': 'Banques populaires',
+  'selection.allBanks': 'Toutes les banques (A–Z)',
+  'selection.otherBanks': 'Autres banques (A–Z)',
+  'selection.problems': 'Rencontre des problèmes en ce moment',
+  'selection.chooseProblems': 'Payer avec {bank} (rencontre des problèmes en ce moment)',
+  'selection.rememberNote':
+    'Quand vous choisissez une banque, ce navigateur la retient pour votre prochain paiement à {merchant} : un cookie sur cet appareil qui contient seulement la banque choisie.',
+  'handover.offerHeading': 'Continuer sur votre téléphone',
+  'handover.qrLabel': 'Code QR d’un lien vers ce paiement',
+  'handover.offerIntro':
+    'Scannez ce code avec l’appareil photo de votre téléphone pour y terminer le paiement, par exemple dans l’application de votre banque. Cette page suit ensuite le paiement et vous en montre le résultat.',
+  'handover.offerNote': 'Le code fonctionne une seule fois, pendant dix minutes. Ne le partagez pas.',
+  'handover.takenHeading': 'Suite sur votre téléphone',
+  'handover.takenLead': 'Vous avez ouvert ce paiement sur un autre appareil.',
+  'handover.takenIntro': 'Veuillez y terminer le paiement. Cette page suit le paiement et en affiche le résultat une fois terminé.',
+  'handover.usedHeading': 'Ce paiement se poursuit sur un autre appareil',
+  'handover.usedIntro': 'Ce code a déjà servi à ouvrir le paiement sur un autre appareil. Veuillez y terminer le paiement.',
 };

@@ -99,6 +99,9 @@ export const lt: Catalogue = {
   'outcome.next.funds': 'Bandykite dar kartą per {merchant} su kita sąskaita arba kitu mokėjimo būdu.',
   'outcome.next.bank': 'Nieko nesumokėta. Vėliau bandykite dar kartą per {merchant} su kitu banku arba kitu mokėjimo būdu.',
   'outcome.next.technical': 'Nieko nesumokėta. Po akimirkos bandykite dar kartą per {merchant}.',
+  // Paying with another bank after a failure another bank could avoid (the outcome page).
+  'retry.offer': 'Nieko nesumokėta. Tą pačią sumą {merchant} galite sumokėti dabar iš sąskaitos kitame banke.',
+  'retry.button': 'Mokėti per kitą banką',
   'processing.hint': 'Paprastai tai trunka kelias sekundes. Neuždarykite šio puslapio.',
   'decoupled.openApp': 'Atidarykite savo banko programėlę',
   'decoupled.timeLeft': 'Liko laiko patvirtinti: apie {minutes} min.',
@@ -136,4 +139,23 @@ export const lt: Catalogue = {
   'selection.oneFound': 'Rastas 1 bankas.',
   'selection.manyFound': 'Rasta bankų: {count}.',
   'selection.searchAllCountries': 'Ieškoti visose šalyse',
+  // The bank list's order, remembered bank and banks having problems; desktop to phone (issue 28, items 2 and 3).
+  'selection.lastBank': 'Jūsų paskutinis bankas',
+  'selection.popular': 'Populiarūs bankai',
+  'selection.allBanks': 'Visi bankai (A–Ž)',
+  'selection.otherBanks': 'Kiti bankai (A–Ž)',
+  'selection.problems': 'Šiuo metu kyla problemų',
+  'selection.chooseProblems': 'Mokėti per {bank} (šiuo metu kyla problemų)',
+  'selection.rememberNote':
+    'Kai pasirenkate banką, ši naršyklė jį įsimena kitam jūsų mokėjimui {merchant}: slapukas šiame įrenginyje, kuriame saugoma tik tai, kurį banką pasirinkote.',
+  'handover.offerHeading': 'Tęskite telefone',
+  'handover.qrLabel': 'Nuorodos į šį mokėjimą QR kodas',
+  'handover.offerIntro':
+    'Nuskenuokite šį kodą telefono kamera ir užbaikite mokėjimą ten, pavyzdžiui, savo banko programėlėje. Šis puslapis toliau seka mokėjimą ir parodys jums rezultatą.',
+  'handover.offerNote': 'Kodas veikia vieną kartą, dešimt minučių. Niekam jo nerodykite.',
+  'handover.takenHeading': 'Tęsiama jūsų telefone',
+  'handover.takenLead': 'Šį mokėjimą atidarėte kitame įrenginyje.',
+  'handover.takenIntro': 'Užbaikite mokėjimą ten. Šis puslapis seka mokėjimą ir parodys rezultatą, kai jis bus baigtas.',
+  'handover.usedHeading': 'Šis mokėjimas tęsiamas kitame įrenginyje',
+  'handover.usedIntro': 'Šiuo kodu mokėjimas jau buvo atidarytas kitame įrenginyje. Užbaikite mokėjimą ten.',
 };

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { RequestSigner, digestHeader, issuerDistinguishedName } from '../../../src/connectors/berlin-group/signing.js';
 import { BankRejectedError, createConnectors, type PaymentOrder } from '../../../src/connectors/index.js';
 import { inside, returnTo } from '../helpers/references.js';
-import { verifyRequestSignature } from '../../../src/sandbox-bank/index.js';
+import { verifyRequestSignature } from '@openpis/sandbox-bank';
 import { editBank, startSandboxBank, type SandboxBankHandle } from '../contract/sandbox-bank-fixture.js';
 import { throwawayCertificate, type KeyAndCertificate } from '../helpers/throwaway-certificates.js';
 

@@ -7,9 +7,15 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createConnectors, type BankReturn, type ConnectorOptions, type Connectors } from '../../../src/connectors/index.js';
+import {
+  createConnectors,
+  DEFAULT_AUTHENTICATION_ATTEMPTS,
+  type BankReturn,
+  type ConnectorOptions,
+  type Connectors,
+} from '../../../src/connectors/index.js';
 import { parseCatalogue, type Bank, type ConnectorSettings, type ProviderCatalogue } from '../../../src/providers/catalogue.js';
-import { buildSandboxBankApp, FaultPlan } from '../../../src/sandbox-bank/index.js';
+import { buildSandboxBankApp, FaultPlan } from '@openpis/sandbox-bank';
 import type { BankKind, BankUnderTest } from './connector-contract.js';
 import { completeBankPages } from '../helpers/psu-browser.js';
 import { recordingDispatcher, type WireRequest } from '../helpers/recording-dispatcher.js';
@@ -66,6 +72,7 @@ export async function startSandboxBank(
   app = buildSandboxBankApp({
     catalogue,
     publicUrl,
+    authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
     faults,
     clock: () => new Date(Date.now() + offsetMs),
     scaDeadlineSeconds: options.scaDeadlineSeconds ?? 60,

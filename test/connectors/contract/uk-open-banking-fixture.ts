@@ -18,8 +18,7 @@ import {
   type UkOpenBankingSettings,
 } from '../../../src/connectors/uk-open-banking/index.js';
 import { parseCatalogue } from '../../../src/providers/catalogue.js';
-import { FaultPlan } from '../../../src/sandbox-bank/shared/faults.js';
-import { ukSandboxBankPlugin, type UkFaultRule } from '../../../src/sandbox-bank/uk-open-banking/index.js';
+import { FaultPlan, ukSandboxBankPlugin, type UkFaultRule } from '@openpis/sandbox-bank';
 import { payerAtBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
 import type { WireRequest } from '../helpers/recording-dispatcher.js';
 import { exchangeRecorder, type WireExchange } from '../uk-open-banking/exchange-recorder.js';

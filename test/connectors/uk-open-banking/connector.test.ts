@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../../../src/connectors/errors.js';
 import type { BankReference, ReturnAddress } from '../../../src/connectors/contract.js';
+import { TokenCache } from '../../../src/connectors/http/oauth2.js';
+import type { WireRequest } from '../helpers/recording-dispatcher.js';
 import { OPERATIONS } from '../../sandbox-bank/uk-open-banking/standard.js';
 import { payerAtBank, payerInBankApp, startUkBank, type PayerChoices, type UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
 import {
@@ -333,11 +335,13 @@ describe('UK connector: decoupled bank (CIBA)', () => {
   });
 
   it('the CIBA grant got the token but the submission timed out: the held token submits on the next poll', async () => {
-    const test = await connector('pennine', { timeoutMs: 300 });
+    // The time limit is for every call of the test, the ones that must succeed too: generous for a loaded machine (a
+    // 300 ms limit timed out the second submission as well there); the held answer outlasts it.
+    const test = await connector('pennine', { timeoutMs: 5_000 });
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-held' });
     const started = await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
     assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 1);
-    bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'timeout', holdMs: 1_000 }, times: 1 });
+    bank.faults.inject({ bank: 'pennine', operations: ['createDomesticPayment'], fault: { kind: 'timeout', holdMs: 6_000 }, times: 1 });
     const lost = await test.connector.completeAuthorisation({
       context: context(),
       payment: registered.payment,
@@ -454,6 +458,44 @@ describe('UK connector: logs', () => {
       const fields = JSON.parse(line) as Record<string, unknown>;
       assert.ok(typeof fields['path'] === 'string' && !String(fields['path']).includes('?'));
     }
+  });
+});
+
+describe('UK connector: the client-credentials token', () => {
+  const clientCredentialsRequests = (requests: readonly WireRequest[]): number =>
+    requests.filter((request) => request.url.pathname.endsWith('/token') && /grant_type=client_credentials/.test(request.bodyText ?? ''))
+      .length;
+
+  it('is fetched once for consents and status reads while it lives, concurrent calls included', async () => {
+    // Our clock stands still: the token (3600 s at the sandbox) is alive throughout for us.
+    const tokens = new TokenCache({ now: () => new Date('2026-03-02T10:00:00Z') });
+    const test = await connectorFor(bank, 'albion', {}, undefined, tokens);
+    opened.push(test);
+    const first = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-token-1' });
+    await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-token-2' });
+    const reads = await Promise.all(
+      Array.from({ length: 20 }, () => test.connector.getPaymentStatus({ context: context(), payment: first.payment })),
+    );
+    assert.ok(reads.every((read) => read.transactionStatus.code === 'AWAU'));
+    assert.equal(clientCredentialsRequests(test.requests), 1);
+    assert.equal(countOf(test.requests, OPERATIONS.getConsent), 20);
+  });
+
+  it('a token the bank no longer accepts (401) is dropped and the call made once more with a fresh one', async () => {
+    const tokens = new TokenCache({ now: () => new Date('2026-03-02T10:00:00Z') });
+    const test = await connectorFor(bank, 'albion', {}, undefined, tokens);
+    opened.push(test);
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-token-401' });
+    assert.equal(clientCredentialsRequests(test.requests), 1);
+    // The bank's clock passes the token's end; ours does not, so we still hold it and the bank answers 401.
+    bank.clock.advance(2 * 3600_000);
+    const status = await test.connector.getPaymentStatus({ context: context(), payment: registered.payment });
+    assert.ok(status.transactionStatus.code !== '');
+    assert.equal(clientCredentialsRequests(test.requests), 2);
+    assert.deepEqual(
+      test.exchanges.filter((exchange) => operationOf(exchange.request) === OPERATIONS.getConsent).map((exchange) => exchange.status),
+      [401, 200],
+    );
   });
 });
 

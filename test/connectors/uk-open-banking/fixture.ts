@@ -19,6 +19,7 @@ import {
   type UkOpenBankingConnector,
   type UkOpenBankingSettings,
 } from '../../../src/connectors/uk-open-banking/index.js';
+import type { TokenCache } from '../../../src/connectors/http/oauth2.js';
 import type { WireRequest } from '../helpers/recording-dispatcher.js';
 import { bodyOf, exchangeRecorder, type WireExchange } from './exchange-recorder.js';
 import { OPERATIONS, ukStandard } from '../../sandbox-bank/uk-open-banking/standard.js';
@@ -50,6 +51,7 @@ export async function connectorFor(
   slug: string,
   overrides: Partial<UkOpenBankingSettings> = {},
   logger?: ConnectorLogger,
+  tokens?: TokenCache,
 ): Promise<ConnectorUnderTest> {
   const keys = await ourKeys();
   const clientId = `openpis-${randomUUID().slice(0, 8)}`;
@@ -83,6 +85,7 @@ export async function connectorFor(
     now: () => bank.clock.now,
     keys: { privateKey: keys.privateKey, kid: keys.kid },
     ...(logger === undefined ? {} : { logger }),
+    ...(tokens === undefined ? {} : { tokens }),
   });
   return { connector, requests: recording.requests, exchanges: recording.exchanges, settings, close: recording.close };
 }

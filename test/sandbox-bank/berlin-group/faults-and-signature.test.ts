@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildSandboxBankApp, verifyRequestSignature } from '../../../src/sandbox-bank/index.js';
+import { buildSandboxBankApp, verifyRequestSignature } from '@openpis/sandbox-bank';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../../../src/providers/catalogue.js';
 import { catalogueWith, defaultCatalogue, OPERATOR_TOKEN, SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from '../harness.js';
 
 describe('fault injection', () => {
@@ -183,7 +184,11 @@ describe('fault injection', () => {
   });
 
   it('with no operator token configured, fault control over HTTP is closed to everyone', async () => {
-    const closed = buildSandboxBankApp({ catalogue: defaultCatalogue(), publicUrl: 'http://127.0.0.1:1' });
+    const closed = buildSandboxBankApp({
+      catalogue: defaultCatalogue(),
+      publicUrl: 'http://127.0.0.1:1',
+      authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
+    });
     try {
       const response = await closed.inject({
         method: 'POST',

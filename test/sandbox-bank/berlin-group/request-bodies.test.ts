@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildAccountListConsentBody, buildPaymentInitiationBody } from '../../../src/connectors/berlin-group/request-builders.js';
-import { Xs2aError } from '../../../src/sandbox-bank/berlin-group/errors.js';
-import { checkAuthorisationBody, checkConsentBody, checkPaymentBody } from '../../../src/sandbox-bank/berlin-group/xs2a-bodies.js';
-import { parseBody } from '../../../src/sandbox-bank/berlin-group/xs2a-support.js';
+import { Xs2aError } from '../../../packages/sandbox-bank/src/berlin-group/errors.js';
+import { checkAuthorisationBody, checkConsentBody, checkPaymentBody } from '../../../packages/sandbox-bank/src/berlin-group/xs2a-bodies.js';
+import { parseBody } from '../../../packages/sandbox-bank/src/berlin-group/xs2a-support.js';
 import { SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from '../harness.js';
 import { Standard, STANDARD_PATH, type JsonObject } from '../standard.js';
 

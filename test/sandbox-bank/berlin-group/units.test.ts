@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { isValidIBAN } from 'ibantools';
-import { FaultPlan, loadSandboxFixtures, parseSandboxFixtures, sandboxBankPlugin } from '../../../src/sandbox-bank/index.js';
-import { fromMinor, toMinor } from '../../../src/sandbox-bank/shared/money.js';
-import { loadCatalogue } from '../../../src/providers/catalogue.js';
+import { FaultPlan, loadSandboxFixtures, parseSandboxFixtures, sandboxBankPlugin } from '@openpis/sandbox-bank';
+import { fromMinor, toMinor } from '../../../packages/sandbox-bank/src/shared/money.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS, loadCatalogue } from '../../../src/providers/catalogue.js';
 import { PUBLIC_URL, theStandard } from '../harness.js';
 
 describe('test payers', () => {
@@ -128,7 +128,12 @@ describe('plugin encapsulation', () => {
       throw new Error('host error');
     });
     const publicUrl = `${PUBLIC_URL}/sandbox-bank`;
-    await host.register(sandboxBankPlugin, { prefix: '/sandbox-bank', catalogue: loadCatalogue(undefined, publicUrl), publicUrl });
+    await host.register(sandboxBankPlugin, {
+      prefix: '/sandbox-bank',
+      catalogue: loadCatalogue(undefined, publicUrl),
+      publicUrl,
+      authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
+    });
     try {
       // The host keeps Fastify's JSON parser (empty JSON bodies still rejected) and its own error handler.
       const json = await host.inject({ method: 'POST', url: '/host', payload: { a: 1 } });

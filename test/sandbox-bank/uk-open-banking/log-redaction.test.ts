@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactUrl } from '../../../src/app.js';
-import { redactPageToken } from '../../../src/sandbox-bank/index.js';
+import { redactPageToken } from '@openpis/sandbox-bank';
 
 describe('UK sandbox page tokens in logs', () => {
   it('are redacted in the service log (embedded sandbox)', () => {

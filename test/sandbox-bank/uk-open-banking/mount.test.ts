@@ -4,14 +4,19 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildSandboxBankApp } from '../../../src/sandbox-bank/index.js';
+import { buildSandboxBankApp } from '@openpis/sandbox-bank';
 import { testDatabaseKinds } from '../../helpers/databases.js';
 import { startTestApp } from '../../helpers/test-app.js';
+import { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../../../src/providers/catalogue.js';
 import { defaultCatalogue, PUBLIC_URL } from '../harness.js';
 
 describe('UK sandbox mounting', () => {
   it('the stand-alone sandbox app serves the UK banks under /uk, with issuers under its public URL', async () => {
-    const app = buildSandboxBankApp({ catalogue: defaultCatalogue(), publicUrl: PUBLIC_URL });
+    const app = buildSandboxBankApp({
+      catalogue: defaultCatalogue(),
+      publicUrl: PUBLIC_URL,
+      authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
+    });
     try {
       const response = await app.inject({ method: 'GET', url: '/uk/albion/.well-known/openid-configuration' });
       assert.equal(response.statusCode, 200);

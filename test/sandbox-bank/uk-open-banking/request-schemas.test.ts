@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { initiationOf } from '../../../src/connectors/uk-open-banking/mapping.js';
-import { ObFormatError } from '../../../src/sandbox-bank/uk-open-banking/errors.js';
-import { checkRequestBody } from '../../../src/sandbox-bank/uk-open-banking/request-schemas.js';
+import { ObFormatError } from '../../../packages/sandbox-bank/src/uk-open-banking/errors.js';
+import { checkRequestBody } from '../../../packages/sandbox-bank/src/uk-open-banking/request-schemas.js';
 import { OPERATIONS, ukStandard } from './standard.js';
 import { fragmentOf, gbpPayment, payerAtBank, startUkBank, Tpp, type UkBank } from './tpp.js';
 

@@ -22,9 +22,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { FaultPlan } from '../../../src/sandbox-bank/shared/faults.js';
-import type { SandboxFixtures } from '../../../src/sandbox-bank/shared/fixtures.js';
-import { ukSandboxBankPlugin, type UkFaultRule } from '../../../src/sandbox-bank/uk-open-banking/index.js';
+import { FaultPlan, type SandboxFixtures, ukSandboxBankPlugin, type UkFaultRule } from '@openpis/sandbox-bank';
 import type { BankJson } from '../harness.js';
 import { ukStandard } from './standard.js';
 

@@ -415,6 +415,16 @@ export interface components {
             /** @description ISO 4217 */
             currency: string;
             provider?: components["schemas"]["PaymentProvider"];
+            /**
+             * Format: uuid
+             * @description Present on a payment the payer started with another bank after this payment failed: the failed payment's id (`metadata.retryWithAnotherBank`)
+             */
+            retryOf?: string;
+            /**
+             * Format: uuid
+             * @description Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one
+             */
+            retriedBy?: string;
         };
         /** PaymentCreationRequest */
         PaymentCreationRequest: {
@@ -578,6 +588,8 @@ export interface components {
              * @description Receives a webhook when the status changes (https)
              */
             webhookUrl?: string;
+            /** @description Whether the payer's outcome page offers “pay with another bank” when the payment fails for a reason another bank could avoid (`INSUFFICIENT_FUNDS`, `BANK_REJECTED`, `PSU_CANCELLED`, `BANK_UNAVAILABLE`). The retry is a new payment with `retryOf` set to this one's id and an `endToEndId` derived from this one's (docs/api-decisions.md, “Paying with another bank”). Default: `true` in hosted mode, `false` when `provider.id` is sent */
+            retryWithAnotherBank?: boolean;
         };
         /**
          * PaymentProvider
@@ -657,6 +669,11 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description On every event of a payment the payer started with another bank after a failure: the failed payment's id. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new payment
+             */
+            retryOf?: string;
         };
         /**
          * PaymentStatusUpdatedWebhook
