@@ -95,10 +95,10 @@ const LAYERS = {
 
 /**
  * The folders of src/ that may import the sandbox banks' package besides the composition root (src/*.ts, which mounts
- * it): the command line starts it stand-alone (`openpis sandbox-bank`), the console's Sandbox page names its fault
- * operations.
+ * it and tells the console's Sandbox page the fault operations): the command line, the composition root of the
+ * stand-alone sandbox bank (`openpis sandbox-bank`).
  */
-const SANDBOX_BANK_IMPORTERS = ['cli', 'console'];
+const SANDBOX_BANK_IMPORTERS = ['cli'];
 
 const folders = Object.keys(LAYERS);
 const escapeDashes = (name) => name.replace(/[-]/g, '\\-');

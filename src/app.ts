@@ -25,7 +25,12 @@ import type { BankCallRecorder } from './observability/bank-call-records.js';
 import type { Metrics } from './observability/metrics.js';
 import { registerWithExternalSandbox } from './connectors/uk-open-banking/index.js';
 import type { ProviderCatalogue } from './providers/catalogue.js';
-import { sandboxBankPlugin, type SandboxFixtures } from '@openpis/sandbox-bank';
+import {
+  OPERATIONS as BERLIN_GROUP_SANDBOX_OPERATIONS,
+  sandboxBankPlugin,
+  UK_OPERATIONS as UK_SANDBOX_OPERATIONS,
+  type SandboxFixtures,
+} from '@openpis/sandbox-bank';
 import type { DatabaseHandle } from './storage/database.js';
 
 export { createMetrics } from './composition.js';
@@ -156,6 +161,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       secrets: services.secrets,
       catalogue,
       now,
+      sandboxFaultOperations: { 'berlin-group': BERLIN_GROUP_SANDBOX_OPERATIONS, 'uk-open-banking': UK_SANDBOX_OPERATIONS },
       bankCertificateWarnings: () => certificateWarnings(certificateReports(services.bankIdentity, now())),
     });
   }

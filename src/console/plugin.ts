@@ -35,7 +35,7 @@ import { sandboxSection } from './sandbox/routes.js';
 import { NoQuery } from './schemas.js';
 import type { ConsoleSectionRoutes } from './section.js';
 import { consoleHeaders } from './security.js';
-import type { ConsoleServices } from './services.js';
+import type { ConsoleServices, SandboxFaultOperations } from './services.js';
 import { registerSignInRoutes, signOutSection } from './sign-in/routes.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH } from './styles.js';
 import { UnfinishedWork } from './unfinished-work.js';
@@ -48,6 +48,8 @@ export interface ConsoleOptions {
   readonly secrets: SecretBox;
   readonly catalogue: ProviderCatalogue;
   readonly now: () => Date;
+  /** The operations each standard's sandbox banks let a fault rule name (the Sandbox page). */
+  readonly sandboxFaultOperations: SandboxFaultOperations;
   /** Warnings of our certificates towards the banks (src/identity/), shown to operators above every page. */
   readonly bankCertificateWarnings?: () => readonly string[];
 }
@@ -82,6 +84,7 @@ export function consoleServices(options: ConsoleOptions): ConsoleServices {
     clients: new ClientService(db, secrets, now),
     branding: new ClientBrandingStore(db, now),
     outbox: new WebhookOutbox(db, options.databaseKind, secrets, now),
+    sandboxFaultOperations: options.sandboxFaultOperations,
     cookies: { secure: new URL(config.baseUrl).protocol === 'https:' },
     unfinishedWork: new UnfinishedWork(),
   };

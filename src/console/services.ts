@@ -15,6 +15,12 @@ import type { ConsoleNavigation } from './navigation.js';
 import type { CookieSettings } from './security.js';
 import type { UnfinishedWork } from './unfinished-work.js';
 
+/** The operations each standard's sandbox banks let a fault rule name (the sandbox bank package's own lists). */
+export interface SandboxFaultOperations {
+  readonly 'berlin-group': readonly string[];
+  readonly 'uk-open-banking': readonly string[];
+}
+
 export interface ConsoleServices {
   readonly db: Kysely<Database>;
   readonly databaseKind: DatabaseConfig['kind'];
@@ -31,6 +37,8 @@ export interface ConsoleServices {
   readonly outbox: WebhookOutbox;
   /** How the console's cookies are set (Secure whenever BASE_URL is https). */
   readonly cookies: CookieSettings;
+  /** What the Sandbox page offers to make fail. */
+  readonly sandboxFaultOperations: SandboxFaultOperations;
   /** Work a page answered before it was done, which a shutdown waits for. */
   readonly unfinishedWork: UnfinishedWork;
 }

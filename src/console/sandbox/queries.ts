@@ -3,18 +3,22 @@
  * sandbox bank's fault routes with the operator token, SANDBOX_OPERATOR_TOKEN; docs/sandbox-bank.md), the clients a
  * scenario payment may be made for, and the payment a scenario started.
  */
-import { OPERATIONS, UK_OPERATIONS } from '@openpis/sandbox-bank';
-import type { ConsoleServices } from '../services.js';
+import type { ConsoleServices, SandboxFaultOperations } from '../services.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The standards of the sandbox banks; each sandbox names the operations its fault rules may target in its own words. */
-export type SandboxStandard = 'berlin-group' | 'uk-open-banking';
+export type SandboxStandard = keyof SandboxFaultOperations;
 
-export const STANDARDS: Readonly<Record<SandboxStandard, { readonly label: string; readonly operations: readonly string[] }>> = {
-  'berlin-group': { label: 'Berlin Group banks', operations: OPERATIONS },
-  'uk-open-banking': { label: 'UK Open Banking banks', operations: UK_OPERATIONS },
-};
+export type SandboxStandards = Readonly<Record<SandboxStandard, { readonly label: string; readonly operations: readonly string[] }>>;
+
+/** Each standard's label and the operations its sandbox banks' fault rules may name (told by the composition root). */
+export function sandboxStandards(services: ConsoleServices): SandboxStandards {
+  return {
+    'berlin-group': { label: 'Berlin Group banks', operations: services.sandboxFaultOperations['berlin-group'] },
+    'uk-open-banking': { label: 'UK Open Banking banks', operations: services.sandboxFaultOperations['uk-open-banking'] },
+  };
+}
 
 export interface SandboxBank {
   /** Where the bank's fault routes are, under SANDBOX_BANK_URL: `hansa`, `uk/albion`. */

@@ -14,7 +14,15 @@ import { sendPage, seeOther } from '../replies.js';
 import { CsrfField, FormText, NoQuery, QueryText, type RequestOf } from '../schemas.js';
 import type { ConsoleSectionRoutes } from '../section.js';
 import type { ConsoleServices } from '../services.js';
-import { faultControl, FaultControlError, faultRulesOf, sandboxBanks, sandboxClients, STANDARDS, startedPayment } from './queries.js';
+import {
+  faultControl,
+  FaultControlError,
+  faultRulesOf,
+  sandboxBanks,
+  sandboxClients,
+  sandboxStandards,
+  startedPayment,
+} from './queries.js';
 import { EXPIRED_DEADLINE_SECONDS, FAULT_KINDS, sandboxPage, type FaultKindId } from './views.js';
 
 const SandboxRoute = {
@@ -30,6 +38,7 @@ async function showSandbox(services: ConsoleServices, request: RequestOf<typeof 
     viewer: viewerOf(request),
     navigation: services.navigation,
     banks,
+    standards: sandboxStandards(services),
     rules,
     problems,
     clients,
@@ -62,7 +71,7 @@ async function addFault(services: ConsoleServices, request: RequestOf<typeof Add
     bank !== undefined &&
     kindId !== undefined &&
     kindId in FAULT_KINDS &&
-    (operation === '' || STANDARDS[bank.standard].operations.includes(operation)) &&
+    (operation === '' || sandboxStandards(services)[bank.standard].operations.includes(operation)) &&
     (times === undefined || (Number.isInteger(times) && times >= 1 && times <= 1_000_000));
   if (bank === undefined || kindId === undefined || !valid) return seeOther(reply, '/console/sandbox?error=invalid');
   const rule = {

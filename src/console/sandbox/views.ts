@@ -7,7 +7,7 @@ import type { Scenario } from '../../sandbox-scenarios/scenarios.js';
 import { consolePage, csrfField, emptyState, errorSummary, notice } from '../layout.js';
 import type { ConsoleNavigation } from '../navigation.js';
 import type { Viewer } from '../viewer.js';
-import { STANDARDS, type FaultRuleView, type SandboxBank, type SandboxStandard } from './queries.js';
+import type { FaultRuleView, SandboxBank, SandboxStandard, SandboxStandards } from './queries.js';
 
 export const FAULT_KINDS = {
   'error-503': { label: 'HTTP 503 (unavailable)', fault: { kind: 'error', status: 503 } },
@@ -43,6 +43,7 @@ export interface SandboxPageView {
   readonly viewer: Viewer;
   readonly navigation: ConsoleNavigation;
   readonly banks: readonly SandboxBank[];
+  readonly standards: SandboxStandards;
   readonly rules: ReadonlyMap<string, readonly FaultRuleView[]>;
   readonly problems: readonly string[];
   readonly clients: readonly { readonly id: string; readonly name: string }[];
@@ -103,7 +104,7 @@ ${
 }
 
 function faultForm(view: SandboxPageView): SafeHtml {
-  const standards = Object.entries(STANDARDS) as [SandboxStandard, (typeof STANDARDS)[SandboxStandard]][];
+  const standards = Object.entries(view.standards) as [SandboxStandard, SandboxStandards[SandboxStandard]][];
   const bankOptions = standards.map(([standard, { label }]) => {
     const ofStandard = view.banks.filter((bank) => bank.standard === standard);
     return ofStandard.length === 0
