@@ -14,6 +14,7 @@ import { translator } from '../i18n/messages.js';
 import { actorOf, queryText, requestLocale, sendPage } from './answers.js';
 import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
 import { brandStylesheetPath } from './layout/styles.js';
+import { cancelConfirmationPage } from './cancel/page.js';
 import { flowIsOverForPayer } from './outcome/step.js';
 import { currentStep } from './payer-steps.js';
 import { csrfToken, newPageKey, pageHeaders } from './security.js';
@@ -55,13 +56,40 @@ export class PayerPages {
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
     const step = currentStep(input);
-    const locale = localeOf(request, payment);
-    const merchant = await this.merchantOf(payment);
-    const pageKey = input.state.pageKey ?? '';
     // A refusal of the bank (a wrong login or code) stays in the flow state: every view of the form says so, with the
     // attempts left; input errors of this very post come first. So does a notice the step keeps standing.
     const errors = extras.errors !== undefined && extras.errors.length > 0 ? extras.errors : (step.standingErrors?.(input) ?? []);
-    const context: PageContext = {
+    const context = await this.contextOf(request, payment, {
+      errors,
+      notice: extras.notice ?? step.standingNotice?.(input),
+      liveView: liveViewOf(step.name, payment),
+    });
+    const view = step.view(input);
+    // A completed payment's page continues to the shop by itself once: opened again, it shows the outcome and waits.
+    if (step.name === 'outcome' && payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED' && flowStateOf(payment).outcomeShown !== true)
+      await engine.updatePage(payment, { outcomeShown: true });
+    const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
+    return sendPage(reply, status, step.page(context, view));
+  }
+
+  /** "Cancel this payment?": the page every page's cancel link opens (its form posts the cancel). */
+  async showCancelConfirmation(request: FastifyRequest, reply: FastifyReply, loaded: Payment): Promise<FastifyReply> {
+    let payment = loaded;
+    if (flowStateOf(payment).pageKey === undefined) payment = await this.engine.updatePage(payment, { pageKey: newPageKey() });
+    const context = await this.contextOf(request, payment, { errors: [], notice: undefined, liveView: liveViewOf('cancel', payment) });
+    return sendPage(reply, 200, cancelConfirmationPage(context));
+  }
+
+  /** What a page of this payment is rendered with. */
+  private async contextOf(
+    request: FastifyRequest,
+    payment: Payment,
+    view: Pick<PageContext, 'errors' | 'notice' | 'liveView'>,
+  ): Promise<PageContext> {
+    const locale = localeOf(request, payment);
+    const merchant = await this.merchantOf(payment);
+    const pageKey = flowStateOf(payment).pageKey ?? '';
+    return {
       locale,
       t: translator(locale),
       flowUrl: `/pay/${payment.flowToken}`,
@@ -70,14 +98,10 @@ export class PayerPages {
       merchant,
       operator: this.operator,
       sandbox: payment.environment === 'sandbox',
-      canGoBack: engine.canGoBack(payment),
-      twoLogins: engine.twoLoginsAhead(payment),
-      errors,
-      notice: extras.notice ?? step.standingNotice?.(input),
-      liveView: liveViewOf(step.name, payment),
+      canGoBack: this.engine.canGoBack(payment),
+      twoLogins: this.engine.twoLoginsAhead(payment),
+      ...view,
     };
-    const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
-    return sendPage(reply, status, step.page(context, step.view(input)));
   }
 
   /** Answers an action's outcome: the bank's or the shop's address, the same page again, or the next page. */

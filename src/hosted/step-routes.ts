@@ -15,7 +15,7 @@ import { isSupportedLocale } from '../i18n/locale.js';
 import { actorOf, queryText, requestLocale, sendExpiredForm, sendInvalidLink } from './answers.js';
 import { hostedErrorHandler } from './error-handler.js';
 import { flowIsOverForPayer } from './outcome/step.js';
-import { actionHandler, currentStep } from './payer-steps.js';
+import { actionHandler, CANCEL_ACTION, currentStep } from './payer-steps.js';
 import { liveViewOf, type PayerPages } from './payer-pages.js';
 import { FlowTokenParams, PayerPageQuery, PostedForm, StepActionParams, UnreadQuery } from './schemas.js';
 import { csrfValid, pageHeaders, sameOriginPost } from './security.js';
@@ -95,6 +95,25 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
     }
     return pages.show(request, reply, payment);
   });
+
+  // A payer's address bar never shows JSON: an action's address opened with GET (a reload after a post, a copied
+  // link, a new tab) shows the payment's current page, except "cancel", which asks the payer to confirm first.
+  scope.get(
+    '/pay/:flowToken/:action',
+    { schema: { hide: true, params: StepActionParams, querystring: UnreadQuery } },
+    async (request, reply) => {
+      const { flowToken, action } = request.params;
+      const payment = await engine.loadByFlowToken(flowToken);
+      if (payment === undefined) return sendInvalidLink(request, reply, operator);
+      if (action === CANCEL_ACTION && !flowIsOverForPayer(payment)) return pages.showCancelConfirmation(request, reply, payment);
+      return pageHeaders(reply).code(303).header('Location', `/pay/${flowToken}`).send();
+    },
+  );
+
+  // Any other address under /pay/ (a link cut short or with more after it) is an unknown link: a page, never JSON.
+  scope.get('/pay/*', { schema: { hide: true, querystring: UnreadQuery } }, async (request, reply) =>
+    sendInvalidLink(request, reply, operator),
+  );
 
   scope.post(
     '/pay/:flowToken/:action',
