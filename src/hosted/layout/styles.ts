@@ -39,6 +39,7 @@ button,.button{display:inline-block;min-height:2.75rem;padding:.625rem 1.25rem;b
 .primary{background:#1d4ed8;color:#fff;width:100%;margin-top:1.25rem}
 .secondary{background:#e5e7eb;color:#111827;width:100%;margin-top:.75rem}
 .consent{color:#374151;font-size:.875rem;margin:1rem 0 0}
+form+.summary{margin-top:1.5rem}
 .cancel-link{text-align:center;margin:1rem 0 0}
 .cancel-link a{display:inline-block;min-height:2.75rem;padding:.625rem .5rem;color:#374151}
 .banks{list-style:none;margin:0;padding:0}
