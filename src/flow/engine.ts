@@ -294,6 +294,7 @@ export class FlowEngine {
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
   cancel(payment: Payment, actor: Actor): Promise<ActionOutcome> {
     return this.act(payment, 'any-open', actor, { payer: true }, async (run) => {
+      run.setState({ cancelledOnPage: true });
       if (run.state.bankPayment !== undefined) return cancelHeldPayment(run);
       const to = failureStatusFrom(run.status);
       if (to !== undefined) run.enter(to, [failureReason('PSU_CANCELLED')]);

@@ -101,6 +101,8 @@ export interface FlowState {
    * Written by the page, without the lease, like the page key.
    */
   readonly outcomeShown?: boolean;
+  /** The payer cancelled on our page (after its confirmation): the console's funnel counts these apart. */
+  readonly cancelledOnPage?: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientBrandingStore } from '../../src/branding/client-branding.js';
+import { cancelledAfterConfirmation } from '../../src/console/insight/queries.js';
 import type { PageContext } from '../../src/hosted/layout/page-context.js';
 import { COMMON_ACTIONS, PAYER_STEPS } from '../../src/hosted/payer-steps.js';
 import { reviewPage } from '../../src/hosted/review/page.js';
@@ -128,6 +129,9 @@ describe('what the payer pages say at each step', () => {
     assert.equal((await submit(redirectUrl, confirmation.html, 'cancel')).status, 303);
     for (const path of paths) assertPage(await open(path));
     for (const action of actions) assert.equal(headingOf((await open(`${flowPath}/${action}`)).html), 'Payment cancelled', action);
+    // The console's funnel counts the cancel after the confirmation (the only one in this file).
+    const scope = { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000), clientId: flow.client.clientId };
+    assert.equal(await cancelledAfterConfirmation(flow.app.database.db, scope), 1);
   });
 
   it('the review says what Continue leads to: our login form, the bank’s website, its app or a code on our page', async () => {

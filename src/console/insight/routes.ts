@@ -11,7 +11,15 @@ import { sendPage } from '../replies.js';
 import { QueryText, type RequestOf } from '../schemas.js';
 import type { ConsoleSectionRoutes } from '../section.js';
 import type { ConsoleServices } from '../services.js';
-import { completionTimes, funnelByBank, outcomesOverTime, RANGES, type InsightScope, type RangeId } from './queries.js';
+import {
+  cancelledAfterConfirmation,
+  completionTimes,
+  funnelByBank,
+  outcomesOverTime,
+  RANGES,
+  type InsightScope,
+  type RangeId,
+} from './queries.js';
 import { insightPage } from './views.js';
 
 const InsightRoute = {
@@ -28,16 +36,29 @@ async function showInsight(services: ConsoleServices, request: RequestOf<typeof 
   const clientId = viewer.clientScope ?? clients.find((client) => client.clientId === pickedClient)?.clientId;
   const now = services.now();
   const scope: InsightScope = { from: new Date(now.getTime() - range.hours * 3_600_000), to: now, clientId };
-  const [buckets, funnelRows, times] = await Promise.all([
+  const [buckets, funnelRows, times, cancelledOnPage] = await Promise.all([
     outcomesOverTime(services.db, scope, range.bucket),
     funnelByBank(services.db, scope),
     completionTimes(services.db, scope),
+    cancelledAfterConfirmation(services.db, scope),
   ]);
   const bankRow = pickedBank === undefined ? undefined : funnelRows.find((row) => row.bankId === pickedBank);
   const names = bankNames(services.catalogue);
   return sendPage(
     reply,
-    insightPage({ viewer, navigation: services.navigation, rangeId, clients, clientId, names, buckets, funnelRows, bankRow, times }),
+    insightPage({
+      viewer,
+      navigation: services.navigation,
+      rangeId,
+      clients,
+      clientId,
+      names,
+      buckets,
+      funnelRows,
+      bankRow,
+      times,
+      cancelledOnPage,
+    }),
   );
 }
 

@@ -156,6 +156,8 @@ export interface InsightPageView {
   /** The funnel's one bank, when one is picked and has payments. */
   readonly bankRow: FunnelRow | undefined;
   readonly times: CompletionTimes;
+  /** Payers who cancelled on the payment page after confirming (every bank). */
+  readonly cancelledOnPage: number;
 }
 
 const option = (value: string, label: string, current: string | undefined): SafeHtml =>
@@ -188,6 +190,7 @@ function charts(view: InsightPageView): SafeHtml {
     bankRow?.bankId === undefined || bankRow.bankId === null ? 'Every bank' : (names.get(bankRow.bankId) ?? bankRow.bankId);
   return html`${outcomesChart(buckets, range.bucket, range.label)}
 ${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}
+<p class="hint" id="cancelled-after-confirmation">Cancelled on the payment page after confirming (every bank): ${String(view.cancelledOnPage)}</p>
 ${bankConversionChart(funnelRows, names)}
 ${completionChart(view.times)}`;
 }
