@@ -61,7 +61,9 @@ for (const kind of kinds) {
     /** Our outcome page (checked with axe), then Continue to the shop. */
     async function atShop(page: Page, paymentId: string): Promise<void> {
       // Playwright's own bounds (30 s), not shorter ones: a loaded machine is slow to get there.
-      await page.getByRole('heading', { name: /^(Payment complete|Your bank is processing the payment|Payment not completed)$/ }).waitFor();
+      await page
+        .getByRole('heading', { name: /^(Payment complete|Your bank is processing the payment|Payment not completed|Payment cancelled)$/ })
+        .waitFor();
       await a11y(page);
       const onward = page.getByRole('link', { name: /^Continue to / });
       // The completed page may continue by itself meanwhile.
