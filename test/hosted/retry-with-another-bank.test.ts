@@ -203,7 +203,7 @@ for (const kind of kinds)
       const cancelled = await submit(redirectUrl, confirmation.html, 'cancel', {}, flow.seen);
       assert.equal(cancelled.status, 303);
       const outcome = await get(redirectUrl, {}, flow.seen);
-      assert.equal(headingOf(outcome.html), 'Payment not completed');
+      assert.equal(headingOf(outcome.html), 'Payment cancelled');
       assert.doesNotMatch(outcome.html, /\/retry"/);
       // A retry posted with an earlier page's token is refused as a stale form; nothing is created.
       const forged = await submit(redirectUrl, list.html.replace('/select-bank"', '/retry"'), 'retry', {}, flow.seen);
