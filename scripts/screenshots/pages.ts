@@ -228,14 +228,29 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     },
   },
   {
+    name: 'cancel-confirmation',
+    description: 'Cancel: "Cancel this payment?", asked before anything is cancelled (the login form\'s cancel link)',
+    async open(context) {
+      await pastReview(context, BANKS.hansa);
+      await click(context.page, '.cancel-link a');
+    },
+  },
+  {
     name: 'outcome-cancelled',
-    description: 'Outcome: the payer cancelled on our page, then opened the link again',
+    description: 'Outcome: the payer cancelled on our page and confirmed; the cancelled page with the way back to the shop',
     async open({ page, create }) {
       const { redirectUrl } = await create({ provider: { id: BANKS.rheinland } });
       await page.goto(redirectUrl);
-      // Cancelling sends the payer back to the shop; the flow link then shows the outcome.
+      await click(page, '.cancel-link a');
       await click(page, 'form[action$="/cancel"] button');
-      await page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'outcome-completed-reopened',
+    description: 'Outcome: a completed payment\'s link opened again (no automatic continue, the button back to the shop)',
+    async open(context) {
+      await approvedAtRheinland(context, 'alice', 'PAYMENT_EXECUTION_COMPLETED');
+      await context.page.goto(context.page.url());
     },
   },
   {

@@ -199,6 +199,20 @@ export class FlowEngine {
     return needsAccountConsent(new FlowRun(this.context, payment, this.logger, 'page'));
   }
 
+  /**
+   * How the payer goes on once the bank is called (for the review page's words): our form for the login details the
+   * bank lacks, the bank's own pages, the bank's app, or a confirmation on our pages (a method, a code). Undefined
+   * while no bank is chosen.
+   */
+  approachAhead(payment: Payment): 'credentials' | 'redirect' | 'decoupled' | 'embedded' | undefined {
+    if (this.bankOf(payment) === undefined) return undefined;
+    const run = new FlowRun(this.context, payment, this.logger, 'page');
+    const missing = missingData(run);
+    if (missing.loginId || missing.password) return 'credentials';
+    const approach = run.profile().scaApproach;
+    return approach === 'DECOUPLED' ? 'decoupled' : approach === 'EMBEDDED' ? 'embedded' : 'redirect';
+  }
+
   /** Refusals of the bank so far, with the attempts left, for the login and code pages (none: undefined). */
   refusals(payment: Payment): { login?: number; code?: number } {
     const state = flowStateOf(payment);
@@ -211,19 +225,28 @@ export class FlowEngine {
   }
 
   /**
-   * Non-status changes the pages make: the per-payment page key (created on the first visit) and the payer's
-   * language choice. Retries once on a concurrent change.
+   * Non-status changes the pages make: the per-payment page key (created on the first visit), the payer's
+   * language choice, and that the completed page was shown (it continues to the shop by itself once). Retries once on
+   * a concurrent change.
    */
-  async updatePage(payment: Payment, change: { pageKey?: string; locale?: string }): Promise<Payment> {
+  async updatePage(payment: Payment, change: { pageKey?: string; locale?: string; outcomeShown?: true }): Promise<Payment> {
     let current: Payment | undefined = payment;
     for (let attempt = 0; attempt < 3 && current !== undefined; attempt += 1) {
       const state = flowStateOf(current);
-      if (change.pageKey !== undefined && state.pageKey !== undefined && change.locale === undefined) return current;
+      const newKey = change.pageKey !== undefined && state.pageKey === undefined;
+      const newlyShown = change.outcomeShown === true && state.outcomeShown !== true;
+      if (!newKey && !newlyShown && change.locale === undefined) return current;
       const result = await this.store.update(current, {
         ...(change.locale === undefined ? {} : { locale: change.locale }),
-        ...(change.pageKey === undefined || state.pageKey !== undefined
+        ...(!newKey && !newlyShown
           ? {}
-          : { flowState: toStoredFlowState({ ...state, pageKey: change.pageKey }) }),
+          : {
+              flowState: toStoredFlowState({
+                ...state,
+                ...(newKey ? { pageKey: change.pageKey } : {}),
+                ...(newlyShown ? { outcomeShown: true } : {}),
+              }),
+            }),
       });
       if (result.kind === 'applied') return result.payment;
       current = await this.store.load(payment.id);
@@ -276,6 +299,7 @@ export class FlowEngine {
   /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
   cancel(payment: Payment, actor: Actor): Promise<ActionOutcome> {
     return this.act(payment, 'any-open', actor, { payer: true }, async (run) => {
+      run.setState({ cancelledOnPage: true });
       if (run.state.bankPayment !== undefined) return cancelHeldPayment(run);
       const to = failureStatusFrom(run.status);
       if (to !== undefined) run.enter(to, [failureReason('PSU_CANCELLED')]);

@@ -96,6 +96,13 @@ export interface FlowState {
   readonly senderAccountFromPayer?: boolean;
   /** The bank's SCA status showed that a one-time code lost in a bank error was not taken: the payer types it again. */
   readonly codeNotProcessed?: boolean;
+  /**
+   * The completed page was shown once (it continued to the shop by itself then): opened again, it waits for the payer.
+   * Written by the page, without the lease, like the page key.
+   */
+  readonly outcomeShown?: boolean;
+  /** The payer cancelled on our page (after its confirmation): the console's funnel counts these apart. */
+  readonly cancelledOnPage?: boolean;
 }
 
 /**
@@ -108,6 +115,7 @@ export function withUnleasedFields(state: FlowState, current: FlowState): FlowSt
   return {
     ...state,
     pageKey: current.pageKey ?? state.pageKey,
+    outcomeShown: current.outcomeShown ?? state.outcomeShown,
     bankPendingAlerted: current.bankPendingAlerted ?? state.bankPendingAlerted,
   };
 }

@@ -15,6 +15,7 @@ import { translator } from '../i18n/messages.js';
 import { actorOf, queryText, requestLocale, sendPage } from './answers.js';
 import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
 import { brandStylesheetPath } from './layout/styles.js';
+import { cancelConfirmationPage } from './cancel/page.js';
 import { flowIsOverForPayer } from './outcome/step.js';
 import { handoverOffer, qrCodeSvg } from './handover/page.js';
 import { takenOverStep } from './handover/step.js';
@@ -116,13 +117,41 @@ export class PayerPages {
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
     const step = await this.stepFor(request, payment);
-    const locale = localeOf(request, payment);
-    const merchant = await this.merchantOf(payment);
-    const pageKey = input.state.pageKey ?? '';
     // A refusal of the bank (a wrong login or code) stays in the flow state: every view of the form says so, with the
     // attempts left; input errors of this very post come first. So does a notice the step keeps standing.
     const errors = extras.errors !== undefined && extras.errors.length > 0 ? extras.errors : (step.standingErrors?.(input) ?? []);
-    const context: PageContext = {
+    const context = await this.contextOf(request, payment, {
+      errors,
+      notice: extras.notice ?? step.standingNotice?.(input),
+      liveView: liveViewOf(step.name, payment),
+    });
+    const view = await step.view(input);
+    // A completed payment's page continues to the shop by itself once: opened again, it shows the outcome and waits.
+    if (step.name === 'outcome' && payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED' && flowStateOf(payment).outcomeShown !== true)
+      await engine.updatePage(payment, { outcomeShown: true });
+    const handover = step.offersHandover === true ? await this.handoverOfferOf(payment, context) : undefined;
+    const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
+    return sendPage(reply, status, step.page(handover === undefined ? context : { ...context, handover }, view));
+  }
+
+  /** "Cancel this payment?": the page every page's cancel link opens (its form posts the cancel). */
+  async showCancelConfirmation(request: FastifyRequest, reply: FastifyReply, loaded: Payment): Promise<FastifyReply> {
+    let payment = loaded;
+    if (flowStateOf(payment).pageKey === undefined) payment = await this.engine.updatePage(payment, { pageKey: newPageKey() });
+    const context = await this.contextOf(request, payment, { errors: [], notice: undefined, liveView: liveViewOf('cancel', payment) });
+    return sendPage(reply, 200, cancelConfirmationPage(context));
+  }
+
+  /** What a page of this payment is rendered with. */
+  private async contextOf(
+    request: FastifyRequest,
+    payment: Payment,
+    view: Pick<PageContext, 'errors' | 'notice' | 'liveView'>,
+  ): Promise<PageContext> {
+    const locale = localeOf(request, payment);
+    const merchant = await this.merchantOf(payment);
+    const pageKey = flowStateOf(payment).pageKey ?? '';
+    return {
       locale,
       t: translator(locale),
       flowUrl: `/pay/${payment.flowToken}`,
@@ -131,19 +160,15 @@ export class PayerPages {
       merchant,
       operator: this.operator,
       sandbox: payment.environment === 'sandbox',
-      canGoBack: engine.canGoBack(payment),
-      twoLogins: engine.twoLoginsAhead(payment),
-      errors,
-      notice: extras.notice ?? step.standingNotice?.(input),
-      liveView: liveViewOf(step.name, payment),
+      canGoBack: this.engine.canGoBack(payment),
+      twoLogins: this.engine.twoLoginsAhead(payment),
+      ...view,
     };
-    const handover = step.offersHandover === true ? await this.handoverOfferOf(payment, pageKey, context) : undefined;
-    const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
-    return sendPage(reply, status, step.page(handover === undefined ? context : { ...context, handover }, await step.view(input)));
   }
 
   /** The QR code a desktop's page offers to finish on a phone (none once a phone took the flow over). */
-  private async handoverOfferOf(payment: Payment, pageKey: string, context: PageContext): Promise<PageContext['handover']> {
+  private async handoverOfferOf(payment: Payment, context: PageContext): Promise<PageContext['handover']> {
+    const pageKey = flowStateOf(payment).pageKey ?? '';
     if (this.options.handovers === undefined || pageKey === '') return undefined;
     const secret = await this.options.handovers.linkSecret(payment.id, pageKey);
     if (secret === undefined) return undefined;

@@ -9,7 +9,7 @@ import { bankSelectionStep } from './bank-selection/step.js';
 import { decoupledStep } from './decoupled/step.js';
 import { followupDataStep } from './followup-data/step.js';
 import { oneTimeCodeStep } from './one-time-code/step.js';
-import { clientReturnUrl, flowIsOverForPayer, outcomeStep } from './outcome/step.js';
+import { outcomeStep } from './outcome/step.js';
 import { betweenStepsStep, processingStep } from './processing/step.js';
 import { reviewStep } from './review/step.js';
 import { scaMethodStep } from './sca-method/step.js';
@@ -33,15 +33,14 @@ export const PAYER_STEPS: readonly PayerStep<unknown>[] = [
   betweenStepsStep,
 ];
 
+/** The action every page links to (a GET of it asks for confirmation; the confirmation's form posts it). */
+export const CANCEL_ACTION = 'cancel';
+
 /** Actions of every page, whatever the step. */
 export const COMMON_ACTIONS: Readonly<Record<string, ActionHandler>> = {
-  // Cancelling is the payer's own wish to leave: they go straight back to the shop (the flow link shows the outcome).
-  cancel: async ({ engine, payment, actor }) => {
-    const outcome = await engine.cancel(payment, actor);
-    return outcome.kind === 'next' && flowIsOverForPayer(outcome.payment)
-      ? { kind: 'redirect', url: clientReturnUrl(outcome.payment), payment: outcome.payment }
-      : outcome;
-  },
+  // Posted by the confirmation page only (GET /pay/:flowToken/cancel): the flow link then shows the cancelled page,
+  // with the way back to the shop.
+  [CANCEL_ACTION]: ({ engine, payment, actor }) => engine.cancel(payment, actor),
   back: ({ engine, payment, actor }) => engine.goBack(payment, actor),
 };
 

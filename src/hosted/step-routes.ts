@@ -15,7 +15,7 @@ import { isSupportedLocale } from '../i18n/locale.js';
 import { actorOf, queryText, requestLocale, sendExpiredForm, sendInvalidLink } from './answers.js';
 import { hostedErrorHandler } from './error-handler.js';
 import { flowIsOverForPayer } from './outcome/step.js';
-import { actionHandler } from './payer-steps.js';
+import { actionHandler, CANCEL_ACTION } from './payer-steps.js';
 import { liveViewOf, type PayerPages } from './payer-pages.js';
 import { FlowTokenParams, PayerPageQuery, PostedForm, StepActionParams, UnreadQuery } from './schemas.js';
 import { csrfValid, pageHeaders, sameOriginPost, setPayerCookie } from './security.js';
@@ -30,8 +30,15 @@ export interface StepRoutesOptions {
 /** The largest form a step takes (a login, a code, an IBAN, with the CSRF token). */
 const FORM_LIMIT_BYTES = 16 * 1024;
 
+/** Whether a request is a browser's navigation (it asks for HTML), not our script's fetch (JSON). */
+function asksForPage(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') || request.headers['sec-fetch-dest'] === 'document';
+}
+
 /** The answer of a waiting page's script for a link it cannot follow (JSON: it is read by the script). */
-function sendUnknownLinkStatus(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function sendUnknownLinkStatus(request: FastifyRequest, reply: FastifyReply, operator: OperatorIdentity): FastifyReply {
+  if (asksForPage(request)) return sendInvalidLink(request, reply, operator);
   return pageHeaders(reply).code(404).send({ title: 'Not Found', statusCode: 404, message: 'Unknown payment link' });
 }
 
@@ -72,11 +79,13 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
     {
       schema: { hide: true, params: FlowTokenParams, querystring: UnreadQuery },
       // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify waits on the reply an error handler returns (its types say void)
-      errorHandler: hostedErrorHandler(operator, sendUnknownLinkStatus),
+      errorHandler: hostedErrorHandler(operator, (request, reply) => sendUnknownLinkStatus(request, reply, operator)),
     },
     async (request, reply) => {
+      // Opened in the address bar (a browser asks for HTML first): the payment's page, never the script's JSON.
+      if (asksForPage(request)) return pageHeaders(reply).code(303).header('Location', `/pay/${request.params.flowToken}`).send();
       let payment = await engine.loadByFlowToken(request.params.flowToken);
-      if (payment === undefined) return sendUnknownLinkStatus(request, reply);
+      if (payment === undefined) return sendUnknownLinkStatus(request, reply, operator);
       if (isWaiting(payment)) payment = await engine.refresh(payment, actorOf(request));
       const step = await pages.stepFor(request, payment);
       return pageHeaders(reply)
@@ -95,6 +104,30 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
     }
     return pages.show(request, reply, payment);
   });
+
+  // A payer's address bar never shows JSON: an action's address opened with GET (a reload after a post, a copied
+  // link, a new tab) shows the payment's current page, except "cancel", which asks the payer to confirm first.
+  scope.get(
+    '/pay/:flowToken/:action',
+    { schema: { hide: true, params: StepActionParams, querystring: UnreadQuery } },
+    async (request, reply) => {
+      const { flowToken, action } = request.params;
+      const payment = await engine.loadByFlowToken(flowToken);
+      if (payment === undefined) return sendInvalidLink(request, reply, operator);
+      // A desktop whose flow a phone took over only follows the payment: it is offered no cancel.
+      if (action === CANCEL_ACTION && !flowIsOverForPayer(payment) && !(await pages.takenOverElsewhere(request, payment)))
+        return pages.showCancelConfirmation(request, reply, payment);
+      return pageHeaders(reply).code(303).header('Location', `/pay/${flowToken}`).send();
+    },
+  );
+
+  // Any other address under /pay/ (a link cut short or with more after it) is an unknown link: a page, never JSON.
+  scope.get('/pay/*', { schema: { hide: true, querystring: UnreadQuery } }, async (request, reply) =>
+    sendInvalidLink(request, reply, operator),
+  );
+  scope.get('/pay', { schema: { hide: true, querystring: UnreadQuery } }, async (request, reply) =>
+    sendInvalidLink(request, reply, operator),
+  );
 
   scope.post(
     '/pay/:flowToken/:action',

@@ -375,6 +375,8 @@ async function actAsPayer(redirectUrl: string, action: 'enter-code' | 'cancel'):
     page = await payerPage(redirectUrl);
   }
   const formAction = action === 'enter-code' ? 'code' : 'cancel';
+  // The cancel is asked first on a page of its own ("Cancel this payment?"), whose form the payer confirms.
+  if (action === 'cancel') page = await payerPage(`${redirectUrl}/cancel`);
   const form = formOf(page, formAction);
   if (form === undefined)
     throw new TriggerError(`The payer page shows no ${formAction} form; the payment did not reach the one-time code step`);

@@ -167,7 +167,7 @@ describe('branding and bank selection in a browser', { skip: browserSkip || (sql
         assert.equal(plain(await page.locator('.sentence').innerText()), text.hostedSentence);
         // By whom: the operator's statement and links, the merchant's help.
         assert.match(plain(await page.locator('footer').innerText()), new RegExp(`${text.operator} Example Pay Ltd is authorised`));
-        assert.equal(await page.getByRole('link', { name: text.terms }).getAttribute('href'), 'https://pay.example/terms');
+        assert.equal(await page.getByRole('link', { name: text.terms, exact: true }).getAttribute('href'), 'https://pay.example/terms');
         assert.equal(await page.getByRole('link', { name: text.privacy }).getAttribute('href'), 'https://pay.example/privacy');
         assert.equal(await page.getByRole('link', { name: text.support }).getAttribute('href'), 'https://acme.example/help');
 

@@ -180,6 +180,9 @@ for (const kind of kinds)
       const { html, link } = await desktopWithQr(redirectUrl, paymentId);
       // A reload shows the same code (the link works until it expires).
       assert.equal((await desktopWithQr(redirectUrl, paymentId)).link, link);
+      // The desktop's payer opened the cancel confirmation before the phone took over.
+      const desktopCancel = await get(`${redirectUrl}/cancel`);
+      assert.equal(headingOf(desktopCancel.html), 'Cancel this payment?');
 
       const answers = await Promise.all(Array.from({ length: 6 }, () => get(link)));
       const taken = answers.filter((answer) => answer.status === 303);
@@ -211,8 +214,12 @@ for (const kind of kinds)
       const refused = await submit(redirectUrl, html, 'select-bank', { providerId: BANKS.rheinland });
       assert.equal(refused.status, 409);
       assert.equal(headingOf(refused.html), 'Continuing on your phone');
-      const cancel = await submit(redirectUrl, html, 'cancel');
+      const cancel = await submit(redirectUrl, desktopCancel.html, 'cancel');
       assert.equal(cancel.status, 409, 'nor can it cancel');
+      assert.equal(headingOf(cancel.html), 'Continuing on your phone');
+      const cancelAgain = await get(`${redirectUrl}/cancel`);
+      assert.equal(cancelAgain.status, 303, 'nor is it asked to confirm a cancel');
+      assert.equal(cancelAgain.location, new URL(redirectUrl).pathname);
       const stored = await flow.app.database.db
         .selectFrom('payments')
         .select(['provider_id', 'detailed_status'])
@@ -232,7 +239,8 @@ for (const kind of kinds)
       assert.equal(chosen.status, 303);
       const status = await get(`${redirectUrl}/status`);
       assert.match(status.html, /"view":"taken-over:/);
-      const phoneCancel = await get(redirectUrl, { cookie });
+      const phoneCancel = await get(`${redirectUrl}/cancel`, { cookie });
+      assert.equal(headingOf(phoneCancel.html), 'Cancel this payment?');
       const cancelled = await submit(redirectUrl, phoneCancel.html, 'cancel', {});
       assert.equal(cancelled.status, 409, 'the desktop cookie-less post of the phone page is refused too');
       const phoneCancelled = await post(`${redirectUrl}/cancel`, { csrf: csrfOf(phoneCancel.html, 'cancel') }, { cookie });

@@ -199,10 +199,11 @@ for (const kind of kinds)
       // Cancelled before any bank was chosen: no bank failed, so none is offered instead.
       const { paymentId, redirectUrl } = await flow.create({ provider: {} });
       const list = await get(redirectUrl, {}, flow.seen);
-      const cancelled = await submit(redirectUrl, list.html, 'cancel', {}, flow.seen);
+      const confirmation = await get(`${redirectUrl}/cancel`, {}, flow.seen);
+      const cancelled = await submit(redirectUrl, confirmation.html, 'cancel', {}, flow.seen);
       assert.equal(cancelled.status, 303);
       const outcome = await get(redirectUrl, {}, flow.seen);
-      assert.equal(headingOf(outcome.html), 'Payment not completed');
+      assert.equal(headingOf(outcome.html), 'Payment cancelled');
       assert.doesNotMatch(outcome.html, /\/retry"/);
       // A retry posted with an earlier page's token is refused as a stale form; nothing is created.
       const forged = await submit(redirectUrl, list.html.replace('/select-bank"', '/retry"'), 'retry', {}, flow.seen);

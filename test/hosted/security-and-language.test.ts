@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BANKS, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { csrfOf, get, headingOf, post, submit } from './http-payer.js';
+import { continueLinkOf, csrfOf, get, headingOf, post, submit } from './http-payer.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -51,7 +51,8 @@ describe('hosted page guards and languages', () => {
     const otherPage = await get(other.redirectUrl);
     assert.equal((await post(`${mine.redirectUrl}/continue`, {})).status, 403);
     assert.equal((await post(`${mine.redirectUrl}/continue`, { csrf: csrfOf(otherPage.html, 'continue') })).status, 403);
-    assert.equal((await post(`${mine.redirectUrl}/continue`, { csrf: csrfOf(myPage.html, 'cancel') })).status, 403);
+    const myCancelPage = await get(`${mine.redirectUrl}/cancel`);
+    assert.equal((await post(`${mine.redirectUrl}/continue`, { csrf: csrfOf(myCancelPage.html, 'cancel') })).status, 403);
     const crossSite = await post(
       `${mine.redirectUrl}/continue`,
       { csrf: csrfOf(myPage.html, 'continue') },
@@ -89,22 +90,36 @@ describe('hosted page guards and languages', () => {
     ]);
   });
 
-  it('cancel on our page fails the waiting step with PSU_CANCELLED and sends the payer to the shop', async () => {
+  it('cancel on our page asks first, then fails the waiting step with PSU_CANCELLED and shows the cancelled page', async () => {
     const { paymentId, redirectUrl } = await flow.create();
     const page = await get(redirectUrl);
-    const cancelled = await submit(redirectUrl, page.html, 'cancel');
+    // The page links to the confirmation; it has no form that cancels at once.
+    assert.match(page.html, /<p class="cancel-link"><a href="\/pay\/[\w-]{43}\/cancel">Cancel payment<\/a><\/p>/);
+    assert.doesNotMatch(page.html, /action="[^"]*\/cancel"/);
+    const confirmation = await get(`${redirectUrl}/cancel`);
+    assert.equal(confirmation.status, 200);
+    assert.equal(headingOf(confirmation.html), 'Cancel this payment?');
+    assert.match(confirmation.html, /<a class="button secondary" href="\/pay\/[\w-]{43}">No, go on with the payment<\/a>/);
+    // Looking at the question changes nothing.
+    assert.deepEqual(statuses(await flow.history(paymentId)), ['PROVIDER_SELECTION_REDIRECT_PENDING']);
+    const cancelled = await submit(redirectUrl, confirmation.html, 'cancel');
     assert.equal(cancelled.status, 303);
-    assert.equal(cancelled.location, `https://merchant.example/return?paymentId=${paymentId}`);
-    // The flow link shows what happened.
+    assert.equal(cancelled.location, new URL(redirectUrl).pathname);
+    // The flow link shows what happened, with the way back to the shop.
     const end = await get(redirectUrl);
-    assert.equal(headingOf(end.html), 'Payment not completed');
+    assert.equal(headingOf(end.html), 'Payment cancelled');
     assert.match(end.html, /You cancelled the payment\./);
+    assert.equal(continueLinkOf(end), `https://merchant.example/return?paymentId=${paymentId}`);
     const history = await flow.history(paymentId);
     assert.deepEqual(statuses(history), ['PROVIDER_SELECTION_REDIRECT_PENDING', 'PAYMENT_REGISTRATION_FAILED']);
     assert.deepEqual(
       history.at(-1)?.failureReasons?.map((reason) => reason.code),
       ['PSU_CANCELLED'],
     );
+    // The confirmation of a finished payment is its outcome.
+    const again = await get(`${redirectUrl}/cancel`);
+    assert.equal(again.status, 303);
+    assert.equal(again.location, new URL(redirectUrl).pathname);
   });
 
   it('speaks the language of Accept-Language at creation, switches on ?lang= and remembers the choice', async () => {

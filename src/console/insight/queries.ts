@@ -125,6 +125,23 @@ export async function funnelByBank(db: Kysely<Database>, scope: InsightScope): P
   return [...byBank.entries()].map(([bankId, reached]) => ({ bankId, reached }));
 }
 
+/**
+ * Payments the payer cancelled on our page after its confirmation (created in the range): the cancel's mark in the
+ * flow state, and the payment failed with PSU_CANCELLED (a cancel the bank overtook, by executing first, is not one).
+ */
+export async function cancelledAfterConfirmation(db: Kysely<Database>, scope: InsightScope): Promise<number> {
+  let query = db
+    .selectFrom('payments as p')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('p.created_at', '>=', scope.from.toISOString())
+    .where('p.created_at', '<', scope.to.toISOString())
+    .where('p.flow_state', 'like', '%"cancelledOnPage":true%')
+    .where('p.failure_reasons', 'like', '%"PSU_CANCELLED"%');
+  if (scope.clientId !== undefined) query = query.where('p.client_id', '=', scope.clientId);
+  const row = await query.executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
 export function overallFunnel(rows: readonly FunnelRow[]): number[] {
   return FUNNEL_STEPS.map((_, step) => rows.reduce((sum, row) => sum + (row.reached[step] ?? 0), 0));
 }

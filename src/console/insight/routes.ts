@@ -11,7 +11,16 @@ import { sendPage } from '../replies.js';
 import { QueryText, type RequestOf } from '../schemas.js';
 import type { ConsoleSectionRoutes } from '../section.js';
 import type { ConsoleServices } from '../services.js';
-import { completionTimes, funnelByBank, handoversTaken, outcomesOverTime, RANGES, type InsightScope, type RangeId } from './queries.js';
+import {
+  cancelledAfterConfirmation,
+  completionTimes,
+  funnelByBank,
+  handoversTaken,
+  outcomesOverTime,
+  RANGES,
+  type InsightScope,
+  type RangeId,
+} from './queries.js';
 import { retryFigures } from './retries.js';
 import { insightPage } from './views.js';
 
@@ -29,12 +38,13 @@ async function showInsight(services: ConsoleServices, request: RequestOf<typeof 
   const clientId = viewer.clientScope ?? clients.find((client) => client.clientId === pickedClient)?.clientId;
   const now = services.now();
   const scope: InsightScope = { from: new Date(now.getTime() - range.hours * 3_600_000), to: now, clientId };
-  const [buckets, funnelRows, times, retries, handovers] = await Promise.all([
+  const [buckets, funnelRows, times, retries, handovers, cancelledOnPage] = await Promise.all([
     outcomesOverTime(services.db, scope, range.bucket),
     funnelByBank(services.db, scope),
     completionTimes(services.db, scope),
     retryFigures(services.db, scope),
     handoversTaken(services.db, scope),
+    cancelledAfterConfirmation(services.db, scope),
   ]);
   const bankRow = pickedBank === undefined ? undefined : funnelRows.find((row) => row.bankId === pickedBank);
   const names = bankNames(services.catalogue);
@@ -53,6 +63,7 @@ async function showInsight(services: ConsoleServices, request: RequestOf<typeof 
       times,
       retries,
       handovers,
+      cancelledOnPage,
     }),
   );
 }

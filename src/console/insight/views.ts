@@ -167,6 +167,8 @@ export interface InsightPageView {
   readonly times: CompletionTimes;
   /** Payers who paid with another bank after a bank failed them (src/console/insight/retries.ts). */
   readonly retries: RetryFigures;
+  /** Payers who cancelled on the payment page after confirming (every bank). */
+  readonly cancelledOnPage: number;
 }
 
 const option = (value: string, label: string, current: string | undefined): SafeHtml =>
@@ -200,6 +202,7 @@ function charts(view: InsightPageView): SafeHtml {
   return html`${outcomesChart(buckets, range.bucket, range.label)}
 ${funnelChart(bankRow === undefined ? overallFunnel(funnelRows) : bankRow.reached, funnelScope)}
 ${handoverLine(view.handovers, overallFunnel(funnelRows)[0] ?? 0)}
+<p class="hint" id="cancelled-after-confirmation">Cancelled on the payment page after confirming (every bank): ${String(view.cancelledOnPage)}</p>
 ${retryChart(view.retries)}
 ${bankConversionChart(funnelRows, names)}
 ${completionChart(view.times)}`;

@@ -13,7 +13,7 @@
  */
 import { html, type SafeHtml } from '../html.js';
 import { BANK_FILTER_SCRIPT_PATH } from './filter-script.js';
-import { countryName, csrfField, layout } from '../layout/layout.js';
+import { consentLine, countryName, csrfField, layout } from '../layout/layout.js';
 import { formAction, type PageContext } from '../layout/page-context.js';
 
 export interface BankChoice {
@@ -95,7 +95,7 @@ ${countries.map((code) => html`<option value="${code}"${code === country ? html`
         }</form>`;
   return layout(context, {
     heading: t('selection.heading'),
-    body: html`${filters}${status}${list}${elsewhere}${remembered}`,
+    body: html`${filters}${status}${list}${elsewhere}${consentLine(context)}${remembered}`,
     script: BANK_FILTER_SCRIPT_PATH,
     compactSummary: true,
   });

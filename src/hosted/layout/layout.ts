@@ -32,6 +32,11 @@ export interface LayoutOptions {
   readonly back?: boolean;
   /** The summary as a sentence and the reference only (the bank list: the banks must fit the first screen). */
   readonly compactSummary?: boolean;
+  /**
+   * The page's form first: the payment sentence above it, the details below it (the login and code pages, so that on
+   * a phone the fields are on the first screen).
+   */
+  readonly formFirst?: boolean;
   /** Our script for this page (a path under /pay/assets; CSP `script-src 'self'`). */
   readonly script?: string;
 }
@@ -93,12 +98,45 @@ export function paymentSummary(context: PageContext, options: { readonly compact
   }
   return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
-<dt>${t('summary.recipient')}</dt><dd>${payment.recipientName}</dd>
+<dt>${t('summary.recipient')}</dt><dd>${recipient(context)}</dd>
 <dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipientIban)}</dd>
 <dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
 ${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
 ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
 </dl></section>`;
+}
+
+/**
+ * Who receives the money: the account holder's name, and when the client's display name differs (a shop trading
+ * under another name than its account's holder), how the two relate.
+ */
+function recipient(context: PageContext): string {
+  const { summary, t } = context;
+  return summary.recipientName === summary.merchant
+    ? summary.recipientName
+    : t('summary.recipientFor', { recipient: summary.recipientName, merchant: summary.merchant });
+}
+
+/**
+ * The line that ties Continue to the operator's terms and names who initiates the payment: the operator, as the
+ * payment initiation service provider (PSD2 art. 45 and 66), on the payer's instruction.
+ */
+export function consentLine(context: PageContext): SafeHtml {
+  const { t, operator } = context;
+  const terms =
+    operator.termsUrl === undefined
+      ? undefined
+      : html`<a href="${operator.termsUrl}" target="_blank" rel="noopener noreferrer">${t('consent.termsLink')}</a>`;
+  const key: MessageKey =
+    operator.name === undefined
+      ? terms === undefined
+        ? 'consent.service'
+        : 'consent.serviceTerms'
+      : terms === undefined
+        ? 'consent.operator'
+        : 'consent.operatorTerms';
+  const text = t(key, { operator: operator.name ?? '' });
+  return html`<p class="consent">${terms === undefined ? text : textWith(text, 'terms', terms)}</p>`;
 }
 
 /** A translated text with one placeholder left in it (`{name}`) replaced by markup; the rest escaped. */
@@ -107,13 +145,26 @@ export function textWith(text: string, name: string, markup: SafeHtml): SafeHtml
   return html`${before ?? ''}${markup}${rest.join(`{${name}}`)}`;
 }
 
+/** The message of an empty field, naming it. */
+const REQUIRED_FIELD_MESSAGES: Partial<Readonly<Record<InputError['field'], MessageKey>>> = {
+  loginId: 'errors.requiredField.loginId',
+  password: 'errors.requiredField.password',
+  iban: 'errors.requiredField.iban',
+  otp: 'errors.requiredField.otp',
+};
+
 export function errorMessageKey(error: InputError): MessageKey {
   return `errors.${error.message}` as MessageKey;
 }
 
 /** An error's text: its message, and after a refusal of the bank the attempts the payer has left. */
 export function errorText(context: PageContext, error: InputError): string {
-  const message = context.t(errorMessageKey(error));
+  // An empty field is named, so the payer knows which one without looking for it.
+  const message = context.t(
+    error.message === 'required' && Object.hasOwn(REQUIRED_FIELD_MESSAGES, error.field)
+      ? (REQUIRED_FIELD_MESSAGES[error.field] ?? errorMessageKey(error))
+      : errorMessageKey(error),
+  );
   return error.attemptsLeft === undefined
     ? message
     : `${message} ${context.t('errors.attemptsLeft', { count: String(error.attemptsLeft) })}`;
@@ -156,12 +207,23 @@ export function csrfField(context: PageContext, action: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${context.csrf(action)}">`;
 }
 
-export function postForm(context: PageContext, action: string, inner: SafeHtml, options: { novalidate?: boolean } = {}): SafeHtml {
-  return html`<form method="post" action="${formAction(context, action)}"${options.novalidate === true ? html` novalidate` : ''}>${csrfField(context, action)}${inner}</form>`;
+/**
+ * A form posting to one of the payment's actions. `keepsLoginId`: a login form whose user ID our script keeps in
+ * the tab across the post (the server never sends a typed credential back), so after a wrong password the payer
+ * types the password only.
+ */
+export function postForm(
+  context: PageContext,
+  action: string,
+  inner: SafeHtml,
+  options: { novalidate?: boolean; keepsLoginId?: boolean } = {},
+): SafeHtml {
+  return html`<form method="post" action="${formAction(context, action)}"${options.novalidate === true ? html` novalidate` : ''}${options.keepsLoginId === true ? html` data-keep-login` : ''}>${csrfField(context, action)}${inner}</form>`;
 }
 
-export function cancelForm(context: PageContext): SafeHtml {
-  return postForm(context, 'cancel', html`<button type="submit" class="secondary">${context.t('page.cancel')}</button>`);
+/** "Cancel payment": a link, set apart from the page's own buttons, to the page that asks the payer to confirm. */
+export function cancelLink(context: PageContext): SafeHtml {
+  return html`<p class="cancel-link"><a href="${formAction(context, 'cancel')}">${context.t('page.cancel')}</a></p>`;
 }
 
 /** "Choose another bank": before the bank holds the payment, the payer may go back to the bank list. */
@@ -273,12 +335,20 @@ export function layout(context: PageContext, options: LayoutOptions): string {
     : '';
   const progress = options.waiting === true ? html`<progress class="progress" aria-label="${context.t('page.working')}"></progress>` : '';
   const mark = options.mark === undefined ? '' : html`<p class="outcome-mark outcome-${options.mark}" aria-hidden="true"></p>`;
-  const summary = options.summary === false ? '' : paymentSummary(context, { compact: options.compactSummary === true });
-  const body = html`<main id="main"${live}>${mark}<h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${options.waiting === true ? '' : summary}${options.body}${options.waiting === true ? summary : ''}${
+  const formFirst = options.formFirst === true && options.summary !== false && options.waiting !== true;
+  const summary =
+    options.summary === false
+      ? ''
+      : formFirst
+        ? paymentSummary(context, { sentence: false })
+        : paymentSummary(context, { compact: options.compactSummary === true });
+  const before = formFirst ? html`<p class="sentence">${paymentSentence(context)}</p>` : options.waiting === true ? '' : summary;
+  const after = formFirst || options.waiting === true ? summary : '';
+  const body = html`<main id="main"${live}>${mark}<h1>${options.heading}</h1>${progress}${notice}${twoLogins}${errorSummary(context)}${before}${options.body}${after}${
     options.waiting !== true
       ? ''
       : html`<p class="hint" role="status">${context.t('page.autoRefresh')} <a href="${context.flowUrl}">${context.t('page.checkNow')}</a></p>`
-  }${context.handover ?? ''}${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelForm(context)}</main>`;
+  }${context.handover ?? ''}${options.back === false ? '' : backForm(context)}${options.cancel === false ? '' : cancelLink(context)}</main>`;
   return document({
     locale: context.locale,
     title: options.heading,

@@ -8,7 +8,9 @@
  *   waiting page's `<noscript>` meta refresh reloads it);
  * - the decoupled page counts the minutes left down;
  * - the completed page continues to the shop after a few seconds, with a button to stay (without script, a
- *   `<noscript>` meta refresh continues).
+ *   `<noscript>` meta refresh continues);
+ * - a login form keeps the typed user ID across its post (in the tab's sessionStorage, removed as the next page
+ *   loads), so a refused password does not clear it.
  */
 import { createHash } from 'node:crypto';
 
@@ -17,10 +19,30 @@ export const HOSTED_JS = `(function () {
   // Once the payer sends a form or leaves, the page no longer reloads itself (a reload would cancel that navigation).
   var leaving = false;
   window.addEventListener('beforeunload', function () { leaving = true; });
+  // A login form keeps the typed user ID for the answer to its own post (the server never sends it back): kept in
+  // this tab only, read once and removed when the next page loads.
+  var KEEP = 'openpis-login-id:';
+  var keptIds = {};
+  try {
+    for (var n = sessionStorage.length - 1; n >= 0; n -= 1) {
+      var name = sessionStorage.key(n);
+      if (name && name.indexOf(KEEP) === 0) { keptIds[name.slice(KEEP.length)] = sessionStorage.getItem(name); sessionStorage.removeItem(name); }
+    }
+  } catch (e) { keptIds = {}; }
+  var keeping = document.querySelectorAll('form[data-keep-login]');
+  for (var k = 0; k < keeping.length; k += 1) {
+    var kept = keptIds[keeping[k].action];
+    var loginField = keeping[k].querySelector('input[name="loginId"]');
+    if (kept && loginField && loginField.value === '') loginField.value = kept;
+  }
   document.addEventListener('submit', function (event) {
     leaving = true;
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== 'post') return;
+    if (form.hasAttribute('data-keep-login')) {
+      var typed = form.querySelector('input[name="loginId"]');
+      try { if (typed && typed.value) sessionStorage.setItem(KEEP + form.action, typed.value); } catch (e) { /* storage off: typed again */ }
+    }
     if (form.getAttribute('data-busy') === 'true') { event.preventDefault(); return; }
     form.setAttribute('data-busy', 'true');
     var submitter = event.submitter;

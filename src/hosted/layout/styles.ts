@@ -38,6 +38,10 @@ input[aria-invalid=true]{border:2px solid #b91c1c}
 button,.button{display:inline-block;font-family:inherit;min-height:2.75rem;padding:.625rem 1.25rem;border-radius:6px;border:0;font-size:1rem;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 .primary{background:#1d4ed8;color:#fff;width:100%;margin-top:1.25rem}
 .secondary{background:#e5e7eb;color:#111827;width:100%;margin-top:.75rem}
+.consent{color:#374151;font-size:.875rem;margin:1rem 0 0}
+form+.summary{margin-top:1.5rem}
+.cancel-link{text-align:center;margin:1rem 0 0}
+.cancel-link a{display:inline-block;min-height:2.75rem;padding:.625rem .5rem;color:#374151}
 .banks{list-style:none;margin:0;padding:0}
 .banks li{margin:.5rem 0}
 .bank{display:flex;align-items:center;gap:.75rem;width:100%;background:#fff;color:#111827;border:1px solid #9ca3af;text-align:left;font-weight:600}

@@ -25,5 +25,5 @@ export function oneTimeCodePage(context: PageContext, view: OneTimeCodeView): st
 ${view.challengeText === undefined ? '' : html`<p class="bank-says">${t('bankSays', { text: view.challengeText })}</p>`}
 ${field(context, { name: 'otp', label: t('otp.label'), type: 'text', autocomplete: 'one-time-code', maxlength: view.maxLength, ...(view.numeric ? { inputmode: 'numeric' } : {}) })}
 <button type="submit" class="primary">${t('otp.submit')}</button>`;
-  return layout(context, { heading: t('otp.heading'), body: postForm(context, 'code', inner, { novalidate: true }) });
+  return layout(context, { heading: t('otp.heading'), body: postForm(context, 'code', inner, { novalidate: true }), formFirst: true });
 }

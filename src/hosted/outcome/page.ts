@@ -48,8 +48,14 @@ export function outcomePage(context: PageContext, view: OutcomeView): string {
   let body: SafeHtml;
   switch (view.kind) {
     case 'completed': {
-      const seconds = String(view.autoContinueSeconds ?? 0);
-      body = html`<p class="lead">${t('outcome.completed.lead', { merchant })}</p>${receipt(context)}
+      const lead = html`<p class="lead">${t('outcome.completed.lead', { merchant })}</p>${receipt(context)}`;
+      if (view.autoContinueSeconds === undefined) {
+        // Opened again: nothing moves by itself; the payer goes back when they choose.
+        body = html`${lead}${onward}`;
+        break;
+      }
+      const seconds = String(view.autoContinueSeconds);
+      body = html`${lead}
 <p class="hint" data-auto-note hidden>${textWith(t('outcome.completed.auto', { merchant }), 'seconds', html`<span data-countdown>${seconds}</span>`)}</p>
 <noscript><p class="hint">${t('outcome.completed.autoNoScript', { merchant })}</p></noscript>
 ${onward}<button type="button" class="secondary" data-stay hidden>${t('outcome.stay')}</button>`;
@@ -72,7 +78,8 @@ ${postForm(context, 'retry', html`<button type="submit" class="primary" id="retr
     }
   }
   return layout(context, {
-    heading: t(HEADINGS[view.kind]),
+    // The payer's own cancel (on our page or at the bank) is said as such, not as a failure.
+    heading: t(view.kind === 'failed' && view.failure === 'cancelled' ? 'cancel.done.heading' : HEADINGS[view.kind]),
     body,
     summary: false,
     ...(view.kind === 'completed' ? { mark: 'done' as const } : view.kind === 'failed' ? { mark: 'failed' as const } : {}),

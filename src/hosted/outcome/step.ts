@@ -6,6 +6,7 @@
 import { DETAILED_STATUSES, isFinal, phaseOf, type FailureCode } from '../../domain/detailed-status.js';
 import type { Payment } from '../../domain/payment.js';
 import { mayRetryWithAnotherBank } from '../../domain/retry.js';
+import { flowStateOf } from '../../flow/flow-state.js';
 import { payerStep, type PaymentRetries } from '../step.js';
 import { outcomePage, type FailureGroup, type OutcomeView } from './page.js';
 
@@ -47,7 +48,15 @@ export function failureGroupOf(codes: readonly FailureCode[]): FailureGroup {
 function outcomeView(payment: Payment, retries: PaymentRetries | undefined): OutcomeView {
   const continueUrl = clientReturnUrl(payment);
   if (payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED') {
-    return { kind: 'completed', failure: undefined, continueUrl, autoContinueSeconds: AUTO_CONTINUE_SECONDS, retry: false };
+    // Once only: the link opened again (a bookmark, the browser's history) shows the receipt and waits for the payer.
+    const again = flowStateOf(payment).outcomeShown === true;
+    return {
+      kind: 'completed',
+      failure: undefined,
+      continueUrl,
+      autoContinueSeconds: again ? undefined : AUTO_CONTINUE_SECONDS,
+      retry: false,
+    };
   }
   if (!isFinal(payment.detailedStatus))
     return { kind: 'processing', failure: undefined, continueUrl, autoContinueSeconds: undefined, retry: false };

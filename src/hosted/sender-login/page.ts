@@ -4,7 +4,7 @@
  * what the bank lacks: once it registered the payment with the user ID, the password alone.
  */
 import { html } from '../html.js';
-import { field, layout, postForm } from '../layout/layout.js';
+import { consentLine, field, layout, postForm } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
 export interface SenderLoginView {
@@ -22,9 +22,10 @@ export function senderLoginPage(context: PageContext, { needs, again }: SenderLo
   const inner = html`<p>${intro}</p>
 ${needs.loginId ? field(context, { name: 'loginId', label: t('field.loginId'), type: 'text', autocomplete: 'username', maxlength: 256 }) : ''}
 ${needs.password ? field(context, { name: 'password', label: t('field.password'), type: 'password', autocomplete: 'current-password', maxlength: 256 }) : ''}
-<button type="submit" class="primary">${t('page.continue')}</button>`;
+${consentLine(context)}<button type="submit" class="primary">${t('page.continue')}</button>`;
   return layout(context, {
     heading: t('login.heading', { bank: context.summary.bankName ?? '' }),
-    body: postForm(context, 'details', inner, { novalidate: true }),
+    body: postForm(context, 'details', inner, { novalidate: true, keepsLoginId: needs.loginId }),
+    formFirst: true,
   });
 }

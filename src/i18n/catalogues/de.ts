@@ -34,7 +34,7 @@ export const de: Catalogue = {
   'field.iban': 'IBAN des Kontos, von dem Sie zahlen',
   'field.ibanHint': 'Zum Beispiel DE89 3704 0044 0532 0130 00',
   'review.heading': 'Prüfen Sie Ihre Zahlung',
-  'review.intro': 'Wenn Sie fortfahren, bittet {bank} Sie, diese Zahlung freizugeben.',
+  'review.intro': 'Wenn Sie fortfahren, gelangen Sie zur Website von {bank}, um sich anzumelden und diese Zahlung freizugeben.',
   'atBank.heading': 'Geben Sie die Zahlung bei {bank} frei',
   'atBank.intro': 'Ihre Bank zeigt Ihnen die Zahlung und bittet um Ihre Freigabe.',
   'atBank.link': 'Weiter zu {bank}',
@@ -164,4 +164,27 @@ export const de: Catalogue = {
   'handover.usedHeading': 'Diese Zahlung geht auf einem anderen Gerät weiter',
   'handover.usedIntro':
     'Mit diesem Code wurde die Zahlung bereits auf einem anderen Gerät geöffnet. Bitte schließen Sie die Zahlung dort ab.',
+  // Bei jedem Schritt das Richtige sagen; bewusst abbrechen; die Zustimmungszeile des Betreibers.
+  'review.intro.credentials':
+    'Wenn Sie fortfahren, geben Sie auf unserer nächsten Seite Ihre Zugangsdaten für {bank} ein. Sie gehen direkt an {bank} und werden nie gespeichert; danach bittet {bank} Sie, die Zahlung freizugeben.',
+  'review.intro.decoupled': 'Wenn Sie fortfahren, bittet {bank} Sie, diese Zahlung in der Banking-App freizugeben.',
+  'review.intro.embedded': 'Wenn Sie fortfahren, bestätigen Sie diese Zahlung auf der nächsten Seite mit einem Code von {bank}.',
+  'summary.recipientFor': '{recipient} (Kontoinhaber) erhält das Geld für {merchant}',
+  'errors.requiredField.loginId': 'Geben Sie Ihre Online-Banking-Kennung ein.',
+  'errors.requiredField.password': 'Geben Sie Ihr Online-Banking-Passwort ein.',
+  'errors.requiredField.iban': 'Geben Sie die IBAN des Kontos ein, von dem Sie zahlen.',
+  'errors.requiredField.otp': 'Geben Sie den Einmalcode ein.',
+  'cancel.heading': 'Diese Zahlung abbrechen?',
+  'cancel.intro': 'Es wurde nichts bezahlt. Wenn Sie abbrechen, kehren Sie ohne Zahlung zu {merchant} zurück.',
+  'cancel.confirm': 'Ja, Zahlung abbrechen',
+  'cancel.keep': 'Nein, mit der Zahlung fortfahren',
+  'cancel.done.heading': 'Zahlung abgebrochen',
+  'consent.operator':
+    'Wenn Sie fortfahren, beauftragen Sie {operator} als Zahlungsauslösedienst, diese Zahlung von Ihrem Bankkonto auszulösen.',
+  'consent.operatorTerms':
+    'Wenn Sie fortfahren, beauftragen Sie {operator} als Zahlungsauslösedienst, diese Zahlung von Ihrem Bankkonto auszulösen, und akzeptieren dessen {terms}.',
+  'consent.service': 'Wenn Sie fortfahren, beauftragen Sie diesen Zahlungsauslösedienst, diese Zahlung von Ihrem Bankkonto auszulösen.',
+  'consent.serviceTerms':
+    'Wenn Sie fortfahren, beauftragen Sie diesen Zahlungsauslösedienst, diese Zahlung von Ihrem Bankkonto auszulösen, und akzeptieren dessen {terms}.',
+  'consent.termsLink': 'Nutzungsbedingungen',
 };

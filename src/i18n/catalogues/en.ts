@@ -33,7 +33,7 @@ export const en = {
   'field.iban': 'IBAN of the account to pay from',
   'field.ibanHint': 'For example DE89 3704 0044 0532 0130 00',
   'review.heading': 'Check your payment',
-  'review.intro': 'When you continue, {bank} asks you to approve this payment.',
+  'review.intro': 'When you continue, you go to {bank}’s website to log in and approve this payment.',
   'atBank.heading': 'Approve the payment at {bank}',
   'atBank.intro': 'Your bank shows you the payment and asks you to approve it.',
   'atBank.link': 'Continue to {bank}',
@@ -156,6 +156,29 @@ export const en = {
   'handover.takenIntro': 'Please finish the payment there. This page follows the payment and shows the outcome when it is done.',
   'handover.usedHeading': 'This payment continues on another device',
   'handover.usedIntro': 'This code was already used to open the payment on another device. Please finish the payment there.',
+  // Saying the right thing at each step; cancelling deliberately; the operator's consent line.
+  'review.intro.credentials':
+    'When you continue, you enter your {bank} login details on the next page of ours. They go straight to {bank} and are never stored; then {bank} asks you to approve the payment.',
+  'review.intro.decoupled': 'When you continue, {bank} asks you to approve this payment in its banking app.',
+  'review.intro.embedded': 'When you continue, you confirm this payment on the next page with a code from {bank}.',
+  'summary.recipientFor': '{recipient} (account holder) receives the money for {merchant}',
+  'errors.requiredField.loginId': 'Enter your online banking user ID.',
+  'errors.requiredField.password': 'Enter your online banking password.',
+  'errors.requiredField.iban': 'Enter the IBAN of the account to pay from.',
+  'errors.requiredField.otp': 'Enter the one-time code.',
+  'cancel.heading': 'Cancel this payment?',
+  'cancel.intro': 'Nothing has been paid. If you cancel, you go back to {merchant} without paying.',
+  'cancel.confirm': 'Yes, cancel the payment',
+  'cancel.keep': 'No, go on with the payment',
+  'cancel.done.heading': 'Payment cancelled',
+  'consent.operator':
+    'By continuing, you instruct {operator}, a payment initiation service provider, to initiate this payment from your bank account.',
+  'consent.operatorTerms':
+    'By continuing, you instruct {operator}, a payment initiation service provider, to initiate this payment from your bank account, and accept its {terms}.',
+  'consent.service': 'By continuing, you instruct this payment initiation service to initiate this payment from your bank account.',
+  'consent.serviceTerms':
+    'By continuing, you instruct this payment initiation service to initiate this payment from your bank account, and accept its {terms}.',
+  'consent.termsLink': 'terms of use',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -34,7 +34,7 @@ export const es: Catalogue = {
   'field.iban': 'IBAN de la cuenta desde la que paga',
   'field.ibanHint': 'Por ejemplo ES91 2100 0418 4502 0005 1332',
   'review.heading': 'Revise su pago',
-  'review.intro': 'Al continuar, {bank} le pedirá que apruebe este pago.',
+  'review.intro': 'Al continuar, irá al sitio web de {bank} para iniciar sesión y aprobar este pago.',
   'atBank.heading': 'Apruebe el pago en {bank}',
   'atBank.intro': 'Su banco le muestra el pago y le pide que lo apruebe.',
   'atBank.link': 'Continuar a {bank}',
@@ -158,4 +158,27 @@ export const es: Catalogue = {
   'handover.takenIntro': 'Termine el pago allí. Esta página sigue el pago y muestra el resultado cuando haya terminado.',
   'handover.usedHeading': 'Este pago continúa en otro dispositivo',
   'handover.usedIntro': 'Este código ya se usó para abrir el pago en otro dispositivo. Termine el pago allí.',
+  // Decir lo correcto en cada paso; cancelar a conciencia; la línea de consentimiento del operador.
+  'review.intro.credentials':
+    'Al continuar, introducirá sus datos de acceso de {bank} en nuestra página siguiente. Van directamente a {bank} y nunca se guardan; después, {bank} le pedirá que apruebe el pago.',
+  'review.intro.decoupled': 'Al continuar, {bank} le pedirá que apruebe este pago en su aplicación bancaria.',
+  'review.intro.embedded': 'Al continuar, confirmará este pago en la página siguiente con un código de {bank}.',
+  'summary.recipientFor': '{recipient} (titular de la cuenta) recibe el dinero para {merchant}',
+  'errors.requiredField.loginId': 'Introduzca su usuario de banca en línea.',
+  'errors.requiredField.password': 'Introduzca su contraseña de banca en línea.',
+  'errors.requiredField.iban': 'Introduzca el IBAN de la cuenta desde la que paga.',
+  'errors.requiredField.otp': 'Introduzca el código de un solo uso.',
+  'cancel.heading': '¿Cancelar este pago?',
+  'cancel.intro': 'No se ha pagado nada. Si cancela, volverá a {merchant} sin pagar.',
+  'cancel.confirm': 'Sí, cancelar el pago',
+  'cancel.keep': 'No, seguir con el pago',
+  'cancel.done.heading': 'Pago cancelado',
+  'consent.operator':
+    'Al continuar, encarga a {operator}, proveedor de servicios de iniciación de pagos, que inicie este pago desde su cuenta bancaria.',
+  'consent.operatorTerms':
+    'Al continuar, encarga a {operator}, proveedor de servicios de iniciación de pagos, que inicie este pago desde su cuenta bancaria, y acepta sus {terms}.',
+  'consent.service': 'Al continuar, encarga a este servicio de iniciación de pagos que inicie este pago desde su cuenta bancaria.',
+  'consent.serviceTerms':
+    'Al continuar, encarga a este servicio de iniciación de pagos que inicie este pago desde su cuenta bancaria, y acepta sus {terms}.',
+  'consent.termsLink': 'condiciones de uso',
 };

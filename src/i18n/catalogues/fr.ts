@@ -34,7 +34,7 @@ export const fr: Catalogue = {
   'field.iban': 'IBAN du compte à débiter',
   'field.ibanHint': 'Par exemple FR14 2004 1010 0505 0001 3M02 606',
   'review.heading': 'Vérifiez votre paiement',
-  'review.intro': 'Si vous continuez, {bank} vous demandera d’approuver ce paiement.',
+  'review.intro': 'Si vous continuez, vous irez sur le site de {bank} pour vous connecter et approuver ce paiement.',
   'atBank.heading': 'Approuvez le paiement chez {bank}',
   'atBank.intro': 'Votre banque vous présente le paiement et vous demande de l’approuver.',
   'atBank.link': 'Continuer vers {bank}',
@@ -159,4 +159,27 @@ export const fr: Catalogue = {
   'handover.takenIntro': 'Veuillez y terminer le paiement. Cette page suit le paiement et en affiche le résultat une fois terminé.',
   'handover.usedHeading': 'Ce paiement se poursuit sur un autre appareil',
   'handover.usedIntro': 'Ce code a déjà servi à ouvrir le paiement sur un autre appareil. Veuillez y terminer le paiement.',
+  // Dire ce qui est vrai à chaque étape ; annuler en connaissance de cause ; la ligne de consentement de l’opérateur.
+  'review.intro.credentials':
+    'Si vous continuez, vous saisirez vos identifiants {bank} sur notre page suivante. Ils sont transmis directement à {bank} et ne sont jamais conservés ; ensuite, {bank} vous demandera d’approuver le paiement.',
+  'review.intro.decoupled': 'Si vous continuez, {bank} vous demandera d’approuver ce paiement dans son application bancaire.',
+  'review.intro.embedded': 'Si vous continuez, vous confirmerez ce paiement sur la page suivante avec un code de {bank}.',
+  'summary.recipientFor': '{recipient} (titulaire du compte) reçoit l’argent pour {merchant}',
+  'errors.requiredField.loginId': 'Saisissez votre identifiant de banque en ligne.',
+  'errors.requiredField.password': 'Saisissez votre mot de passe de banque en ligne.',
+  'errors.requiredField.iban': 'Saisissez l’IBAN du compte à débiter.',
+  'errors.requiredField.otp': 'Saisissez le code à usage unique.',
+  'cancel.heading': 'Annuler ce paiement ?',
+  'cancel.intro': 'Rien n’a été payé. Si vous annulez, vous revenez chez {merchant} sans payer.',
+  'cancel.confirm': 'Oui, annuler le paiement',
+  'cancel.keep': 'Non, poursuivre le paiement',
+  'cancel.done.heading': 'Paiement annulé',
+  'consent.operator':
+    'En continuant, vous chargez {operator}, prestataire de services d’initiation de paiement, d’initier ce paiement depuis votre compte bancaire.',
+  'consent.operatorTerms':
+    'En continuant, vous chargez {operator}, prestataire de services d’initiation de paiement, d’initier ce paiement depuis votre compte bancaire, et acceptez ses {terms}.',
+  'consent.service': 'En continuant, vous chargez ce service d’initiation de paiement d’initier ce paiement depuis votre compte bancaire.',
+  'consent.serviceTerms':
+    'En continuant, vous chargez ce service d’initiation de paiement d’initier ce paiement depuis votre compte bancaire, et acceptez ses {terms}.',
+  'consent.termsLink': 'conditions d’utilisation',
 };

@@ -34,7 +34,7 @@ export const lt: Catalogue = {
   'field.iban': 'Sąskaitos, iš kurios mokate, IBAN',
   'field.ibanHint': 'Pavyzdžiui, LT12 1000 0111 0100 1000',
   'review.heading': 'Patikrinkite savo mokėjimą',
-  'review.intro': 'Jums tęsiant, {bank} paprašys patvirtinti šį mokėjimą.',
+  'review.intro': 'Jums tęsiant, pateksite į {bank} svetainę, kur prisijungsite ir patvirtinsite šį mokėjimą.',
   'atBank.heading': 'Patvirtinkite mokėjimą banke {bank}',
   'atBank.intro': 'Jūsų bankas parodys mokėjimą ir paprašys jį patvirtinti.',
   'atBank.link': 'Tęsti: {bank}',
@@ -158,4 +158,27 @@ export const lt: Catalogue = {
   'handover.takenIntro': 'Užbaikite mokėjimą ten. Šis puslapis seka mokėjimą ir parodys rezultatą, kai jis bus baigtas.',
   'handover.usedHeading': 'Šis mokėjimas tęsiamas kitame įrenginyje',
   'handover.usedIntro': 'Šiuo kodu mokėjimas jau buvo atidarytas kitame įrenginyje. Užbaikite mokėjimą ten.',
+  // Kiekviename žingsnyje sakyti tiesą; atšaukti sąmoningai; operatoriaus sutikimo eilutė.
+  'review.intro.credentials':
+    'Jums tęsiant, kitame mūsų puslapyje įvesite savo {bank} prisijungimo duomenis. Jie siunčiami tiesiai į {bank} ir niekada nesaugomi; tada {bank} paprašys patvirtinti mokėjimą.',
+  'review.intro.decoupled': 'Jums tęsiant, {bank} paprašys patvirtinti šį mokėjimą banko programėlėje.',
+  'review.intro.embedded': 'Jums tęsiant, kitame puslapyje patvirtinsite šį mokėjimą kodu iš {bank}.',
+  'summary.recipientFor': '{recipient} (sąskaitos savininkas) gauna pinigus, skirtus {merchant}',
+  'errors.requiredField.loginId': 'Įveskite savo internetinės bankininkystės naudotojo ID.',
+  'errors.requiredField.password': 'Įveskite savo internetinės bankininkystės slaptažodį.',
+  'errors.requiredField.iban': 'Įveskite sąskaitos, iš kurios mokate, IBAN.',
+  'errors.requiredField.otp': 'Įveskite vienkartinį kodą.',
+  'cancel.heading': 'Atšaukti šį mokėjimą?',
+  'cancel.intro': 'Niekas nesumokėta. Jei atšauksite, grįšite į {merchant} nemokėję.',
+  'cancel.confirm': 'Taip, atšaukti mokėjimą',
+  'cancel.keep': 'Ne, tęsti mokėjimą',
+  'cancel.done.heading': 'Mokėjimas atšauktas',
+  'consent.operator':
+    'Tęsdami pavedate {operator}, mokėjimo inicijavimo paslaugų teikėjui, inicijuoti šį mokėjimą iš jūsų banko sąskaitos.',
+  'consent.operatorTerms':
+    'Tęsdami pavedate {operator}, mokėjimo inicijavimo paslaugų teikėjui, inicijuoti šį mokėjimą iš jūsų banko sąskaitos ir sutinkate su jo {terms}.',
+  'consent.service': 'Tęsdami pavedate šiai mokėjimo inicijavimo paslaugai inicijuoti šį mokėjimą iš jūsų banko sąskaitos.',
+  'consent.serviceTerms':
+    'Tęsdami pavedate šiai mokėjimo inicijavimo paslaugai inicijuoti šį mokėjimą iš jūsų banko sąskaitos ir sutinkate su jos {terms}.',
+  'consent.termsLink': 'naudojimo sąlygomis',
 };

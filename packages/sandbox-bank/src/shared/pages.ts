@@ -55,7 +55,7 @@ export function sendPage(reply: FastifyReply, status: number, html: string, csp 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1f2933}
 header{background:var(--brand);color:#fff;padding:14px 24px;font-weight:600;font-size:18px}
-header small{display:block;font-weight:400;font-size:12px;opacity:.85}
+header small{display:block;font-weight:400;font-size:13px}
 main{max-width:480px;margin:32px auto;background:#fff;border-radius:10px;padding:28px;box-shadow:0 1px 4px rgba(0,0,0,.08)}
 h1{font-size:20px;margin:0 0 16px}label{display:block;margin:14px 0 4px;font-weight:600;font-size:14px}
 input[type=text],input[type=password]{width:100%;padding:10px;border:1px solid #cbd2d9;border-radius:6px;font-size:16px}
