@@ -22,7 +22,7 @@ import { takenOverStep } from './handover/step.js';
 import { currentStep } from './payer-steps.js';
 import { csrfToken, newPageKey, pageHeaders, payerCookie } from './security.js';
 import type { PayerStep, PaymentRetries, StepInput } from './step.js';
-import { mayRetryWithAnotherBank } from '../domain/retry.js';
+import { payerMayRetryWithAnotherBank } from '../flow/retry.js';
 
 /** The cookie marking the browser that took a payment's flow over from a desktop (its path: the payment's link). */
 export const DEVICE_COOKIE = 'pis_device';
@@ -176,7 +176,7 @@ export class PayerPages {
   }
 
   private offersRetry(payment: Payment): boolean {
-    return this.options.retries !== undefined && mayRetryWithAnotherBank(payment);
+    return this.options.retries !== undefined && payerMayRetryWithAnotherBank(payment);
   }
 
   /** Answers an action's outcome: the bank's or the shop's address, the same page again, or the next page. */

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { newRecordId } from '../domain/ids.js';
 import { topLevelStatus } from '../domain/detailed-status.js';
 import { initialStatus } from '../domain/transitions.js';
-import { mayRetryWithAnotherBank, retryEndToEndId } from '../domain/retry.js';
+import { retryEndToEndId } from '../domain/retry.js';
+import { payerMayRetryWithAnotherBank } from '../flow/retry.js';
 import { ApiError } from '../http/errors.js';
 import type { AuthenticatedClient } from '../auth/authenticated-client.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
@@ -118,7 +119,7 @@ export class PaymentService {
    * used for a payment of its own.
    */
   async retryWithAnotherBank(failed: Payment): Promise<RetryResult> {
-    if (!mayRetryWithAnotherBank(failed)) return { kind: 'refused' };
+    if (!payerMayRetryWithAnotherBank(failed)) return { kind: 'refused' };
     const earlier = await this.payments.findRetryOf(failed.clientId, failed.id);
     if (earlier !== undefined) return { kind: 'existing', payment: earlier };
     const now = this.now();

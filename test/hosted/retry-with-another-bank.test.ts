@@ -211,4 +211,19 @@ for (const kind of kinds)
       const none = await flow.app.database.db.selectFrom('payments').select('id').where('retry_of', '=', paymentId).execute();
       assert.equal(none.length, 0);
     });
+
+    it('no offer after the payer cancels on our page at a chosen bank: that is their choice, not a failure at the bank', async () => {
+      const { paymentId, redirectUrl } = await flow.create({});
+      const list = await get(redirectUrl, {}, flow.seen);
+      const login = await submitAndFollow(redirectUrl, list.html, 'select-bank', { providerId: BANKS.hansa }, flow.seen);
+      assert.match(login.html, /name="password"/);
+      const confirmation = await get(`${redirectUrl}/cancel`, {}, flow.seen);
+      assert.equal((await submit(redirectUrl, confirmation.html, 'cancel', {}, flow.seen)).status, 303);
+      await flow.waitFor(paymentId, (status) => status.endsWith('_FAILED'));
+      const outcome = await get(redirectUrl, {}, flow.seen);
+      assert.equal(headingOf(outcome.html), 'Payment cancelled');
+      assert.doesNotMatch(outcome.html, /Pay with another bank|\/retry"/);
+      const failed = await resource(paymentId);
+      assert.equal(failed.retriedBy, undefined);
+    });
   });

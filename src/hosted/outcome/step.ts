@@ -5,7 +5,7 @@
  */
 import { DETAILED_STATUSES, isFinal, phaseOf, type FailureCode } from '../../domain/detailed-status.js';
 import type { Payment } from '../../domain/payment.js';
-import { mayRetryWithAnotherBank } from '../../domain/retry.js';
+import { payerMayRetryWithAnotherBank } from '../../flow/retry.js';
 import { flowStateOf } from '../../flow/flow-state.js';
 import { payerStep, type PaymentRetries } from '../step.js';
 import { outcomePage, type FailureGroup, type OutcomeView } from './page.js';
@@ -65,7 +65,7 @@ function outcomeView(payment: Payment, retries: PaymentRetries | undefined): Out
     failure: failureGroupOf((payment.failureReasons ?? []).map((reason) => reason.code)),
     continueUrl,
     autoContinueSeconds: undefined,
-    retry: retries !== undefined && mayRetryWithAnotherBank(payment),
+    retry: retries !== undefined && payerMayRetryWithAnotherBank(payment),
   };
 }
 
@@ -78,7 +78,7 @@ export const outcomeStep = payerStep<OutcomeView>({
     // "Pay with another bank": the new payment's bank list (or, after a double click, the one the first click made).
     // A payment that may not be retried (any more) shows its outcome again.
     retry: async ({ payment, retries }) => {
-      if (retries === undefined || !mayRetryWithAnotherBank(payment)) return { kind: 'next', payment };
+      if (retries === undefined || !payerMayRetryWithAnotherBank(payment)) return { kind: 'next', payment };
       const result = await retries.retryWithAnotherBank(payment);
       return result.kind === 'refused'
         ? { kind: 'next', payment }
