@@ -34,8 +34,8 @@ export function loadCertifiedKey(source: CredentialSource, name: string): Certif
 }
 
 function readPemPair(source: { readonly certFile: string; readonly keyFile: string }, name: string): CertifiedKey {
-  const certificatePem = readText(source.certFile, `${name}_CERT_FILE`);
-  const privateKeyPem = readText(source.keyFile, `${name}_KEY_FILE`);
+  const certificatePem = readSettingFile(source.certFile, `${name}_CERT_FILE`);
+  const privateKeyPem = readSettingFile(source.keyFile, `${name}_KEY_FILE`);
   if (!certificatePem.includes('-----BEGIN CERTIFICATE-----'))
     throw new Error(`${name}_CERT_FILE ${source.certFile} holds no PEM certificate`);
   if (!/-----BEGIN (RSA |EC |ENCRYPTED )?PRIVATE KEY-----/.test(privateKeyPem)) {
@@ -47,7 +47,8 @@ function readPemPair(source: { readonly certFile: string; readonly keyFile: stri
   return { certificatePem, privateKeyPem };
 }
 
-function readText(file: string, setting: string): string {
+/** A configured file's text; the error names the setting and whether the file is missing or unreadable. */
+export function readSettingFile(file: string, setting: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {

@@ -4,12 +4,11 @@
  * console's banner, the expiry metric). A bank entry may name its own files instead (its settings' `identity`);
  * those are read by the same functions.
  */
-import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { decodeJwt } from 'jose';
 import type { BankIdentitySources } from '../config/config.js';
 import { describeCertificate, type CertificateDescription } from './certificate.js';
-import { loadCertifiedKey, type CertifiedKey } from './credentials.js';
+import { loadCertifiedKey, readSettingFile, type CertifiedKey } from './credentials.js';
 
 export type { CertificateDescription, Psd2Statement } from './certificate.js';
 export type { CertifiedKey } from './credentials.js';
@@ -46,6 +45,8 @@ export interface BankIdentity {
   /** CAs to trust for the banks' servers: Node's own plus BANK_CA_FILE's; undefined when no file adds any. */
   readonly bankCas: readonly string[] | undefined;
   readonly expiryWarningDays: number;
+  /** What each configured certificate says, read once at load (the reports, the metric and the banner reuse it). */
+  readonly certificates: readonly { readonly use: CertificateUse; readonly certificate: CertificateDescription }[];
 }
 
 /** A configured file that cannot be used: the message names the setting and what to fix (an operator's error). */
@@ -63,7 +64,7 @@ export function loadBankIdentity(sources: BankIdentitySources): BankIdentity {
 }
 
 function readBankIdentity(sources: BankIdentitySources): BankIdentity {
-  return {
+  const loaded = {
     qwac: sources.qwac === undefined ? undefined : loadCertifiedKey(sources.qwac, 'QWAC'),
     qseal: sources.qseal === undefined ? undefined : loadCertifiedKey(sources.qseal, 'QSEAL'),
     openBankingTransport:
@@ -76,19 +77,18 @@ function readBankIdentity(sources: BankIdentitySources): BankIdentity {
     bankCas: sources.bankCaFile === undefined ? undefined : [...rootCertificates, readCertificateFile(sources.bankCaFile, 'BANK_CA_FILE')],
     expiryWarningDays: sources.expiryWarningDays,
   };
-}
-
-function readFile(file: string, setting: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
-    throw new Error(`${setting} ${file} ${reason}`, { cause: error });
-  }
+  const pems: [CertificateUse, string | undefined][] = [
+    ['qwac', loaded.qwac?.certificatePem],
+    ['qseal', loaded.qseal?.certificatePem],
+    ['ob-transport', loaded.openBankingTransport?.certificatePem],
+    ['ob-signing', loaded.openBankingSigningCertificatePem],
+  ];
+  const certificates = pems.flatMap(([use, pem]) => (pem === undefined ? [] : [{ use, certificate: describeCertificate(pem) }]));
+  return { ...loaded, certificates };
 }
 
 function readCertificateFile(file: string, setting: string): string {
-  const pem = readFile(file, setting);
+  const pem = readSettingFile(file, setting);
   try {
     describeCertificate(pem);
   } catch (error) {
@@ -98,7 +98,7 @@ function readCertificateFile(file: string, setting: string): string {
 }
 
 function readSoftwareStatement(file: string): SoftwareStatement {
-  const jwt = readFile(file, 'OB_SSA_FILE').trim();
+  const jwt = readSettingFile(file, 'OB_SSA_FILE').trim();
   let claims: Record<string, unknown>;
   try {
     claims = decodeJwt(jwt);
@@ -133,15 +133,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Each configured certificate with its validity at `now`: what the CLI, the log, the metric and the banner show. */
 export function certificateReports(identity: BankIdentity, now: Date): CertificateReport[] {
-  const certificates: [CertificateUse, string | undefined][] = [
-    ['qwac', identity.qwac?.certificatePem],
-    ['qseal', identity.qseal?.certificatePem],
-    ['ob-transport', identity.openBankingTransport?.certificatePem],
-    ['ob-signing', identity.openBankingSigningCertificatePem],
-  ];
-  return certificates.flatMap(([use, pem]) => {
-    if (pem === undefined) return [];
-    const certificate = describeCertificate(pem);
+  return identity.certificates.map(({ use, certificate }) => {
     const msLeft = Date.parse(certificate.notAfter) - now.getTime();
     const daysLeft = Math.floor(msLeft / DAY_MS);
     const state: ValidityState =
@@ -152,7 +144,7 @@ export function certificateReports(identity: BankIdentity, now: Date): Certifica
           : msLeft <= identity.expiryWarningDays * DAY_MS
             ? 'expiring'
             : 'valid';
-    return [{ use, purpose: CERTIFICATE_USES[use], certificate, daysLeft, state }];
+    return { use, purpose: CERTIFICATE_USES[use], certificate, daysLeft, state };
   });
 }
 
