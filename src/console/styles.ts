@@ -112,7 +112,7 @@ td.amount,th.amount{text-align:right}
 .empty strong{display:block;font-size:1.0625rem;margin-bottom:.25rem;color:#111827}
 .pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-top:1rem}
 .notice{background:#eff6ff;border:1px solid #1d4ed8;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
-.alert{background:#fef2f2;border:1px solid #b91c1c;color:#7f1d1d;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem;font-weight:600}
+.alert{background:#fef2f2;border:1px solid #b91c1c;color:#7f1d1d;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem;font-weight:600;overflow-wrap:anywhere}
 .notice.success{background:#f0fdf4;border-color:#15803d}
 .errors{background:#fee2e2;border:2px solid #b91c1c;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
 .errors h2{margin:0 0 .25rem;font-size:1rem}
