@@ -9,14 +9,18 @@
  *
  * Banks answer within 1 s here (their own catalogue), so a slow answer is 1.4 s and a silent one is dropped at 2.5 s.
  *
- * Flows: Berlin Group embedded (Hansa/dave, Banca Italia/bob; SQLite and PostgreSQL), and, on SQLite only (the
- * engine's storage is covered by the first two), Berlin Group redirect (Rheinland/alice: our review page, the bank's
- * pages, our callback), Berlin Group decoupled (Crédit du Midi/alice, login id in the request, approved on the
- * sandbox's bank-app page linked from our waiting page) and UK Open Banking CIBA (Pennine/alice, approved in the UK
+ * Flows, each on SQLite and PostgreSQL: Berlin Group embedded (Hansa/dave without a code, Banca Italia/bob with one,
+ * Hansa/carla choosing one of three SCA methods on our page, then its code), Berlin Group redirect (Rheinland/alice:
+ * our review page, the bank's pages, our callback), account information with account choice (Nemunas/bob: the consent
+ * on the bank's pages, bob's two EUR accounts on our choice page, then the payment on the bank's pages), Berlin Group
+ * decoupled (Crédit du Midi/alice, login id in the request, approved on the sandbox's bank-app page linked from our
+ * waiting page), UK Open Banking redirect (Albion/alice: the bank's pages, its fragment answer posted to our return
+ * address as our return page's script does) and UK Open Banking CIBA (Pennine/alice, approved in the UK
  * sandbox's bank app). A Rheinland flow starts no authorisation (the initiation's answer carries the bank's link); UK
- * faults name no payer (the authorisation server knows none), and the UK `token` operation is not a column (one
+ * faults name no payer (the authorisation server knows none), and the UK `token` operation is not a CIBA column (one
  * endpoint answers both the client-credentials token — fetched once and reused while it lives, so which call fetches
- * it depends on the flows before — and every CIBA poll, so a rule on it cannot pick one call). Each flow's run
+ * it depends on the flows before — and every CIBA poll, so a rule on it cannot pick one call); in the UK redirect
+ * flow its code exchange is one, the rule laid just before the authorisation is completed (`armedBefore`). Each flow's run
  * without a fault prints the connector calls it makes. Cells the engine does not get right yet are node:test `todo`s
  * naming the defect: they run and print their row, and do not fail the suite.
  *
