@@ -25,8 +25,9 @@
  * node:test `todo`s naming the defect: they run and print their row, and do not fail the suite.
  *
  * This module holds the matrix; each test file beside it runs one flow on one database (`describeFaultMatrix`), so
- * the test runner spreads the matrix over its parallel files (the cells of one flow run one after another, each
- * final before the next: a fault rule names no payment).
+ * the test runner spreads the matrix over its parallel files. Within a file the cells run side by side, each on a lane
+ * of its own (a copy of the service with its own sandbox bank and database, `LANES` of them): a fault rule names no
+ * payment, so a lane runs one cell at a time, each final before the next.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -351,6 +352,18 @@ function operationOf(call: string): string {
   return call.replace(/ \(.*\)$/, '');
 }
 
+/**
+ * Independent copies of the service, each with its own sandbox bank and database, that the cells of a file share
+ * out (a cell takes a free one for its whole run).
+ */
+const LANES = 4;
+
+interface Lane {
+  readonly flow: FlowHarness;
+  /** The connectors' crash hook of this lane's service. */
+  readonly crasher: Crasher;
+}
+
 function defectOf(subject: Flow, call: string, fault: FaultName): string | undefined {
   return subject.defects?.[`${call} × ${fault}`] ?? subject.defects?.[call];
 }
@@ -364,27 +377,47 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
   if (kind === undefined) return;
   const subjects: readonly Flow[] = [FLOWS[flowKey]];
   describe(`fault matrix [${kind.name}] ${FLOWS[flowKey].name}`, () => {
-    let flow: FlowHarness;
     let dir: string;
-    const crasher = new Crasher();
+    const lanes: Lane[] = [];
+    const idle: Lane[] = [];
+    const waiting: ((lane: Lane) => void)[] = [];
     const matrix: string[] = [];
     const baselines: string[] = [];
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'openpis-matrix-'));
-      flow = await startFlowHarness(
-        kind,
-        { PROVIDER_CATALOGUE_FILE: catalogueWithShortTimeouts(dir), BANK_STATUS_POLL_BASE_MS: '100', BANK_STATUS_POLL_MAX_MS: '400' },
-        { wrapConnectors: (connectors) => crasher.wrap(connectors) },
-      );
+      const catalogue = catalogueWithShortTimeouts(dir);
+      // One at a time: each start migrates a database and starts a sandbox bank, the busiest part of a lane's life.
+      for (let index = 0; index < LANES; index += 1) {
+        const crasher = new Crasher();
+        const flow = await startFlowHarness(
+          kind,
+          { PROVIDER_CATALOGUE_FILE: catalogue, BANK_STATUS_POLL_BASE_MS: '100', BANK_STATUS_POLL_MAX_MS: '400' },
+          { wrapConnectors: (connectors) => crasher.wrap(connectors) },
+        );
+        lanes.push({ flow, crasher });
+      }
+      idle.push(...lanes);
     });
     after(async () => {
-      await flow?.close();
+      await Promise.all(lanes.map((lane) => lane.flow.close()));
       rmSync(dir, { recursive: true, force: true });
     });
 
+    /** Runs `cell` on a lane of its own (waiting for one to be free): a fault rule there meets no other cell's payment. */
+    async function onLane<T>(cell: (lane: Lane) => Promise<T>): Promise<T> {
+      const lane = idle.pop() ?? (await new Promise<Lane>((resolve) => waiting.push(resolve)));
+      try {
+        return await cell(lane);
+      } finally {
+        const next = waiting.shift();
+        if (next === undefined) idle.push(lane);
+        else next(lane);
+      }
+    }
+
     /** Open payments with neither a job nor a payer's page with its expiry job. */
-    async function withoutFuture(): Promise<string[]> {
+    async function withoutFuture({ flow }: Lane): Promise<string[]> {
       const rows = await flow.app.database.db
         .selectFrom('payments')
         .select(['id', 'detailed_status'])
@@ -396,7 +429,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
     }
 
     /** Approves every pending request of the payer in the UK sandbox's bank app; how many it approved. */
-    async function approveInUkBankApp(slug: string, psuId: string): Promise<number> {
+    async function approveInUkBankApp({ flow }: Lane, slug: string, psuId: string): Promise<number> {
       const base = `${flow.app.baseUrl}/sandbox-bank/uk/${slug}`;
       const login = await fetch(`${base}/app`, {
         method: 'POST',
@@ -427,7 +460,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
      * them: a Berlin Group bank redirects to our callback; a UK bank puts its answer in the URL fragment, which our
      * return page's script posts to the same address (done here as that script does).
      */
-    async function throughBankPages(subject: Flow, url: string): Promise<void> {
+    async function throughBankPages({ flow }: Lane, subject: Flow, url: string): Promise<void> {
       if (subject.payer === 'uk-redirect') {
         const visit = await payerAtBank(url, { psuId: subject.psuId, password: TEST_PASSWORD });
         if (visit.location === undefined) return;
@@ -446,7 +479,14 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
      * (redirect), approves in the bank's app what the bank asks there (decoupled, CIBA), and otherwise waits.
      * Returns how many times the payer was asked for something.
      */
-    async function payerUntilFinal(subject: Flow, paymentId: string, redirectUrl: string, boundMs = PAYER_BOUND_MS): Promise<number> {
+    async function payerUntilFinal(
+      lane: Lane,
+      subject: Flow,
+      paymentId: string,
+      redirectUrl: string,
+      boundMs = PAYER_BOUND_MS,
+    ): Promise<number> {
+      const { flow } = lane;
       let asked = 0;
       const deadline = Date.now() + boundMs;
       for (;;) {
@@ -504,12 +544,12 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
           if (continued.status === 303 && !location.startsWith('/pay/')) {
             // To the bank's pages, and back to our callback.
             asked += 1;
-            await throughBankPages(subject, new URL(location, redirectUrl).href);
+            await throughBankPages(lane, subject, new URL(location, redirectUrl).href);
           }
         } else if (page.status === 200 && bankLink !== undefined && (subject.payer === 'redirect' || subject.payer === 'uk-redirect')) {
           // Our "approve at your bank" page (the payer is back after a restart, or the review was passed): its link.
           asked += 1;
-          await throughBankPages(subject, new URL(bankLink, redirectUrl).href);
+          await throughBankPages(lane, subject, new URL(bankLink, redirectUrl).href);
         } else if (page.status === 200 && appLink !== undefined && subject.payer === 'decoupled') {
           const inApp = await completeBankPages(new URL(appLink, redirectUrl).href, {
             psuId: subject.psuId,
@@ -519,7 +559,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
           if (inApp.steps.length > 0) asked += 1;
           else await new Promise((resolve) => setTimeout(resolve, 150));
         } else if (page.status === 200 && subject.payer === 'ciba') {
-          const approved = await approveInUkBankApp(subject.bank.replace(/^uk\//, ''), subject.psuId);
+          const approved = await approveInUkBankApp(lane, subject.bank.replace(/^uk\//, ''), subject.psuId);
           asked += approved;
           if (approved === 0) await new Promise((resolve) => setTimeout(resolve, 150));
         } else {
@@ -529,7 +569,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
     }
 
     /** Creates the payment; a crash inside the creation request answers 500, and the payment exists all the same. */
-    async function create(subject: Flow): Promise<{ paymentId: string; redirectUrl: string }> {
+    async function create({ flow }: Lane, subject: Flow): Promise<{ paymentId: string; redirectUrl: string }> {
       const created = await flow.app.request('/api/v1/ob/payments', {
         method: 'POST',
         token: await flow.client.token(),
@@ -552,84 +592,93 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
       return { paymentId, redirectUrl: payment.redirectUrl };
     }
 
-    for (const subject of subjects) {
-      it(`${subject.name} without a fault: completes (the connector calls it makes are printed)`, async () => {
-        const calls = crasher.record();
-        const { paymentId, redirectUrl } = await create(subject);
-        const asked = await payerUntilFinal(subject, paymentId, redirectUrl);
-        const history = statuses(await flow.history(paymentId));
-        baselines.push(`${subject.name} | no fault -> ${history.at(-1) ?? '?'} (payer asked ${asked}×; calls ${calls.join(', ')})`);
-        assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
-      });
-      for (const call of subject.calls) {
-        for (const fault of FAULTS) {
-          const defect = defectOf(subject, call, fault);
-          it(
-            `${subject.name} × ${call} × ${fault}: the bank's truth, never FAILED, always a future`,
-            defect === undefined ? {} : { todo: defect },
-            async () => {
-              const operation = operationOf(call);
-              const armedBefore = subject.armedBefore?.[call];
-              if (fault === 'crash before our commit') {
-                crasher.arm(armedBefore ?? subject.methods[operation] ?? operation);
-              } else {
-                const sandboxFault = SANDBOX_FAULTS[fault];
-                const lay = async () => {
-                  const response = await injectSandboxFault(flow.app, subject.bank, {
-                    ...(subject.faultNamesPayer ? { psuId: subject.psuId } : {}),
-                    operations: [operation],
-                    fault: sandboxFault,
-                    times: 1,
-                  });
-                  assert.equal(response.status, 201, await response.text());
-                };
-                if (armedBefore === undefined) await lay();
-                else crasher.layBefore(armedBefore, lay);
-              }
-              const { paymentId, redirectUrl } = await create(subject);
-              assert.deepEqual(await withoutFuture(), [], 'right after creation');
-              let asked: number;
-              let fired: boolean;
-              try {
-                asked = await payerUntilFinal(
-                  subject,
-                  paymentId,
-                  redirectUrl,
-                  defect === undefined ? PAYER_BOUND_MS : KNOWN_DEFECT_BOUND_MS,
-                );
-              } catch (error) {
-                const history = statuses(await flow.history(paymentId));
-                matrix.push(
-                  `${subject.name} | ${call} | ${fault} -> not final, resting at ${history.at(-1) ?? '?'}${defect === undefined ? '' : ' [todo]'}`,
-                );
-                throw error;
-              } finally {
-                const operator = { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` };
-                if (fault === 'crash before our commit') {
-                  fired = crasher.disarm();
-                } else {
-                  // A rule used up its one time is gone from the bank's list (one laid before a call, once laid).
-                  const laid = armedBefore === undefined || crasher.stopLaying();
-                  const listed = (await (
-                    await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { headers: operator })
-                  ).json()) as { faults: unknown[] };
-                  fired = laid && listed.faults.length === 0;
-                }
-                await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { method: 'DELETE', headers: operator });
-              }
-              const history = statuses(await flow.history(paymentId));
-              matrix.push(
-                `${subject.name} | ${call} | ${fault} -> ${history.at(-1) ?? '?'} (payer asked ${asked}×)${fired ? '' : ' (the fault never met its call)'}${defect === undefined ? '' : ' [todo]'}`,
-              );
-              assert.ok(fired, 'the fault never met its call: this cell would test nothing');
-              assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
-              assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
-              assert.deepEqual(await withoutFuture(), []);
-            },
-          );
+    // The cells run side by side, each on a lane of its own: most of a cell's time is waiting (timeouts, settle
+    // windows, polls), so lanes shorten the file's time by about their number while the machine has CPU to spare.
+    describe('cells', { concurrency: LANES }, () => {
+      for (const subject of subjects) {
+        it(`${subject.name} without a fault: completes (the connector calls it makes are printed)`, () =>
+          onLane(async (lane) => {
+            const { flow, crasher } = lane;
+            const calls = crasher.record();
+            const { paymentId, redirectUrl } = await create(lane, subject);
+            const asked = await payerUntilFinal(lane, subject, paymentId, redirectUrl);
+            const history = statuses(await flow.history(paymentId));
+            baselines.push(`${subject.name} | no fault -> ${history.at(-1) ?? '?'} (payer asked ${asked}×; calls ${calls.join(', ')})`);
+            assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
+          }));
+        for (const call of subject.calls) {
+          for (const fault of FAULTS) {
+            const defect = defectOf(subject, call, fault);
+            it(
+              `${subject.name} × ${call} × ${fault}: the bank's truth, never FAILED, always a future`,
+              defect === undefined ? {} : { todo: defect },
+              () =>
+                onLane(async (lane) => {
+                  const { flow, crasher } = lane;
+                  const operation = operationOf(call);
+                  const armedBefore = subject.armedBefore?.[call];
+                  if (fault === 'crash before our commit') {
+                    crasher.arm(armedBefore ?? subject.methods[operation] ?? operation);
+                  } else {
+                    const sandboxFault = SANDBOX_FAULTS[fault];
+                    const lay = async () => {
+                      const response = await injectSandboxFault(flow.app, subject.bank, {
+                        ...(subject.faultNamesPayer ? { psuId: subject.psuId } : {}),
+                        operations: [operation],
+                        fault: sandboxFault,
+                        times: 1,
+                      });
+                      assert.equal(response.status, 201, await response.text());
+                    };
+                    if (armedBefore === undefined) await lay();
+                    else crasher.layBefore(armedBefore, lay);
+                  }
+                  const { paymentId, redirectUrl } = await create(lane, subject);
+                  assert.deepEqual(await withoutFuture(lane), [], 'right after creation');
+                  let asked: number;
+                  let fired: boolean;
+                  try {
+                    asked = await payerUntilFinal(
+                      lane,
+                      subject,
+                      paymentId,
+                      redirectUrl,
+                      defect === undefined ? PAYER_BOUND_MS : KNOWN_DEFECT_BOUND_MS,
+                    );
+                  } catch (error) {
+                    const history = statuses(await flow.history(paymentId));
+                    matrix.push(
+                      `${subject.name} | ${call} | ${fault} -> not final, resting at ${history.at(-1) ?? '?'}${defect === undefined ? '' : ' [todo]'}`,
+                    );
+                    throw error;
+                  } finally {
+                    const operator = { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` };
+                    if (fault === 'crash before our commit') {
+                      fired = crasher.disarm();
+                    } else {
+                      // A rule used up its one time is gone from the bank's list (one laid before a call, once laid).
+                      const laid = armedBefore === undefined || crasher.stopLaying();
+                      const listed = (await (
+                        await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { headers: operator })
+                      ).json()) as { faults: unknown[] };
+                      fired = laid && listed.faults.length === 0;
+                    }
+                    await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { method: 'DELETE', headers: operator });
+                  }
+                  const history = statuses(await flow.history(paymentId));
+                  matrix.push(
+                    `${subject.name} | ${call} | ${fault} -> ${history.at(-1) ?? '?'} (payer asked ${asked}×)${fired ? '' : ' (the fault never met its call)'}${defect === undefined ? '' : ' [todo]'}`,
+                  );
+                  assert.ok(fired, 'the fault never met its call: this cell would test nothing');
+                  assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
+                  assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
+                  assert.deepEqual(await withoutFuture(lane), []);
+                }),
+            );
+          }
         }
       }
-    }
+    });
 
     it('prints the matrix', (context) => {
       for (const line of [...baselines, ...matrix]) context.diagnostic(line);
