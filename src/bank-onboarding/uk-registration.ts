@@ -9,6 +9,8 @@ import {
   type BankRegistration,
   type BankRegistrationStore,
 } from '../connectors/uk-open-banking/registration.js';
+/** The bank's refusal of a registration step (its RFC 7591 error and description), for the command line. */
+export { RegistrationRefusedError } from '../connectors/uk-open-banking/registration.js';
 import { dispatcherFor, OnboardingError, operatorSigningKeys, ukSettingsOf, type OnboardingSetup } from './setup.js';
 
 export type RegistrationAction = 'register' | 'read' | 'update' | 'delete';
