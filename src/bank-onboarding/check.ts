@@ -79,14 +79,19 @@ async function settingsWithRegistration(
   add: (check: string, outcome: CheckOutcome, reason: string) => void,
 ): Promise<Bank['connector']> {
   if (bank.connector.standard !== 'uk-open-banking') return bank.connector;
-  const settings = bank.connector as UkOpenBankingSettings;
+  const settings = bank.connector;
   const registration = await store?.get(bank.id);
   if (registration === undefined) {
     add('registration', 'warn', `no registration kept for ${bank.id}: using the client id of its settings (${settings.clientId})`);
     return settings;
   }
   add('registration', 'pass', `client ${registration.clientId} (${registration.tokenEndpointAuthMethod})`);
-  return { ...settings, clientId: registration.clientId, jwsIssuer: registration.jwsIssuer, tokenEndpointAuthMethod: registration.tokenEndpointAuthMethod };
+  return {
+    ...settings,
+    clientId: registration.clientId,
+    jwsIssuer: registration.jwsIssuer,
+    tokenEndpointAuthMethod: registration.tokenEndpointAuthMethod,
+  };
 }
 
 const USES_BY_STANDARD: Readonly<Record<string, readonly CertificateUse[]>> = {
@@ -105,21 +110,33 @@ function certificateLines(setup: OnboardingSetup, standard: string): CheckLine[]
       case 'expiring':
         return { check: `certificate ${report.use}`, outcome: 'warn', reason: `${which} expires in ${report.daysLeft} days: renew it` };
       case 'expired':
-        return { check: `certificate ${report.use}`, outcome: 'fail', reason: `${which} expired on ${report.certificate.notAfter}: banks refuse it` };
+        return {
+          check: `certificate ${report.use}`,
+          outcome: 'fail',
+          reason: `${which} expired on ${report.certificate.notAfter}: banks refuse it`,
+        };
       case 'not-yet-valid':
-        return { check: `certificate ${report.use}`, outcome: 'fail', reason: `${which} is not valid before ${report.certificate.notBefore}` };
+        return {
+          check: `certificate ${report.use}`,
+          outcome: 'fail',
+          reason: `${which} is not valid before ${report.certificate.notBefore}`,
+        };
     }
   });
   const transport = standard === 'uk-open-banking' ? 'ob-transport' : 'qwac';
   if (!reports.some((report) => report.use === transport)) {
     const setting = standard === 'uk-open-banking' ? 'OB_TRANSPORT_CERT_FILE/OB_TRANSPORT_KEY_FILE' : 'QWAC_CERT_FILE/QWAC_KEY_FILE';
-    lines.push({ check: `certificate ${transport}`, outcome: 'warn', reason: `none configured (${setting}): a bank that requires mutual TLS refuses us` });
+    lines.push({
+      check: `certificate ${transport}`,
+      outcome: 'warn',
+      reason: `none configured (${setting}): a bank that requires mutual TLS refuses us`,
+    });
   }
   return lines;
 }
 
 function addressOf(settings: Bank['connector']): string {
-  return settings.standard === 'uk-open-banking' ? (settings as UkOpenBankingSettings).issuer : settings.baseUrl;
+  return settings.standard === 'uk-open-banking' ? settings.issuer : settings.baseUrl;
 }
 
 /** One TLS round trip to the bank's address with our certificate: what fails here is the network or TLS. */
@@ -140,8 +157,12 @@ function networkReason(error: unknown, url: URL): string {
   const cause = error instanceof Error ? ((error.cause as { code?: string; message?: string } | undefined) ?? error) : undefined;
   const code = (cause as { code?: unknown } | undefined)?.code;
   const text = typeof code === 'string' ? code : '';
-  const message = cause instanceof Error || typeof (cause as { message?: unknown })?.message === 'string' ? String((cause as { message: string }).message) : String(error);
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `${url.origin} did not answer within ${CALL_TIMEOUT_MS / 1000} s`;
+  const message =
+    cause instanceof Error || typeof (cause as { message?: unknown })?.message === 'string'
+      ? String((cause as { message: string }).message)
+      : String(error);
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `${url.origin} did not answer within ${CALL_TIMEOUT_MS / 1000} s`;
   if (text === 'ECONNREFUSED') return `nothing answers at ${url.host}: is the address right and the bank up?`;
   if (text === 'ENOTFOUND' || text === 'EAI_AGAIN') return `the host ${url.hostname} is not found (DNS)`;
   if (/SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|CERT_UNTRUSTED/.test(text))
@@ -192,7 +213,6 @@ async function paymentChecks(
     remittanceInformation: 'openpis bank check',
   };
   const returnUri = 'https://localhost/pay/return';
-  let payment: BankReference;
   const step = async <T>(check: string, run: () => Promise<T>, passed: (result: T) => string): Promise<T | undefined> => {
     const before = answers.length;
     try {
@@ -213,15 +233,16 @@ async function paymentChecks(
         returnAddress: { uri: returnUri, registeredUri: returnUri, state: randomUUID() },
         idempotencyKey: randomUUID(),
       }),
-    (result) => `the bank took a test payment of ${order.amount} ${order.currency}: ${result.providerPaymentId} (${result.transactionStatus})`,
+    (result) =>
+      `the bank took a test payment of ${order.amount} ${order.currency}: ${result.providerPaymentId} (${result.transactionStatus.code})`,
   );
   tokenLine(standard, answers, add);
   if (created === undefined) return;
-  payment = created.payment;
+  const payment: BankReference = created.payment;
   await step(
     'read payment',
     () => connector.getPaymentStatus({ context: context(), payment }),
-    (result) => `status ${result.transactionStatus}`,
+    (result) => `status ${result.transactionStatus.code} (${result.transactionStatus.state})`,
   );
   await step(
     'cancel payment',
@@ -230,7 +251,7 @@ async function paymentChecks(
       result.cancelled
         ? standard === 'uk-open-banking'
           ? 'nothing to cancel at the bank: an unauthorised consent can never be paid (the standard has no cancel)'
-          : `cancelled (${result.transactionStatus ?? 'no status given'})`
+          : `cancelled (${result.transactionStatus?.code ?? 'no status given'})`
         : result.authorisationRequired
           ? 'the bank needs the payer to authorise a cancellation'
           : 'the bank did not cancel it',
@@ -238,7 +259,11 @@ async function paymentChecks(
 }
 
 /** UK: the client-credentials token the connector asked for first, as its own line. */
-function tokenLine(standard: string, answers: readonly RecordedAnswer[], add: (check: string, outcome: CheckOutcome, reason: string) => void): void {
+function tokenLine(
+  standard: string,
+  answers: readonly RecordedAnswer[],
+  add: (check: string, outcome: CheckOutcome, reason: string) => void,
+): void {
   if (standard !== 'uk-open-banking') return;
   const token = answers.find((answer) => /\/token$/.test(new URL(answer.url).pathname));
   if (token === undefined) return add('token', 'fail', 'no token was asked for (discovery failed first)');
@@ -255,7 +280,9 @@ function answerLines(
 ): void {
   if (standard !== 'berlin-group' && standard !== 'uk-open-banking') return;
   const validator = new StandardAnswers(standard);
-  const apiBase = new URL(standard === 'uk-open-banking' ? (settings as UkOpenBankingSettings).resourceBaseUrl : addressOf(settings)).pathname.replace(/\/+$/, '');
+  const apiBase = new URL(
+    standard === 'uk-open-banking' ? (settings as UkOpenBankingSettings).resourceBaseUrl : addressOf(settings),
+  ).pathname.replace(/\/+$/, '');
   for (const answer of answers) {
     const path = new URL(answer.url).pathname;
     if (!path.startsWith(apiBase)) continue;
@@ -275,7 +302,8 @@ function refusalReason(error: unknown, answers: readonly RecordedAnswer[]): stri
     const code = refused === undefined ? (error as BankRejectedError).messages[0]?.code : bankCode(refused);
     return `the bank refused (HTTP ${refused?.status ?? (error as BankRejectedError).httpStatus}${words === undefined ? '' : `: ${words}`})${hintFor(code)}`;
   }
-  if (error instanceof BankUnavailableError) return `no usable answer (${error.reason}${error.httpStatus === undefined ? '' : `, HTTP ${error.httpStatus}`}): try again later`;
+  if (error instanceof BankUnavailableError)
+    return `no usable answer (${error.reason}${error.httpStatus === undefined ? '' : `, HTTP ${error.httpStatus}`}): try again later`;
   if (error instanceof BankProtocolError) return `the answer is not what the standard says: ${error.problem}`;
   return error instanceof Error ? error.message : String(error);
 }
@@ -310,12 +338,15 @@ function bankCode(answer: RecordedAnswer): string | undefined {
 /** What to do about the bank's refusal codes that point at our configuration. */
 const HINTS: Readonly<Record<string, string>> = {
   CERTIFICATE_MISSING: 'we presented no client certificate: configure the QWAC (QWAC_CERT_FILE and QWAC_KEY_FILE)',
-  CERTIFICATE_INVALID: 'the bank does not accept our certificate: is it issued by a CA the bank trusts, and are the QWAC and QSealC of the same organisation?',
+  CERTIFICATE_INVALID:
+    'the bank does not accept our certificate: is it issued by a CA the bank trusts, and are the QWAC and QSealC of the same organisation?',
   CERTIFICATE_EXPIRED: 'renew the certificate and update its files',
-  SIGNATURE_MISSING: 'configure the QSealC (QSEAL_CERT_FILE and QSEAL_KEY_FILE) and set signRequests in the bank\'s settings',
+  SIGNATURE_MISSING: "configure the QSealC (QSEAL_CERT_FILE and QSEAL_KEY_FILE) and set signRequests in the bank's settings",
   SIGNATURE_INVALID: 'the bank cannot verify our request signature: does QSEAL_KEY_FILE belong to QSEAL_CERT_FILE?',
-  invalid_client: 'the bank does not know our client or its key: run openpis banks register for this bank, and check OB_SIGNING_KEY_ID is the kid in the software statement',
-  'UK.OBIE.Signature.Invalid': 'the bank cannot verify our x-jws-signature: is OB_SIGNING_KEY_FILE the key the software statement publishes under OB_SIGNING_KEY_ID?',
+  invalid_client:
+    'the bank does not know our client or its key: run openpis banks register for this bank, and check OB_SIGNING_KEY_ID is the kid in the software statement',
+  'UK.OBIE.Signature.Invalid':
+    'the bank cannot verify our x-jws-signature: is OB_SIGNING_KEY_FILE the key the software statement publishes under OB_SIGNING_KEY_ID?',
   'UK.OBIE.Header.Invalid': 'check our transport certificate (OB_TRANSPORT_CERT_FILE): the bank may not trust its CA',
 };
 
@@ -343,7 +374,12 @@ interface RecordedAnswer extends Omit<BankAnswer, 'path'> {
  * declarations do not list those methods yet, so the class is typed here as what it is at run time.
  */
 interface ResponseHandler extends Dispatcher.DispatchHandler {
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void;
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void;
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void;
   onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void;
 }

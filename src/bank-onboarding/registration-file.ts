@@ -36,7 +36,10 @@ export class RegistrationFileStore implements BankRegistrationStore {
     const { registrationAccessToken: token, ...rest } = registration;
     this.write({
       ...this.read(),
-      [bankId]: { ...rest, ...(token === undefined ? {} : { sealedRegistrationAccessToken: this.box.seal(token, sealingContext(bankId)) }) },
+      [bankId]: {
+        ...rest,
+        ...(token === undefined ? {} : { sealedRegistrationAccessToken: this.box.seal(token, sealingContext(bankId)) }),
+      },
     });
   }
 

@@ -46,7 +46,7 @@ export function ukSettingsOf(bank: Bank): UkOpenBankingSettings {
   const settings: ConnectorSettings = bank.connector;
   if (settings.standard !== 'uk-open-banking')
     throw new OnboardingError(`${bank.id} is a ${settings.standard} bank: dynamic client registration is UK Open Banking's`);
-  return settings as UkOpenBankingSettings;
+  return settings;
 }
 
 /** Our TLS towards a bank of this standard: its client certificate (QWAC, or the UK transport certificate) and BANK_CA_FILE. */

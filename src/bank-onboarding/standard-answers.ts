@@ -48,7 +48,10 @@ export interface AnswerValidation {
 let loaded: Record<CheckedStandard, CompactStandard> | undefined;
 
 function schemaSet(): Record<CheckedStandard, CompactStandard> {
-  loaded ??= JSON.parse(readFileSync(new URL('./standard-schemas.json', import.meta.url), 'utf8')) as Record<CheckedStandard, CompactStandard>;
+  loaded ??= JSON.parse(readFileSync(new URL('./standard-schemas.json', import.meta.url), 'utf8')) as Record<
+    CheckedStandard,
+    CompactStandard
+  >;
   return loaded;
 }
 
@@ -78,7 +81,10 @@ export class StandardAnswers {
     if (operation === undefined) return { operationId: undefined, problems: [] };
     const definition = operation.answers[String(answer.status)];
     if (definition === undefined)
-      return { operationId: operation.operationId, problems: [`HTTP ${answer.status} is not an answer the standard defines for ${operation.operationId}`] };
+      return {
+        operationId: operation.operationId,
+        problems: [`HTTP ${answer.status} is not an answer the standard defines for ${operation.operationId}`],
+      };
     const problems = definition.requiredHeaders
       .filter((name) => answer.headers[name] === undefined)
       .map((name) => `the ${name} header is missing`);

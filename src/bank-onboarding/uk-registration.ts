@@ -38,7 +38,12 @@ export async function runRegistration(
   const redirectUris = statement.redirectUris.length > 0 ? statement.redirectUris : [`${setup.config.baseUrl}/pay/return`];
   const dispatcher = dispatcherFor(setup.identity, 'uk-open-banking');
   const client = new DynamicClientRegistration(
-    { issuer: settings.issuer, tokenEndpointAuthMethod: settings.tokenEndpointAuthMethod, authorisation: settings.authorisation, redirectUris },
+    {
+      issuer: settings.issuer,
+      tokenEndpointAuthMethod: settings.tokenEndpointAuthMethod,
+      authorisation: settings.authorisation,
+      redirectUris,
+    },
     {
       keys: await operatorSigningKeys(setup.config),
       softwareStatement: statement.jwt,
@@ -53,7 +58,8 @@ export async function runRegistration(
       await store.save(bank.id, registration);
       return { bankId: bank.id, action, registration: withoutToken(registration) };
     }
-    if (kept === undefined) throw new OnboardingError(`${bank.id} has no registration to ${action}: run openpis banks register ${bank.id} first`);
+    if (kept === undefined)
+      throw new OnboardingError(`${bank.id} has no registration to ${action}: run openpis banks register ${bank.id} first`);
     if (action === 'read') return { bankId: bank.id, action, registration: withoutToken(kept), atTheBank: await client.read(kept) };
     if (action === 'update') {
       const registration = await client.update(kept);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Agent, request } from 'undici';
 import { generateKeyPair } from 'jose';
-import { HttpMessageSigner } from '../../src/connectors/http/signature.js';
+import type { HttpMessageSigner } from '../../src/connectors/http/signature.js';
 import { RequestSigner } from '../../src/connectors/berlin-group/signing.js';
 import { checkBank, type BankCheckReport } from '../../src/bank-onboarding/check.js';
 import { onboardingSetup } from '../../src/bank-onboarding/setup.js';
@@ -41,10 +41,18 @@ describe('strict sandbox bank', () => {
   /** An HTTPS call to the bank as a TPP with this client certificate (or none). */
   async function call(
     path: string,
-    options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; cert?: { certificatePem: string; privateKeyPem: string } } = {},
+    options: {
+      method?: 'GET' | 'POST';
+      headers?: Record<string, string>;
+      body?: string;
+      cert?: { certificatePem: string; privateKeyPem: string };
+    } = {},
   ): Promise<{ status: number; json: unknown; headers: Record<string, unknown> }> {
     const agent = new Agent({
-      connect: { ca: world.ca.caPem, ...(options.cert === undefined ? {} : { cert: options.cert.certificatePem, key: options.cert.privateKeyPem }) },
+      connect: {
+        ca: world.ca.caPem,
+        ...(options.cert === undefined ? {} : { cert: options.cert.certificatePem, key: options.cert.privateKeyPem }),
+      },
     });
     try {
       const answer = await request(`${world.sandboxUrl}${path}`, {
@@ -62,7 +70,12 @@ describe('strict sandbox bank', () => {
 
   function signedPaymentHeaders(seal: { certificatePem: string; privateKeyPem: string }): Record<string, string> {
     const signer: HttpMessageSigner = new RequestSigner(seal);
-    const headers = { 'content-type': 'application/json', 'x-request-id': randomUUID(), 'psu-ip-address': '192.0.2.1', 'tpp-redirect-uri': 'https://localhost/pay/return' };
+    const headers = {
+      'content-type': 'application/json',
+      'x-request-id': randomUUID(),
+      'psu-ip-address': '192.0.2.1',
+      'tpp-redirect-uri': 'https://localhost/pay/return',
+    };
     return { ...headers, ...signer.sign(headers, PAYMENT) };
   }
 
@@ -98,18 +111,31 @@ describe('strict sandbox bank', () => {
     it('refuses a signature that does not verify: SIGNATURE_INVALID', async () => {
       const headers = signedPaymentHeaders(world.qseal);
       const name = Object.keys(headers).find((header) => header.toLowerCase() === 'signature') ?? 'Signature';
-      headers[name] = (headers[name] ?? '').replace(/signature="([A-Za-z0-9+/])/, (_all, first: string) => `signature="${first === 'A' ? 'B' : 'A'}`);
+      headers[name] = (headers[name] ?? '').replace(
+        /signature="([A-Za-z0-9+/])/,
+        (_all, first: string) => `signature="${first === 'A' ? 'B' : 'A'}`,
+      );
       const answer = await call(path, { method: 'POST', headers, body: PAYMENT, cert: world.qwac });
       assert.equal(answer.status, 401);
       assert.equal(xs2aCode(answer.json), 'SIGNATURE_INVALID');
     });
 
     it('refuses a seal of a CA it does not trust, and a seal of another organisation', async () => {
-      const untrusted = await call(path, { method: 'POST', headers: signedPaymentHeaders(world.otherCa.qsealc('other-seal')), body: PAYMENT, cert: world.qwac });
+      const untrusted = await call(path, {
+        method: 'POST',
+        headers: signedPaymentHeaders(world.otherCa.qsealc('other-seal')),
+        body: PAYMENT,
+        cert: world.qwac,
+      });
       assert.equal(untrusted.status, 401);
       assert.equal(xs2aCode(untrusted.json), 'CERTIFICATE_INVALID');
       const stranger = world.ca.qsealc('stranger-seal', { organisationIdentifier: 'PSDDE-BAFIN-999999' });
-      const otherOrganisation = await call(path, { method: 'POST', headers: signedPaymentHeaders(stranger), body: PAYMENT, cert: world.qwac });
+      const otherOrganisation = await call(path, {
+        method: 'POST',
+        headers: signedPaymentHeaders(stranger),
+        body: PAYMENT,
+        cert: world.qwac,
+      });
       assert.equal(otherOrganisation.status, 401);
       assert.match(JSON.stringify(otherOrganisation.json), /PSDDE-BAFIN-999999/);
     });
@@ -123,7 +149,9 @@ describe('strict sandbox bank', () => {
 
   describe('UK Open Banking', () => {
     it('refuses the API without a client certificate in OBErrorResponse1', async () => {
-      const answer = await call('/uk/albion/open-banking/v4.0/pisp/domestic-payment-consents/x', { headers: { authorization: 'Bearer x' } });
+      const answer = await call('/uk/albion/open-banking/v4.0/pisp/domestic-payment-consents/x', {
+        headers: { authorization: 'Bearer x' },
+      });
       assert.equal(answer.status, 403);
       const body = answer.json as { Code: string; Errors: { ErrorCode: string; Message: string }[] };
       assert.equal(body.Errors[0]?.ErrorCode, 'U006');
@@ -177,7 +205,10 @@ describe('strict sandbox bank', () => {
       const kept = await store.get(UK_BANK);
       assert.ok(kept?.registrationAccessToken !== undefined);
       const { readFileSync } = await import('node:fs');
-      assert.ok(!readFileSync(join(world.ca.dir, 'lifecycle.json'), 'utf8').includes(kept.registrationAccessToken), 'the token is sealed at rest');
+      assert.ok(
+        !readFileSync(join(world.ca.dir, 'lifecycle.json'), 'utf8').includes(kept.registrationAccessToken),
+        'the token is sealed at rest',
+      );
 
       const read = await runRegistration(setup, UK_BANK, 'read', store);
       assert.equal(read.atTheBank?.['client_id'], clientId);
@@ -202,7 +233,11 @@ describe('strict sandbox bank', () => {
 
   describe('banks check', () => {
     const lineOf = (report: BankCheckReport, check: string) => report.lines.find((line) => line.check === check);
-    const failures = (report: BankCheckReport): string => report.lines.filter((line) => line.outcome === 'fail').map((line) => `${line.check}: ${line.reason}`).join('\n');
+    const failures = (report: BankCheckReport): string =>
+      report.lines
+        .filter((line) => line.outcome === 'fail')
+        .map((line) => `${line.check}: ${line.reason}`)
+        .join('\n');
 
     it('passes a Berlin Group bank configured correctly, every answer as the standard defines it', async () => {
       const report = await checkBank(onboardingSetup(world.config()), BERLIN_GROUP_BANK);
@@ -212,20 +247,32 @@ describe('strict sandbox bank', () => {
       assert.equal(lineOf(report, 'read payment')?.outcome, 'pass');
       assert.equal(lineOf(report, 'cancel payment')?.outcome, 'pass');
       const answers = report.lines.filter((line) => line.check.startsWith('answer '));
-      assert.ok(answers.some((line) => line.check.startsWith('answer initiatePayment (HTTP 201)')), JSON.stringify(report.lines));
+      assert.ok(
+        answers.some((line) => line.check.startsWith('answer initiatePayment (HTTP 201)')),
+        JSON.stringify(report.lines),
+      );
       assert.ok(answers.every((line) => line.outcome === 'pass'));
     });
 
     it('fails a wrong client certificate with the reason', async () => {
       const wrong = world.otherCa.qwac('wrong-qwac-2');
-      const report = await checkBank(onboardingSetup(world.config({ QWAC_CERT_FILE: wrong.certFile, QWAC_KEY_FILE: wrong.keyFile })), BERLIN_GROUP_BANK);
+      const report = await checkBank(
+        onboardingSetup(world.config({ QWAC_CERT_FILE: wrong.certFile, QWAC_KEY_FILE: wrong.keyFile })),
+        BERLIN_GROUP_BANK,
+      );
       assert.equal(report.failed, true);
-      assert.match(lineOf(report, 'create payment')?.reason ?? '', /CERTIFICATE_INVALID.*not issued by a CA this bank trusts.*the bank does not accept our certificate/s);
+      assert.match(
+        lineOf(report, 'create payment')?.reason ?? '',
+        /CERTIFICATE_INVALID.*not issued by a CA this bank trusts.*the bank does not accept our certificate/s,
+      );
     });
 
     it('fails a bad signature (a seal the bank does not trust) with the reason', async () => {
       const seal = world.otherCa.qsealc('untrusted-seal');
-      const report = await checkBank(onboardingSetup(world.config({ QSEAL_CERT_FILE: seal.certFile, QSEAL_KEY_FILE: seal.keyFile })), BERLIN_GROUP_BANK);
+      const report = await checkBank(
+        onboardingSetup(world.config({ QSEAL_CERT_FILE: seal.certFile, QSEAL_KEY_FILE: seal.keyFile })),
+        BERLIN_GROUP_BANK,
+      );
       assert.equal(report.failed, true);
       assert.match(lineOf(report, 'create payment')?.reason ?? '', /TPP-Signature-Certificate/);
     });
@@ -246,7 +293,10 @@ describe('strict sandbox bank', () => {
       const report = await checkBank(setup, UK_BANK, store);
       assert.equal(report.failed, false, failures(report));
       assert.equal(lineOf(report, 'token')?.outcome, 'pass');
-      assert.ok(report.lines.some((line) => line.check === 'answer CreateDomesticPaymentConsents (HTTP 201)' && line.outcome === 'pass'), JSON.stringify(report.lines));
+      assert.ok(
+        report.lines.some((line) => line.check === 'answer CreateDomesticPaymentConsents (HTTP 201)' && line.outcome === 'pass'),
+        JSON.stringify(report.lines),
+      );
       rmSync(registrations, { force: true });
     });
 

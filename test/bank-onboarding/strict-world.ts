@@ -51,7 +51,9 @@ export async function startStrictWorld(): Promise<StrictWorld> {
   const obSeal = ca.qsealc('ob-seal');
 
   const directory = await generateKeyPair('PS256', { extractable: true });
-  const directoryJwks: JSONWebKeySet = { keys: [{ ...(await exportJWK(directory.publicKey)), kid: 'directory-1', alg: 'PS256', use: 'sig' }] };
+  const directoryJwks: JSONWebKeySet = {
+    keys: [{ ...(await exportJWK(directory.publicKey)), kid: 'directory-1', alg: 'PS256', use: 'sig' }],
+  };
   const softwareKey = await importPKCS8(obSeal.privateKeyPem, 'PS256', { extractable: true });
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...softwarePublic } = await exportJWK(softwareKey);
   const ssa = await softwareStatement(directory.privateKey, { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] });
@@ -60,7 +62,11 @@ export async function startStrictWorld(): Promise<StrictWorld> {
 
   // The stand-alone bank as `openpis sandbox-bank --strict` builds it; the catalogue's public URL is only known
   // once it listens, so a first app reserves the port.
-  const reserve = buildSandboxBankApp({ catalogue: loadCatalogue(undefined, 'http://localhost'), publicUrl: 'http://localhost', authenticationAttempts: 3 });
+  const reserve = buildSandboxBankApp({
+    catalogue: loadCatalogue(undefined, 'http://localhost'),
+    publicUrl: 'http://localhost',
+    authenticationAttempts: 3,
+  });
   await reserve.listen({ port: 0, host: '127.0.0.1' });
   const port = (reserve.server.address() as AddressInfo).port;
   await reserve.close();

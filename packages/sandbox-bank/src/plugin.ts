@@ -60,7 +60,8 @@ export interface StandaloneOptions extends SandboxBankOptions {
 /** A stand-alone sandbox bank with the same routes at the root. */
 export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance {
   const { logger, https, ...pluginOptions } = options;
-  if (pluginOptions.strict !== undefined && https === undefined) throw new Error('strict mode serves HTTPS only: give the server certificate and key');
+  if (pluginOptions.strict !== undefined && https === undefined)
+    throw new Error('strict mode serves HTTPS only: give the server certificate and key');
   const level = logger === undefined || logger === false ? undefined : logger === true ? 'info' : logger.level;
   const app = Fastify({
     logger:
@@ -89,10 +90,7 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
  * handshake does not refuse a missing or untrusted one: the bank answers that in its standard's error shape
  * (shared/strict.ts), and the payer's browser, which has none, still reaches the pages.
  */
-function tlsServerOptions(
-  https: NonNullable<StandaloneOptions['https']>,
-  strict: SandboxBankOptions['strict'],
-): TlsOptions {
+function tlsServerOptions(https: NonNullable<StandaloneOptions['https']>, strict: SandboxBankOptions['strict']): TlsOptions {
   return {
     cert: https.certificatePem,
     key: https.privateKeyPem,

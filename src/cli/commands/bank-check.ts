@@ -10,7 +10,9 @@ import { DEFAULT_REGISTRATIONS_FILE } from './bank-registration.js';
 export function bankCheckCommand(banks: Command): Command {
   return banks
     .command('check')
-    .description('reach a bank with our certificate, get a token, and at a sandbox bank create, read and cancel a payment; every answer checked against the standard')
+    .description(
+      'reach a bank with our certificate, get a token, and at a sandbox bank create, read and cancel a payment; every answer checked against the standard',
+    )
     .argument('<bank>', 'the bank, by provider id')
     .option('--registrations-file <file>', 'where UK registrations are kept', DEFAULT_REGISTRATIONS_FILE)
     .option('--json', 'print JSON')

@@ -12,9 +12,9 @@ export const DEFAULT_REGISTRATIONS_FILE = 'bank-registrations.json';
 export function bankRegistrationCommand(banks: Command): Command {
   return banks
     .command('register')
-    .description("register with a UK Open Banking bank by dynamic client registration (our SSA, signing key and transport certificate)")
+    .description('register with a UK Open Banking bank by dynamic client registration (our SSA, signing key and transport certificate)')
     .argument('<bank>', 'the bank, by provider id')
-    .option('--read', "show the registration as the bank has it")
+    .option('--read', 'show the registration as the bank has it')
     .option('--update', 'send the registration again (after a new key, certificate or software statement)')
     .option('--delete', 'delete the registration at the bank')
     .option('--registrations-file <file>', 'where registrations are kept', DEFAULT_REGISTRATIONS_FILE)
@@ -40,7 +40,12 @@ export async function registerBank(bankId: string, options: RegisterBankOptions)
     import('../../bank-onboarding/uk-registration.js'),
     import('../../bank-onboarding/registration-file.js'),
   ]);
-  const outcome = await runRegistration(onboardingSetup(config), bankId, action, new RegistrationFileStore(options.registrationsFile, config.secretKeys));
+  const outcome = await runRegistration(
+    onboardingSetup(config),
+    bankId,
+    action,
+    new RegistrationFileStore(options.registrationsFile, config.secretKeys),
+  );
   print(outcome, options.json === true, () => {
     const registration = outcome.registration;
     switch (action) {

@@ -23,11 +23,17 @@ export function sandboxBankCommand(program: Command): Command {
     )
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--public-url <url>', 'the address clients reach it at (default http://localhost:<port>, https with --tls-cert)')
-    .option('--tls-cert <file>', "serve HTTPS with this server certificate (PEM; with --tls-key)")
+    .option('--tls-cert <file>', 'serve HTTPS with this server certificate (PEM; with --tls-key)')
     .option('--tls-key <file>', "the server certificate's private key (PEM)")
-    .option('--strict', 'behave like a live bank: HTTPS only, client certificates from --client-ca, signatures checked, UK clients only through DCR')
+    .option(
+      '--strict',
+      'behave like a live bank: HTTPS only, client certificates from --client-ca, signatures checked, UK clients only through DCR',
+    )
     .option('--client-ca <file>', 'strict: the CA certificate(s) (PEM) client and signature certificates must be issued by')
-    .option('--directory-jwks <file>', "UK dynamic client registration: the directory's public keys (JWKS JSON) software statements must verify against")
+    .option(
+      '--directory-jwks <file>',
+      "UK dynamic client registration: the directory's public keys (JWKS JSON) software statements must verify against",
+    )
     .action(runSandboxBank);
 }
 
@@ -55,9 +61,12 @@ function sandboxBankSecurity(options: RunSandboxBankOptions): {
       throw new InvalidArgumentError(`${option} ${file} cannot be read`);
     }
   };
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) throw new InvalidArgumentError('--tls-cert and --tls-key go together');
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+    throw new InvalidArgumentError('--tls-cert and --tls-key go together');
   if (options.strict === true && (options.tlsCert === undefined || options.clientCa === undefined))
-    throw new InvalidArgumentError('--strict needs --tls-cert, --tls-key and --client-ca (a live bank serves HTTPS and checks client certificates)');
+    throw new InvalidArgumentError(
+      '--strict needs --tls-cert, --tls-key and --client-ca (a live bank serves HTTPS and checks client certificates)',
+    );
   let ukDirectoryJwks: JSONWebKeySet | undefined;
   if (options.directoryJwks !== undefined) {
     try {
@@ -74,7 +83,8 @@ function sandboxBankSecurity(options: RunSandboxBankOptions): {
       options.tlsCert === undefined || options.tlsKey === undefined
         ? undefined
         : { certificatePem: read(options.tlsCert, '--tls-cert'), privateKeyPem: read(options.tlsKey, '--tls-key') },
-    strict: options.strict === true && options.clientCa !== undefined ? { clientCaPems: [read(options.clientCa, '--client-ca')] } : undefined,
+    strict:
+      options.strict === true && options.clientCa !== undefined ? { clientCaPems: [read(options.clientCa, '--client-ca')] } : undefined,
     ukDirectoryJwks,
   };
 }

@@ -131,7 +131,11 @@ export class DynamicClientRegistration {
         : { tls_client_auth_subject_dn: this.identity.transportSubjectDn }),
       grant_types: ['client_credentials', decoupled ? CIBA_GRANT : 'authorization_code'],
       ...(decoupled
-        ? { backchannel_token_delivery_mode: 'poll', backchannel_authentication_request_signing_alg: PS256, backchannel_user_code_parameter_supported: false }
+        ? {
+            backchannel_token_delivery_mode: 'poll',
+            backchannel_authentication_request_signing_alg: PS256,
+            backchannel_user_code_parameter_supported: false,
+          }
         : { response_types: ['code id_token'] }),
       software_id: softwareId,
       scope: 'openid payments',
@@ -191,7 +195,8 @@ export class DynamicClientRegistration {
     const document = jsonObject('discovery', answer);
     const registration = document['registration_endpoint'];
     const token = document['token_endpoint'];
-    if (typeof registration !== 'string') throw new BankProtocolError('discovery', 'the bank publishes no registration_endpoint (no dynamic client registration)');
+    if (typeof registration !== 'string')
+      throw new BankProtocolError('discovery', 'the bank publishes no registration_endpoint (no dynamic client registration)');
     if (typeof token !== 'string') throw new BankProtocolError('discovery', 'the bank publishes no token_endpoint');
     return { registration, token };
   }
@@ -249,7 +254,12 @@ export class DynamicClientRegistration {
     };
   }
 
-  private send(operation: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: string }): Promise<HttpAnswer> {
+  private send(
+    operation: string,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    options: { token?: string; body?: string },
+  ): Promise<HttpAnswer> {
     return this.http.send({
       operation,
       method,

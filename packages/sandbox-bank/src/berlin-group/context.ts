@@ -9,7 +9,13 @@ import { Xs2aError } from './errors.js';
 import type { FaultPlan, OperationName } from '../shared/faults.js';
 import { payerFixtureFault } from '../shared/fixtures.js';
 import { applyFault, header, type RequestKeeping } from '../shared/plumbing.js';
-import { checkClientCertificate, checkIssuedByTrustedCa, organisationIdentifier, type CertificateProblem, type TrustedCas } from '../shared/strict.js';
+import {
+  checkClientCertificate,
+  checkIssuedByTrustedCa,
+  organisationIdentifier,
+  type CertificateProblem,
+  type TrustedCas,
+} from '../shared/strict.js';
 import { verifyRequestSignature } from './signature.js';
 import type { SandboxState } from './state.js';
 
@@ -76,7 +82,8 @@ export async function admit(
   if (bank.signRequests || context.strict !== undefined) {
     const verification = verifyRequestSignature({ headers: request.headers, body: context.rawBodies.get(request) }, { now });
     if (!verification.ok) throw new Xs2aError(verification.code, verification.text);
-    if (context.strict !== undefined) checkSealOfTheClient(verification.certificate, tls?.ok === true ? tls.certificate : undefined, context.strict, now);
+    if (context.strict !== undefined)
+      checkSealOfTheClient(verification.certificate, tls?.ok === true ? tls.certificate : undefined, context.strict, now);
   }
   const fault =
     context.faults.take({ bank: bank.slug, operation, psuId }) ??

@@ -40,7 +40,11 @@ export type CertificateCheck =
 export function checkIssuedByTrustedCa(certificate: X509Certificate, cas: TrustedCas, now: Date): CertificateCheck {
   const issuer = cas.certificates.find((ca) => certificate.checkIssued(ca) && certificate.verify(ca.publicKey));
   if (issuer === undefined)
-    return { ok: false, problem: 'untrusted', text: `The certificate (${oneLine(certificate.subject)}) is not issued by a CA this bank trusts` };
+    return {
+      ok: false,
+      problem: 'untrusted',
+      text: `The certificate (${oneLine(certificate.subject)}) is not issued by a CA this bank trusts`,
+    };
   if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo))
     return { ok: false, problem: 'expired', text: `The certificate (${oneLine(certificate.subject)}) is not valid at this time` };
   return { ok: true, certificate };
@@ -94,5 +98,8 @@ export function sameDn(left: string, right: string): boolean {
 }
 
 function oneLine(subject: string): string {
-  return subject.split('\n').filter((line) => line !== '').join(', ');
+  return subject
+    .split('\n')
+    .filter((line) => line !== '')
+    .join(', ');
 }

@@ -107,9 +107,7 @@ export async function authenticateClient(
 function mutualTlsClient(context: UkContext, request: FastifyRequest, client: RegisteredClient): RegisteredClient {
   const registered = client.registration?.tlsClientAuthSubjectDn ?? '';
   const tls =
-    context.strict === undefined
-      ? peerCertificate(request)
-      : checkClientCertificate(request, context.strict, context.state.now());
+    context.strict === undefined ? peerCertificate(request) : checkClientCertificate(request, context.strict, context.state.now());
   if (!tls.ok) throw new OAuthError('invalid_client', `tls_client_auth: ${tls.text}`, 401);
   if (!sameDn(subjectDn(tls.certificate), registered))
     throw new OAuthError('invalid_client', `tls_client_auth: the TLS client certificate is not the registered ${registered}`, 401);

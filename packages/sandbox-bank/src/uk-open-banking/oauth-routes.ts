@@ -3,9 +3,8 @@
  * endpoint (client credentials, authorization code, CIBA poll), `/authorize` (FAPI 1 Advanced hybrid flow with a
  * signed request object) and CIBA's backchannel authentication endpoint.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { UkSandboxBank } from './banks.js';
 import {
   admit,
@@ -323,4 +322,3 @@ function redirectAllowed(client: RegisteredClient, uri: string): boolean {
     return false;
   }
 }
-

@@ -23,7 +23,8 @@ type ClientParams = { slug: string; clientId: string };
 type Claims = Record<string, unknown>;
 
 /** RFC 7591 3.2.2 error codes, as the DCR OpenAPI file's `RegistrationError` lists them. */
-type RegistrationErrorCode = 'invalid_redirect_uri' | 'invalid_client_metadata' | 'invalid_software_statement' | 'unapproved_software_statement';
+type RegistrationErrorCode =
+  'invalid_redirect_uri' | 'invalid_client_metadata' | 'invalid_software_statement' | 'unapproved_software_statement';
 
 function refused(code: RegistrationErrorCode, description: string): OAuthError {
   return new OAuthError(code, description, 400);
@@ -112,7 +113,9 @@ function plainRegistration(context: UkContext, body: Claims): RegisteredClient {
       'This bank registers clients through dynamic client registration only: POST the signed registration request (a JWT carrying the software statement) as application/jwt',
     );
   }
-  const jwks = publicKeySet(body['jwks'], () => refused('invalid_client_metadata', 'jwks with at least one public key (with a kid) is required'));
+  const jwks = publicKeySet(body['jwks'], () =>
+    refused('invalid_client_metadata', 'jwks with at least one public key (with a kid) is required'),
+  );
   const clientId = body['client_id'] === undefined ? randomUUID() : body['client_id'];
   if (typeof clientId !== 'string' || !/^[A-Za-z0-9._-]{1,128}$/.test(clientId))
     throw refused('invalid_client_metadata', 'client_id must be 1–128 of A-Z a-z 0-9 . _ -');
@@ -132,7 +135,7 @@ function publicKeySet(value: unknown, problem: () => OAuthError): JSONWebKeySet 
   for (const key of keys) {
     if (typeof key !== 'object' || key === null || 'd' in key || typeof (key as { kid?: unknown }).kid !== 'string') throw problem();
   }
-  return { keys } as JSONWebKeySet;
+  return { keys };
 }
 
 /** A DCR request (the body is the JWT, as `application/jwt`, or a JSON string as the OpenAPI file has it). */
@@ -169,7 +172,8 @@ async function dynamicRegistration(
   }
   if (typeof claims.jti !== 'string' || !UUID_V4.test(claims.jti)) throw refused('invalid_client_metadata', 'jti must be a UUID v4');
   const registration = registrationMetadata(context, request, claims, statement);
-  const signingIssuer = statement.organisationId === undefined ? statement.softwareId : `${statement.organisationId}/${statement.softwareId}`;
+  const signingIssuer =
+    statement.organisationId === undefined ? statement.softwareId : `${statement.organisationId}/${statement.softwareId}`;
   const answer: Claims = {
     // The SSA's claims flattened into the answer (DCR "Data Dictionary"), then the request's, then the bank's.
     ...Object.fromEntries(Object.entries(statement.claims).filter(([name]) => !['iss', 'iat', 'exp', 'jti', 'aud'].includes(name))),
@@ -200,7 +204,10 @@ interface SoftwareStatement {
 async function verifiedSoftwareStatement(context: UkContext, value: unknown): Promise<SoftwareStatement> {
   if (typeof value !== 'string' || value === '') throw refused('invalid_software_statement', 'software_statement is required');
   if (context.directoryKeys === undefined) {
-    throw refused('unapproved_software_statement', 'This bank is configured with no directory key, so it can approve no software statement');
+    throw refused(
+      'unapproved_software_statement',
+      'This bank is configured with no directory key, so it can approve no software statement',
+    );
   }
   let claims: Claims;
   try {
@@ -210,13 +217,19 @@ async function verifiedSoftwareStatement(context: UkContext, value: unknown): Pr
       clockTolerance: 60,
     }));
   } catch (error) {
-    throw refused('unapproved_software_statement', `The software statement does not verify against the directory's key: ${(error as Error).message}`);
+    throw refused(
+      'unapproved_software_statement',
+      `The software statement does not verify against the directory's key: ${(error as Error).message}`,
+    );
   }
   const softwareId = claims['software_id'];
   if (typeof softwareId !== 'string' || !BASE62.test(softwareId))
     throw refused('invalid_software_statement', 'The software statement has no software_id (Base62, at most 22 characters)');
   const jwks = publicKeySet(claims['software_jwks'], () =>
-    refused('invalid_software_statement', 'The software statement must carry software_jwks (public keys with a kid): this bank fetches no JWKS endpoint'),
+    refused(
+      'invalid_software_statement',
+      'The software statement must carry software_jwks (public keys with a kid): this bank fetches no JWKS endpoint',
+    ),
   );
   const redirectUris = claims['software_redirect_uris'];
   return {
@@ -235,7 +248,12 @@ interface RegistrationMetadata {
 }
 
 /** The request's client metadata against what the bank offers (DCR's data dictionary, the bank's discovery). */
-function registrationMetadata(context: UkContext, request: FastifyRequest, claims: Claims, statement: SoftwareStatement): RegistrationMetadata {
+function registrationMetadata(
+  context: UkContext,
+  request: FastifyRequest,
+  claims: Claims,
+  statement: SoftwareStatement,
+): RegistrationMetadata {
   const strings = (name: string): string[] | undefined => {
     const value = claims[name];
     return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
@@ -272,8 +290,15 @@ function registrationMetadata(context: UkContext, request: FastifyRequest, claim
     if (context.strict !== undefined) {
       const tls = checkClientCertificate(request, context.strict, context.state.now());
       if (tls.ok && !sameDn(subjectDn(tls.certificate), dn))
-        throw refused('invalid_client_metadata', `tls_client_auth_subject_dn is not the subject of the TLS client certificate (${subjectDn(tls.certificate)})`);
+        throw refused(
+          'invalid_client_metadata',
+          `tls_client_auth_subject_dn is not the subject of the TLS client certificate (${subjectDn(tls.certificate)})`,
+        );
     }
   }
-  return { redirectUris, tokenEndpointAuthMethod: method, tlsClientAuthSubjectDn: method === 'tls_client_auth' ? (dn as string) : undefined };
+  return {
+    redirectUris,
+    tokenEndpointAuthMethod: method,
+    tlsClientAuthSubjectDn: method === 'tls_client_auth' ? (dn as string) : undefined,
+  };
 }
