@@ -50,7 +50,11 @@ describe('openpis banks register and banks check', () => {
 
   it('says a wrong certificate in one line per check and exits 1', async () => {
     const wrong = world.otherCa.qwac('cli-wrong-qwac');
-    const checked = await openpis({ ...world.env, QWAC_CERT_FILE: wrong.certFile, QWAC_KEY_FILE: wrong.keyFile }, 'check', BERLIN_GROUP_BANK);
+    const checked = await openpis(
+      { ...world.env, QWAC_CERT_FILE: wrong.certFile, QWAC_KEY_FILE: wrong.keyFile },
+      'check',
+      BERLIN_GROUP_BANK,
+    );
     assert.equal(checked.code, 1);
     assert.match(checked.stdout, /FAILED/);
     assert.match(checked.stdout, /^FAIL +create payment +the bank refused \(HTTP 401: CERTIFICATE_INVALID/m);
