@@ -11,6 +11,8 @@ import { BrandingClientNotFoundError, BrandingError } from '../branding/client-b
 import { LogoError } from '../branding/logo.js';
 import { ConfigError } from '../config/config.js';
 import { SecretBoxError } from '../crypto/secret-box.js';
+import { bankCheckCommand } from './commands/bank-check.js';
+import { bankRegistrationCommand } from './commands/bank-registration.js';
 import { clientsCommand } from './commands/clients.js';
 import { identityCommand } from './commands/identity.js';
 import { listenCommand } from './commands/listen.js';
@@ -29,6 +31,9 @@ export function buildCli(): Command {
   usersCommand(program);
   secretsCommand(program);
   identityCommand(program);
+  const banks = program.command('banks').description('the banks we connect to: registration and the go-live check');
+  bankRegistrationCommand(banks);
+  bankCheckCommand(banks);
   webhooksCommand(program);
   listenCommand(program);
   triggerCommand(program);
@@ -63,13 +68,16 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     return true;
   }
   // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
-  const [clients, accounts, listening, scenarios, listeners, identity] = await Promise.all([
+  const [clients, accounts, listening, scenarios, listeners, identity, onboarding, registrations, ukRegistration] = await Promise.all([
     import('../auth/clients.js'),
     import('../people/accounts.js'),
     import('./listen.js'),
     import('../sandbox-scenarios/scenarios.js'),
     import('../http/listen.js'),
     import('../identity/identity.js'),
+    import('../bank-onboarding/setup.js'),
+    import('../bank-onboarding/registration-file.js'),
+    import('../bank-onboarding/uk-registration.js'),
   ]);
   return (
     error instanceof clients.ClientNotFoundError ||
@@ -78,6 +86,9 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     error instanceof listening.ListenError ||
     error instanceof scenarios.TriggerError ||
     error instanceof listeners.ListenerUnavailableError ||
-    error instanceof identity.BankIdentityError
+    error instanceof identity.BankIdentityError ||
+    error instanceof onboarding.OnboardingError ||
+    error instanceof registrations.RegistrationStoreError ||
+    error instanceof ukRegistration.RegistrationRefusedError
   );
 }
