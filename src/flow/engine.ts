@@ -424,7 +424,11 @@ export class FlowEngine {
 
   jobHandlers(): { 'bank-status': JobHandler; 'flow-expiry': JobHandler } {
     return {
-      'bank-status': (job) => this.bankStatusJob(job),
+      // A failed look at the bank (a bug, the database away a moment) is tried again at the polling pace, never
+      // minutes later: the payment's status must follow the bank's.
+      'bank-status': Object.assign((job: Job) => this.bankStatusJob(job), {
+        delayAfterErrorMs: (job: Job) => this.polling.delayMs(job.attempts),
+      }),
       'flow-expiry': (job) => this.expiryJob(job),
     };
   }

@@ -15,7 +15,18 @@ export type JobOutcome =
   | { readonly kind: 'retry'; readonly runAt: string; readonly note?: string };
 
 /** Handles one job of a kind. Must be safe to run twice for the same job (at-least-once). */
-export type JobHandler = (job: Job) => Promise<JobOutcome>;
+/**
+ * Runs one job. A handler whose jobs keep a schedule of their own (polling) may say how soon a job of its kind that
+ * failed runs again (`delayAfterErrorMs`): `attempts` counts every run of such a job, not its failures, so the
+ * default backoff (doubling with `attempts`, up to 10 minutes) would leave a long-polled job idle for minutes after
+ * one failure.
+ */
+export type JobHandler = ((job: Job) => Promise<JobOutcome>) & { readonly delayAfterErrorMs?: (job: Job) => number };
+
+/** How long a job whose handler failed waits before it runs again. */
+export function delayAfterError(job: Job, handler: JobHandler | undefined): number {
+  return handler?.delayAfterErrorMs?.(job) ?? Math.min(10 * 60_000, 1000 * 2 ** Math.min(job.attempts, 10));
+}
 
 export interface WorkerOptions {
   readonly queue: JobQueue;
@@ -88,7 +99,7 @@ export class JobWorker {
       this.options.onJobFinished?.(job.kind, outcome.kind);
     } catch (error) {
       // A failing handler must not lose the job: back off and try again.
-      const delayMs = Math.min(10 * 60_000, 1000 * 2 ** Math.min(job.attempts, 10));
+      const delayMs = delayAfterError(job, handler);
       logger.error({ err: error, jobId: job.id, kind: job.kind, paymentId: job.paymentId }, 'job failed; will retry');
       this.options.onJobFinished?.(job.kind, 'error');
       await queue

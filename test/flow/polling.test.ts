@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CallContext, Connectors } from '../../src/connectors/index.js';
 import { PollBudget, PollingSchedule } from '../../src/flow/polling.js';
+import { delayAfterError } from '../../src/jobs/worker.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { ukPaymentRequest } from '../helpers/payment-requests.js';
@@ -112,6 +113,22 @@ describe('polling a payment at the bank', () => {
     const old = await delay(100_000);
     assert.ok(old >= 8000, `an old wait is asked at the cap (${old} ms)`);
     assert.ok(young < 5000, `a young wait is asked at the base pace (${young} ms)`);
+  });
+
+  it('a look at the bank that failed is tried again at the polling pace, however long the job has polled', () => {
+    const handler = flow.app.app.jobHandlers['bank-status'];
+    assert.ok(handler !== undefined);
+    const job = { id: 'test-job', kind: 'bank-status' as const, paymentId: 'any', runAt: new Date().toISOString() };
+    // The worker's default backoff doubles with the job's runs (2^7 s after seven polls, up to 10 minutes): a payment
+    // polled for long would look pending for minutes after one failed run. The bank-status job keeps its schedule.
+    assert.equal(
+      delayAfterError({ ...job, attempts: 7 }, async () => ({ kind: 'done' })),
+      128_000,
+    );
+    for (const attempts of [0, 7, 100_000]) {
+      const delay = delayAfterError({ ...job, attempts }, handler);
+      assert.ok(delay <= 12_000, `after ${attempts} runs: ${delay} ms, at most the polling cap (10 s here) and its jitter`);
+    }
   });
 
   it('a CIBA grant still pending at each poll is an expected answer, not a warning in the log', async () => {
