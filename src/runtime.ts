@@ -43,16 +43,11 @@ export const BANK_REVISION_CHECK_MS = { sqlite: 1000, postgres: 5000 } as const;
 export async function openRuntime(loaded: Config = loadConfig(), options: { readonly followChanges?: boolean } = {}): Promise<Runtime> {
   // Imported here, not at the top: the catalogue's schema validation and the connectors are most of a CLI command's
   // start-up, and only the commands that reach banks need them (openStore).
-  const [{ readCatalogueDocument }, { BankRegistry }, { BankStore }] = await Promise.all([
-    import('./providers/catalogue.js'),
-    import('./providers/bank-registry.js'),
-    import('./providers/bank-store.js'),
-  ]);
-  const document = readCatalogueDocument(loaded.providerCatalogueFile);
+  const { BankRegistry } = await import('./providers/bank-registry.js');
   const store = await openStore(loaded);
   try {
     const { config, database } = store;
-    const catalogueImport = await new BankStore(database.db, store.secrets).importCatalogue(document);
+    const catalogueImport = await importConfiguredCatalogue(store);
     const follow = options.followChanges === true;
     const catalogue = await BankRegistry.open({
       db: database.db,
@@ -74,6 +69,19 @@ export async function openRuntime(loaded: Config = loadConfig(), options: { read
     await store.database.close();
     throw error;
   }
+}
+
+/**
+ * Imports the built-in sandbox catalogue (PROVIDER_CATALOGUE_FILE unset) or the operator's file into the `banks`
+ * table: by id, idempotent, an operator's changes kept (src/providers/bank-store.ts `importCatalogue`).
+ */
+export async function importConfiguredCatalogue(store: Pick<Store, 'config' | 'database' | 'secrets'>): Promise<ImportReport> {
+  const [{ readCatalogueDocument }, { BankStore }] = await Promise.all([
+    import('./providers/catalogue.js'),
+    import('./providers/bank-store.js'),
+  ]);
+  const document = readCatalogueDocument(store.config.providerCatalogueFile);
+  return new BankStore(store.database.db, store.secrets).importCatalogue(document);
 }
 
 /** The configuration, the key ring and the migrated database with every stored secret sealed; no catalogue. */

@@ -11,6 +11,7 @@ import { BrandingClientNotFoundError, BrandingError } from '../branding/client-b
 import { LogoError } from '../branding/logo.js';
 import { ConfigError } from '../config/config.js';
 import { SecretBoxError } from '../crypto/secret-box.js';
+import { banksCommand } from './commands/banks.js';
 import { clientsCommand } from './commands/clients.js';
 import { identityCommand } from './commands/identity.js';
 import { listenCommand } from './commands/listen.js';
@@ -29,6 +30,7 @@ export function buildCli(): Command {
   usersCommand(program);
   secretsCommand(program);
   identityCommand(program);
+  banksCommand(program);
   webhooksCommand(program);
   listenCommand(program);
   triggerCommand(program);
@@ -63,13 +65,15 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     return true;
   }
   // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
-  const [clients, accounts, listening, scenarios, listeners, identity] = await Promise.all([
+  const [clients, accounts, listening, scenarios, listeners, identity, banks, catalogue] = await Promise.all([
     import('../auth/clients.js'),
     import('../people/accounts.js'),
     import('./listen.js'),
     import('../sandbox-scenarios/scenarios.js'),
     import('../http/listen.js'),
     import('../identity/identity.js'),
+    import('../providers/bank-store.js'),
+    import('../providers/catalogue.js'),
   ]);
   return (
     error instanceof clients.ClientNotFoundError ||
@@ -78,6 +82,9 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     error instanceof listening.ListenError ||
     error instanceof scenarios.TriggerError ||
     error instanceof listeners.ListenerUnavailableError ||
-    error instanceof identity.BankIdentityError
+    error instanceof identity.BankIdentityError ||
+    error instanceof banks.BankValidationError ||
+    error instanceof banks.BankChangeError ||
+    error instanceof catalogue.CatalogueError
   );
 }

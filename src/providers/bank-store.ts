@@ -195,7 +195,7 @@ export class BankStore {
    */
   async setSecrets(id: string, secrets: BankSecrets | undefined): Promise<StoredBank> {
     const key = id.toLowerCase();
-    if (secrets !== undefined) checkSecrets(secrets);
+    if (secrets !== undefined) checkedSecrets(secrets);
     return this.change(async (trx, at, revision) => {
       await this.existing(trx, key);
       const sealed = secrets === undefined ? null : this.box.seal(JSON.stringify(secrets), bankSecretsContext(key));
@@ -325,8 +325,8 @@ export function openSecrets(box: SecretBox, row: Pick<BanksTable, 'id' | 'secret
   return JSON.parse(box.open(row.secrets_sealed, bankSecretsContext(row.id))) as BankSecrets;
 }
 
-/** Checks a document of secrets (names and string values); throws BankValidationError listing every problem. */
-export function checkSecrets(document: unknown): asserts document is BankSecrets {
+/** A document of secrets (names and string values), checked; throws BankValidationError listing every problem. */
+export function checkedSecrets(document: unknown): BankSecrets {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new BankValidationError(['secrets must be a JSON object of names and strings, e.g. {"clientId": "…"}']);
   }
@@ -335,6 +335,7 @@ export function checkSecrets(document: unknown): asserts document is BankSecrets
     ...(typeof value === 'string' && value.length > 0 ? [] : [`secrets.${name} must be a non-empty string`]),
   ]);
   if (problems.length > 0) throw new BankValidationError(problems);
+  return document as BankSecrets;
 }
 
 function validEntryShape(document: unknown): ProviderEntry {
