@@ -19,8 +19,9 @@ const LAYERS = {
   http: ['domain'],
   i18n: ['domain'],
   config: ['crypto', 'domain'],
-  // Our certificates and keys towards the banks, read from the operator's files (the connectors get PEM, not this).
-  identity: ['config', 'domain'],
+  // Our certificates and keys towards the banks, read from the operator's files, and each bank's credentials made of
+  // them for the connectors (the connectors get PEM and keys, never this module).
+  identity: ['connectors', 'config', 'domain'],
   // Infrastructure and the banks.
   storage: ['config', 'crypto', 'domain'],
   jobs: ['storage', 'config', 'domain'],
@@ -34,6 +35,8 @@ const LAYERS = {
   // The console's people: accounts, sessions, second factor, the audit log.
   people: ['storage', 'config', 'crypto', 'domain'],
   observability: ['identity', 'connectors', 'providers', 'webhooks', 'storage', 'jobs', 'config', 'domain', 'http'],
+  // The go-live tools (`openpis banks register`, `openpis banks check`): our identity, the bank list, the connectors.
+  'bank-onboarding': ['identity', 'connectors', 'providers', 'config', 'crypto', 'domain'],
   // The flow engine above them.
   flow: ['connectors', 'providers', 'storage', 'jobs', 'webhooks', 'config', 'crypto', 'domain'],
   // Scenario payments of the sandbox (`openpis trigger`, the console's Sandbox page): made through the service's API.
@@ -78,6 +81,7 @@ const LAYERS = {
   // The API as one plugin: the token, providers, payments and event feed routes, health and readiness.
   api: ['payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
   cli: [
+    'bank-onboarding',
     'identity',
     'people',
     'sandbox-scenarios',

@@ -36,7 +36,7 @@ export const BANK_REVISION_CHECK_MS = { sqlite: 1000, postgres: 5000 } as const;
 
 /**
  * The store and the banks: the built-in sandbox catalogue (PROVIDER_CATALOGUE_FILE unset) or the operator's file
- * is imported into the `banks` table (by id, an operator's changes kept: docs/adr/0010-banks-in-the-database.md),
+ * is imported into the `banks` table (by id, an operator's changes kept: docs/adr/0011-banks-in-the-database.md),
  * then read from there. `followChanges`: the process keeps its banks current (a serving process); a one-shot
  * command reads them once.
  */

@@ -12,6 +12,8 @@ import { LogoError } from '../branding/logo.js';
 import { ConfigError } from '../config/config.js';
 import { SecretBoxError } from '../crypto/secret-box.js';
 import { banksCommand } from './commands/banks.js';
+import { bankCheckCommand } from './commands/bank-check.js';
+import { bankRegistrationCommand } from './commands/bank-registration.js';
 import { clientsCommand } from './commands/clients.js';
 import { identityCommand } from './commands/identity.js';
 import { listenCommand } from './commands/listen.js';
@@ -30,7 +32,9 @@ export function buildCli(): Command {
   usersCommand(program);
   secretsCommand(program);
   identityCommand(program);
-  banksCommand(program);
+  const banks = banksCommand(program);
+  bankRegistrationCommand(banks);
+  bankCheckCommand(banks);
   webhooksCommand(program);
   listenCommand(program);
   triggerCommand(program);
@@ -65,16 +69,20 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     return true;
   }
   // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
-  const [clients, accounts, listening, scenarios, listeners, identity, banks, catalogue] = await Promise.all([
-    import('../auth/clients.js'),
-    import('../people/accounts.js'),
-    import('./listen.js'),
-    import('../sandbox-scenarios/scenarios.js'),
-    import('../http/listen.js'),
-    import('../identity/identity.js'),
-    import('../providers/bank-store.js'),
-    import('../providers/catalogue.js'),
-  ]);
+  const [clients, accounts, listening, scenarios, listeners, identity, onboarding, registrations, ukRegistration, banks, catalogue] =
+    await Promise.all([
+      import('../auth/clients.js'),
+      import('../people/accounts.js'),
+      import('./listen.js'),
+      import('../sandbox-scenarios/scenarios.js'),
+      import('../http/listen.js'),
+      import('../identity/identity.js'),
+      import('../bank-onboarding/setup.js'),
+      import('../bank-onboarding/registration-file.js'),
+      import('../bank-onboarding/uk-registration.js'),
+      import('../providers/bank-store.js'),
+      import('../providers/catalogue.js'),
+    ]);
   return (
     error instanceof clients.ClientNotFoundError ||
     error instanceof accounts.ConsoleUserError ||
@@ -83,6 +91,9 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     error instanceof scenarios.TriggerError ||
     error instanceof listeners.ListenerUnavailableError ||
     error instanceof identity.BankIdentityError ||
+    error instanceof onboarding.OnboardingError ||
+    error instanceof registrations.RegistrationStoreError ||
+    error instanceof ukRegistration.RegistrationRefusedError ||
     error instanceof banks.BankValidationError ||
     error instanceof banks.BankChangeError ||
     error instanceof catalogue.CatalogueError

@@ -1,7 +1,7 @@
 /**
  * The banks as this process sees them: an in-memory snapshot (a {@link ProviderCatalogue}) of the `banks` table,
  * replaced whenever the table changes, so that a bank added, changed, replaced or disabled from the CLI or the
- * console reaches every process without a restart (docs/adr/0010-banks-in-the-database.md). Readers never wait
+ * console reaches every process without a restart (docs/adr/0011-banks-in-the-database.md). Readers never wait
  * for the database: they read the snapshot of the moment.
  *
  * How a process learns of a change:

@@ -1,5 +1,5 @@
 /**
- * The banks as the operator manages them, in the database (docs/adr/0010-banks-in-the-database.md): one row per
+ * The banks as the operator manages them, in the database (docs/adr/0011-banks-in-the-database.md): one row per
  * top-level catalogue entry, validated before it is written, with its lifecycle (active, deprecated and replaced,
  * disabled) and its secrets sealed under SECRET_KEYS. Every change raises the catalogue's revision in the same
  * transaction and, on PostgreSQL, tells every listening process (`NOTIFY openpis_banks`) once it commits; the bank

@@ -227,7 +227,7 @@ export type CatalogueEntry = (Bank & { readonly kind: 'bank' }) | (BankGroup & {
 export type ProviderLookup =
   { readonly kind: 'bank'; readonly bank: Bank } | { readonly kind: 'group'; readonly group: BankGroup } | { readonly kind: 'none' };
 
-/** Where a bank is in its life (docs/adr/0010-banks-in-the-database.md). */
+/** Where a bank is in its life (docs/adr/0011-banks-in-the-database.md). */
 export type BankLifecycle =
   { readonly status: 'active' } | { readonly status: 'deprecated'; readonly replacedBy: string } | { readonly status: 'disabled' };
 

@@ -300,7 +300,7 @@ export interface BankCallsTable {
   latency_ms: number;
 }
 
-/** Lifecycle of a bank (docs/adr/0010-banks-in-the-database.md). */
+/** Lifecycle of a bank (docs/adr/0011-banks-in-the-database.md). */
 export type BankStatus = 'active' | 'deprecated' | 'disabled';
 
 export interface BanksTable {

@@ -15,46 +15,15 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { adaptOpenApi, berlinGroupReadings, isJsonObject, type Json, type JsonObject } from '../../scripts/openapi-readings.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const STANDARD_PATH = path.resolve(repoRoot, '../shared/standards/berlin-group/psd2-api-1.3.12.yaml');
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject };
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The literal-reading fixes described above, applied to a copy of the document. */
-function adapt(node: Json): Json {
-  if (Array.isArray(node)) return node.map(adapt);
-  if (!isObject(node)) return node;
-  const result: JsonObject = {};
-  for (const [key, value] of Object.entries(node)) {
-    // OpenAPI 3.0 writes exclusive bounds as booleans beside minimum/maximum (draft 4); ajv wants numbers.
-    if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
-      const bound = node[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
-      if (value && typeof bound === 'number') result[key] = bound;
-      continue;
-    }
-    if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(value)) {
-      result['anyOf'] = value.map((item) =>
-        isObject(item) && Object.keys(item).length === 0 ? { type: 'object', maxProperties: 0 } : adapt(item),
-      );
-    } else {
-      result[key] = adapt(value);
-    }
-  }
-  return result;
-}
-
-/** The Berlin Group reading applied on top of `adapt` (see the file comment). */
-function berlinGroupReadings(document: JsonObject): void {
-  const schemas = (document['components'] as JsonObject)['schemas'] as JsonObject;
-  const generic = schemas['tppMessageGeneric'] as JsonObject;
-  (generic['properties'] as JsonObject)['code'] = { type: 'string', maxLength: 70 };
-}
+const isObject = isJsonObject;
+const adapt = adaptOpenApi;
 
 interface Operation {
   readonly method: string;

@@ -49,4 +49,5 @@ export { verifyRequestSignature, type SignedRequest, type SignatureVerification,
 export { sandboxBanks, productCurrency, type SandboxBankDefinition } from './berlin-group/banks.js';
 export { MESSAGE_CODE_STATUS, type MessageCode, type TppMessage } from './berlin-group/errors.js';
 export type { TransactionStatus, ScaStatus, ConsentStatus } from './berlin-group/state.js';
+export type { StrictOptions } from './shared/strict.js';
 export { ukSandboxBankPlugin, UK_OPERATIONS, type UkFaultRule, type UkOperationName } from './uk-open-banking/index.js';

@@ -3,7 +3,9 @@
  * its root, the UK Open Banking banks under `/uk`), used inside the service and by the stand-alone app of
  * `openpis sandbox-bank`. Each standard is its own encapsulated plugin (berlin-group/, uk-open-banking/).
  */
+import type { TlsOptions } from 'node:tls';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { JSONWebKeySet } from 'jose';
 import type { SandboxCatalogue } from './shared/catalogue.js';
 import { berlinGroupSandboxPlugin, type BerlinGroupSandboxOptions } from './berlin-group/plugin.js';
 import type { SandboxFixtures } from './shared/fixtures.js';
@@ -18,6 +20,8 @@ import { ukSandboxBankPlugin, type UkClientRegistration } from './uk-open-bankin
 export type SandboxBankOptions = BerlinGroupSandboxOptions & {
   /** Clients the UK banks know from the start (the service registers itself so). */
   readonly ukClients?: readonly UkClientRegistration[];
+  /** The directory keys UK software statements must verify against (dynamic client registration). */
+  readonly ukDirectoryJwks?: JSONWebKeySet | undefined;
 };
 
 export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (app, options) => {
@@ -32,12 +36,15 @@ export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (
     scaDeadlineSeconds: options.scaDeadlineSeconds,
     maxResources: options.maxResources,
     operatorToken: options.operatorToken,
+    strict: options.strict,
   });
   // The UK Open Banking banks beside them, under /uk (docs/sandbox-bank-uk.md).
   await app.register(ukSandboxBankPlugin, {
     prefix: UK_SANDBOX_SEGMENT,
     publicUrl: `${options.publicUrl.replace(/\/+$/, '')}${UK_SANDBOX_SEGMENT}`,
     operatorToken: options.operatorToken,
+    strict: options.strict,
+    directoryJwks: options.ukDirectoryJwks,
     ...(options.ukClients === undefined ? {} : { clients: options.ukClients }),
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
   });
@@ -46,11 +53,15 @@ export const sandboxBankPlugin: FastifyPluginAsync<SandboxBankOptions> = async (
 export interface StandaloneOptions extends SandboxBankOptions {
   /** Fastify logger setting; default off (tests), `startSandboxBank` turns it on. */
   readonly logger?: boolean | { readonly level: string };
+  /** Serve HTTPS with this server certificate and key (PEM); required in strict mode. */
+  readonly https?: { readonly certificatePem: string; readonly privateKeyPem: string } | undefined;
 }
 
 /** A stand-alone sandbox bank with the same routes at the root. */
 export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance {
-  const { logger, ...pluginOptions } = options;
+  const { logger, https, ...pluginOptions } = options;
+  if (pluginOptions.strict !== undefined && https === undefined)
+    throw new Error('strict mode serves HTTPS only: give the server certificate and key');
   const level = logger === undefined || logger === false ? undefined : logger === true ? 'info' : logger.level;
   const app = Fastify({
     logger:
@@ -65,12 +76,26 @@ export function buildSandboxBankApp(options: StandaloneOptions): FastifyInstance
               req: (request: { method: string; url: string }) => ({ method: request.method, url: redactPageToken(request.url) }),
             },
           },
+    ...(https === undefined ? {} : { https: tlsServerOptions(https, pluginOptions.strict) }),
     bodyLimit: BODY_LIMIT,
     // No start-up timer a busy machine can miss (as in the service's app).
     pluginTimeout: 0,
   });
   void app.register(sandboxBankPlugin, pluginOptions);
   return app;
+}
+
+/**
+ * The TLS server settings: our certificate, and in strict mode a request for the client's certificate. The
+ * handshake does not refuse a missing or untrusted one: the bank answers that in its standard's error shape
+ * (shared/strict.ts), and the payer's browser, which has none, still reaches the pages.
+ */
+function tlsServerOptions(https: NonNullable<StandaloneOptions['https']>, strict: SandboxBankOptions['strict']): TlsOptions {
+  return {
+    cert: https.certificatePem,
+    key: https.privateKeyPem,
+    ...(strict === undefined ? {} : { requestCert: true, rejectUnauthorized: false, ca: [...strict.clientCaPems] }),
+  };
 }
 
 /** Starts a stand-alone sandbox bank (the `openpis sandbox-bank` command); resolves once it listens. */
@@ -85,8 +110,14 @@ export async function startSandboxBank(options: {
   readonly logLevel?: string;
   /** See `SandboxBankOptions.operatorToken`. */
   readonly operatorToken?: string | undefined;
+  readonly https?: StandaloneOptions['https'];
+  readonly strict?: SandboxBankOptions['strict'];
+  readonly ukDirectoryJwks?: JSONWebKeySet | undefined;
 }): Promise<FastifyInstance> {
   const app = buildSandboxBankApp({
+    https: options.https,
+    strict: options.strict,
+    ukDirectoryJwks: options.ukDirectoryJwks,
     catalogue: options.catalogue,
     publicUrl: options.publicUrl,
     authenticationAttempts: options.authenticationAttempts,

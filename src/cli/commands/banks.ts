@@ -1,5 +1,5 @@
 /**
- * `openpis banks …`: the banks payments can go to, kept in the database (docs/adr/0010-banks-in-the-database.md).
+ * `openpis banks …`: the banks payments can go to, kept in the database (docs/adr/0011-banks-in-the-database.md).
  * Every change reaches every running process without a restart. An entry is the JSON of one element of the
  * catalogue's `providers` (src/providers/sandbox-catalogue.json); one that cannot be used is refused with every
  * problem listed. Our secrets at a bank (client id, client secret, registration token) are read from a file or

@@ -2,7 +2,9 @@
  * The sandbox bank from the command line: `openpis sandbox-bank` runs it on its own, `openpis sandbox faults …`
  * drives its fault injection over HTTP. Every import of the sandbox bank's code by the CLI is in this file.
  */
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { JSONWebKeySet } from 'jose';
 import { loadConfig } from '../../config/config.js';
 import { print, table } from '../output.js';
 
@@ -20,7 +22,18 @@ export function sandboxBankCommand(program: Command): Command {
       8090,
     )
     .option('--host <host>', 'interface to bind', '127.0.0.1')
-    .option('--public-url <url>', 'the address clients reach it at (default http://localhost:<port>)')
+    .option('--public-url <url>', 'the address clients reach it at (default http://localhost:<port>, https with --tls-cert)')
+    .option('--tls-cert <file>', 'serve HTTPS with this server certificate (PEM; with --tls-key)')
+    .option('--tls-key <file>', "the server certificate's private key (PEM)")
+    .option(
+      '--strict',
+      'behave like a live bank: HTTPS only, client certificates from --client-ca, signatures checked, UK clients only through DCR',
+    )
+    .option('--client-ca <file>', 'strict: the CA certificate(s) (PEM) client and signature certificates must be issued by')
+    .option(
+      '--directory-jwks <file>',
+      "UK dynamic client registration: the directory's public keys (JWKS JSON) software statements must verify against",
+    )
     .action(runSandboxBank);
 }
 
@@ -28,6 +41,52 @@ export interface RunSandboxBankOptions {
   readonly port: number;
   readonly host: string;
   readonly publicUrl?: string;
+  readonly tlsCert?: string;
+  readonly tlsKey?: string;
+  readonly strict?: boolean;
+  readonly clientCa?: string;
+  readonly directoryJwks?: string;
+}
+
+/** The stand-alone bank's TLS, strict mode and directory keys from the command's files; an operator's error otherwise. */
+function sandboxBankSecurity(options: RunSandboxBankOptions): {
+  https: { certificatePem: string; privateKeyPem: string } | undefined;
+  strict: { clientCaPems: string[] } | undefined;
+  ukDirectoryJwks: JSONWebKeySet | undefined;
+} {
+  const read = (file: string, option: string): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      throw new InvalidArgumentError(`${option} ${file} cannot be read`);
+    }
+  };
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+    throw new InvalidArgumentError('--tls-cert and --tls-key go together');
+  if (options.strict === true && (options.tlsCert === undefined || options.clientCa === undefined))
+    throw new InvalidArgumentError(
+      '--strict needs --tls-cert, --tls-key and --client-ca (a live bank serves HTTPS and checks client certificates)',
+    );
+  let ukDirectoryJwks: JSONWebKeySet | undefined;
+  if (options.directoryJwks !== undefined) {
+    try {
+      const parsed = JSON.parse(read(options.directoryJwks, '--directory-jwks')) as { keys?: unknown };
+      if (!Array.isArray(parsed.keys)) throw new Error('no keys');
+      ukDirectoryJwks = parsed as JSONWebKeySet;
+    } catch (error) {
+      if (error instanceof InvalidArgumentError) throw error;
+      throw new InvalidArgumentError(`--directory-jwks ${options.directoryJwks} is not a JWK set ({"keys":[…]})`);
+    }
+  }
+  return {
+    https:
+      options.tlsCert === undefined || options.tlsKey === undefined
+        ? undefined
+        : { certificatePem: read(options.tlsCert, '--tls-cert'), privateKeyPem: read(options.tlsKey, '--tls-key') },
+    strict:
+      options.strict === true && options.clientCa !== undefined ? { clientCaPems: [read(options.clientCa, '--client-ca')] } : undefined,
+    ukDirectoryJwks,
+  };
 }
 
 /** Starts the sandbox bank and keeps it running until SIGINT or SIGTERM. */
@@ -38,7 +97,9 @@ export async function runSandboxBank(options: RunSandboxBankOptions): Promise<vo
     import('../../http/listen.js'),
   ]);
   const config = loadConfig();
-  const publicUrl = (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, '');
+  const security = sandboxBankSecurity(options);
+  const scheme = security.https === undefined ? 'http' : 'https';
+  const publicUrl = (options.publicUrl ?? `${scheme}://localhost:${options.port}`).replace(/\/+$/, '');
   const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
   const bank = await listenOrExplain(
     () =>
@@ -50,11 +111,12 @@ export async function runSandboxBank(options: RunSandboxBankOptions): Promise<vo
         authenticationAttempts: DEFAULT_AUTHENTICATION_ATTEMPTS,
         logLevel: config.logLevel,
         operatorToken: config.sandboxOperatorToken,
+        ...security,
       }),
     { what: 'the sandbox bank', host: options.host, port: options.port, fix: 'Pass a free port with --port.' },
   );
   process.stdout.write(
-    `Sandbox bank listening on ${publicUrl} (set SANDBOX_BANK_URL=${publicUrl} for the service); UK Open Banking banks under ${publicUrl}/uk\n`,
+    `Sandbox bank listening on ${publicUrl}${security.strict === undefined ? '' : ' in strict mode'} (set SANDBOX_BANK_URL=${publicUrl} for the service); UK Open Banking banks under ${publicUrl}/uk\n`,
   );
   // Output must never hold the process (see src/server.ts), and stopping is bounded like the service's.
   process.stdout.on('error', () => undefined);

@@ -12,3 +12,11 @@ export { creditorAccountOf } from './mapping.js';
 export type { ConnectorLogger } from '../http/core.js';
 export { loadSigningKeys, publicKeySet, signingKeysFromPem, throwAwaySigningKeys, type ConfiguredSigningKey } from './keys.js';
 export { registerWithExternalSandbox, ukSandboxBankSettings, ukSandboxClients, type UkClientRegistration } from './sandbox-registration.js';
+export {
+  DynamicClientRegistration,
+  RegistrationRefusedError,
+  type BankRegistration,
+  type BankRegistrationStore,
+  type RegistrationIdentity,
+  type RegistrationRequest,
+} from './registration.js';

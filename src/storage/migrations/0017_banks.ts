@@ -1,5 +1,5 @@
 /**
- * Migration 0017: banks as data the operator manages (docs/adr/0010-banks-in-the-database.md). One row per top-level
+ * Migration 0017: banks as data the operator manages (docs/adr/0011-banks-in-the-database.md). One row per top-level
  * catalogue entry (a stand-alone bank or a bank group's parent with its subsidiaries), its JSON entry validated by the
  * catalogue's schema before it is written, its lifecycle status, and its secrets sealed under SECRET_KEYS. The
  * one-row `bank_catalogue_revision` is raised by every change: processes compare it to know their copy is current.

@@ -2,12 +2,20 @@
  * What every route of one sandbox bank app shares: the state, the banks, the fault plan and the public URL, plus
  * the request plumbing common to all XS2A calls (request id, signature check, fault gate, error answers).
  */
+import type { X509Certificate } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxBankDefinition } from './banks.js';
 import { Xs2aError } from './errors.js';
 import type { FaultPlan, OperationName } from '../shared/faults.js';
 import { payerFixtureFault } from '../shared/fixtures.js';
 import { applyFault, header, type RequestKeeping } from '../shared/plumbing.js';
+import {
+  checkClientCertificate,
+  checkIssuedByTrustedCa,
+  organisationIdentifier,
+  type CertificateProblem,
+  type TrustedCas,
+} from '../shared/strict.js';
 import { verifyRequestSignature } from './signature.js';
 import type { SandboxState } from './state.js';
 
@@ -17,7 +25,15 @@ export interface BankContext extends RequestKeeping {
   readonly faults: FaultPlan;
   /** Public base URL of the sandbox, without a trailing slash. */
   readonly publicUrl: string;
+  /** Strict mode (a live bank's checks): the CAs client certificates must be issued by; undefined: off. */
+  readonly strict: TrustedCas | undefined;
 }
+
+const CERTIFICATE_CODES = {
+  missing: 'CERTIFICATE_MISSING',
+  untrusted: 'CERTIFICATE_INVALID',
+  expired: 'CERTIFICATE_EXPIRED',
+} as const satisfies Record<CertificateProblem, string>;
 
 export { header };
 
@@ -59,16 +75,35 @@ export async function admit(
   if (requestId === undefined || !UUID.test(requestId)) {
     throw new Xs2aError('FORMAT_ERROR', 'X-Request-ID must be a UUID');
   }
-  if (bank.signRequests) {
-    const verification = verifyRequestSignature(
-      { headers: request.headers, body: context.rawBodies.get(request) },
-      { now: context.state.now() },
-    );
+  const now = context.state.now();
+  // Strict mode: a live bank's mutual TLS, checked before anything else of the request.
+  const tls = context.strict === undefined ? undefined : checkClientCertificate(request, context.strict, now);
+  if (tls !== undefined && !tls.ok) throw new Xs2aError(CERTIFICATE_CODES[tls.problem], tls.text);
+  if (bank.signRequests || context.strict !== undefined) {
+    const verification = verifyRequestSignature({ headers: request.headers, body: context.rawBodies.get(request) }, { now });
     if (!verification.ok) throw new Xs2aError(verification.code, verification.text);
+    if (context.strict !== undefined)
+      checkSealOfTheClient(verification.certificate, tls?.ok === true ? tls.certificate : undefined, context.strict, now);
   }
   const fault =
     context.faults.take({ bank: bank.slug, operation, psuId }) ??
     payerFixtureFault(context.state.payer(psuId), (named) => named === operation);
   // The standard defines no body for 5xx answers.
   return applyFault(fault, { request, reply, keeping: context }, (status) => reply.code(status).send());
+}
+
+/**
+ * Strict mode: the signature's certificate (the QSealC) must be issued by a trusted CA, like the QWAC, and name the
+ * same organisation (the PSD2 authorisation number in organizationIdentifier): a seal of another TPP is refused.
+ */
+function checkSealOfTheClient(seal: X509Certificate, qwac: X509Certificate | undefined, cas: TrustedCas, now: Date): void {
+  const trusted = checkIssuedByTrustedCa(seal, cas, now);
+  if (!trusted.ok) throw new Xs2aError(CERTIFICATE_CODES[trusted.problem], `TPP-Signature-Certificate: ${trusted.text}`);
+  const sealOrganisation = organisationIdentifier(seal);
+  if (qwac !== undefined && sealOrganisation !== organisationIdentifier(qwac)) {
+    throw new Xs2aError(
+      'CERTIFICATE_INVALID',
+      `TPP-Signature-Certificate names organisation ${sealOrganisation ?? '(none)'}, the TLS client certificate ${organisationIdentifier(qwac) ?? '(none)'}`,
+    );
+  }
 }

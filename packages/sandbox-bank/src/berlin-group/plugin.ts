@@ -14,6 +14,7 @@ import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
 import { normalisePublicUrl, playFaultsAfterActing, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
 import { registerFaultControl } from './routes/fault-control.js';
+import { trustedCas, type StrictOptions } from '../shared/strict.js';
 import { registerXs2aRoutes } from './xs2a-routes.js';
 
 export interface BerlinGroupSandboxOptions {
@@ -40,6 +41,8 @@ export interface BerlinGroupSandboxOptions {
    * Faults hit every client of the bank, so only the operator may set them; unset: the HTTP control is closed.
    */
   readonly operatorToken?: string | undefined;
+  /** Strict mode: behave like a live bank (HTTPS client certificates from these CAs, every request signed). */
+  readonly strict?: StrictOptions | undefined;
 }
 
 export const DEFAULT_SCA_DEADLINE_SECONDS = 15 * 60;
@@ -62,6 +65,7 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
     banks,
     faults: options.faults ?? new FaultPlan(),
     publicUrl,
+    strict: options.strict === undefined ? undefined : trustedCas(options.strict),
     rawBodies: new WeakMap(),
     held: new Set(),
     faultsAfterActing: new WeakMap(),

@@ -3,12 +3,14 @@
  * plumbing common to the calls: issuer URLs, client authentication (`private_key_jwt`), bearer tokens, the fault
  * gate and signed JSON answers.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type X509Certificate } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { FaultPlan } from '../shared/faults.js';
 import { payerFixtureFault } from '../shared/fixtures.js';
 import { applyFault, header, type RequestKeeping } from '../shared/plumbing.js';
+import { checkClientCertificate, sameDn, subjectDn, type TrustedCas } from '../shared/strict.js';
 import type { UkSandboxBank } from './banks.js';
 import { OAuthError, ObError, Unauthenticated } from './errors.js';
 import { FROM_BERLIN_GROUP, type UkFaultRule, type UkOperationName } from './faults.js';
@@ -25,6 +27,10 @@ export interface UkContext extends RequestKeeping {
   readonly publicUrl: string;
   /** Trust anchors accepted in request signatures' `http://openbanking.org.uk/tan`. */
   readonly trustAnchors: readonly string[];
+  /** Strict mode (a live bank's checks): the CAs TLS client certificates must be issued by; undefined: off. */
+  readonly strict: TrustedCas | undefined;
+  /** The directory's keys software statements must verify against (dynamic client registration); none: no DCR. */
+  readonly directoryKeys: ReturnType<typeof createLocalJWKSet> | undefined;
 }
 
 export { header };
@@ -62,11 +68,14 @@ export async function bankKey(context: UkContext, bank: UkSandboxBank): Promise<
 export async function authenticateClient(
   context: UkContext,
   bank: UkSandboxBank,
+  request: FastifyRequest,
   form: Record<string, unknown>,
   endpoint: string,
 ): Promise<RegisteredClient> {
   const assertionType = form['client_assertion_type'];
   const assertion = form['client_assertion'];
+  const named = typeof form['client_id'] === 'string' ? context.state.client(form['client_id']) : undefined;
+  if (named?.registration?.tokenEndpointAuthMethod === 'tls_client_auth') return mutualTlsClient(context, request, named);
   if (assertionType !== CLIENT_ASSERTION_TYPE || typeof assertion !== 'string') {
     throw new OAuthError('invalid_client', 'Authenticate with private_key_jwt (client_assertion_type and client_assertion)', 401);
   }
@@ -74,6 +83,8 @@ export async function authenticateClient(
   const clientId = typeof unverified?.['iss'] === 'string' ? unverified['iss'] : undefined;
   const client = clientId === undefined ? undefined : context.state.client(clientId);
   if (client === undefined) throw new OAuthError('invalid_client', 'Unknown client (register it first)', 401);
+  if (client.registration?.tokenEndpointAuthMethod === 'tls_client_auth')
+    throw new OAuthError('invalid_client', 'This client is registered for tls_client_auth: send client_id, no assertion', 401);
   if (form['client_id'] !== undefined && form['client_id'] !== client.clientId)
     throw new OAuthError('invalid_client', 'client_id does not match the assertion', 401);
   try {
@@ -90,6 +101,24 @@ export async function authenticateClient(
     throw new OAuthError('invalid_client', `The client assertion does not verify: ${(error as Error).message}`, 401);
   }
   return client;
+}
+
+/** `tls_client_auth` (RFC 8705 2.1): the TLS client certificate's subject is the DN the client registered. */
+function mutualTlsClient(context: UkContext, request: FastifyRequest, client: RegisteredClient): RegisteredClient {
+  const registered = client.registration?.tlsClientAuthSubjectDn ?? '';
+  const tls =
+    context.strict === undefined ? peerCertificate(request) : checkClientCertificate(request, context.strict, context.state.now());
+  if (!tls.ok) throw new OAuthError('invalid_client', `tls_client_auth: ${tls.text}`, 401);
+  if (!sameDn(subjectDn(tls.certificate), registered))
+    throw new OAuthError('invalid_client', `tls_client_auth: the TLS client certificate is not the registered ${registered}`, 401);
+  return client;
+}
+
+/** The TLS client certificate, unchecked (outside strict mode). */
+function peerCertificate(request: FastifyRequest): { ok: true; certificate: X509Certificate } | { ok: false; text: string } {
+  const socket = request.raw.socket as Partial<TLSSocket>;
+  const certificate = typeof socket.getPeerX509Certificate === 'function' ? socket.getPeerX509Certificate() : undefined;
+  return certificate === undefined ? { ok: false, text: 'no TLS client certificate was presented' } : { ok: true, certificate };
 }
 
 /** The payload of a compact JWT without checking it (to find out who claims to have signed it). */

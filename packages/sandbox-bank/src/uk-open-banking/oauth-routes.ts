@@ -3,9 +3,8 @@
  * endpoint (client credentials, authorization code, CIBA poll), `/authorize` (FAPI 1 Advanced hybrid flow with a
  * signed request object) and CIBA's backchannel authentication endpoint.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { UkSandboxBank } from './banks.js';
 import {
   admit,
@@ -21,6 +20,7 @@ import {
 import { OAuthError } from './errors.js';
 import { issueIdToken } from './id-token.js';
 import { renderAuthorisationError } from './pages.js';
+import { registerClientRegistrationRoutes } from './registration.js';
 import { ACCESS_TOKEN_SECONDS, CIBA_EXPIRES_SECONDS, type RegisteredClient } from './state.js';
 
 type Form = Record<string, unknown>;
@@ -37,9 +37,8 @@ type AuthorizeRequest = FastifyRequest<{ Params: SlugParams; Querystring: Record
 export function registerOAuthRoutes(app: FastifyInstance, context: UkContext): void {
   app.get<{ Params: SlugParams }>('/:slug/.well-known/openid-configuration', (request, reply) => discovery(context, request, reply));
   app.get<{ Params: SlugParams }>('/:slug/jwks', (request, reply) => jwks(context, request, reply));
-  // Client registration. Real ASPSPs take a software statement assertion (SSA) signed by the OB Directory through
-  // dynamic client registration; the sandbox takes the client's public keys directly (see docs/sandbox-bank-uk.md).
-  app.post<{ Params: SlugParams }>('/:slug/register', (request, reply) => registerClient(context, request, reply));
+  // Client registration (dynamic client registration and the sandbox's shortcut): registration.ts.
+  registerClientRegistrationRoutes(app, context);
   app.post<{ Params: SlugParams }>('/:slug/token', (request, reply) => tokenEndpoint(context, request, reply));
   app.get<{ Params: SlugParams; Querystring: Record<string, string | undefined> }>('/:slug/authorize', (request, reply) =>
     authorize(context, request, reply),
@@ -89,27 +88,12 @@ async function jwks(context: UkContext, request: SlugRequest, reply: FastifyRepl
   return reply.send({ keys: [(await bankKey(context, bank)).publicJwk] });
 }
 
-async function registerClient(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const { state } = context;
-  requireBank(context, request.params.slug);
-  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Form;
-  const client = parseRegistration(body);
-  state.registerClient(client);
-  return reply.code(201).send({
-    client_id: client.clientId,
-    redirect_uris: client.redirectUris,
-    token_endpoint_auth_method: 'private_key_jwt',
-    jws_issuer: client.signingIssuer,
-    grant_types: ['client_credentials', 'authorization_code', CIBA_GRANT],
-  });
-}
-
 /** The token endpoint: the client authenticates, then the grant decides what it gets. */
 async function tokenEndpoint(context: UkContext, request: SlugRequest, reply: FastifyReply): Promise<FastifyReply> {
   const bank = requireBank(context, request.params.slug);
   const form = asForm(request.body);
   if (!(await admit(context, request, reply, bank, 'token', undefined))) return reply;
-  const client = await authenticateClient(context, bank, form, `${issuer(context, bank)}/token`);
+  const client = await authenticateClient(context, bank, request, form, `${issuer(context, bank)}/token`);
   void reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   const grant: GrantCall = { context, bank, client, form };
   switch (form['grant_type']) {
@@ -246,7 +230,7 @@ async function backchannelAuthentication(context: UkContext, request: SlugReques
   if (bank.flow !== 'decoupled') throw new OAuthError('invalid_request', 'This bank does not offer CIBA');
   const form = asForm(request.body);
   if (!(await admit(context, request, reply, bank, 'backchannelAuthentication', undefined))) return reply;
-  const client = await authenticateClient(context, bank, form, `${issuer(context, bank)}/backchannel-authentication`);
+  const client = await authenticateClient(context, bank, request, form, `${issuer(context, bank)}/backchannel-authentication`);
   if (typeof form['request'] !== 'string') throw new OAuthError('invalid_request', 'A signed request object (request) is required');
   let claims: JWTPayload;
   try {
@@ -337,33 +321,4 @@ function redirectAllowed(client: RegisteredClient, uri: string): boolean {
   } catch {
     return false;
   }
-}
-
-function parseRegistration(body: Form): RegisteredClient {
-  const jwks = body['jwks'];
-  if (
-    typeof jwks !== 'object' ||
-    jwks === null ||
-    !Array.isArray((jwks as { keys?: unknown }).keys) ||
-    (jwks as { keys: unknown[] }).keys.length === 0
-  ) {
-    throw new OAuthError('invalid_client_metadata', 'jwks with at least one public key is required');
-  }
-  const keys = (jwks as { keys: unknown[] }).keys;
-  for (const key of keys) {
-    if (typeof key !== 'object' || key === null || 'd' in key || typeof (key as { kid?: unknown }).kid !== 'string') {
-      throw new OAuthError('invalid_client_metadata', 'Each key must be a public JWK with a kid');
-    }
-  }
-  const clientId = body['client_id'] === undefined ? randomUUID() : body['client_id'];
-  if (typeof clientId !== 'string' || !/^[A-Za-z0-9._-]{1,128}$/.test(clientId))
-    throw new OAuthError('invalid_client_metadata', 'client_id must be 1–128 of A-Z a-z 0-9 . _ -');
-  const redirectUris = body['redirect_uris'] ?? [];
-  if (!Array.isArray(redirectUris) || !redirectUris.every((uri) => typeof uri === 'string' && URL.canParse(uri))) {
-    throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be absolute URIs');
-  }
-  const signingIssuer = body['jws_issuer'] ?? clientId;
-  if (typeof signingIssuer !== 'string' || signingIssuer === '')
-    throw new OAuthError('invalid_client_metadata', 'jws_issuer must be a string');
-  return { clientId, jwks: { keys } as JSONWebKeySet, redirectUris, signingIssuer };
 }

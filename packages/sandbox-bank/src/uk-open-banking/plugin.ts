@@ -5,11 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { Compile } from 'typebox/compile';
 import { FaultPlan } from '../shared/faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
 import { operatorTokenCheck } from '../shared/operator-token.js';
+import { trustedCas, checkClientCertificate, type StrictOptions, type TrustedCas } from '../shared/strict.js';
 import { normalisePublicUrl, playFaultsAfterActing, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
 import { ukSandboxBanks } from './banks.js';
 import { interactionId, sendSigned, type UkContext } from './context.js';
@@ -46,6 +47,13 @@ export interface UkSandboxBankOptions {
   readonly maxConsents?: number;
   /** The operator's credential for fault injection over HTTP (SANDBOX_OPERATOR_TOKEN); unset: fault routes refuse. */
   readonly operatorToken?: string | undefined;
+  /**
+   * The directory's public keys: a software statement in dynamic client registration must verify against one
+   * (docs/sandbox-bank-uk.md, "Client registration"). Unset: DCR requests are refused (`unapproved_software_statement`).
+   */
+  readonly directoryJwks?: JSONWebKeySet | undefined;
+  /** Strict mode: behave like a live bank (HTTPS client certificates from these CAs; clients only through DCR). */
+  readonly strict?: StrictOptions | undefined;
 }
 
 const checkFaultRule = Compile(UkFaultRuleSchema);
@@ -58,6 +66,8 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     authorisationDeadlineMs: (options.authorisationDeadlineSeconds ?? 15 * 60) * 1000,
     maxConsents: options.maxConsents ?? 10_000,
   });
+  // Strict mode knows only clients registered through dynamic client registration.
+  if (options.strict !== undefined && (options.clients ?? []).length > 0) throw new Error('strict mode takes no pre-registered UK clients');
   for (const client of options.clients ?? []) {
     state.registerClient({
       clientId: client.clientId,
@@ -83,6 +93,8 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
     faults: options.faults ?? new FaultPlan<UkFaultRule>(),
     publicUrl,
     trustAnchors: options.trustAnchors ?? ['openbanking.org.uk'],
+    strict: options.strict === undefined ? undefined : trustedCas(options.strict),
+    directoryKeys: options.directoryJwks === undefined ? undefined : createLocalJWKSet(options.directoryJwks),
     rawBodies: new WeakMap(),
     held: new Set(),
     faultsAfterActing: new WeakMap(),
@@ -90,8 +102,11 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
 
   // Keep the raw bytes: the request's detached signature is over them.
   await registerBodyParsers(app, context, () => new ObError('UK.OBIE.Resource.InvalidFormat', 'The body is not valid JSON'));
+  // A dynamic client registration request is a JWT (RFC 7591 with the UK profile's signed request).
+  app.addContentTypeParser('application/jwt', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
   releaseHeldRequestsOnClose(app, context);
   playFaultsAfterActing(app, context);
+  if (context.strict !== undefined) requireClientCertificates(app, context, context.strict);
 
   app.setErrorHandler(async (error: FastifyError | ObError | OAuthError | Unauthenticated, request, reply) => {
     const id = interactionId(request);
@@ -131,6 +146,26 @@ export const ukSandboxBankPlugin: FastifyPluginAsync<UkSandboxBankOptions> = asy
   registerUkPayerPages(app, context);
   registerFaultControl(app, context, options.operatorToken);
 };
+
+/** The routes a TPP's software calls (not the payer's browser): the registration, token and CIBA endpoints, the API. */
+const TPP_ROUTE = /\/:slug\/(register|token|backchannel-authentication|open-banking)(\/|$)/;
+
+/**
+ * Strict mode: every call of the TPP's software comes with a TLS client certificate from a trusted CA, refused
+ * otherwise in the endpoint's own error shape (OAuth's, RFC 7591's, or a signed `OBErrorResponse1`).
+ */
+function requireClientCertificates(app: FastifyInstance, context: UkContext, cas: TrustedCas): void {
+  app.addHook('preHandler', async (request) => {
+    const route = TPP_ROUTE.exec(request.routeOptions.url ?? '')?.[1];
+    if (route === undefined) return;
+    const check = checkClientCertificate(request, cas, context.state.now());
+    if (check.ok) return;
+    const text = `Mutual TLS: ${check.text}`;
+    if (route === 'open-banking') throw new ObError('UK.OBIE.Header.Invalid', text, 403);
+    if (route === 'register') throw new OAuthError('unapproved_software_statement', text, 400);
+    throw new OAuthError('invalid_client', text, 401);
+  });
+}
 
 /** The bank a request's path names (`…/{slug}/…` right after the plugin's prefix). */
 function bankFromUrl(context: UkContext, url: string) {

@@ -41,6 +41,19 @@ export interface RegisteredClient {
   readonly redirectUris: readonly string[];
   /** The `http://openbanking.org.uk/iss` its message signatures carry; default the client id. */
   readonly signingIssuer: string;
+  /** Set for a client registered through dynamic client registration (registration.ts). */
+  readonly registration?: DynamicRegistration;
+}
+
+/** What dynamic client registration keeps of a client: its metadata as answered, and how it authenticates. */
+export interface DynamicRegistration {
+  /** The registration as the bank answers it (`GET /register/{ClientId}`), without the access token. */
+  readonly answer: Readonly<Record<string, unknown>>;
+  /** RFC 7592's bearer token for reading, updating and deleting the registration. */
+  readonly registrationAccessToken: string;
+  readonly tokenEndpointAuthMethod: 'private_key_jwt' | 'tls_client_auth';
+  /** `tls_client_auth`: the DN the client's TLS certificate must carry at the token endpoint. */
+  readonly tlsClientAuthSubjectDn: string | undefined;
 }
 
 export type ConsentStatus = 'AWAU' | 'AUTH' | 'RJCT';
@@ -273,6 +286,24 @@ export class UkSandboxState {
 
   client(clientId: string): RegisteredClient | undefined {
     return this.clients.get(clientId);
+  }
+
+  /** The client whose registration access token this is (compared in constant time). */
+  clientByRegistrationToken(token: string): RegisteredClient | undefined {
+    return [...this.clients.values()].find(
+      (client) => client.registration !== undefined && secretEquals(client.registration.registrationAccessToken, token),
+    );
+  }
+
+  /** Deletes a client and every access token issued to it (RFC 7592 "delete"). */
+  removeClient(clientId: string): void {
+    this.clients.delete(clientId);
+    for (const [value, token] of this.tokens) if (token.clientId === clientId) this.tokens.delete(value);
+  }
+
+  /** Revokes one access token (an unknown client asked with it: DCR "immediately revokes the access token"). */
+  revokeToken(value: string): void {
+    this.tokens.delete(value);
   }
 
   // ---- tokens and codes ---------------------------------------------------------------------------------------

@@ -1,0 +1,80 @@
+/**
+ * `openpis banks register <bank> [--read|--update|--delete]`: UK dynamic client registration of one bank, from our
+ * configured identity (docs/going-live.md, "Register with a UK bank"). The registration the bank answers is kept
+ * through a {@link BankRegistrationStore}.
+ */
+import { describeCertificate } from '../identity/certificate.js';
+import {
+  DynamicClientRegistration,
+  type BankRegistration,
+  type BankRegistrationStore,
+} from '../connectors/uk-open-banking/registration.js';
+/** The bank's refusal of a registration step (its RFC 7591 error and description), for the command line. */
+export { RegistrationRefusedError } from '../connectors/uk-open-banking/registration.js';
+import { dispatcherFor, OnboardingError, operatorSigningKeys, ukSettingsOf, type OnboardingSetup } from './setup.js';
+
+export type RegistrationAction = 'register' | 'read' | 'update' | 'delete';
+
+export interface RegistrationOutcome {
+  readonly bankId: string;
+  readonly action: RegistrationAction;
+  /** The registration as kept after the action (none after a delete). */
+  readonly registration: Omit<BankRegistration, 'registrationAccessToken'> | undefined;
+  /** `read`: the bank's own record of it. */
+  readonly atTheBank?: Readonly<Record<string, unknown>>;
+}
+
+export async function runRegistration(
+  setup: OnboardingSetup,
+  bankId: string,
+  action: RegistrationAction,
+  store: BankRegistrationStore,
+): Promise<RegistrationOutcome> {
+  const bank = setup.bank(bankId);
+  const settings = ukSettingsOf(bank);
+  const statement = setup.identity.softwareStatement;
+  if (statement === undefined) throw new OnboardingError('Set OB_SSA_FILE: the software statement assertion your directory issued');
+  const transport = setup.identity.openBankingTransport;
+  const redirectUris = statement.redirectUris.length > 0 ? statement.redirectUris : [`${setup.config.baseUrl}/pay/return`];
+  const dispatcher = dispatcherFor(setup.identity, 'uk-open-banking');
+  const client = new DynamicClientRegistration(
+    {
+      issuer: settings.issuer,
+      tokenEndpointAuthMethod: settings.tokenEndpointAuthMethod,
+      authorisation: settings.authorisation,
+      redirectUris,
+    },
+    {
+      keys: await operatorSigningKeys(setup.config),
+      softwareStatement: statement.jwt,
+      transportSubjectDn: transport === undefined ? undefined : describeCertificate(transport.certificatePem).subject,
+    },
+    { dispatcher, now: setup.now, timeoutMs: settings.timeoutMs },
+  );
+  try {
+    const kept = await store.get(bank.id);
+    if (action === 'register') {
+      const registration = await client.register();
+      await store.save(bank.id, registration);
+      return { bankId: bank.id, action, registration: withoutToken(registration) };
+    }
+    if (kept === undefined)
+      throw new OnboardingError(`${bank.id} has no registration to ${action}: run openpis banks register ${bank.id} first`);
+    if (action === 'read') return { bankId: bank.id, action, registration: withoutToken(kept), atTheBank: await client.read(kept) };
+    if (action === 'update') {
+      const registration = await client.update(kept);
+      await store.save(bank.id, registration);
+      return { bankId: bank.id, action, registration: withoutToken(registration) };
+    }
+    await client.delete(kept);
+    await store.remove(bank.id);
+    return { bankId: bank.id, action, registration: undefined };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+function withoutToken(registration: BankRegistration): Omit<BankRegistration, 'registrationAccessToken'> {
+  const { registrationAccessToken: _token, ...rest } = registration;
+  return rest;
+}

@@ -1,0 +1,68 @@
+/**
+ * `openpis banks register` and `openpis banks check` as an operator runs them against a strict sandbox bank: the
+ * registration kept in the registrations file, one line per check, JSON with --json, exit status 1 on a failure
+ * and a plain message for a bank that does not exist.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { CLI_ARGS } from '../helpers/cli.js';
+import { startStrictWorld, UK_BANK, BERLIN_GROUP_BANK, type StrictWorld } from './strict-world.js';
+
+const run = promisify(execFile);
+
+describe('openpis banks register and banks check', () => {
+  let world: StrictWorld;
+  let registrationsFile: string;
+
+  before(async () => {
+    world = await startStrictWorld();
+    registrationsFile = join(world.ca.dir, 'cli-registrations.json');
+  });
+  after(async () => {
+    await world?.close();
+  });
+
+  async function openpis(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [...CLI_ARGS, 'banks', ...args], {
+        env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env },
+      });
+      return { stdout, stderr, code: 0 };
+    } catch (error) {
+      const failed = error as { stdout: string; stderr: string; code: number };
+      return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+    }
+  }
+
+  it('registers a UK bank, then checks it: every line passes, exit status 0', async () => {
+    const registered = await openpis(world.env, 'register', UK_BANK, '--registrations-file', registrationsFile);
+    assert.equal(registered.code, 0, registered.stderr);
+    assert.match(registered.stdout, /registered, client id [0-9a-f-]{36}/);
+    const checked = await openpis(world.env, 'check', UK_BANK, '--registrations-file', registrationsFile, '--json');
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+    const report = JSON.parse(checked.stdout) as { failed: boolean; lines: { check: string; outcome: string }[] };
+    assert.equal(report.failed, false);
+    assert.ok(report.lines.some((line) => line.check === 'token' && line.outcome === 'pass'));
+  });
+
+  it('says a wrong certificate in one line per check and exits 1', async () => {
+    const wrong = world.otherCa.qwac('cli-wrong-qwac');
+    const checked = await openpis(
+      { ...world.env, QWAC_CERT_FILE: wrong.certFile, QWAC_KEY_FILE: wrong.keyFile },
+      'check',
+      BERLIN_GROUP_BANK,
+    );
+    assert.equal(checked.code, 1);
+    assert.match(checked.stdout, /FAILED/);
+    assert.match(checked.stdout, /^FAIL +create payment +the bank refused \(HTTP 401: CERTIFICATE_INVALID/m);
+  });
+
+  it('names a bank that is not in the list, in one line, exit status 1', async () => {
+    const checked = await openpis(world.env, 'check', 'no-such-bank');
+    assert.equal(checked.code, 1);
+    assert.match(checked.stderr, /^No bank no-such-bank in the bank list/);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * A strict sandbox bank over loopback HTTPS and a TPP to go with it, all made at test time: a test CA (from
+ * test/helpers/psd2-certificates.ts) issuing the bank's server certificate and the TPP's QWAC, QSealC, UK transport
+ * certificate and OBSeal signing key; a directory key and a software statement (SSA) it signs, publishing the OBSeal
+ * key under its kid; a bank list with one Berlin Group bank that signs requests and one UK bank; and the service's
+ * environment pointing at all of it, as an operator would set it.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildSandboxBankApp } from '@openpis/sandbox-bank';
+import type { FastifyInstance } from 'fastify';
+import { exportJWK, generateKeyPair, importPKCS8, SignJWT, type JSONWebKeySet } from 'jose';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { generateSecretKeysSetting } from '../../src/crypto/secret-box.js';
+import { loadCatalogue } from '../../src/providers/catalogue.js';
+import { TestCertificateAuthority, type TestCertificate } from '../helpers/psd2-certificates.js';
+
+export const BERLIN_GROUP_BANK = 'a1b2c3d4-0000-4000-8000-000000000001';
+export const UK_BANK = 'a1b2c3d4-0000-4000-8000-000000000002';
+export const SIGNING_KID = 'obseal-kid-1';
+export const SOFTWARE_ID = 'openpisTestSoftware1';
+export const ORG_ID = '0015800001041RbAAI';
+
+export interface StrictWorld {
+  readonly ca: TestCertificateAuthority;
+  /** Another CA: certificates from it are "wrong". */
+  readonly otherCa: TestCertificateAuthority;
+  readonly bank: FastifyInstance;
+  readonly sandboxUrl: string;
+  readonly qwac: TestCertificate;
+  readonly qseal: TestCertificate;
+  readonly transport: TestCertificate;
+  readonly obSeal: TestCertificate;
+  readonly ssaFile: string;
+  readonly directoryJwks: JSONWebKeySet;
+  /** The operator's environment for the service and the CLI. */
+  readonly env: Record<string, string>;
+  readonly config: (overrides?: Record<string, string>) => Config;
+  close(): Promise<void>;
+}
+
+export async function startStrictWorld(): Promise<StrictWorld> {
+  const ca = new TestCertificateAuthority('Strict Test QTSP');
+  const otherCa = new TestCertificateAuthority('Unknown QTSP');
+  const server = ca.server('bank', ['localhost']);
+  const qwac = ca.qwac('qwac');
+  const qseal = ca.qsealc('qseal');
+  const transport = ca.qwac('ob-transport', { commonName: ORG_ID });
+  const obSeal = ca.qsealc('ob-seal');
+
+  const directory = await generateKeyPair('PS256', { extractable: true });
+  const directoryJwks: JSONWebKeySet = {
+    keys: [{ ...(await exportJWK(directory.publicKey)), kid: 'directory-1', alg: 'PS256', use: 'sig' }],
+  };
+  const softwareKey = await importPKCS8(obSeal.privateKeyPem, 'PS256', { extractable: true });
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...softwarePublic } = await exportJWK(softwareKey);
+  const ssa = await softwareStatement(directory.privateKey, { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] });
+  const ssaFile = join(ca.dir, 'ssa.jwt');
+  writeFileSync(ssaFile, ssa);
+
+  // The stand-alone bank as `openpis sandbox-bank --strict` builds it; the catalogue's public URL is only known
+  // once it listens, so a first app reserves the port.
+  const reserve = buildSandboxBankApp({
+    catalogue: loadCatalogue(undefined, 'http://localhost'),
+    publicUrl: 'http://localhost',
+    authenticationAttempts: 3,
+  });
+  await reserve.listen({ port: 0, host: '127.0.0.1' });
+  const port = (reserve.server.address() as AddressInfo).port;
+  await reserve.close();
+  const sandboxUrl = `https://localhost:${port}`;
+  const catalogueFile = join(ca.dir, 'banks.json');
+  writeFileSync(catalogueFile, JSON.stringify(bankList()));
+  const bank = buildSandboxBankApp({
+    catalogue: loadCatalogue(catalogueFile, sandboxUrl),
+    publicUrl: sandboxUrl,
+    authenticationAttempts: 3,
+    https: { certificatePem: server.certificatePem, privateKeyPem: server.privateKeyPem },
+    strict: { clientCaPems: [ca.caPem] },
+    ukDirectoryJwks: directoryJwks,
+  });
+  await bank.listen({ port, host: '127.0.0.1' });
+
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    SANDBOX_BANK_URL: sandboxUrl,
+    PROVIDER_CATALOGUE_FILE: catalogueFile,
+    BANK_CA_FILE: ca.caFile,
+    QWAC_CERT_FILE: qwac.certFile,
+    QWAC_KEY_FILE: qwac.keyFile,
+    QSEAL_CERT_FILE: qseal.certFile,
+    QSEAL_KEY_FILE: qseal.keyFile,
+    OB_TRANSPORT_CERT_FILE: transport.certFile,
+    OB_TRANSPORT_KEY_FILE: transport.keyFile,
+    OB_SIGNING_KEY_FILE: obSeal.keyFile,
+    OB_SIGNING_KEY_ID: SIGNING_KID,
+    OB_SSA_FILE: ssaFile,
+    SECRET_KEYS: generateSecretKeysSetting(),
+  };
+  return {
+    ca,
+    otherCa,
+    bank,
+    sandboxUrl,
+    qwac,
+    qseal,
+    transport,
+    obSeal,
+    ssaFile,
+    directoryJwks,
+    env,
+    config: (overrides = {}) => loadConfig({ ...env, ...overrides }),
+    async close() {
+      await bank.close();
+      ca.remove();
+      otherCa.remove();
+    },
+  };
+}
+
+/** A software statement as a directory issues one: signed by its key, publishing the software's keys and redirects. */
+export async function softwareStatement(directoryKey: Parameters<SignJWT['sign']>[0], softwareJwks: JSONWebKeySet): Promise<string> {
+  return new SignJWT({
+    software_id: SOFTWARE_ID,
+    org_id: ORG_ID,
+    software_client_name: 'openpis test',
+    software_jwks: softwareJwks,
+    software_redirect_uris: ['https://localhost/pay/return'],
+    software_roles: ['PISP'],
+  })
+    .setProtectedHeader({ alg: 'PS256', kid: 'directory-1', typ: 'JWT' })
+    .setIssuer('Test Directory')
+    .setIssuedAt()
+    .setJti(randomUUID())
+    .sign(directoryKey);
+}
+
+/** The bank list: the built-in Rheinland and Albion sandbox banks, Rheinland signing its requests as a live bank asks. */
+function bankList(): { providers: unknown[] } {
+  const builtIn = JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as {
+    providers: { id: string; connector?: Record<string, unknown> }[];
+  };
+  const rheinland = builtIn.providers.find((provider) => provider.connector?.['baseUrl'] === '{SANDBOX_BANK_URL}/rheinland');
+  const albion = builtIn.providers.find((provider) => provider.connector?.['issuer'] === '{SANDBOX_BANK_URL}/uk/albion');
+  if (rheinland === undefined || albion === undefined) throw new Error('the built-in catalogue lost Rheinland or Albion');
+  return {
+    providers: [
+      { ...rheinland, id: BERLIN_GROUP_BANK, connector: { ...rheinland.connector, signRequests: true } },
+      { ...albion, id: UK_BANK },
+    ],
+  };
+}
