@@ -26,7 +26,8 @@ const LAYERS = {
   storage: ['config', 'crypto', 'domain'],
   jobs: ['storage', 'config', 'domain'],
   connectors: ['domain', 'crypto', 'http'],
-  providers: ['connectors', 'domain', 'http', 'auth'],
+  // The banks' catalogue, kept in the database (bank-store.ts) with their secrets sealed (crypto).
+  providers: ['connectors', 'domain', 'http', 'auth', 'storage', 'crypto'],
   webhooks: ['storage', 'jobs', 'config', 'crypto', 'domain', 'http'],
   auth: ['storage', 'webhooks', 'config', 'crypto', 'domain', 'http'],
   // A client's branding on the payer's pages (name, logo, colour, support link), stored with the client.

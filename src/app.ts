@@ -24,7 +24,7 @@ import type { JobHandler } from './jobs/worker.js';
 import type { BankCallRecorder } from './observability/bank-call-records.js';
 import type { Metrics } from './observability/metrics.js';
 import { registerWithExternalSandbox } from './connectors/uk-open-banking/index.js';
-import type { ProviderCatalogue } from './providers/catalogue.js';
+import type { CatalogueView } from './providers/catalogue.js';
 import {
   OPERATIONS as BERLIN_GROUP_SANDBOX_OPERATIONS,
   sandboxBankPlugin,
@@ -39,7 +39,7 @@ export { LOG_REDACTIONS, redactUrl } from './http/fastify-instance.js';
 export interface AppDependencies {
   readonly config: Config;
   readonly database: DatabaseHandle;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   /** Clock for everything time-dependent (tokens, deadlines); tests may pin it. */
   readonly now?: () => Date;
   /**

@@ -34,7 +34,7 @@ import { BankCallRecorder } from './observability/bank-call-records.js';
 import { meterConnectors } from './observability/metered-connector.js';
 import { Metrics } from './observability/metrics.js';
 import { PaymentService } from './payments/payment-service.js';
-import type { ProviderCatalogue } from './providers/catalogue.js';
+import type { CatalogueView } from './providers/catalogue.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { GroupCommitter } from './storage/group-commit.js';
 import { EventFeed } from './webhooks/event-feed.js';
@@ -55,7 +55,7 @@ export function createMetrics(
 export interface ServiceGraphInputs {
   readonly config: Config;
   readonly database: DatabaseHandle;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   readonly now: () => Date;
   /** Where the parts log (the app's logger). */
   readonly logger: FastifyBaseLogger;

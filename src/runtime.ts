@@ -5,7 +5,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
-import type { ProviderCatalogue } from './providers/catalogue.js';
+import type { CatalogueView } from './providers/catalogue.js';
+import type { BankRegistry } from './providers/bank-registry.js';
+import type { ImportReport } from './providers/bank-store.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateIfPending } from './storage/migrator.js';
 import { generateSecretKeysSetting, parseSecretKeys, SecretBox, SecretBoxError } from './crypto/secret-box.js';
@@ -23,15 +25,63 @@ export interface Store {
 }
 
 export interface Runtime extends Store {
-  readonly catalogue: ProviderCatalogue;
+  /** The banks, from the database (closed with the database). */
+  readonly catalogue: BankRegistry;
+  /** What the start-up import of the built-in catalogue or PROVIDER_CATALOGUE_FILE did. */
+  readonly catalogueImport: ImportReport;
 }
 
-export async function openRuntime(loaded: Config = loadConfig()): Promise<Runtime> {
-  // Imported here, not at the top: the catalogue's schema validation (typebox) and the connectors are most of a CLI
-  // command's start-up, and only the commands that reach banks need them (openStore).
-  const { loadCatalogue } = await import('./providers/catalogue.js');
-  const catalogue = loadCatalogue(loaded.providerCatalogueFile, loaded.sandboxBank.url);
-  return { ...(await openStore(loaded)), catalogue };
+/** How often a serving process checks the banks' revision (ms): the fallback of PostgreSQL's notifications, SQLite's way. */
+export const BANK_REVISION_CHECK_MS = { sqlite: 1000, postgres: 5000 } as const;
+
+/**
+ * The store and the banks: the built-in sandbox catalogue (PROVIDER_CATALOGUE_FILE unset) or the operator's file
+ * is imported into the `banks` table (by id, an operator's changes kept: docs/adr/0011-banks-in-the-database.md),
+ * then read from there. `followChanges`: the process keeps its banks current (a serving process); a one-shot
+ * command reads them once.
+ */
+export async function openRuntime(loaded: Config = loadConfig(), options: { readonly followChanges?: boolean } = {}): Promise<Runtime> {
+  // Imported here, not at the top: the catalogue's schema validation and the connectors are most of a CLI command's
+  // start-up, and only the commands that reach banks need them (openStore).
+  const { BankRegistry } = await import('./providers/bank-registry.js');
+  const store = await openStore(loaded);
+  try {
+    const { config, database } = store;
+    const catalogueImport = await importConfiguredCatalogue(store);
+    const follow = options.followChanges === true;
+    const catalogue = await BankRegistry.open({
+      db: database.db,
+      box: store.secrets,
+      sandboxBankUrl: config.sandboxBank.url,
+      listenUrl: follow && config.database.kind === 'postgres' ? config.database.url : undefined,
+      pollMs: follow ? BANK_REVISION_CHECK_MS[config.database.kind] : 0,
+    });
+    const closeDatabase = database.close;
+    const withRegistry: DatabaseHandle = {
+      ...database,
+      close: async () => {
+        await catalogue.close();
+        await closeDatabase();
+      },
+    };
+    return { ...store, database: withRegistry, catalogue, catalogueImport };
+  } catch (error) {
+    await store.database.close();
+    throw error;
+  }
+}
+
+/**
+ * Imports the built-in sandbox catalogue (PROVIDER_CATALOGUE_FILE unset) or the operator's file into the `banks`
+ * table: by id, idempotent, an operator's changes kept (src/providers/bank-store.ts `importCatalogue`).
+ */
+export async function importConfiguredCatalogue(store: Pick<Store, 'config' | 'database' | 'secrets'>): Promise<ImportReport> {
+  const [{ readCatalogueDocument }, { BankStore }] = await Promise.all([
+    import('./providers/catalogue.js'),
+    import('./providers/bank-store.js'),
+  ]);
+  const document = readCatalogueDocument(store.config.providerCatalogueFile);
+  return new BankStore(store.database.db, store.secrets).importCatalogue(document);
 }
 
 /** The configuration, the key ring and the migrated database with every stored secret sealed; no catalogue. */
@@ -63,7 +113,7 @@ async function resealPlainSecrets(database: DatabaseHandle, secrets: SecretBox):
  */
 export function embeddedSandboxProblem(
   config: Pick<Config, 'processRole' | 'sandboxBank'>,
-  catalogue: Pick<ProviderCatalogue, 'usesSandboxBank'>,
+  catalogue: Pick<CatalogueView, 'usesSandboxBank'>,
 ): string | undefined {
   if (config.processRole === 'all' || config.sandboxBank.mode !== 'embedded' || !catalogue.usesSandboxBank) return undefined;
   return (

@@ -2,12 +2,13 @@
  * `npm start`: the service on the configured database (SQLite under ./data by default) with the embedded
  * sandbox bank. Listens, prints where, and shuts down cleanly on SIGINT/SIGTERM.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, createMetrics } from './app.js';
 import { ClientService } from './auth/clients.js';
 import { ConfigError, httpsRequiredProblem } from './config/config.js';
 import { buildMetricsServer } from './observability/routes.js';
 import { listenOrExplain, ListenerUnavailableError } from './http/listen.js';
-import { embeddedSandboxProblem, openRuntime } from './runtime.js';
+import { embeddedSandboxProblem, openRuntime, type Runtime } from './runtime.js';
 import { createBackgroundWorkers } from './background-workers.js';
 import { startupBanner } from './start-up-banner.js';
 import { loadSandboxFixtures } from '@openpis/sandbox-bank';
@@ -23,7 +24,8 @@ process.stderr.on('error', () => undefined);
 const logDestination = { write: (line: string): void => void process.stdout.write(line) };
 
 async function main(): Promise<void> {
-  const runtime = await openRuntime();
+  // A serving process follows the banks' changes (the CLI's, the console's, another process's) without a restart.
+  const runtime = await openRuntime(undefined, { followChanges: true });
   const { config, database } = runtime;
   // Processes apart cannot share a sandbox bank embedded in each of them (docs/operations.md).
   const sandboxProblem = embeddedSandboxProblem(config, runtime.catalogue);
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
   }
   const metrics = createMetrics(database, config);
   const app = await buildApp({ ...runtime, metrics, logDestination });
+  logCatalogueImport(runtime.catalogueImport, config.providerCatalogueFile, app.log);
   const workers =
     config.processRole === 'api'
       ? undefined
@@ -138,3 +141,18 @@ main().catch((error: unknown) => {
   );
   process.exit(1);
 });
+
+/** Says what the start-up import changed, and warns of entries kept as an operator changed them (docs/operations.md). */
+function logCatalogueImport(report: Runtime['catalogueImport'], file: string | undefined, logger: FastifyBaseLogger): void {
+  const source = file ?? 'the built-in sandbox catalogue';
+  if (report.added.length > 0 || report.updated.length > 0) {
+    logger.info({ added: report.added, updated: report.updated }, `banks imported from ${source}`);
+  }
+  for (const id of report.keptOperatorChanges) {
+    logger.warn(
+      { bankId: id },
+      `bank ${id}: ${source} has another entry than the one an operator changed in the database; the operator's is kept ` +
+        "(`openpis banks update` takes the file's)",
+    );
+  }
+}

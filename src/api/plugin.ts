@@ -16,7 +16,7 @@ import { registerObservabilityRoutes } from '../observability/routes.js';
 import { registerEventFeedRoutes } from '../payments/event-feed-routes.js';
 import type { PaymentService } from '../payments/payment-service.js';
 import { registerPaymentRoutes } from '../payments/routes.js';
-import type { ProviderCatalogue } from '../providers/catalogue.js';
+import type { CatalogueView } from '../providers/catalogue.js';
 import { registerProviderRoutes } from '../providers/routes.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import type { EventFeed } from '../webhooks/event-feed.js';
@@ -25,7 +25,7 @@ export interface ApiPluginOptions {
   /** false in a worker-only process: health and readiness only. */
   readonly servesClients: boolean;
   readonly baseUrl: string;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   readonly auth: Authenticator;
   readonly tokens: TokenService;
   readonly payments: PaymentService;

@@ -11,6 +11,7 @@ import { BrandingClientNotFoundError, BrandingError } from '../branding/client-b
 import { LogoError } from '../branding/logo.js';
 import { ConfigError } from '../config/config.js';
 import { SecretBoxError } from '../crypto/secret-box.js';
+import { banksCommand } from './commands/banks.js';
 import { bankCheckCommand } from './commands/bank-check.js';
 import { bankRegistrationCommand } from './commands/bank-registration.js';
 import { clientsCommand } from './commands/clients.js';
@@ -31,7 +32,7 @@ export function buildCli(): Command {
   usersCommand(program);
   secretsCommand(program);
   identityCommand(program);
-  const banks = program.command('banks').description('the banks we connect to: registration and the go-live check');
+  const banks = banksCommand(program);
   bankRegistrationCommand(banks);
   bankCheckCommand(banks);
   webhooksCommand(program);
@@ -68,17 +69,20 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     return true;
   }
   // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
-  const [clients, accounts, listening, scenarios, listeners, identity, onboarding, registrations, ukRegistration] = await Promise.all([
-    import('../auth/clients.js'),
-    import('../people/accounts.js'),
-    import('./listen.js'),
-    import('../sandbox-scenarios/scenarios.js'),
-    import('../http/listen.js'),
-    import('../identity/identity.js'),
-    import('../bank-onboarding/setup.js'),
-    import('../bank-onboarding/registration-file.js'),
-    import('../bank-onboarding/uk-registration.js'),
-  ]);
+  const [clients, accounts, listening, scenarios, listeners, identity, onboarding, registrations, ukRegistration, banks, catalogue] =
+    await Promise.all([
+      import('../auth/clients.js'),
+      import('../people/accounts.js'),
+      import('./listen.js'),
+      import('../sandbox-scenarios/scenarios.js'),
+      import('../http/listen.js'),
+      import('../identity/identity.js'),
+      import('../bank-onboarding/setup.js'),
+      import('../bank-onboarding/registration-file.js'),
+      import('../bank-onboarding/uk-registration.js'),
+      import('../providers/bank-store.js'),
+      import('../providers/catalogue.js'),
+    ]);
   return (
     error instanceof clients.ClientNotFoundError ||
     error instanceof accounts.ConsoleUserError ||
@@ -89,6 +93,9 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     error instanceof identity.BankIdentityError ||
     error instanceof onboarding.OnboardingError ||
     error instanceof registrations.RegistrationStoreError ||
-    error instanceof ukRegistration.RegistrationRefusedError
+    error instanceof ukRegistration.RegistrationRefusedError ||
+    error instanceof banks.BankValidationError ||
+    error instanceof banks.BankChangeError ||
+    error instanceof catalogue.CatalogueError
   );
 }

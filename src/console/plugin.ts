@@ -18,7 +18,7 @@ import type { App } from '../http/fastify-types.js';
 import { ConsoleUsers } from '../people/accounts.js';
 import { AuditLog } from '../people/audit-log.js';
 import { ConsoleSessions } from '../people/sessions.js';
-import type { ProviderCatalogue } from '../providers/catalogue.js';
+import type { CatalogueView } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { admitSignedIn, viewerOf } from './access.js';
@@ -46,7 +46,7 @@ export interface ConsoleOptions {
   readonly databaseKind: DatabaseConfig['kind'];
   readonly config: Config;
   readonly secrets: SecretBox;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   readonly now: () => Date;
   /** The operations each standard's sandbox banks let a fault rule name (the Sandbox page). */
   readonly sandboxFaultOperations: SandboxFaultOperations;

@@ -7,7 +7,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { ConsoleUsers } from '../people/accounts.js';
 import type { AuditLog } from '../people/audit-log.js';
 import type { ConsoleSessions } from '../people/sessions.js';
-import type { ProviderCatalogue } from '../providers/catalogue.js';
+import type { CatalogueView } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 import type { DatabaseConfig } from '../config/config.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -27,7 +27,7 @@ export interface ConsoleServices {
   readonly config: Config;
   readonly now: () => Date;
   readonly secrets: SecretBox;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   readonly users: ConsoleUsers;
   readonly sessions: ConsoleSessions;
   readonly audit: AuditLog;

@@ -6,3 +6,5 @@ export const webhookSecretContext = (clientId: string): string => `clients.webho
 export const previousWebhookSecretContext = (clientId: string): string => `clients.previous_webhook_secret:${clientId}`;
 export const flowTokenContext = (paymentId: string): string => `payments.flow_token_sealed:${paymentId}`;
 export const totpSecretContext = (userId: string): string => `console_users.totp_secret_sealed:${userId}`;
+/** A bank's secrets (our client id and secret at the bank, its registration access token), as one JSON document. */
+export const bankSecretsContext = (bankId: string): string => `banks.secrets_sealed:${bankId}`;

@@ -18,7 +18,7 @@ import type { Job } from '../jobs/job-queue.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
 import type { Payment } from '../domain/payment.js';
-import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
+import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
 import { toStoredFlowState, flowStateOf, withUnleasedFields, type FlowState } from './flow-state.js';
@@ -53,7 +53,7 @@ export interface FlowEngineOptions {
   readonly store: PaymentStateStore;
   /** Seals what a connector asks the flow to hold between calls (the operator key ring, ADR 0005). */
   readonly secretBox: SecretBox;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   readonly connectors: Connectors;
   readonly baseUrl: string;
   readonly logger: FastifyBaseLogger;

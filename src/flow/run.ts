@@ -19,7 +19,7 @@ import type {
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import type { Payment, SenderDetails } from '../domain/payment.js';
-import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
+import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import { failureReason, type DetailedStatus, type FailureCode, type FailureReason } from '../domain/detailed-status.js';
 import { flowStateOf, heldSecretContext, type FlowState, type StateChangingCall } from './flow-state.js';
 import { callBank, type BankCall } from './steps/bank-errors.js';
@@ -34,7 +34,7 @@ export interface Secrets {
 
 /** What every step needs besides the run. */
 export interface FlowContext {
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   readonly connectors: Connectors;
   readonly baseUrl: string;
   readonly now: () => Date;

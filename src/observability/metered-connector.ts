@@ -12,7 +12,7 @@ import {
   type BankConnector,
   type Connectors,
 } from '../connectors/index.js';
-import type { ConnectorSettings, ProviderCatalogue } from '../providers/catalogue.js';
+import type { CatalogueView } from '../providers/catalogue.js';
 import type { BankCallOutcome } from '../storage/schema.js';
 import type { BankCallSink } from './bank-call-records.js';
 import type { Metrics } from './metrics.js';
@@ -128,18 +128,15 @@ function meterOperations<T extends object>(
 /** The process's connectors, each bank's metered under the bank's name (and recorded into `sink`, if given). */
 export function meterConnectors(
   connectors: Connectors,
-  catalogue: ProviderCatalogue,
+  catalogue: CatalogueView,
   metrics: Metrics,
   sink?: BankCallSink,
   alerts?: BankCallAlerts,
 ): Connectors {
-  const banks = new Map<ConnectorSettings, { id: string; name: string }>();
-  for (const environment of ['sandbox', 'production'] as const) {
-    for (const bank of catalogue.banks(environment)) banks.set(bank.connector, { id: bank.id, name: bank.name });
-  }
   return {
     for: (settings, caller) => {
-      const bank = banks.get(settings);
+      // Asked at each use: the catalogue may have changed since the start (src/providers/bank-registry.ts).
+      const bank = catalogue.bankOfSettings(settings);
       const recording = sink === undefined ? undefined : { sink, bankId: bank?.id ?? 'unknown', caller };
       return meterConnector(connectors.for(settings, caller), bank?.name ?? 'unknown', metrics, recording, alerts);
     },

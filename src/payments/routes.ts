@@ -12,7 +12,7 @@ import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../ht
 import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { ProviderCatalogue } from '../providers/catalogue.js';
+import type { CatalogueView } from '../providers/catalogue.js';
 import type { FlowEngine } from '../flow/engine.js';
 import { credentialViolations } from './credentials.js';
 import { toJsonNumber } from '../domain/money.js';
@@ -35,7 +35,7 @@ import { validatePaymentCreation } from './validation.js';
 export interface PaymentRoutesOptions {
   readonly auth: Authenticator;
   readonly payments: PaymentService;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   readonly baseUrl: string;
   readonly metrics: Metrics;
   /** Signs and checks the list's page cursors. */
@@ -55,7 +55,7 @@ function isJson(contentType: string | undefined): boolean {
 /** The payment resource, as `GET /api/v1/ob/payments/{paymentId}` and the list answer it. */
 function paymentResourceView(
   payment: Payment,
-  catalogue: ProviderCatalogue,
+  catalogue: CatalogueView,
   baseUrl: string,
   retriedBy: string | undefined,
 ): PaymentResource {

@@ -6,7 +6,7 @@ import { electronicFormatIBAN } from 'ibantools';
 import { createAjv } from '../http/ajv.js';
 import { limitedMessagesFor } from '../http/ajv-messages.js';
 import { MAX_LISTED_VIOLATIONS } from '../http/errors.js';
-import type { Bank, Environment, ProviderCatalogue } from '../providers/catalogue.js';
+import type { Bank, Environment, CatalogueView } from '../providers/catalogue.js';
 import { bankMismatch, eligibleBanks, type PaymentFit } from '../providers/eligibility.js';
 import { refusedHostKind } from '../webhooks/ssrf-guard.js';
 import { hasInvisibleCharacters, normalisedDisplayText, VISIBLE_TEXT_MESSAGE } from '../domain/display-text.js';
@@ -15,7 +15,7 @@ import { PaymentCreationRequestSchema, type PaymentCreationRequest } from './sch
 
 export interface ValidationContext {
   readonly environment: Environment;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   /** The operator's `WEBHOOK_ALLOW_PRIVATE_TARGETS`: webhook URLs may name loopback and private addresses. */
   readonly allowPrivateWebhookTargets: boolean;
 }
@@ -188,7 +188,7 @@ export function validatePaymentCreation(body: unknown, context: ValidationContex
   const providerId = pick(body, 'provider', 'id');
   const lookup =
     typeof providerId === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(providerId)
-      ? context.catalogue.find(providerId, context.environment)
+      ? context.catalogue.findForNewPayment(providerId, context.environment)
       : undefined;
   if (lookup?.kind === 'group') {
     violations.push(`provider.id must be a subsidiary of ${lookup.group.name}, not the group itself`);

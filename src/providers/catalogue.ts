@@ -7,7 +7,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
-import { Compile } from 'typebox/compile';
+import type { ValidateFunction } from 'ajv';
+import { createAjv } from '../http/ajv.js';
+import { messagesFor } from '../http/ajv-messages.js';
 
 export const REQUIRED_PAYMENT_FIELDS = [
   'SENDER_ACCOUNT',
@@ -58,7 +60,8 @@ const ProviderFields = {
 
 const SubsidiarySchema = Type.Object({ ...ProviderFields, connector: ConnectorSettingsSchema }, { additionalProperties: false });
 
-const ProviderEntrySchema = Type.Object(
+/** One catalogue entry, whole (its type; entries are checked by {@link entryShapeProblems}, which names each mistake). */
+export const ProviderEntrySchema = Type.Object(
   {
     ...ProviderFields,
     /** Parent of a bank group: payments go to one of its subsidiaries, never to the parent itself. */
@@ -69,9 +72,103 @@ const ProviderEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const CatalogueSchema = Type.Object({ providers: Type.Array(ProviderEntrySchema) }, { additionalProperties: false });
+/*
+ * The same entry with its connector settings left open: the settings are checked against their own standard's schema
+ * (below), so a mistake in them is named by its path instead of "matches no member of the union".
+ */
+const OpenConnector = Type.Optional(Type.Unknown());
+const ajv = createAjv();
+const checkEntryShape = ajv.compile(
+  Type.Object(
+    {
+      ...ProviderFields,
+      subsidiaries: Type.Optional(
+        Type.Array(Type.Object({ ...ProviderFields, connector: Type.Unknown() }, { additionalProperties: false }), { minItems: 1 }),
+      ),
+      connector: OpenConnector,
+    },
+    { additionalProperties: false },
+  ),
+);
+const checkSettingsOf = new Map(
+  ConnectorSettingsSchema.anyOf.map((schema) => [schema.properties.standard.const as string, ajv.compile(schema)] as const),
+);
 
-type CatalogueFile = Static<typeof CatalogueSchema>;
+/** ajv's errors of a check as messages (`connector.timeoutMs must not be less than 100`), under `path`. */
+function problemsOf(check: ValidateFunction, value: unknown, path: string): string[] {
+  if (check(value)) return [];
+  const prefixed = (check.errors ?? []).map((error) => ({ ...error, instancePath: `${path}${error.instancePath}` }));
+  return mergedAlternatives(messagesFor(prefixed).map((message) => (message.startsWith('body ') ? `entry ${message.slice(5)}` : message)));
+}
+
+const ALTERNATIVE = /^(\S+) must be one of the following values: (.*)$/;
+
+/** A union of literals fails once per member: `environment must be one of …: sandbox` and `…: production` become one. */
+function mergedAlternatives(messages: readonly string[]): string[] {
+  const merged: string[] = [];
+  const alternatives = new Map<string, number>();
+  for (const message of messages) {
+    const match = ALTERNATIVE.exec(message);
+    const at = match === null ? undefined : alternatives.get(match[1] ?? '');
+    if (match !== null && at !== undefined) merged[at] = `${merged[at] ?? ''}, ${match[2] ?? ''}`;
+    else {
+      if (match !== null) alternatives.set(match[1] ?? '', merged.length);
+      merged.push(message);
+    }
+  }
+  return merged;
+}
+
+/** `/subsidiaries/0/connector` → `subsidiaries.0.connector` (the messages' field paths). */
+function fieldPath(pointer: string): string {
+  return (
+    pointer
+      .split('/')
+      .filter((part) => part !== '')
+      .join('.') || 'entry'
+  );
+}
+
+/**
+ * Every problem of one catalogue entry's shape, each naming its field path (`connector.baseUrl must be a string`),
+ * under `path` (a JSON pointer such as `/providers/2`); empty when it has none.
+ */
+export function entryShapeProblems(entry: unknown, path = ''): string[] {
+  const problems = problemsOf(checkEntryShape, entry, path);
+  const describe = (at: string, message: string): string => `${fieldPath(`${path}${at}`)} ${message}`;
+  if (typeof entry !== 'object' || entry === null) return problems;
+  const record = entry as { connector?: unknown; subsidiaries?: unknown };
+  const connectors: Array<[string, unknown]> = [];
+  if (Array.isArray(record.subsidiaries)) {
+    record.subsidiaries.forEach((sub: unknown, index) => {
+      if (typeof sub === 'object' && sub !== null && 'connector' in sub)
+        connectors.push([`/subsidiaries/${index}/connector`, sub.connector]);
+    });
+    if (record.connector !== undefined)
+      problems.push(describe('/connector', 'must not be given on a bank group (its subsidiaries have theirs)'));
+  } else if (record.connector === undefined) {
+    problems.push(describe('/connector', 'is required (unless the entry is a bank group with subsidiaries)'));
+  } else {
+    connectors.push(['/connector', record.connector]);
+  }
+  for (const [at, settings] of connectors) {
+    const standard = typeof settings === 'object' && settings !== null && 'standard' in settings ? settings.standard : undefined;
+    const check = typeof standard === 'string' ? checkSettingsOf.get(standard) : undefined;
+    if (check === undefined) {
+      problems.push(describe(`${at}/standard`, `must be one of ${[...checkSettingsOf.keys()].join(', ')}`));
+      continue;
+    }
+    problems.push(...problemsOf(check, settings, `${path}${at}`));
+  }
+  return problems;
+}
+
+/** A catalogue document: its top-level entries. */
+interface CatalogueFile {
+  readonly providers: readonly Static<typeof ProviderEntrySchema>[];
+}
+/** One top-level entry of the catalogue (a stand-alone bank or a bank group's parent with its subsidiaries). */
+export type ProviderEntry = Static<typeof ProviderEntrySchema>;
 
 /** The sandbox banks' limit, and the usual one, for refused logins and wrong one-time codes. */
 export { DEFAULT_AUTHENTICATION_ATTEMPTS } from '../connectors/index.js';
@@ -130,35 +227,96 @@ export type CatalogueEntry = (Bank & { readonly kind: 'bank' }) | (BankGroup & {
 export type ProviderLookup =
   { readonly kind: 'bank'; readonly bank: Bank } | { readonly kind: 'group'; readonly group: BankGroup } | { readonly kind: 'none' };
 
-export class ProviderCatalogue {
-  private readonly entries: readonly CatalogueEntry[];
-  private readonly byId = new Map<string, ProviderLookup>();
-  /** A fingerprint of the catalogue's content, used for ETags. */
+/** Where a bank is in its life (docs/adr/0011-banks-in-the-database.md). */
+export type BankLifecycle =
+  { readonly status: 'active' } | { readonly status: 'deprecated'; readonly replacedBy: string } | { readonly status: 'disabled' };
+
+const ACTIVE: BankLifecycle = { status: 'active' };
+
+/**
+ * What the service reads of the banks: a {@link ProviderCatalogue} (one fixed snapshot) or the bank registry, whose
+ * snapshot follows the database (src/providers/bank-registry.ts). Payers and merchants see the active banks only;
+ * a payment already at a bank that was since disabled or replaced still finds it ({@link find}).
+ */
+export interface CatalogueView {
+  /** Finds a bank or a bank group by id, in the given environment only, whatever its lifecycle (payments in flight). */
+  find(id: string, environment: Environment): ProviderLookup;
+  /**
+   * The bank a new payment asking for this id goes to: an active one; a replaced (deprecated) id leads to its
+   * replacement while that is active; a disabled id to none (docs/api-decisions.md, "Retired provider ids").
+   */
+  findForNewPayment(id: string, environment: Environment): ProviderLookup;
+  /** Finds a bank or group whatever its environment and lifecycle (for public assets such as logos). */
+  findInAnyEnvironment(id: string): ProviderLookup;
+  /** Active top-level entries (stand-alone banks and group parents) of one environment, in catalogue order. */
+  list(environment: Environment): readonly CatalogueEntry[];
+  /** Every active bank a payment can go to (stand-alone banks and subsidiaries) of one environment. */
+  banks(environment: Environment): readonly Bank[];
+  /** The bank whose (resolved) connector settings these are, of this snapshot (metering names calls by bank). */
+  bankOfSettings(settings: ConnectorSettings): Bank | undefined;
+  /** A fingerprint of the active catalogue, used for ETags. */
   readonly version: string;
   /** Whether any bank is reached at the sandbox bank (its settings name `{SANDBOX_BANK_URL}`). */
   readonly usesSandboxBank: boolean;
+}
 
-  constructor(file: CatalogueFile, sandboxBankUrl: string) {
+/** A catalogue that cannot be used, with every problem found (each naming the provider it concerns). */
+export class CatalogueError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid provider catalogue:\n  ${problems.join('\n  ')}`);
+    this.name = 'CatalogueError';
+  }
+}
+
+export class ProviderCatalogue implements CatalogueView {
+  private readonly entries: readonly CatalogueEntry[];
+  private readonly byId = new Map<string, ProviderLookup>();
+  /** The lifecycle of every top-level entry and subsidiary (a subsidiary shares its group's). */
+  private readonly lifecycles = new Map<string, BankLifecycle>();
+  private readonly bySettings = new Map<ConnectorSettings, Bank>();
+  readonly version: string;
+  readonly usesSandboxBank: boolean;
+
+  /**
+   * @param lifecycles the lifecycle of each top-level entry by id; an entry not in it is active.
+   * @throws CatalogueError listing every problem found.
+   */
+  constructor(file: CatalogueFile, sandboxBankUrl: string, lifecycles: ReadonlyMap<string, BankLifecycle> = new Map()) {
     const entries: CatalogueEntry[] = [];
+    const problems: string[] = [];
     let usesSandboxBank = false;
     const resolveConnector = (settings: ConnectorSettings, bankName: string): ConnectorSettings => {
-      const problems = bankAddressProblems(settings);
-      if (problems.length > 0) throw new Error(`Provider ${bankName}: its address cannot be used: ${problems.join('; ')}`);
+      const addressProblems = bankAddressProblems(settings);
+      if (addressProblems.length > 0) problems.push(`Provider ${bankName}: its address cannot be used: ${addressProblems.join('; ')}`);
       const resolved = withSandboxBankUrl(settings, sandboxBankUrl);
       if (JSON.stringify(resolved) !== JSON.stringify(settings)) usesSandboxBank = true;
       return resolved;
     };
-    const monograms = assignMonograms(file.providers.flatMap((entry) => [entry, ...(entry.subsidiaries ?? [])]));
+    let monograms = new Map<string, string>();
+    try {
+      monograms = assignMonograms(file.providers.flatMap((entry) => [entry, ...(entry.subsidiaries ?? [])]));
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
     const monogramOf = (id: string): string => monograms.get(id) ?? '';
+    const checked = (check: () => RequiredPaymentField[]): RequiredPaymentField[] => {
+      try {
+        return check();
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+        return [];
+      }
+    };
     for (const entry of file.providers) {
       const { subsidiaries, connector, requiredPaymentFields: _listed, monogram: _monogram, popularRank, ...fields } = entry;
+      const lifecycle = lifecycles.get(entry.id.toLowerCase()) ?? ACTIVE;
       if (subsidiaries !== undefined) {
         const banks = subsidiaries.map(
           ({ connector: subConnector, requiredPaymentFields: listed, monogram: _subMonogram, popularRank: subRank, ...sub }): Bank => ({
             ...sub,
             monogram: monogramOf(sub.id),
             popularRank: subRank,
-            requiredPaymentFields: checkedRequiredFields(sub, subConnector, listed),
+            requiredPaymentFields: checked(() => checkedRequiredFields(sub, subConnector, listed)),
             connector: resolveConnector(subConnector, sub.name),
             parentId: entry.id,
             groupName: entry.name,
@@ -166,7 +324,10 @@ export class ProviderCatalogue {
         );
         // A group asks for what any of its banks may ask for (payments go to one of them).
         const union = REQUIRED_PAYMENT_FIELDS.filter((field) => banks.some((bank) => bank.requiredPaymentFields.includes(field)));
-        checkListed(entry, entry.requiredPaymentFields, union);
+        checked(() => {
+          checkListed(entry, entry.requiredPaymentFields, union);
+          return union;
+        });
         const group: BankGroup = {
           ...fields,
           monogram: monogramOf(entry.id),
@@ -175,34 +336,53 @@ export class ProviderCatalogue {
           subsidiaries: banks,
         };
         entries.push({ kind: 'group', ...group });
-        this.add(entry.id, { kind: 'group', group });
-        for (const bank of group.subsidiaries) this.add(bank.id, { kind: 'bank', bank });
+        this.add(entry.id, { kind: 'group', group }, lifecycle, problems);
+        for (const bank of group.subsidiaries) this.add(bank.id, { kind: 'bank', bank }, lifecycle, problems);
       } else {
-        if (connector === undefined) throw new Error(`Provider ${entry.id} (${entry.name}) has no connector settings`);
+        if (connector === undefined) {
+          problems.push(`Provider ${entry.id} (${entry.name}) has no connector settings`);
+          continue;
+        }
         const bank: Bank = {
           ...fields,
           monogram: monogramOf(entry.id),
           popularRank,
-          requiredPaymentFields: checkedRequiredFields(entry, connector, entry.requiredPaymentFields),
+          requiredPaymentFields: checked(() => checkedRequiredFields(entry, connector, entry.requiredPaymentFields)),
           connector: resolveConnector(connector, entry.name),
           parentId: undefined,
           groupName: undefined,
         };
         entries.push({ kind: 'bank', ...bank });
-        this.add(bank.id, { kind: 'bank', bank });
+        this.add(bank.id, { kind: 'bank', bank }, lifecycle, problems);
       }
     }
+    if (problems.length > 0) throw new CatalogueError(problems);
     this.entries = entries;
     this.usesSandboxBank = usesSandboxBank;
-    this.version = createHash('sha256').update(JSON.stringify(file)).digest('base64url').slice(0, 22);
+    const activeIds = entries.filter((entry) => this.isActive(entry.id)).map((entry) => entry.id);
+    this.version = createHash('sha256').update(JSON.stringify({ file, activeIds })).digest('base64url').slice(0, 22);
   }
 
-  private add(id: string, lookup: ProviderLookup): void {
-    if (this.byId.has(id)) throw new Error(`Provider id ${id} appears twice in the catalogue`);
-    this.byId.set(id, lookup);
+  private add(id: string, lookup: ProviderLookup, lifecycle: BankLifecycle, problems: string[]): void {
+    const key = id.toLowerCase();
+    if (this.byId.has(key)) {
+      problems.push(`Provider id ${id} appears twice in the catalogue`);
+      return;
+    }
+    this.byId.set(key, lookup);
+    this.lifecycles.set(key, lifecycle);
+    if (lookup.kind === 'bank') this.bySettings.set(lookup.bank.connector, lookup.bank);
   }
 
-  /** Finds a bank or a bank group by id, in the given environment only. */
+  private isActive(id: string): boolean {
+    return (this.lifecycles.get(id.toLowerCase()) ?? ACTIVE).status === 'active';
+  }
+
+  /** The lifecycle of a top-level entry or subsidiary, undefined for an unknown id. */
+  lifecycleOf(id: string): BankLifecycle | undefined {
+    return this.lifecycles.get(id.toLowerCase());
+  }
+
   find(id: string, environment: Environment): ProviderLookup {
     const found = this.byId.get(id.toLowerCase());
     if (found === undefined || found.kind === 'none') return { kind: 'none' };
@@ -210,19 +390,37 @@ export class ProviderCatalogue {
     return foundEnvironment === environment ? found : { kind: 'none' };
   }
 
-  /** Finds a bank or group whatever its environment (for public assets such as logos). */
+  findForNewPayment(id: string, environment: Environment): ProviderLookup {
+    // A replacement may itself be replaced: followed a few steps, never round a loop.
+    let current = id.toLowerCase();
+    for (let step = 0; step < 8; step += 1) {
+      const lifecycle = this.lifecycles.get(current);
+      if (lifecycle === undefined || lifecycle.status === 'disabled') return { kind: 'none' };
+      if (lifecycle.status === 'active') return this.find(current, environment);
+      current = lifecycle.replacedBy.toLowerCase();
+    }
+    return { kind: 'none' };
+  }
+
   findInAnyEnvironment(id: string): ProviderLookup {
     return this.byId.get(id.toLowerCase()) ?? { kind: 'none' };
   }
 
-  /** Top-level entries (stand-alone banks and group parents) of one environment, in catalogue order. */
   list(environment: Environment): readonly CatalogueEntry[] {
-    return this.entries.filter((entry) => entry.environment === environment);
+    return this.entries.filter((entry) => entry.environment === environment && this.isActive(entry.id));
   }
 
-  /** Every bank a payment can go to (stand-alone banks and subsidiaries) of one environment. */
   banks(environment: Environment): readonly Bank[] {
     return this.list(environment).flatMap((entry) => (entry.kind === 'group' ? entry.subsidiaries : [entry]));
+  }
+
+  /** Every top-level entry whatever its lifecycle or environment (the operator's views). */
+  allEntries(): readonly CatalogueEntry[] {
+    return this.entries;
+  }
+
+  bankOfSettings(settings: ConnectorSettings): Bank | undefined {
+    return this.bySettings.get(settings);
   }
 }
 
@@ -252,21 +450,33 @@ function checkListed(
   }
 }
 
-const checkCatalogue = Compile(CatalogueSchema);
-
-/** Parses and validates a catalogue document; throws with every problem found. */
+/** Parses and validates a catalogue document; throws a CatalogueError with every problem found. */
 export function parseCatalogue(document: unknown, sandboxBankUrl: string): ProviderCatalogue {
-  if (!checkCatalogue.Check(document)) {
-    const problems = [...checkCatalogue.Errors(document)].slice(0, 20).map((error) => `${error.instancePath || '/'} ${error.message}`);
-    throw new Error(`Invalid provider catalogue:\n  ${problems.join('\n  ')}`);
+  return new ProviderCatalogue(checkedCatalogueDocument(document), sandboxBankUrl);
+}
+
+/** The document as a catalogue file, once its shape is right; throws a CatalogueError with every problem found. */
+export function checkedCatalogueDocument(document: unknown): CatalogueFile {
+  if (typeof document !== 'object' || document === null || !('providers' in document) || !Array.isArray(document.providers)) {
+    throw new CatalogueError(['/providers must be an array of provider entries']);
   }
-  return new ProviderCatalogue(document, sandboxBankUrl);
+  const extra = Object.keys(document).filter((key) => key !== 'providers');
+  const problems = [
+    ...extra.map((key) => `/${key} is not a catalogue field`),
+    ...(document.providers as unknown[]).flatMap((entry, index) => entryShapeProblems(entry, `/providers/${index}`)),
+  ];
+  if (problems.length > 0) throw new CatalogueError(problems);
+  return document as CatalogueFile;
 }
 
 const BUILT_IN_CATALOGUE = new URL('./sandbox-catalogue.json', import.meta.url);
 
+/** The catalogue document of the operator's file, or the built-in sandbox catalogue when none is given. */
+export function readCatalogueDocument(file: string | undefined): unknown {
+  return JSON.parse(readFileSync(file ?? BUILT_IN_CATALOGUE, 'utf8'));
+}
+
+/** The catalogue of a file (or the built-in one), as one fixed snapshot (tests, the stand-alone sandbox bank). */
 export function loadCatalogue(file: string | undefined, sandboxBankUrl: string): ProviderCatalogue {
-  const source = file ?? BUILT_IN_CATALOGUE;
-  const document: unknown = JSON.parse(readFileSync(source, 'utf8'));
-  return parseCatalogue(document, sandboxBankUrl);
+  return parseCatalogue(readCatalogueDocument(file), sandboxBankUrl);
 }

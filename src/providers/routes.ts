@@ -14,7 +14,7 @@ import {
   type BankGroup,
   type CatalogueEntry,
   type Environment,
-  type ProviderCatalogue,
+  type CatalogueView,
 } from './catalogue.js';
 import { iconSvg, logoSvg } from './logos.js';
 
@@ -102,7 +102,7 @@ function view(baseUrl: string, provider: Bank | BankGroup) {
 
 /** The providers list of one environment, filtered; a group is kept when any of its subsidiaries matches. */
 export function providerList(
-  catalogue: ProviderCatalogue,
+  catalogue: CatalogueView,
   baseUrl: string,
   environment: Environment,
   filter: { countryCode?: string | undefined; paymentScheme?: 'SEPA' | 'DOMESTIC' | undefined },
@@ -117,7 +117,7 @@ export function providerList(
   });
 }
 
-export function registerProviderRoutes(app: App, options: { auth: Authenticator; catalogue: ProviderCatalogue; baseUrl: string }): void {
+export function registerProviderRoutes(app: App, options: { auth: Authenticator; catalogue: CatalogueView; baseUrl: string }): void {
   const { auth, catalogue, baseUrl } = options;
   const answers = new Map<string, { providers: ProviderView[]; etag: string }>();
 

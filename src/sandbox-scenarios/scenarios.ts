@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import { TokenService } from '../auth/tokens.js';
 import { sha256Hex } from '../crypto/hashes.js';
 import { parseScopes } from '../auth/scopes.js';
-import type { Bank, ProviderCatalogue } from '../providers/catalogue.js';
+import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 
 export const SCENARIOS = ['completed', 'insufficient-funds', 'rejected', 'cancelled', 'expired'] as const;
@@ -86,7 +86,7 @@ const SANDBOX_ONE_TIME_CODE = '123456';
 /** What a scenario needs of the service: its database, its catalogue and the addresses of the service and the sandbox banks. */
 export interface ScenarioContext {
   readonly db: Kysely<Database>;
-  readonly catalogue: ProviderCatalogue;
+  readonly catalogue: CatalogueView;
   /** The service's address, whose API the payment is made through. */
   readonly baseUrl: string;
   /** SANDBOX_BANK_URL: the sandbox banks' root. */

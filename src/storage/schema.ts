@@ -300,7 +300,37 @@ export interface BankCallsTable {
   latency_ms: number;
 }
 
+/** Lifecycle of a bank (docs/adr/0011-banks-in-the-database.md). */
+export type BankStatus = 'active' | 'deprecated' | 'disabled';
+
+export interface BanksTable {
+  /** The top-level entry's provider id (lower-case UUID). */
+  id: string;
+  /** The catalogue entry as JSON, validated before it is written. */
+  entry: string;
+  status: BankStatus;
+  /** Set when `deprecated`: the bank that replaces it. */
+  replaced_by: string | null;
+  /** JSON of the bank's secrets (client id, client secret, registration token), sealed with the operator key ring. */
+  secrets_sealed: string | null;
+  source: 'import' | 'operator';
+  /** SHA-256 (base64url) of the entry as last imported; null for an operator's own bank. */
+  imported_hash: string | null;
+  /** The catalogue revision of the last change of this row. */
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BankCatalogueRevisionTable {
+  id: number;
+  /** Raised by every change of `banks`; a process whose copy has an older revision reloads. */
+  revision: number;
+}
+
 export interface Database {
+  banks: BanksTable;
+  bank_catalogue_revision: BankCatalogueRevisionTable;
   clients: ClientsTable;
   client_event_counters: ClientEventCountersTable;
   access_tokens: AccessTokensTable;

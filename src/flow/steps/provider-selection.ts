@@ -3,14 +3,14 @@
  * (scheme, currency, country preferences, remittance length), the same rule the API applies at creation.
  */
 import type { Payment } from '../../domain/payment.js';
-import type { Bank, ProviderCatalogue } from '../../providers/catalogue.js';
+import type { Bank, CatalogueView } from '../../providers/catalogue.js';
 import { eligibleBanks } from '../../providers/eligibility.js';
 import type { FlowRun } from '../run.js';
 import { BACK_TO_BANK_SELECTION } from '../../domain/transitions.js';
 import { CONTINUE, STOP, type StepResult } from './step-result.js';
 
 /** Banks (stand-alone and subsidiaries) the payer may choose for this payment. */
-export function banksFor(payment: Payment, catalogue: ProviderCatalogue): Bank[] {
+export function banksFor(payment: Payment, catalogue: CatalogueView): Bank[] {
   const countries = payment.providerPreferences?.countryCodes?.list;
   return eligibleBanks(catalogue.banks(payment.environment), {
     scheme: payment.paymentScheme,
