@@ -53,12 +53,7 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 /** The payment resource, as `GET /api/v1/ob/payments/{paymentId}` and the list answer it. */
-function paymentResourceView(
-  payment: Payment,
-  catalogue: CatalogueView,
-  baseUrl: string,
-  retriedBy: string | undefined,
-): PaymentResource {
+function paymentResourceView(payment: Payment, catalogue: CatalogueView, baseUrl: string, retriedBy: string | undefined): PaymentResource {
   const bank = payment.providerId === null ? undefined : catalogue.find(payment.providerId, payment.environment);
   return {
     paymentId: payment.id,
