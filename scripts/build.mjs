@@ -5,12 +5,14 @@
 // The sandbox banks' package (packages/sandbox-bank) is built first, by its own script: the service's compiler reads
 // its declarations and the compiled service imports its dist/ (through node_modules/@openpis/sandbox-bank).
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Sources changed after this moment may be missing from the build (test/helpers/cli.ts reads the stamp).
+const startedAt = new Date();
 const source = join(root, 'src');
 const output = join(root, 'dist');
 
@@ -32,4 +34,8 @@ const assets = readdirSync(source, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && !/\.(ts|md)$/.test(entry.name))
   .map((entry) => join(entry.parentPath, entry.name));
 for (const file of assets) cpSync(file, join(output, file.slice(source.length + 1)));
+// The stamp's time is the build's start: a source newer than it may not be in dist/, so the tests run it from src/.
+const stamp = join(output, '.build-stamp');
+writeFileSync(stamp, `${startedAt.toISOString()}\n`);
+utimesSync(stamp, startedAt, startedAt);
 process.stdout.write(`build: dist/ compiled from src/, ${assets.length} data file(s) copied\n`);

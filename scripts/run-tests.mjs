@@ -26,6 +26,8 @@ const selected = includeBench ? matching : matching.filter((file) => !file.start
 const LONGEST_FIRST = [
   'test/cli/database-commands-postgres.test.ts',
   'test/cli/database-commands-sqlite.test.ts',
+  'test/cli/banks-commands-postgres.test.ts',
+  'test/cli/banks-commands-sqlite.test.ts',
   'test/e2e/journeys.test.ts',
   'test/cli/listen-trigger-postgres.test.ts',
   'test/flow/fault-matrix/',

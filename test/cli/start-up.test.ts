@@ -10,29 +10,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { CLI_ARGS } from '../helpers/cli.js';
+import { CLI_ENTRY, CLI_NODE_ARGS } from '../helpers/cli.js';
 import { TEST_SECRET_KEYS } from '../helpers/secret-keys.js';
 
 const run = promisify(execFile);
 const RECORDER = new URL('./fixtures/record-modules.mjs', import.meta.url).pathname;
-/** Packages and source folders a database-only command has no use for. */
+/** Packages and folders (of the sources, or of the build the CLI may run from) a database-only command has no use for. */
 const HEAVY = [
   /\/node_modules\/typebox\//,
   /\/node_modules\/sharp\//,
   /\/node_modules\/fastify\//,
   /\/node_modules\/undici\//,
-  /\/src\/sandbox-bank\//,
-  /\/src\/connectors\//,
-  /\/src\/providers\//,
-  /\/src\/hosted\//,
-  /\/src\/flow\//,
+  /\/sandbox-bank\//,
+  /\/(src|dist)\/connectors\//,
+  /\/(src|dist)\/providers\//,
+  /\/(src|dist)\/hosted\//,
+  /\/(src|dist)\/flow\//,
 ];
 
 describe('CLI start-up', () => {
   let folder: string;
   const modulesOf = async (...args: string[]): Promise<string[]> => {
     const record = join(folder, `modules-${args.join('-')}.txt`);
-    await run(process.execPath, [CLI_ARGS[0] ?? '', CLI_ARGS[1] ?? '', '--import', RECORDER, ...CLI_ARGS.slice(2), ...args], {
+    await run(process.execPath, [...CLI_NODE_ARGS, '--import', RECORDER, CLI_ENTRY, ...args], {
       env: {
         ...process.env,
         DATABASE_URL: `sqlite:${join(folder, 'openpis.sqlite')}`,
@@ -60,11 +60,14 @@ describe('CLI start-up', () => {
     it(`${command.join(' ')} loads none of the sandbox bank, server, catalogue, logo or webhook-sending modules`, async () => {
       const modules = await modulesOf(...command);
       assert.ok(
-        modules.some((url) => url.endsWith('/src/cli/main.ts')),
+        modules.some((url) => /\/(src\/cli\/main\.ts|dist\/cli\/main\.js)$/.test(url)),
         'the recorder saw the CLI load',
       );
       const heavy = modules.filter((url) => HEAVY.some((pattern) => pattern.test(url)));
-      assert.deepEqual([...new Set(heavy.map((url) => url.replace(/^.*?\/(node_modules\/(@[^/]+\/)?[^/]+|src\/[^/]+)\/.*$/, '$1')))], []);
+      assert.deepEqual(
+        [...new Set(heavy.map((url) => url.replace(/^.*?\/(node_modules\/(@[^/]+\/)?[^/]+|(src|dist)\/[^/]+)\/.*$/, '$1')))],
+        [],
+      );
     });
   }
 });
