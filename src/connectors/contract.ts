@@ -412,6 +412,13 @@ export interface StartAuthorisationInput {
   readonly psu?: PsuCredentials;
   /** Where the bank sends the payer back (banks whose profile says `REDIRECT`). */
   readonly returnAddress?: ReturnAddress;
+  /**
+   * An earlier start of this payment's authorisation got no answer, and the bank shows the payment still
+   * unauthorised: it may hold an authorisation we never learnt the reference of. A connector whose standard allows
+   * one open authorisation per payment and cannot find the earlier one (UK CIBA) starts on a new resource and says so
+   * in `AuthorisationResult.payment`; others start as usual.
+   */
+  readonly earlierStartUnanswered?: boolean;
 }
 
 export interface CompleteAuthorisationInput {

@@ -57,6 +57,8 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         const psu = { ...(loginId === undefined ? {} : { id: loginId }), ...(wantsPassword && password !== undefined ? { password } : {}) };
         const authorisation = run.state.authorisation;
         const context = run.callContext();
+        // A start still open from an earlier run (its answer lost, the payment unauthorised at the bank since).
+        const earlierStartUnanswered = run.state.openCall?.operation === 'startAuthorisation';
         const call: BankCall<AuthorisationResult> =
           next.kind === 'authenticate' && authorisation !== undefined
             ? await run.send('updatePsuAuthentication', () =>
@@ -71,6 +73,7 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
                   payment: bankPayment,
                   psu,
                   ...(returnAddress === undefined ? {} : { returnAddress }),
+                  ...(earlierStartUnanswered ? { earlierStartUnanswered } : {}),
                 });
               });
         if (!call.ok) {
