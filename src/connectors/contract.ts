@@ -481,6 +481,12 @@ export interface EmbeddedAuthentication {
   selectScaMethod(input: AuthorisationStepInput & { readonly methodId: string }): Promise<AuthorisationResult>;
   /** Sends the one-time code; a wrong one throws `BankRejectedError(SCA_FAILED)`. */
   authoriseTransaction(input: AuthorisationStepInput & { readonly scaAuthenticationData: string }): Promise<AuthorisationResult>;
+  /**
+   * The payment's latest authorisation at the bank, with its SCA status and the step it waits for (Berlin Group:
+   * the list of the payment's authorisations, then the SCA status of the last one), to adopt an authorisation whose
+   * start got no answer; undefined when the bank holds none.
+   */
+  findAuthorisation(input: { readonly context: CallContext; readonly resource: BankReference }): Promise<AuthorisationResult | undefined>;
 }
 
 /** One of the payer's accounts, as far as the bank tells. */
