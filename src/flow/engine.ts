@@ -35,6 +35,7 @@ import {
   cancelHeldPayment,
   checkPaymentConsent,
   processPaymentReturn,
+  redirectResumed,
 } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
@@ -622,6 +623,8 @@ export class FlowEngine {
               break;
             }
           }
+          // A redirect bank's payer not yet sent to the bank (a run died before its commit) is led there now.
+          run.next ??= redirectResumed(run);
           // Resumed without the bank's answer in hand (it is not kept): only the bank can tell what is next.
           result = run.next === undefined ? startReconciling(run) : await checkPaymentConsent(run);
           break;

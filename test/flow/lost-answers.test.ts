@@ -20,7 +20,9 @@ import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } fr
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 import { WAIT_BOUND_MS } from '../helpers/wait.js';
-import { fieldsAsked, get, submitAndFollow } from '../hosted/http-payer.js';
+import { fieldsAsked, get, submit, submitAndFollow } from '../hosted/http-payer.js';
+import { completeBankPages } from '../connectors/helpers/psu-browser.js';
+import { sql } from 'kysely';
 
 const ANSWER_TIMEOUT_MS = 1000;
 
@@ -109,6 +111,70 @@ for (const kind of kinds) {
       assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
       assert.equal(counter.calls.get('startAuthorisation'), 1, 'one authorisation at the bank');
       assert.equal(counter.calls.get('findAuthorisation'), 1, "the bank's list was read");
+    });
+
+    /**
+     * The process dies before our commit of the redirect: the database refuses the write that would record it (what
+     * a killed process never sends), so everything the run committed before stays, as after a real crash, and the
+     * run's lease stays until it runs out.
+     */
+    async function dieBeforeRedirectCommit(paymentId: string): Promise<() => Promise<void>> {
+      const db = flow.app.database.db;
+      if (kind.name === 'sqlite') {
+        await sql`CREATE TRIGGER die_before_redirect BEFORE UPDATE OF detailed_status ON payments
+          WHEN NEW.id = ${sql.lit(paymentId)} AND NEW.detailed_status = 'PAYMENT_CONSENT_REDIRECT_PENDING'
+          BEGIN SELECT RAISE(ABORT, 'simulated death before our commit'); END`.execute(db);
+        return async () => {
+          await sql`DROP TRIGGER die_before_redirect`.execute(db);
+        };
+      }
+      await sql`CREATE FUNCTION die_before_redirect() RETURNS trigger AS $$ BEGIN
+          RAISE EXCEPTION 'simulated death before our commit'; END $$ LANGUAGE plpgsql`.execute(db);
+      await sql`CREATE TRIGGER die_before_redirect BEFORE UPDATE OF detailed_status ON payments FOR EACH ROW
+          WHEN (NEW.id = ${sql.lit(paymentId)} AND NEW.detailed_status = 'PAYMENT_CONSENT_REDIRECT_PENDING')
+          EXECUTE FUNCTION die_before_redirect()`.execute(db);
+      return async () => {
+        await sql`DROP TRIGGER die_before_redirect ON payments`.execute(db);
+        await sql`DROP FUNCTION die_before_redirect()`.execute(db);
+      };
+    }
+
+    it('a redirect-bank run that dies after the registration, before our commit of the redirect: the payer is led to the bank with the stored link, and it completes', async () => {
+      const created = await flow.create({ provider: { id: BANKS.rheinland } });
+      const revive = await dieBeforeRedirectCommit(created.paymentId);
+      counter.calls.clear();
+      try {
+        const review = await get(created.redirectUrl, {}, flow.seen);
+        const continued = await submit(created.redirectUrl, review.html, 'continue', {}, flow.seen);
+        assert.equal(continued.status, 500, 'the run died');
+      } finally {
+        await revive();
+      }
+      assert.equal(counter.calls.get('registerPayment'), 1);
+      const stored = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['flow_state', 'detailed_status'])
+        .where('id', '=', created.paymentId)
+        .executeTakeFirstOrThrow();
+      assert.notEqual(stored.detailed_status, 'PAYMENT_CONSENT_REDIRECT_PENDING');
+      assert.match(String(stored.flow_state), /bankRedirectUrl/, "the registration's answer was committed at once");
+      // The killed run's lease (a minute) runs out, then the job leads the payer on.
+      await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_CONSENT_REDIRECT_PENDING', 3 * 60_000);
+      const page = await get(created.redirectUrl, {}, flow.seen);
+      const bankLink = /<a class="button primary" href="([^"]+\/sca\/[^"]+)">/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');
+      assert.ok(bankLink !== undefined, "our page leads to the bank's");
+      const atBank = await completeBankPages(new URL(bankLink, created.redirectUrl).href, {
+        psuId: 'alice',
+        password: TEST_PASSWORD,
+        otp: '123456',
+      });
+      assert.ok(atBank.redirectedTo !== undefined, 'the bank sent the payer back to our callback');
+      await get(atBank.redirectedTo, {}, flow.seen);
+      await flow.waitFor(created.paymentId, (status) => status.endsWith('_COMPLETED') || status.endsWith('_FAILED'));
+      const history = statuses(await flow.history(created.paymentId));
+      assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
+      assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
+      assert.equal(counter.calls.get('registerPayment'), 1, 'one payment at the bank: the stored one');
     });
   });
 }

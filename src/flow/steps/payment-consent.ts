@@ -8,7 +8,7 @@
  *   waiting page and the bank-status job poll (PAYMENT_CONSENT_REDIRECT_PENDING);
  * - exempted: straight to execution.
  */
-import type { AuthorisationResult, ScaMethod } from '../../connectors/index.js';
+import type { AuthorisationResult, NextScaStep, ScaMethod } from '../../connectors/index.js';
 import { pathTo } from '../../domain/paths.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
@@ -160,6 +160,19 @@ export async function adoptStartedAuthorisation(run: FlowRun): Promise<StepResul
   loginAccepted(run);
   keepAuthorisation(run, found.value);
   return checkPaymentConsent(run);
+}
+
+/**
+ * Where a redirect bank's payer goes when the payment is found held at the bank, unauthorised, and the payer was never
+ * sent there (a run died between the registration and its commit of the redirect): to the bank's page the
+ * registration gave (stored with its answer), or, without one, through a new start of the authorisation. The payer is
+ * then at PAYMENT_CONSENT_REDIRECT_PENDING with the flow's expiry, which withdraws the payment at the bank if they
+ * never come: a payment with a future either way. Undefined for other banks.
+ */
+export function redirectResumed(run: FlowRun): NextScaStep | undefined {
+  if (run.state.bankPayment === undefined || run.profile().scaApproach !== 'REDIRECT') return undefined;
+  const url = run.state.bankRedirectUrl;
+  return url === undefined ? { kind: 'start-authorisation', needs: 'nothing' } : { kind: 'redirect', url };
 }
 
 /** The payer chose an SCA method on our page (already checked to be one offered). */
