@@ -412,6 +412,13 @@ export interface StartAuthorisationInput {
   readonly psu?: PsuCredentials;
   /** Where the bank sends the payer back (banks whose profile says `REDIRECT`). */
   readonly returnAddress?: ReturnAddress;
+  /**
+   * An earlier start of this payment's authorisation got no answer, and the bank shows the payment still
+   * unauthorised: it may hold an authorisation we never learnt the reference of. A connector whose standard allows
+   * one open authorisation per payment and cannot find the earlier one (UK CIBA) starts on a new resource and says so
+   * in `AuthorisationResult.payment`; others start as usual.
+   */
+  readonly earlierStartUnanswered?: boolean;
 }
 
 export interface CompleteAuthorisationInput {
@@ -474,6 +481,12 @@ export interface EmbeddedAuthentication {
   selectScaMethod(input: AuthorisationStepInput & { readonly methodId: string }): Promise<AuthorisationResult>;
   /** Sends the one-time code; a wrong one throws `BankRejectedError(SCA_FAILED)`. */
   authoriseTransaction(input: AuthorisationStepInput & { readonly scaAuthenticationData: string }): Promise<AuthorisationResult>;
+  /**
+   * The payment's latest authorisation at the bank, with its SCA status and the step it waits for (Berlin Group:
+   * the list of the payment's authorisations, then the SCA status of the last one), to adopt an authorisation whose
+   * start got no answer; undefined when the bank holds none.
+   */
+  findAuthorisation(input: { readonly context: CallContext; readonly resource: BankReference }): Promise<AuthorisationResult | undefined>;
 }
 
 /** One of the payer's accounts, as far as the bank tells. */

@@ -29,7 +29,14 @@ import { callbackMatches, parseReturnState, returnState } from './steps/callback
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
 import { checkFollowupData, missingData, needsPassword, startsWithCredentials, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
-import { afterUnansweredCode, cancelHeldPayment, checkPaymentConsent, processPaymentReturn } from './steps/payment-consent.js';
+import {
+  adoptStartedAuthorisation,
+  afterUnansweredCode,
+  cancelHeldPayment,
+  checkPaymentConsent,
+  processPaymentReturn,
+  redirectResumed,
+} from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { registerPayment } from './steps/payment-registration.js';
 import { banksFor, processSelection, returnToBankSelection } from './steps/provider-selection.js';
@@ -547,6 +554,9 @@ export class FlowEngine {
     const outcome = await reconcile(run);
     if (outcome === 'moved') return STOP;
     if (outcome === 'pending' && this.loginLost(run)) {
+      // The bank may show the login taken: its authorisation is adopted, and the payer asked only for the code.
+      const adopted = await adoptStartedAuthorisation(run);
+      if (adopted !== undefined) return adopted;
       // The bank holds the payment, not authorised, and the login under way had no answer. The bank may still be
       // working on it: only after the settle window is it taken as lost, and the payer logs in again on our page
       // (the bank knows the user ID from the registration). The open call stays, so the job keeps asking the bank
@@ -623,6 +633,8 @@ export class FlowEngine {
               break;
             }
           }
+          // A redirect bank's payer not yet sent to the bank (a run died before its commit) is led there now.
+          run.next ??= redirectResumed(run);
           // Resumed without the bank's answer in hand (it is not kept): only the bank can tell what is next.
           result = run.next === undefined ? startReconciling(run) : await checkPaymentConsent(run);
           break;

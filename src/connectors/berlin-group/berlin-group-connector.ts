@@ -105,6 +105,7 @@ export class BerlinGroupConnector implements BankConnector {
           updatePsuAuthentication: (input) => this.updatePsuAuthentication(input),
           selectScaMethod: (input) => this.selectScaMethod(input),
           authoriseTransaction: (input) => this.authoriseTransaction(input),
+          findAuthorisation: (input) => this.findAuthorisation(input),
         }
       : undefined;
     this.accountInformation = settings.accountInformation
@@ -236,6 +237,37 @@ export class BerlinGroupConnector implements BankConnector {
     return this.updateAuthorisation('authoriseTransaction', input, 'authoriseTransaction', {
       scaAuthenticationData: input.scaAuthenticationData,
     });
+  }
+
+  /**
+   * The payment's authorisations (`GET …/{payment-product}/{paymentId}/authorisations`), the last one read with its
+   * SCA status. The list gives ids only, so the authorisation is addressed by the standard's paths from then on. At
+   * an embedded bank an authorisation past the password waits for the code (or a method choice, which the status
+   * cannot offer: the methods came with the answer we lost, so the step is left to the caller as `wait`).
+   */
+  private async findAuthorisation(input: {
+    readonly context: CallContext;
+    readonly resource: BankReference;
+  }): Promise<AuthorisationResult | undefined> {
+    const operation = 'getPaymentAuthorisations';
+    const payment = decodePayment(operation, input.resource);
+    const response = await this.http.send({
+      operation,
+      method: 'GET',
+      url: this.http.standardUrl(`${resourcePath(payment)}/authorisations`),
+      context: input.context,
+    });
+    const { authorisationIds } = this.parse(operation, response, check.authorisations);
+    const latest = authorisationIds.at(-1);
+    if (latest === undefined) return undefined;
+    const found = await this.readAuthorisation(
+      'getScaStatus',
+      payment,
+      authorisationReference({ authorisationId: latest, links: {} }),
+      input,
+    );
+    const awaitsCode = found.scaStatus.state === 'sca-method-selected' && this.profile.scaApproach === 'EMBEDDED';
+    return awaitsCode ? { ...found, next: { kind: 'authorise-transaction' } } : found;
   }
 
   /** Reads an authorisation's SCA status and says what it means (after the payer's return, while polling). */

@@ -183,6 +183,10 @@ export const ScaStatusResponse = Type.Object({
 });
 export type ScaStatusResponse = Static<typeof ScaStatusResponse>;
 
+/** `authorisations` (the answer to `GET …/{paymentId}/authorisations`). */
+export const Authorisations = Type.Object({ authorisationIds: Type.Array(Type.String({ minLength: 1 })) });
+export type Authorisations = Static<typeof Authorisations>;
+
 /** `consentsResponse-201`. */
 export const ConsentsResponse201 = Type.Object({
   consentStatus: Type.String({ minLength: 1 }),
@@ -243,6 +247,7 @@ export const check = {
   paymentInitiationCancelResponse202: Compile(PaymentInitiationCancelResponse202),
   authorisationResponse: Compile(AuthorisationResponse),
   scaStatusResponse: Compile(ScaStatusResponse),
+  authorisations: Compile(Authorisations),
   consentsResponse201: Compile(ConsentsResponse201),
   consentStatusResponse200: Compile(ConsentStatusResponse200),
   accountList: Compile(AccountList),

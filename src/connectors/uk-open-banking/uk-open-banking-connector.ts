@@ -145,21 +145,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
   async registerPayment(input: RegisterPaymentInput): Promise<RegistrationResult> {
     const operation = 'registerPayment';
     const { initiation, risk } = initiationOf(input.payment);
-    const { json } = await this.withClientToken(operation, (token) =>
-      this.resource({
-        operation,
-        method: 'POST',
-        path: 'domestic-payment-consents',
-        token,
-        context: input.context,
-        body: { Data: { Initiation: initiation }, Risk: risk },
-        idempotencyKey: idempotencyKeyOf('consent', input.idempotencyKey, shortHash),
-      }),
-    );
-    const data = dataOf(operation, json);
-    const consentId = requiredString(operation, data, 'ConsentId');
-    const status = requiredString(operation, data, 'Status');
-    const payment: PaymentRef = { consentId, initiation, risk };
+    const { payment, status } = await this.createConsent(operation, input.context, initiation, risk, input.idempotencyKey);
+    const consentId = payment.consentId;
     return {
       payment: toBankReference({ ...payment }),
       providerPaymentId: consentId,
@@ -179,9 +166,48 @@ export class UkOpenBankingConnector implements UkBankConnector {
   async startAuthorisation(input: StartAuthorisationInput): Promise<AuthorisationResult> {
     const payment = paymentRefOf(input.payment);
     const metadata = await bankMetadata(this.http, this.settings.issuer);
-    return this.settings.authorisation === 'decoupled'
-      ? this.startDecoupled(metadata, payment, input.psu?.id)
-      : this.startRedirect(metadata, payment, input);
+    if (this.settings.authorisation !== 'decoupled') return this.startRedirect(metadata, payment, input);
+    if (input.earlierStartUnanswered !== true) return this.startDecoupled(metadata, payment, input.psu?.id);
+    // An earlier backchannel request for this consent may be open at the bank with its auth_req_id lost to us: the
+    // profile allows one request per consent (a second is refused while the first is open), and CIBA has no way to
+    // find a request's grant without its auth_req_id, so a consent the payer approved through it could never be paid.
+    // The payer's approval goes to a new consent of the same payment; the first can never execute (a UK consent is
+    // paid only by our submission with a token of its own), so it lapses at the bank. The new consent's
+    // idempotency key is new too: the old one would give back the first consent.
+    const { payment: renewed } = await this.createConsent(
+      'startAuthorisation',
+      input.context,
+      payment.initiation,
+      payment.risk,
+      randomUUID(),
+    );
+    const started = await this.startDecoupled(metadata, renewed, input.psu?.id);
+    return { ...started, payment: toBankReference({ ...renewed }), providerPaymentId: renewed.consentId };
+  }
+
+  /** POST domestic-payment-consents: a consent awaiting the payer's authorisation (AWAU). */
+  private async createConsent(
+    operation: string,
+    context: CallContext,
+    initiation: JsonObject,
+    risk: JsonObject,
+    idempotencySeed: string,
+  ): Promise<{ readonly payment: PaymentRef; readonly status: string }> {
+    const { json } = await this.withClientToken(operation, (token) =>
+      this.resource({
+        operation,
+        method: 'POST',
+        path: 'domestic-payment-consents',
+        token,
+        context,
+        body: { Data: { Initiation: initiation }, Risk: risk },
+        idempotencyKey: idempotencyKeyOf('consent', idempotencySeed, shortHash),
+      }),
+    );
+    const data = dataOf(operation, json);
+    const consentId = requiredString(operation, data, 'ConsentId');
+    const status = requiredString(operation, data, 'Status');
+    return { payment: { consentId, initiation, risk }, status };
   }
 
   async completeAuthorisation(input: CompleteAuthorisationInput): Promise<AuthorisationResult> {

@@ -8,7 +8,8 @@
  *   waiting page and the bank-status job poll (PAYMENT_CONSENT_REDIRECT_PENDING);
  * - exempted: straight to execution.
  */
-import type { AuthorisationResult, ScaMethod } from '../../connectors/index.js';
+import type { AuthorisationResult, NextScaStep, ScaMethod } from '../../connectors/index.js';
+import { pathTo } from '../../domain/paths.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
@@ -57,6 +58,8 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         const psu = { ...(loginId === undefined ? {} : { id: loginId }), ...(wantsPassword && password !== undefined ? { password } : {}) };
         const authorisation = run.state.authorisation;
         const context = run.callContext();
+        // A start still open from an earlier run (its answer lost, the payment unauthorised at the bank since).
+        const earlierStartUnanswered = run.state.openCall?.operation === 'startAuthorisation';
         const call: BankCall<AuthorisationResult> =
           next.kind === 'authenticate' && authorisation !== undefined
             ? await run.send('updatePsuAuthentication', () =>
@@ -71,6 +74,7 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
                   payment: bankPayment,
                   psu,
                   ...(returnAddress === undefined ? {} : { returnAddress }),
+                  ...(earlierStartUnanswered ? { earlierStartUnanswered } : {}),
                 });
               });
         if (!call.ok) {
@@ -127,6 +131,48 @@ function toPlainMethod(method: ScaMethod): ScaMethod {
     ...(method.name === undefined ? {} : { name: method.name }),
     ...(method.explanation === undefined ? {} : { explanation: method.explanation }),
   };
+}
+
+/**
+ * A start of the authorisation with the payer's password whose answer was lost, the bank's payment still unauthorised:
+ * the bank may have taken the password all the same. Its list of the payment's authorisations tells (the connector's
+ * `findAuthorisation`): one past the password waiting for the code is adopted, and the payer is asked for the code
+ * only, never for the password again (a second authorisation); one already finalised goes on to execution. Anything
+ * else (none listed, the password not taken, a method still to choose, which the bank's status cannot offer) leaves the
+ * decision to the caller: undefined. A bank that cannot answer the list is asked again later, the same way.
+ */
+export async function adoptStartedAuthorisation(run: FlowRun): Promise<StepResult | undefined> {
+  const bankPayment = run.state.bankPayment;
+  const find = run.connector().embedded?.findAuthorisation;
+  if (bankPayment === undefined || find === undefined || run.state.openCall?.operation !== 'startAuthorisation') return undefined;
+  const found = await callBank(() => find({ context: run.callContext(), resource: bankPayment }));
+  if (!found.ok || found.value === undefined) return undefined;
+  const { next } = found.value;
+  if (next.kind !== 'authorise-transaction' && next.kind !== 'authorised') return undefined;
+  run.log.info(
+    { paymentId: run.payment.id, requestId: run.requestId, scaStatus: found.value.scaStatus.code },
+    'the bank took the login whose answer was lost: its authorisation is adopted',
+  );
+  const path = pathTo(run.status, 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING');
+  if (path === undefined) return undefined;
+  for (const status of path) run.enter(status);
+  run.setState({ openCall: undefined, reconciling: undefined, scaApproach: run.state.scaApproach ?? run.profile().scaApproach });
+  loginAccepted(run);
+  keepAuthorisation(run, found.value);
+  return checkPaymentConsent(run);
+}
+
+/**
+ * Where a redirect bank's payer goes when the payment is found held at the bank, unauthorised, and the payer was never
+ * sent there (a run died between the registration and its commit of the redirect): to the bank's page the
+ * registration gave (stored with its answer), or, without one, through a new start of the authorisation. The payer is
+ * then at PAYMENT_CONSENT_REDIRECT_PENDING with the flow's expiry, which withdraws the payment at the bank if they
+ * never come: a payment with a future either way. Undefined for other banks.
+ */
+export function redirectResumed(run: FlowRun): NextScaStep | undefined {
+  if (run.state.bankPayment === undefined || run.profile().scaApproach !== 'REDIRECT') return undefined;
+  const url = run.state.bankRedirectUrl;
+  return url === undefined ? { kind: 'start-authorisation', needs: 'nothing' } : { kind: 'redirect', url };
 }
 
 /** The payer chose an SCA method on our page (already checked to be one offered). */

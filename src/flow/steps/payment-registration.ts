@@ -74,7 +74,12 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
     ...(order.endToEndId === run.payment.endToEndId ? {} : { bankEndToEndId: order.endToEndId }),
     ...(registered.authorisation === undefined ? {} : { authorisation: registered.authorisation }),
     ...(registered.scaApproach === undefined ? {} : { scaApproach: registered.scaApproach }),
+    // The bank's page for the payer: a run that dies before its commit leaves it for the recovery to lead the payer to.
+    ...(registered.next.kind === 'redirect' ? { bankRedirectUrl: registered.next.url } : {}),
   });
+  // A durable step's answer is committed at once (decisions §8): the bank holds a payment from now on, and a run that
+  // dies before its own commit leaves its reference (and link) to reconcile, not a payment at the bank we forgot.
+  await run.checkpointer?.(run);
   return { ok: true, value: true };
 }
 

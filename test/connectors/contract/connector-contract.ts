@@ -309,6 +309,37 @@ export function describeConnectorContract(name: string, setup: () => Promise<Ban
       assert.equal((await settle(connector, initiated.payment)).outcome, 'completed');
     });
 
+    test('embedded: an authorisation started with the password whose answer we lost is found at the bank, waiting for the code', async (t) => {
+      const connector = bank.connector('embedded');
+      if (skipWithout(t, connector, 'embedded')) return;
+      const { initiated, started } = await embeddedStart(bank, connector, bank.payers.happy);
+      assert.equal(started.next.kind, 'authorise-transaction');
+      // As if the answer above never came: only the payment's reference is known.
+      const found = await embedded(connector).findAuthorisation({ context: context(), resource: initiated.payment });
+      assert.ok(found !== undefined, 'the bank lists the authorisation');
+      assert.equal(found.next.kind, 'authorise-transaction');
+      const done = await embedded(connector).authoriseTransaction({
+        context: context(),
+        resource: initiated.payment,
+        authorisation: found.authorisation,
+        scaAuthenticationData: bank.payers.happy.otp,
+      });
+      assert.deepEqual(done.next, { kind: 'authorised' });
+      assert.equal((await settle(connector, initiated.payment)).outcome, 'completed');
+    });
+
+    test('embedded: a payment without an authorisation has none to find', async (t) => {
+      const connector = bank.connector('embedded');
+      if (skipWithout(t, connector, 'embedded')) return;
+      const initiated = await connector.registerPayment({
+        context: context(),
+        idempotencyKey: randomUUID(),
+        payment: order(bank),
+        psuId: bank.payers.happy.psuId,
+      });
+      assert.equal(await embedded(connector).findAuthorisation({ context: context(), resource: initiated.payment }), undefined);
+    });
+
     test('embedded with several SCA methods: the payer chooses one', async (t) => {
       const connector = bank.connector('embedded');
       if (skipWithout(t, connector, 'embedded')) return;

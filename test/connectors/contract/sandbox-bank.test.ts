@@ -31,6 +31,7 @@ test('every request the connector sent in the contract suite follows the Berlin 
   for (const expected of [
     'POST /v1/payments/sepa-credit-transfers',
     'POST /v1/payments/sepa-credit-transfers/{id}/authorisations',
+    'GET /v1/payments/sepa-credit-transfers/{id}/authorisations',
     'PUT /v1/payments/sepa-credit-transfers/{id}/authorisations/{id}',
     'GET /v1/payments/sepa-credit-transfers/{id}/authorisations/{id}',
     'GET /v1/payments/sepa-credit-transfers/{id}/status',

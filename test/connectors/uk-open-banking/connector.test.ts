@@ -398,6 +398,41 @@ describe('UK connector: decoupled bank (CIBA)', () => {
     assert.equal((await test.connector.getPaymentStatus({ context: context(), payment: paid.payment })).outcome, 'completed');
   });
 
+  it('a start whose answer was lost, repeated: the second request goes to a new consent (one request per consent, the first one unfindable), which the payer approves and we pay', async () => {
+    const test = await connector('pennine');
+    const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-lost' });
+    // The first request reaches the bank; its answer (the auth_req_id) is what we lose.
+    await test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } });
+    await assert.rejects(
+      test.connector.startAuthorisation({ context: context(), payment: registered.payment, psu: { id: 'alice' } }),
+      BankRejectedError,
+      'the bank allows one open backchannel request per consent',
+    );
+    const again = await test.connector.startAuthorisation({
+      context: context(),
+      payment: registered.payment,
+      psu: { id: 'alice' },
+      earlierStartUnanswered: true,
+    });
+    assert.equal(again.next.kind, 'wait');
+    assert.ok(again.payment, 'the new consent replaces the first');
+    assert.ok(again.providerPaymentId !== undefined && again.providerPaymentId !== registered.providerPaymentId);
+    // The payer approves both requests in the app: only the new consent's grant is ours to exchange.
+    assert.equal(await payerInBankApp(bank, 'pennine', 'alice', 'approve'), 2);
+    const completed = await test.connector.completeAuthorisation({
+      context: context(),
+      payment: again.payment,
+      authorisation: again.authorisation,
+    });
+    assert.equal(completed.next.kind, 'authorised');
+    assert.ok(completed.payment);
+    assert.equal((await test.connector.getPaymentStatus({ context: context(), payment: completed.payment })).outcome, 'completed');
+    // The first consent was never paid: authorised at most, it cannot execute without our submission.
+    const first = await test.connector.getPaymentStatus({ context: context(), payment: registered.payment });
+    assert.equal(first.transactionStatus.state, 'received');
+    assertRequestsConform(test.requests);
+  });
+
   it('the payer denies in the app: failed, PSU_CANCELLED', async () => {
     const test = await connector('pennine');
     const registered = await test.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-ciba-deny' });

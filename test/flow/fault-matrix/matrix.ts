@@ -124,15 +124,6 @@ interface Flow {
 }
 
 /**
- * A UK CIBA start the bank took whose answer was lost. The payer is asked for the login id again (as at a Berlin
- * Group decoupled bank), but the bank refuses a second backchannel request while the first is open, as the sandbox
- * does and a live bank may: the payment fails with nothing executed (true, the consent cannot be paid without our
- * submission), yet the payer could not finish.
- */
-const LOST_CIBA_START_TAKEN =
-  'engine defect: a CIBA start the bank took, its answer lost: the repeated backchannel request is refused while the first is open, so the payment fails (nothing executed) instead of waiting out the first request or finishing';
-
-/**
  * A run that dies processing the payer's return from the consent pages (after the bank answered the consent's
  * status or the account list) takes the return with it: the payment rests at the consent's REDIRECT_PENDING with
  * only its expiry job, and the payer, sent to the bank again, finds the consent granted and no way back.
@@ -200,12 +191,6 @@ const FLOWS = {
     request: () => ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }),
     calls: ['createDomesticPaymentConsent', 'backchannelAuthentication', 'createDomesticPayment', 'getDomesticPayment'],
     methods: UK_METHODS,
-    defects: {
-      'backchannelAuthentication × no answer, done': LOST_CIBA_START_TAKEN,
-      'backchannelAuthentication × 5xx, done': LOST_CIBA_START_TAKEN,
-      'backchannelAuthentication × slow, done late': LOST_CIBA_START_TAKEN,
-      'backchannelAuthentication × crash before our commit': LOST_CIBA_START_TAKEN,
-    },
   },
   methods: {
     name: 'SCA method choice and a one-time code (Hansa, carla)',
