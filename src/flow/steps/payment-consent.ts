@@ -13,6 +13,7 @@ import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
 import { loginAccepted, refuseLogin } from './login.js';
+import { notificationUriOf } from './notification.js';
 import {
   failAfterRefusal,
   failFromBank,
@@ -57,8 +58,11 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         const psu = { ...(loginId === undefined ? {} : { id: loginId }), ...(wantsPassword && password !== undefined ? { password } : {}) };
         const authorisation = run.state.authorisation;
         const context = run.callContext();
+        const starts = !(next.kind === 'authenticate' && authorisation !== undefined);
+        // Made before the call, so its durable step commits the address the bank may notify at once.
+        const notificationUri = starts ? notificationUriOf(run) : undefined;
         const call: BankCall<AuthorisationResult> =
-          next.kind === 'authenticate' && authorisation !== undefined
+          !starts && authorisation !== undefined
             ? await run.send('updatePsuAuthentication', () =>
                 run.embedded().updatePsuAuthentication({ context, resource: bankPayment, authorisation, psu }),
               )
@@ -71,6 +75,7 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
                   payment: bankPayment,
                   psu,
                   ...(returnAddress === undefined ? {} : { returnAddress }),
+                  ...(notificationUri === undefined ? {} : { notificationUri }),
                 });
               });
         if (!call.ok) {

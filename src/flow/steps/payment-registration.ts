@@ -9,6 +9,7 @@ import type { FlowRun } from '../run.js';
 import type { BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
 import { refuseLogin } from './login.js';
+import { notificationUriOf, recordNotificationSupport } from './notification.js';
 import { BANK_UNAVAILABLE, CONTINUE, type StepResult } from './step-result.js';
 
 /** SEPA end-to-end identification: at most 35 characters of the SEPA character set (decisions §2). */
@@ -44,6 +45,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
   const order = paymentOrder(run);
   const loginId = run.loginId();
+  const notificationUri = notificationUriOf(run);
   const register = (): ReturnType<typeof connector.registerPayment> =>
     connector.registerPayment({
       context: run.callContext(),
@@ -52,6 +54,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
       idempotencyKey: run.payment.id,
       ...(returnAddress === undefined ? {} : { returnAddress }),
       ...(loginId === undefined ? {} : { psuId: loginId }),
+      ...(notificationUri === undefined ? {} : { notificationUri }),
     });
   let result = await run.send('registerPayment', register);
   // A registration whose answer was lost is sent once more at once: what it may have left at the bank cannot execute
@@ -75,6 +78,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
     ...(registered.authorisation === undefined ? {} : { authorisation: registered.authorisation }),
     ...(registered.scaApproach === undefined ? {} : { scaApproach: registered.scaApproach }),
   });
+  recordNotificationSupport(run, registered.notifications);
   return { ok: true, value: true };
 }
 

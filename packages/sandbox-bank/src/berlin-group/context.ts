@@ -9,6 +9,7 @@ import type { FaultPlan, OperationName } from '../shared/faults.js';
 import { payerFixtureFault } from '../shared/fixtures.js';
 import { applyFault, header, type RequestKeeping } from '../shared/plumbing.js';
 import { verifyRequestSignature } from './signature.js';
+import type { StatusNotifier } from './notifier.js';
 import type { SandboxState } from './state.js';
 
 export interface BankContext extends RequestKeeping {
@@ -17,6 +18,8 @@ export interface BankContext extends RequestKeeping {
   readonly faults: FaultPlan;
   /** Public base URL of the sandbox, without a trailing slash. */
   readonly publicUrl: string;
+  /** The status notifications of the payments initiated with a `TPP-Notification-URI`. */
+  readonly notifier: StatusNotifier;
 }
 
 export { header };

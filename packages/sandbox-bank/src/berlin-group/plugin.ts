@@ -10,6 +10,7 @@ import type { BankContext } from './context.js';
 import { Xs2aError } from './errors.js';
 import { FaultPlan } from '../shared/faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
+import { StatusNotifier, type NotificationSender } from './notifier.js';
 import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
 import { normalisePublicUrl, playFaultsAfterActing, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
@@ -40,6 +41,8 @@ export interface BerlinGroupSandboxOptions {
    * Faults hit every client of the bank, so only the operator may set them; unset: the HTTP control is closed.
    */
   readonly operatorToken?: string | undefined;
+  /** How status notifications leave the bank; default: an HTTP POST with a short timeout (tests record them). */
+  readonly sendNotification?: NotificationSender;
 }
 
 export const DEFAULT_SCA_DEADLINE_SECONDS = 15 * 60;
@@ -57,10 +60,18 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
     attemptLimits: (slug) =>
       banks.get(slug) ?? { loginAttempts: options.authenticationAttempts, oneTimeCodeAttempts: options.authenticationAttempts },
   });
+  const faults = options.faults ?? new FaultPlan();
+  const notifier = new StatusNotifier({
+    state,
+    faults,
+    log: app.log,
+    ...(options.sendNotification === undefined ? {} : { send: options.sendNotification }),
+  });
   const context: BankContext = {
     state,
     banks,
-    faults: options.faults ?? new FaultPlan(),
+    faults,
+    notifier,
     publicUrl,
     rawBodies: new WeakMap(),
     held: new Set(),
@@ -75,6 +86,10 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
     const given = request.headers['x-request-id'];
     void reply.header('X-Request-ID', typeof given === 'string' && UUID.test(given) ? given : randomUUID());
   });
+
+  // A call's answer goes first; then what it changed is notified (best effort, never holding the answer back).
+  app.addHook('onResponse', async () => notifier.check());
+  app.addHook('onClose', async () => notifier.stop());
 
   releaseHeldRequestsOnClose(app, context);
   playFaultsAfterActing(app, context);
