@@ -67,12 +67,7 @@ export class StatusNotifier {
    * (false for an address the bank will not use) and `ASPSP-Notification-Content`. No headers for a bank without the
    * service or a call without an address.
    */
-  subscribe(
-    bank: SandboxBankDefinition,
-    payment: Payment,
-    uri: string | undefined,
-    preferred: string | undefined,
-  ): Record<string, string> {
+  subscribe(bank: SandboxBankDefinition, payment: Payment, uri: string | undefined, preferred: string | undefined): Record<string, string> {
     if (!bank.statusNotifications || uri === undefined) return {};
     if (!usableUri(uri)) return { 'ASPSP-Notification-Support': 'false' };
     const content = parseContent(preferred);
