@@ -35,9 +35,6 @@ export interface StatusNotification {
   readonly scaStatus?: ScaStatus;
 }
 
-/** Sends one notification; resolves once sent or given up. Tests may replace it. */
-export type NotificationSender = (uri: string, notification: StatusNotification) => Promise<void>;
-
 interface Watch {
   readonly bank: SandboxBankDefinition;
   readonly uri: string;
@@ -50,17 +47,13 @@ export interface NotifierOptions {
   readonly state: SandboxState;
   readonly faults: FaultPlan;
   readonly log: FastifyBaseLogger;
-  readonly send?: NotificationSender;
 }
 
 export class StatusNotifier {
   private readonly watches = new Map<string, Watch>();
-  private readonly send: NotificationSender;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: NotifierOptions) {
-    this.send = options.send ?? ((uri, notification) => postNotification(uri, notification));
-  }
+  constructor(private readonly options: NotifierOptions) {}
 
   /**
    * Takes the TPP's notification headers of a call on `payment` and answers the bank's: `ASPSP-Notification-Support`
@@ -144,7 +137,7 @@ export class StatusNotifier {
     }
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs).unref());
     try {
-      await this.send(watch.uri, notification);
+      await postNotification(watch.uri, notification);
     } catch (error) {
       log.info({ err: error instanceof Error ? error.message : String(error) }, 'sandbox bank: status notification not delivered');
     }

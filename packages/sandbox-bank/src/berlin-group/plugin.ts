@@ -10,7 +10,7 @@ import type { BankContext } from './context.js';
 import { Xs2aError } from './errors.js';
 import { FaultPlan } from '../shared/faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
-import { StatusNotifier, type NotificationSender } from './notifier.js';
+import { StatusNotifier } from './notifier.js';
 import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
 import { normalisePublicUrl, playFaultsAfterActing, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
@@ -41,8 +41,6 @@ export interface BerlinGroupSandboxOptions {
    * Faults hit every client of the bank, so only the operator may set them; unset: the HTTP control is closed.
    */
   readonly operatorToken?: string | undefined;
-  /** How status notifications leave the bank; default: an HTTP POST with a short timeout (tests record them). */
-  readonly sendNotification?: NotificationSender;
 }
 
 export const DEFAULT_SCA_DEADLINE_SECONDS = 15 * 60;
@@ -61,12 +59,7 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
       banks.get(slug) ?? { loginAttempts: options.authenticationAttempts, oneTimeCodeAttempts: options.authenticationAttempts },
   });
   const faults = options.faults ?? new FaultPlan();
-  const notifier = new StatusNotifier({
-    state,
-    faults,
-    log: app.log,
-    ...(options.sendNotification === undefined ? {} : { send: options.sendNotification }),
-  });
+  const notifier = new StatusNotifier({ state, faults, log: app.log });
   const context: BankContext = {
     state,
     banks,
