@@ -1,5 +1,6 @@
 /** The catalogue settings of a Berlin Group NextGenPSD2 bank. Only the Berlin Group connector reads them. */
 import { Type, type Static } from 'typebox';
+import { BerlinGroupIdentitySchema } from '../identity-settings.js';
 
 const ScaApproachSchema = Type.Union([Type.Literal('REDIRECT'), Type.Literal('EMBEDDED'), Type.Literal('DECOUPLED')]);
 
@@ -49,6 +50,8 @@ export const BerlinGroupSettingsSchema = Type.Object(
      * and a notification makes us ask the bank at once (default false: the bank is only polled).
      */
     statusNotifications: Type.Optional(Type.Boolean()),
+    /** This bank's own QWAC and QSealC files, replacing the process's (QWAC_*, QSEAL_*) towards it. */
+    identity: Type.Optional(BerlinGroupIdentitySchema),
   },
   { additionalProperties: false },
 );
