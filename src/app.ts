@@ -17,7 +17,7 @@ import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
 import type { App } from './http/fastify-types.js';
 import { errorAnswers, requestBodies, responseHeaders } from './http/plumbing.js';
-import { rateLimitHeaders } from './http/rate-limit.js';
+import { createRateLimiter, rateLimitHeaders } from './http/rate-limit.js';
 import type { JobKind } from './jobs/job-kinds.js';
 import type { WorkSignal } from './jobs/work-signal.js';
 import type { JobHandler } from './jobs/worker.js';
@@ -140,6 +140,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     metrics,
     allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
     database,
+    bankNotificationLimiter: createRateLimiter(config.rateLimit),
   });
   if (config.processRole !== 'worker') {
     // The payer's pages, a plugin with its own error handler: a payer sees our pages, never a JSON error body.

@@ -11,8 +11,10 @@ import type { FlowEngine } from '../flow/engine.js';
 import type { CursorCodec } from '../http/cursor.js';
 import { sendError } from '../http/errors.js';
 import type { AppPlugin } from '../http/root-plugin.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { Metrics } from '../observability/metrics.js';
 import { registerObservabilityRoutes } from '../observability/routes.js';
+import { registerBankNotificationRoutes } from '../payments/bank-notification-routes.js';
 import { registerEventFeedRoutes } from '../payments/event-feed-routes.js';
 import type { PaymentService } from '../payments/payment-service.js';
 import { registerPaymentRoutes } from '../payments/routes.js';
@@ -37,6 +39,8 @@ export interface ApiPluginOptions {
   readonly allowPrivateWebhookTargets: boolean;
   /** Readiness reads the database. */
   readonly database: DatabaseHandle;
+  /** Limits the banks' status notifications per source address. */
+  readonly bankNotificationLimiter: RateLimiter;
 }
 
 export const apiPlugin: AppPlugin<ApiPluginOptions> = async (api, options) => {
@@ -59,6 +63,7 @@ export const apiPlugin: AppPlugin<ApiPluginOptions> = async (api, options) => {
       cursors,
     });
     registerEventFeedRoutes(api, { auth, events: options.events, cursors });
+    registerBankNotificationRoutes(api, { flow: options.flow, rateLimiter: options.bankNotificationLimiter });
     api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger());
   }
   registerObservabilityRoutes(api, { database: options.database, metrics: options.metrics });

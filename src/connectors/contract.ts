@@ -141,7 +141,19 @@ export interface BankProfile {
    * still be worked on by the bank for about as long again, so the flow believes "nothing happened" only after that.
    */
   readonly answerTimeoutMs: number;
+  /**
+   * The bank pushes status changes to an address we give with the payment (Berlin Group `TPP-Notification-URI`), so
+   * the engine hands one over ({@link RegisterPaymentInput.notificationUri}). Unset: the bank is only polled.
+   */
+  readonly statusNotifications?: boolean;
 }
+
+/**
+ * What the bank answered about status notifications to the address we gave (Berlin Group
+ * `ASPSP-Notification-Support`): `true` it will notify, `false` not for this resource; undefined when it said nothing
+ * (a bank without the service, or a call that carried no address).
+ */
+export type NotificationSupport = boolean | undefined;
 
 /** Refused logins and wrong one-time codes a bank accepts when its settings do not say (the usual limit). */
 export const DEFAULT_AUTHENTICATION_ATTEMPTS = 3;
@@ -320,6 +332,8 @@ export interface AuthorisationResult {
    */
   readonly heldSecret?: string;
   readonly next: NextScaStep;
+  /** Whether the bank will notify the address given with the start of the authorisation (start only). */
+  readonly notifications?: NotificationSupport;
 }
 
 /** The payer's credentials (embedded and decoupled). Passed through to the bank only; never logged or kept. */
@@ -369,6 +383,11 @@ export interface RegisterPaymentInput {
    * standards with idempotent creation.
    */
   readonly idempotencyKey: string;
+  /**
+   * Our per-payment address for the bank's status notifications, on our own domain (given when the profile says
+   * `statusNotifications`). A notification only makes us ask the bank again: its content is never taken as the status.
+   */
+  readonly notificationUri?: string;
 }
 
 /**
@@ -397,6 +416,8 @@ export interface RegistrationResult extends CreatedResourceAuthorisation {
   readonly transactionStatus: PaymentTransactionStatus;
   /** Warnings the bank attached to its success answer. */
   readonly bankMessages: readonly BankMessage[];
+  /** Whether the bank will notify the {@link RegisterPaymentInput.notificationUri} of status changes. */
+  readonly notifications?: NotificationSupport;
 }
 
 export interface BankMessage {
@@ -419,6 +440,8 @@ export interface StartAuthorisationInput {
    * in `AuthorisationResult.payment`; others start as usual.
    */
   readonly earlierStartUnanswered?: boolean;
+  /** Our address for the bank's status notifications (as {@link RegisterPaymentInput.notificationUri}). */
+  readonly notificationUri?: string;
 }
 
 export interface CompleteAuthorisationInput {

@@ -27,6 +27,7 @@ import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { PollBudget, PollingSchedule } from './polling.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
+import { awaitsNotification, notificationMatches, parseNotificationToken } from './steps/notification.js';
 import { checkFollowupData, missingData, needsPassword, startsWithCredentials, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
 import {
@@ -429,6 +430,19 @@ export class FlowEngine {
     return stranded.length;
   }
 
+  /**
+   * The bank notified a change of the payment (src/flow/steps/notification.ts) at our address `token`. What the
+   * notification says is never believed: the bank-status job becomes due now and asks the bank. False (nothing done)
+   * when the token is not a payment's notification address.
+   */
+  async bankNotified(token: string): Promise<boolean> {
+    const parsed = parseNotificationToken(token);
+    const payment = parsed === undefined ? undefined : await this.store.load(parsed.paymentId);
+    if (parsed === undefined || payment === undefined || !notificationMatches(payment, parsed.secret)) return false;
+    if (!isFinal(payment.detailedStatus)) await this.store.schedule(payment, [{ kind: 'bank-status', runAt: this.now().toISOString() }]);
+    return true;
+  }
+
   jobHandlers(): { 'bank-status': JobHandler; 'flow-expiry': JobHandler } {
     return {
       // A failed look at the bank (a bug, the database away a moment) is tried again at the polling pace, never
@@ -454,9 +468,12 @@ export class FlowEngine {
     return { kind: 'retry', runAt: soon < leaseUntil ? soon : leaseUntil, note: 'payment busy' };
   }
 
-  /** The next look of a wait `job` has been in for `job.attempts` looks (src/flow/polling.ts). */
-  private nextLook(job: Job, retryAfterSeconds?: number): string {
-    return this.later(this.polling.delayMs(job.attempts, retryAfterSeconds));
+  /**
+   * The next look of a wait `job` has been in for `job.attempts` looks (src/flow/polling.ts), at the fallback's pace
+   * when the bank will notify the change awaited.
+   */
+  private nextLook(job: Job, payment: Payment, retryAfterSeconds?: number): string {
+    return this.later(this.polling.delayMs(job.attempts, retryAfterSeconds, awaitsNotification(payment)));
   }
 
   private async bankStatusJob(job: Job): Promise<JobOutcome> {
@@ -477,7 +494,8 @@ export class FlowEngine {
     if (executing) {
       const run = new FlowRun(this.context, payment, log, actor.requestId);
       const poll = await pollExecution(run);
-      if (poll.kind === 'pending') return { kind: 'retry', runAt: this.nextLook(job, poll.retryAfterSeconds), note: 'execution pending' };
+      if (poll.kind === 'pending')
+        return { kind: 'retry', runAt: this.nextLook(job, payment, poll.retryAfterSeconds), note: 'execution pending' };
       const committed = await this.commit(run);
       return committed ? { kind: 'done' } : { kind: 'retry', runAt: this.later(BUSY_RETRY_MS), note: 'conflict' };
     }
@@ -487,7 +505,7 @@ export class FlowEngine {
     if (phaseOf(after.detailedStatus) === 7) return { kind: 'retry', runAt: this.later(0), note: 'execution' };
     if (outcome.kind === 'next' && outcome.busy === true) return { kind: 'retry', runAt: this.later(BUSY_RETRY_MS), note: 'payment busy' };
     if (!needsBankLook(after)) return { kind: 'done' };
-    return { kind: 'retry', runAt: this.nextLook(job), note: 'bank outcome open' };
+    return { kind: 'retry', runAt: this.nextLook(job, after), note: 'bank outcome open' };
   }
 
   private async expiryJob(job: Job): Promise<JobOutcome> {

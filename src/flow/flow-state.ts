@@ -46,6 +46,12 @@ export interface FlowState {
   readonly callback?: { readonly hash: string; readonly purpose: 'payment' | 'consent' };
   /** The hash of the callback secret last used: its replay after the flow ended leads to the outcome page. */
   readonly spentCallbackHash?: string;
+  /**
+   * Our address for the bank's status notifications (src/flow/steps/notification.ts): the SHA-256 of its secret (what
+   * a notification is checked against), the secret sealed with the operator key ring (`notificationSecretContext`, so
+   * a later call gives the bank the same address), and the bank's last answer about it (`ASPSP-Notification-Support`).
+   */
+  readonly notification?: { readonly hash: string; readonly sealed: string; readonly confirmed?: boolean };
   /** The end-to-end id sent to the bank, when it differs from the client's (decisions §2). */
   readonly bankEndToEndId?: string;
   readonly bankPayment?: BankReference;
@@ -123,6 +129,11 @@ export function withUnleasedFields(state: FlowState, current: FlowState): FlowSt
 /** What a held secret is sealed for: it opens for this payment's flow state only. */
 export function heldSecretContext(paymentId: string): string {
   return `payments.flow_state.heldSecret:${paymentId}`;
+}
+
+/** What the secret of our notification address is sealed for: this payment's flow state only. */
+export function notificationSecretContext(paymentId: string): string {
+  return `payments.flow_state.notification:${paymentId}`;
 }
 
 /** The flow state of a payment row (our own JSON; an absent state is an empty one). */

@@ -8,7 +8,11 @@
  *   minutes, not a quarter of an hour, while a bank is asked at most every `maxMs` per payment;
  * - every delay carries ±20 % jitter, so payments created together do not ask together; a bank's `Retry-After` is a
  *   floor;
- * - a per-bank budget (`PollBudget`) bounds the background calls one process makes to one bank per second.
+ * - a per-bank budget (`PollBudget`) bounds the background calls one process makes to one bank per second;
+ * - a wait the bank confirmed it will notify (Berlin Group `TPP-Notification-URI` answered with
+ *   `ASPSP-Notification-Support: true`; src/flow/steps/notification.ts) is woken by the notification, so polling is
+ *   only the fallback for one that never came: it starts at `PUSH_FALLBACK_FACTOR` times the base (10 s by default)
+ *   for the first minute, then doubles to the same cap, so a lost notification still costs at most the cap.
  */
 
 export interface PollingOptions {
@@ -24,24 +28,35 @@ export interface PollingOptions {
 
 export const DEFAULT_FAST_FOR_MS = 60_000;
 const JITTER = 0.2;
+/** How much slower the first minute's pace is for a wait the bank will notify (the fallback's pace). */
+export const PUSH_FALLBACK_FACTOR = 10;
 
 export class PollingSchedule {
-  private readonly fastAttempts: number;
+  private readonly paces: Readonly<Record<'polled' | 'pushed', { readonly baseMs: number; readonly fastAttempts: number }>>;
   private readonly random: () => number;
 
   constructor(private readonly options: PollingOptions) {
-    this.fastAttempts = Math.max(1, Math.ceil((options.fastForMs ?? DEFAULT_FAST_FOR_MS) / options.baseMs));
+    const fastForMs = options.fastForMs ?? DEFAULT_FAST_FOR_MS;
+    const pace = (baseMs: number): { baseMs: number; fastAttempts: number } => ({
+      baseMs,
+      fastAttempts: Math.max(1, Math.ceil(fastForMs / baseMs)),
+    });
+    this.paces = {
+      polled: pace(options.baseMs),
+      pushed: pace(Math.min(options.maxMs, options.baseMs * PUSH_FALLBACK_FACTOR)),
+    };
     this.random = options.random ?? Math.random;
   }
 
   /**
    * The delay before look number `attempt + 1` of one wait (`attempt` looks were made since the wait began; the job
-   * queue counts them), at least the bank's `Retry-After`.
+   * queue counts them), at least the bank's `Retry-After`. `pushed`: the bank will notify the change awaited.
    */
-  delayMs(attempt: number, retryAfterSeconds?: number): number {
-    const { baseMs, maxMs } = this.options;
-    const backoffSteps = Math.max(0, attempt - this.fastAttempts + 1);
-    const plain = attempt < this.fastAttempts ? baseMs : Math.min(maxMs, baseMs * 2 ** Math.min(backoffSteps, 30));
+  delayMs(attempt: number, retryAfterSeconds?: number, pushed = false): number {
+    const { maxMs } = this.options;
+    const { baseMs, fastAttempts } = this.paces[pushed ? 'pushed' : 'polled'];
+    const backoffSteps = Math.max(0, attempt - fastAttempts + 1);
+    const plain = attempt < fastAttempts ? baseMs : Math.min(maxMs, baseMs * 2 ** Math.min(backoffSteps, 30));
     const jittered = Math.round(plain * (1 - JITTER + 2 * JITTER * this.random()));
     return Math.max(jittered, (retryAfterSeconds ?? 0) * 1000);
   }

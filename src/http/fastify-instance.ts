@@ -29,13 +29,14 @@ export interface HttpServerSettings {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * A request URL as logged: the secrets that some paths carry (the payer's flow link, our bank callback, a desktop's
- * hand-over link, the sandbox bank's page tokens) are replaced, so a log reader cannot walk into a payer's flow.
+ * A request URL as logged: the secrets that some paths carry (the payer's flow link, our bank callback and
+ * notification addresses, a desktop's hand-over link, the sandbox bank's page tokens) are replaced, so a log reader cannot walk into a payer's flow.
  */
 export function redactUrl(url: string): string {
   return url
     .replace(/^\/pay\/return\/([^/?#]+)\/[^/?#]+/, '/pay/return/$1/[secret]')
     .replace(/^\/pay\/handover\/[^/?#]+/, '/pay/handover/[secret]')
+    .replace(/^\/notifications\/([a-z0-9-]+)\/[^/?#]+/, '/notifications/$1/[token]')
     .replace(/^\/pay\/(?!return\/|handover\/)[^/?#]+/, '/pay/[token]')
     .replace(/\/(sca|decoupled)\/[^/?#]+/, '/$1/[token]')
     .replace(/\/uk\/([a-z0-9-]+)\/(pay|app)\/[^/?#]+/, '/uk/$1/$2/[token]');

@@ -30,6 +30,16 @@ describe('the polling schedule', () => {
     assert.equal(schedule.delayMs(10_000), 120_000);
   });
 
+  it('a wait the bank will notify is polled as a fallback: every 10 s for the first minute, then doubling to the same cap', () => {
+    assert.equal(schedule.delayMs(0, undefined, true), 10_000);
+    assert.equal(schedule.delayMs(5, undefined, true), 10_000);
+    assert.equal(schedule.delayMs(6, undefined, true), 20_000);
+    assert.equal(schedule.delayMs(8, undefined, true), 80_000);
+    assert.equal(schedule.delayMs(9, undefined, true), 120_000);
+    assert.equal(schedule.delayMs(10_000, undefined, true), 120_000);
+    assert.equal(schedule.delayMs(0, 30, true), 30_000, "the bank's Retry-After is still a floor");
+  });
+
   it("spreads each delay by at most 20 % either way, and takes the bank's Retry-After as a floor", () => {
     const low = new PollingSchedule({ baseMs: 1000, maxMs: 120_000, random: () => 0 });
     const high = new PollingSchedule({ baseMs: 1000, maxMs: 120_000, random: () => 0.999999 });

@@ -113,6 +113,7 @@ describe('redactUrl', () => {
     assert.equal(redactUrl('/pay/AbC_123-xyz/continue?lang=de'), '/pay/[token]/continue?lang=de');
     assert.equal(redactUrl('/pay/return/5f0c/abcdef'), '/pay/return/5f0c/[secret]');
     assert.equal(redactUrl('/pay/handover/AbC_123-xyz'), '/pay/handover/[secret]');
+    assert.equal(redactUrl('/notifications/berlin-group/5f0c.AbC_123-xyz'), '/notifications/berlin-group/[token]');
     assert.equal(redactUrl('/sandbox-bank/rheinland/sca/tok123/login'), '/sandbox-bank/rheinland/sca/[token]/login');
     assert.equal(redactUrl('/api/v1/ob/payments'), '/api/v1/ob/payments');
   });

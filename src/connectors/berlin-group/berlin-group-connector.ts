@@ -65,6 +65,8 @@ import {
   buildAccountListConsentBody,
   buildPaymentInitiationBody,
   choosePaymentProduct,
+  notificationHeaders,
+  notificationSupportOf,
   scaPreferenceHeaders,
   tomorrowIsoDate,
 } from './request-builders.js';
@@ -144,6 +146,7 @@ export class BerlinGroupConnector implements BankConnector {
       context: input.context,
       headers: {
         ...this.redirectHeaders(approach, input.returnAddress),
+        ...this.notificationHeaders(input.notificationUri),
         'PSU-ID': input.psuId,
       },
       body,
@@ -194,12 +197,13 @@ export class BerlinGroupConnector implements BankConnector {
       psuMessage: answer.psuMessage,
       bankMessages: toBankMessages(answer.tppMessages),
       next,
+      ...this.notificationSupport(input.notificationUri, response),
     };
   }
 
   startAuthorisation(input: StartAuthorisationInput): Promise<AuthorisationResult> {
     const operation = 'startPaymentAuthorisation';
-    return this.startResourceAuthorisation(operation, decodePayment(operation, input.payment), input);
+    return this.startResourceAuthorisation(operation, decodePayment(operation, input.payment), input, input.notificationUri);
   }
 
   /**
@@ -514,6 +518,7 @@ export class BerlinGroupConnector implements BankConnector {
     operation: string,
     resource: ResourceReference,
     input: { readonly context: CallContext; readonly psu?: PsuCredentials; readonly returnAddress?: ReturnAddress },
+    notificationUri?: string,
   ): Promise<AuthorisationResult> {
     const { psu } = input;
     const approach = this.profile.scaApproach;
@@ -530,10 +535,13 @@ export class BerlinGroupConnector implements BankConnector {
       method: 'POST',
       url: this.linkOr(operation, href, `${resourcePath(resource)}/authorisations`),
       context: input.context,
-      headers: { ...this.redirectHeaders(approach, input.returnAddress), 'PSU-ID': psu?.id },
+      headers: { ...this.redirectHeaders(approach, input.returnAddress), ...this.notificationHeaders(notificationUri), 'PSU-ID': psu?.id },
       body: withPassword ? { psuData: { password: psu.password } } : {},
     });
-    return this.authorisationResult(operation, response, undefined, approach);
+    return {
+      ...this.authorisationResult(operation, response, undefined, approach),
+      ...this.notificationSupport(notificationUri, response),
+    };
   }
 
   private async updateAuthorisation(
@@ -631,6 +639,18 @@ export class BerlinGroupConnector implements BankConnector {
       'TPP-Redirect-URI': returnAddress?.uri,
       'TPP-Nok-Redirect-URI': returnAddress?.nokUri,
     };
+  }
+
+  /** The standard's notification headers, for a bank whose settings say it offers notifications. */
+  private notificationHeaders(notificationUri: string | undefined): Record<string, string> {
+    return this.settings.statusNotifications === true ? notificationHeaders(notificationUri) : {};
+  }
+
+  /** The bank's `ASPSP-Notification-Support` answer to an address we gave (nothing when we gave none). */
+  private notificationSupport(notificationUri: string | undefined, response: BankResponse): { notifications?: boolean } {
+    if (this.settings.statusNotifications !== true || notificationUri === undefined) return {};
+    const support = notificationSupportOf(response.headers['aspsp-notification-support']);
+    return support === undefined ? {} : { notifications: support };
   }
 
   private stepFromTransactionStatus(state: string): NextScaStep {

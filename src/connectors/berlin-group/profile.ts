@@ -19,6 +19,7 @@ export function berlinGroupProfile(settings: BerlinGroupSettings): BankProfile {
     oneTimeCodeAttempts: settings.oneTimeCodeAttempts ?? DEFAULT_AUTHENTICATION_ATTEMPTS,
     fundsConfirmation: false,
     answerTimeoutMs: settings.timeoutMs,
+    statusNotifications: settings.statusNotifications === true,
   };
 }
 

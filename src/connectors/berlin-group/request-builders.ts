@@ -108,3 +108,21 @@ export function scaPreferenceHeaders(approach: ScaApproach): Record<string, stri
       return { 'TPP-Redirect-Preferred': 'false', 'TPP-Decoupled-Preferred': 'true' };
   }
 }
+
+/** What we ask the bank to notify: every SCA status change, every transaction status change, and the last one. */
+export const NOTIFICATION_CONTENT_PREFERRED = 'status=SCA,PROCESS,LAST';
+
+/**
+ * The standard's "lean push" headers: our per-payment address for the bank's status notifications and what we would
+ * like to hear. None without an address.
+ */
+export function notificationHeaders(notificationUri: string | undefined): Record<string, string> {
+  if (notificationUri === undefined) return {};
+  return { 'TPP-Notification-URI': notificationUri, 'TPP-Notification-Content-Preferred': NOTIFICATION_CONTENT_PREFERRED };
+}
+
+/** The bank's `ASPSP-Notification-Support` answer: true or false, undefined when absent or not a boolean. */
+export function notificationSupportOf(header: string | undefined): boolean | undefined {
+  const value = header?.trim().toLowerCase();
+  return value === 'true' ? true : value === 'false' ? false : undefined;
+}

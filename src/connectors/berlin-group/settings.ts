@@ -44,6 +44,12 @@ export const BerlinGroupSettingsSchema = Type.Object(
     loginAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
     /** How many wrong one-time codes the bank accepts for one authorisation (default 3). */
     oneTimeCodeAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    /**
+     * The bank offers the standard's resource status notifications: the payment initiation and the start of its
+     * authorisation carry `TPP-Notification-URI` (our per-payment address) and `TPP-Notification-Content-Preferred`,
+     * and a notification makes us ask the bank at once (default false: the bank is only polled).
+     */
+    statusNotifications: Type.Optional(Type.Boolean()),
     /** This bank's own QWAC and QSealC files, replacing the process's (QWAC_*, QSEAL_*) towards it. */
     identity: Type.Optional(BerlinGroupIdentitySchema),
   },

@@ -14,6 +14,7 @@ import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
 import { loginAccepted, refuseLogin } from './login.js';
+import { notificationUriOf } from './notification.js';
 import {
   failAfterRefusal,
   failFromBank,
@@ -60,8 +61,11 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
         const context = run.callContext();
         // A start still open from an earlier run (its answer lost, the payment unauthorised at the bank since).
         const earlierStartUnanswered = run.state.openCall?.operation === 'startAuthorisation';
+        const starts = !(next.kind === 'authenticate' && authorisation !== undefined);
+        // Made before the call, so its durable step commits the address the bank may notify at once.
+        const notificationUri = starts ? notificationUriOf(run) : undefined;
         const call: BankCall<AuthorisationResult> =
-          next.kind === 'authenticate' && authorisation !== undefined
+          !starts && authorisation !== undefined
             ? await run.send('updatePsuAuthentication', () =>
                 run.embedded().updatePsuAuthentication({ context, resource: bankPayment, authorisation, psu }),
               )
@@ -75,6 +79,7 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
                   psu,
                   ...(returnAddress === undefined ? {} : { returnAddress }),
                   ...(earlierStartUnanswered ? { earlierStartUnanswered } : {}),
+                  ...(notificationUri === undefined ? {} : { notificationUri }),
                 });
               });
         if (!call.ok) {

@@ -9,6 +9,7 @@ import type { FlowRun } from '../run.js';
 import type { BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
 import { refuseLogin } from './login.js';
+import { notificationUriOf, recordNotificationSupport } from './notification.js';
 import { BANK_UNAVAILABLE, CONTINUE, type StepResult } from './step-result.js';
 
 /** SEPA end-to-end identification: at most 35 characters of the SEPA character set (decisions §2). */
@@ -44,6 +45,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
   const order = paymentOrder(run);
   const loginId = run.loginId();
+  const notificationUri = notificationUriOf(run);
   const register = (): ReturnType<typeof connector.registerPayment> =>
     connector.registerPayment({
       context: run.callContext(),
@@ -52,6 +54,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
       idempotencyKey: run.payment.id,
       ...(returnAddress === undefined ? {} : { returnAddress }),
       ...(loginId === undefined ? {} : { psuId: loginId }),
+      ...(notificationUri === undefined ? {} : { notificationUri }),
     });
   let result = await run.send('registerPayment', register);
   // A registration whose answer was lost is sent once more at once: what it may have left at the bank cannot execute
@@ -77,6 +80,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
     // The bank's page for the payer: a run that dies before its commit leaves it for the recovery to lead the payer to.
     ...(registered.next.kind === 'redirect' ? { bankRedirectUrl: registered.next.url } : {}),
   });
+  recordNotificationSupport(run, registered.notifications);
   // A durable step's answer is committed at once (decisions §8): the bank holds a payment from now on, and a run that
   // dies before its own commit leaves its reference (and link) to reconcile, not a payment at the bank we forgot.
   await run.checkpointer?.(run);

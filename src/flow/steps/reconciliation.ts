@@ -13,6 +13,7 @@ import { failureReason } from '../../domain/detailed-status.js';
 import type { FlowRun } from '../run.js';
 import { failureStatusFrom } from '../../domain/transitions.js';
 import { callBank } from './bank-errors.js';
+import { recordNotificationSupport } from './notification.js';
 import { CONTINUE, STOP, type StepResult } from './step-result.js';
 
 /** First look at the bank again this soon after an indeterminate answer. */
@@ -124,6 +125,7 @@ export function failFromBank(run: FlowRun, code: FailureCode): void {
 export function keepAuthorisationReferences(run: FlowRun, result: AuthorisationResult): void {
   run.setState({ authorisation: result.authorisation, ...(result.payment === undefined ? {} : { bankPayment: result.payment }) });
   run.holdSecret(result.heldSecret);
+  recordNotificationSupport(run, result.notifications);
   if (result.providerPaymentId !== undefined) run.changes = { ...run.changes, providerPaymentId: result.providerPaymentId };
 }
 

@@ -9,6 +9,7 @@
 import type { FlowRun } from '../run.js';
 import { missingData } from './followup-data.js';
 import { loginAccepted, refuseLogin } from './login.js';
+import { notificationUriOf } from './notification.js';
 import { initiate } from './payment-registration.js';
 import { failAfterRefusal, keepAuthorisationReferences, startReconciling } from './reconciliation.js';
 import { BANK_UNAVAILABLE, CONTINUE, STOP, type StepResult } from './step-result.js';
@@ -53,11 +54,13 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
   if (bankPayment === undefined) throw new Error('initiate() keeps the bank payment');
   const loginId = run.loginId();
   const password = run.secrets.password;
+  const notificationUri = notificationUriOf(run);
   const started = await run.send('startAuthorisation', () =>
     run.connector().startAuthorisation({
       context: run.callContext(),
       payment: bankPayment,
       psu: { ...(loginId === undefined ? {} : { id: loginId }), ...(password === undefined ? {} : { password }) },
+      ...(notificationUri === undefined ? {} : { notificationUri }),
     }),
   );
   if (!started.ok && started.definite && started.code === 'PSU_AUTHENTICATION_FAILED') {

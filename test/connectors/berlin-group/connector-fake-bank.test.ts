@@ -15,6 +15,7 @@ import {
   type PaymentOrder,
 } from '../../../src/connectors/index.js';
 import { startFakeBank, settings, type FakeAnswer, type FakeBank } from '../helpers/fake-bank.js';
+import type { BerlinGroupSettings } from '../../../src/connectors/berlin-group/settings.js';
 import { accountInformationOf, bgAuthorisation, bgPayment, embeddedOf, inside, linksInside, returnTo } from '../helpers/references.js';
 
 const REQUEST_ID = '99391c7e-ad88-49ec-a2ad-99ddcb1f7721';
@@ -88,6 +89,38 @@ describe('initiatePayment', () => {
     assert.equal(result.scaApproach, 'REDIRECT');
     assert.deepEqual(result.next, { kind: 'redirect', url: `${bank.origin}/xs2a/bank-a/sca/p-1?token=t` });
     assert.equal(inside(result.authorisation)['authorisationId'], 'a-1');
+  });
+
+  test('status notifications: our address and preference go with the initiation when the settings say so; the answer is kept', async () => {
+    const answer = (support: string | undefined): FakeAnswer => ({
+      status: 201,
+      headers: support === undefined ? {} : { 'ASPSP-Notification-Support': support, 'ASPSP-Notification-Content': 'status=SCA,PROCESS' },
+      body: { transactionStatus: 'RCVD', paymentId: 'p', _links: { startAuthorisation: { href: 'v1/payments/x/p/authorisations' } } },
+    });
+    const register = (overrides: Partial<BerlinGroupSettings>) =>
+      createConnector(settings(baseUrl(), overrides)).registerPayment({
+        idempotencyKey: 'payment-1',
+        context,
+        payment: order,
+        returnAddress: returnTo('https://pis.example/callback?state=ok'),
+        notificationUri: 'https://pis.example/notifications/berlin-group/token',
+      });
+
+    bank.handle(() => answer('true'));
+    const notified = await register({ statusNotifications: true });
+    assert.equal(bank.requests[0]?.headers['tpp-notification-uri'], 'https://pis.example/notifications/berlin-group/token');
+    assert.equal(bank.requests[0]?.headers['tpp-notification-content-preferred'], 'status=SCA,PROCESS,LAST');
+    assert.equal(notified.notifications, true);
+
+    bank.requests.length = 0;
+    bank.handle(() => answer('false'));
+    assert.equal((await register({ statusNotifications: true })).notifications, false, 'the bank will not notify this payment');
+
+    bank.requests.length = 0;
+    bank.handle(() => answer(undefined));
+    const silent = await register({});
+    assert.equal(bank.requests[0]?.headers['tpp-notification-uri'], undefined, 'not sent to a bank without the service');
+    assert.equal(silent.notifications, undefined);
   });
 
   test('a request id that is not a UUID is replaced by a fresh UUID', async () => {

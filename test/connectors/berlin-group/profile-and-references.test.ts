@@ -25,6 +25,7 @@ describe('berlinGroupProfile', () => {
       oneTimeCodeAttempts: 3,
       fundsConfirmation: false,
       answerTimeoutMs: 7000,
+      statusNotifications: false,
     });
   });
 

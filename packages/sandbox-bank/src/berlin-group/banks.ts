@@ -22,6 +22,8 @@ export interface SandboxBankDefinition {
   readonly loginAttempts: number;
   /** Wrong one-time codes an authorisation takes before it fails (the catalogue's `oneTimeCodeAttempts`). */
   readonly oneTimeCodeAttempts: number;
+  /** The bank sends status notifications to a `TPP-Notification-URI` (the catalogue's `statusNotifications`). */
+  readonly statusNotifications: boolean;
 }
 
 /** Products whose currency is fixed by their name; the SEPA family is EUR. */
@@ -75,6 +77,7 @@ export function sandboxBanks(
         remittanceMaxLength: bank.remittanceMaxLength,
         loginAttempts: connector.loginAttempts ?? authenticationAttempts,
         oneTimeCodeAttempts: connector.oneTimeCodeAttempts ?? authenticationAttempts,
+        statusNotifications: connector.statusNotifications === true,
       });
     }
   }

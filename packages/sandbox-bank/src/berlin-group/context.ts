@@ -17,6 +17,7 @@ import {
   type TrustedCas,
 } from '../shared/strict.js';
 import { verifyRequestSignature } from './signature.js';
+import type { StatusNotifier } from './notifier.js';
 import type { SandboxState } from './state.js';
 
 export interface BankContext extends RequestKeeping {
@@ -27,6 +28,8 @@ export interface BankContext extends RequestKeeping {
   readonly publicUrl: string;
   /** Strict mode (a live bank's checks): the CAs client certificates must be issued by; undefined: off. */
   readonly strict: TrustedCas | undefined;
+  /** The status notifications of the payments initiated with a `TPP-Notification-URI`. */
+  readonly notifier: StatusNotifier;
 }
 
 const CERTIFICATE_CODES = {

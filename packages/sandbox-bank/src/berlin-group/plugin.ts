@@ -10,6 +10,7 @@ import type { BankContext } from './context.js';
 import { Xs2aError } from './errors.js';
 import { FaultPlan } from '../shared/faults.js';
 import { loadSandboxFixtures, type SandboxFixtures } from '../shared/fixtures.js';
+import { StatusNotifier } from './notifier.js';
 import { registerPayerPages } from './pages.js';
 import { SandboxState } from './state.js';
 import { normalisePublicUrl, playFaultsAfterActing, registerBodyParsers, releaseHeldRequestsOnClose } from '../shared/plumbing.js';
@@ -60,10 +61,13 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
     attemptLimits: (slug) =>
       banks.get(slug) ?? { loginAttempts: options.authenticationAttempts, oneTimeCodeAttempts: options.authenticationAttempts },
   });
+  const faults = options.faults ?? new FaultPlan();
+  const notifier = new StatusNotifier({ state, faults, log: app.log });
   const context: BankContext = {
     state,
     banks,
-    faults: options.faults ?? new FaultPlan(),
+    faults,
+    notifier,
     publicUrl,
     strict: options.strict === undefined ? undefined : trustedCas(options.strict),
     rawBodies: new WeakMap(),
@@ -79,6 +83,10 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
     const given = request.headers['x-request-id'];
     void reply.header('X-Request-ID', typeof given === 'string' && UUID.test(given) ? given : randomUUID());
   });
+
+  // A call's answer goes first; then what it changed is notified (best effort, never holding the answer back).
+  app.addHook('onResponse', async () => notifier.check());
+  app.addHook('onClose', async () => notifier.stop());
 
   releaseHeldRequestsOnClose(app, context);
   playFaultsAfterActing(app, context);

@@ -19,6 +19,8 @@ export interface CatalogueBerlinGroupConnector {
   readonly signRequests?: boolean | undefined;
   readonly loginAttempts?: number | undefined;
   readonly oneTimeCodeAttempts?: number | undefined;
+  /** The bank sends the standard's status notifications to a `TPP-Notification-URI` (berlin-group/notifier.ts). */
+  readonly statusNotifications?: boolean | undefined;
 }
 
 export interface CatalogueBank {

@@ -24,6 +24,8 @@ export const OPERATIONS = [
   'getConsentStatus',
   'deleteConsent',
   'getAccounts',
+  /** Not a call to the bank but the bank's own: its status notification to the TPP (berlin-group/notifier.ts). */
+  'sendNotification',
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 

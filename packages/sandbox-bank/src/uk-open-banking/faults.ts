@@ -39,4 +39,6 @@ export const FROM_BERLIN_GROUP: Readonly<Record<OperationName, readonly UkOperat
   getConsentStatus: ['getDomesticPaymentConsent'],
   deleteConsent: [],
   getAccounts: ['getFundsConfirmation'],
+  // The UK banks send no status notifications.
+  sendNotification: [],
 };

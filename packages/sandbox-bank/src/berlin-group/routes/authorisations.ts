@@ -10,6 +10,7 @@ import { admit, requireBank, type BankContext } from '../context.js';
 import { Xs2aError } from '../errors.js';
 import { isFinalScaStatus, type Authorisation, type Resource } from '../state.js';
 import { checkAuthorisationBody, type AuthorisationBody } from '../xs2a-bodies.js';
+import { subscribeToNotifications } from './payments.js';
 import { afterAuthentication, methodSelectedAnswer, startDecoupled } from '../sca-answers.js';
 import {
   authorisationPath,
@@ -119,7 +120,9 @@ async function startAuthorisation(
       : resource.approach === 'DECOUPLED'
         ? startDecoupledAuthorisation(start)
         : startEmbedded(start);
-  return sendJson(reply, 201, answer, { 'ASPSP-SCA-Approach': resource.approach });
+  // The standard lets the start of a payment's authorisation name the notification address too.
+  const notification = resource.kind === 'payment' ? subscribeToNotifications(context, request, bank, resource) : {};
+  return sendJson(reply, 201, answer, { 'ASPSP-SCA-Approach': resource.approach, ...notification });
 }
 
 interface StartCall {

@@ -67,7 +67,26 @@ async function initiatePayment(context: BankContext, request: InitiationRequest,
     reply,
     201,
     { transactionStatus: payment.status, paymentId: payment.id, _links: links },
-    { Location: bankUrl(context, bank, resourcePath(payment)), 'ASPSP-SCA-Approach': sca.approach },
+    {
+      Location: bankUrl(context, bank, resourcePath(payment)),
+      'ASPSP-SCA-Approach': sca.approach,
+      ...subscribeToNotifications(context, request, bank, payment),
+    },
+  );
+}
+
+/** The TPP's notification address for the payment, when it gave one: the bank's answer headers about it. */
+export function subscribeToNotifications(
+  context: BankContext,
+  request: FastifyRequest,
+  bank: SandboxBankDefinition,
+  payment: Payment,
+): Record<string, string> {
+  return context.notifier.subscribe(
+    bank,
+    payment,
+    header(request, 'TPP-Notification-URI'),
+    header(request, 'TPP-Notification-Content-Preferred'),
   );
 }
 
