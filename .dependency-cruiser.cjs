@@ -19,8 +19,9 @@ const LAYERS = {
   http: ['domain'],
   i18n: ['domain'],
   config: ['crypto', 'domain'],
-  // Our certificates and keys towards the banks, read from the operator's files (the connectors get PEM, not this).
-  identity: ['config', 'domain'],
+  // Our certificates and keys towards the banks, read from the operator's files, and each bank's credentials made of
+  // them for the connectors (the connectors get PEM and keys, never this module).
+  identity: ['connectors', 'config', 'domain'],
   // Infrastructure and the banks.
   storage: ['config', 'crypto', 'domain'],
   jobs: ['storage', 'config', 'domain'],

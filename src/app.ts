@@ -11,7 +11,7 @@ import { failingBankIds } from './console/banks/queries.js';
 import { consolePlugin } from './console/plugin.js';
 import { buildServiceGraph } from './composition.js';
 import { HandoverStore } from './flow/handovers.js';
-import { certificateReports, certificateWarnings } from './identity/identity.js';
+import { certificateWarnings } from './identity/identity.js';
 import { hostedPagesPlugin } from './hosted/plugin.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
@@ -162,7 +162,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       catalogue,
       now,
       sandboxFaultOperations: { 'berlin-group': BERLIN_GROUP_SANDBOX_OPERATIONS, 'uk-open-banking': UK_SANDBOX_OPERATIONS },
-      bankCertificateWarnings: () => certificateWarnings(certificateReports(services.bankIdentity, now())),
+      bankCertificateWarnings: () => certificateWarnings(services.bankIdentities.reports(now())),
     });
   }
 

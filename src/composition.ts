@@ -9,15 +9,7 @@ import { TokenService } from './auth/tokens.js';
 import { VerifiedTokenCache } from './auth/token-cache.js';
 import { ClientBrandingStore } from './branding/client-branding.js';
 import type { Config } from './config/config.js';
-import {
-  createConnectors,
-  type ConnectorIdentity,
-  type Connectors,
-  type IdentityResolver,
-  type OpenBankingSigningKeys,
-  type TlsOptions,
-} from './connectors/index.js';
-import type { Standard } from './connectors/settings.js';
+import { createConnectors, type Connectors } from './connectors/index.js';
 import {
   loadSigningKeys,
   ukSandboxBankSettings,
@@ -26,7 +18,8 @@ import {
   type UkOpenBankingSettings,
 } from './connectors/uk-open-banking/index.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { certificateReports, certificateWarnings, loadBankIdentity, type BankIdentity } from './identity/identity.js';
+import { certificateWarnings, loadBankIdentity, type BankIdentity, type CertificateReport } from './identity/identity.js';
+import { BankIdentities } from './identity/bank-identities.js';
 import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentRepository } from './payments/payment-repository.js';
@@ -87,6 +80,8 @@ export interface ServiceGraph {
   readonly branding: ClientBrandingStore;
   /** Our certificates and keys towards the banks (src/identity/), as loaded at start. */
   readonly bankIdentity: BankIdentity;
+  /** Our identity towards each bank (the process's, or a bank entry's own files), with the certificates' reports. */
+  readonly bankIdentities: BankIdentities;
   /** The UK sandbox banks' registrations of this service (empty when no UK sandbox bank is in the catalogue). */
   readonly sandboxClients: readonly UkClientRegistration[];
   /** The catalogue's UK banks that the sandbox bank serves (told our registrations when it runs on its own). */
@@ -132,11 +127,13 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
   const openBankingKeys = await loadSigningKeys(config.openBankingSigningKey);
   // Our certificates towards the banks (docs/going-live.md): mutual TLS per standard, the Berlin Group signature.
   const bankIdentity = loadBankIdentity(config.bankIdentity);
-  logBankIdentity(bankIdentity, now(), logger);
-  metrics.watchBankCertificates(() => certificateReports(bankIdentity, now()));
-  const everyBank = (['sandbox', 'production'] as const)
-    .flatMap((environment) => catalogue.banks(environment))
-    .map((bank) => bank.connector);
+  const everyBankEntry = (['sandbox', 'production'] as const).flatMap((environment) => catalogue.banks(environment));
+  // A bank entry may name its own certificate files; they are read now, so a wrong one stops the start.
+  const bankIdentities = new BankIdentities(bankIdentity, openBankingKeys);
+  bankIdentities.load(everyBankEntry);
+  logBankIdentity(bankIdentities.reports(now()), logger);
+  metrics.watchBankCertificates(() => bankIdentities.reports(now()));
+  const everyBank = everyBankEntry.map((bank) => bank.connector);
   const ukSandboxBanks = ukSandboxBankSettings(everyBank, config.sandboxBank.url);
   const sandboxClients = await ukSandboxClients(openBankingKeys, ukSandboxBanks, `${config.baseUrl}/pay/return`);
   // Every bank call is recorded for the console (bank health, a payment's bank calls), batched off the payer's path.
@@ -149,7 +146,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
   });
   // A bank that does not know a payment it gave us is an operator's alarm (log error and metric), never a failure.
   const metered = meterConnectors(
-    createConnectors({ logger, now, openBankingKeys, identity: connectorIdentity(bankIdentity, openBankingKeys) }),
+    createConnectors({ logger, now, openBankingKeys, identity: bankIdentities.resolve }),
     catalogue,
     metrics,
     bankCallRecorder,
@@ -192,6 +189,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     flow,
     branding: new ClientBrandingStore(database.db, now),
     bankIdentity,
+    bankIdentities,
     sandboxClients,
     ukSandboxBanks,
     jobHandlers: { ...flow.jobHandlers() },
@@ -205,36 +203,12 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
   };
 }
 
-/**
- * Our identity per standard, for the connectors: the Berlin Group QWAC and QSealC, the UK transport certificate and
- * signing key; BANK_CA_FILE trusted by both. Made once, so each standard's identity is one object (its connection
- * pool and signer are kept per object).
- */
-export function connectorIdentity(identity: BankIdentity, openBankingKeys: OpenBankingSigningKeys): IdentityResolver {
-  const ca = identity.bankCas === undefined ? {} : { ca: identity.bankCas };
-  const tls = (pair: BankIdentity['qwac']): TlsOptions | undefined =>
-    pair === undefined ? (identity.bankCas === undefined ? undefined : ca) : { cert: pair.certificatePem, key: pair.privateKeyPem, ...ca };
-  const berlinGroupTls = tls(identity.qwac);
-  const ukTls = tls(identity.openBankingTransport);
-  const byStandard: { readonly [S in Standard]: ConnectorIdentity } = {
-    'berlin-group': {
-      ...(berlinGroupTls === undefined ? {} : { tls: berlinGroupTls }),
-      ...(identity.qseal === undefined
-        ? {}
-        : { signing: { certificatePem: identity.qseal.certificatePem, privateKeyPem: identity.qseal.privateKeyPem } }),
-    },
-    'uk-open-banking': { openBankingKeys, ...(ukTls === undefined ? {} : { tls: ukTls }) },
-  };
-  return (settings) => byStandard[settings.standard];
-}
-
 /** Says at start which certificates the banks will see, and warns of any near or past its expiry. */
-function logBankIdentity(identity: BankIdentity, now: Date, logger: FastifyBaseLogger): void {
-  const reports = certificateReports(identity, now);
+function logBankIdentity(reports: readonly CertificateReport[], logger: FastifyBaseLogger): void {
   for (const report of reports) {
     const { subject, organisationIdentifier, psd2, notAfter } = report.certificate;
     logger.info(
-      { use: report.use, subject, organisationIdentifier, psd2Roles: psd2?.roles, notAfter },
+      { use: report.use, bank: report.bank, subject, organisationIdentifier, psd2Roles: psd2?.roles, notAfter },
       `bank certificate: ${report.purpose}`,
     );
   }

@@ -7,6 +7,7 @@
  * Where no connector is at hand (the providers list), {@link bankProfile} and {@link offersAccountInformation} say
  * what a bank asks of the payer, from the same per-standard code the connector uses.
  */
+import { X509Certificate } from 'node:crypto';
 import { getGlobalDispatcher, type Agent, type Dispatcher } from 'undici';
 import type { ConnectorSettings, Standard } from './settings.js';
 import type { BankConnector, BankProfile, SettingsOf } from './contract.js';
@@ -172,6 +173,7 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
         now: shared.now,
         keys: credentials.keys,
         tokens: shared.tokens,
+        ...(credentials.tls === undefined ? {} : certificateFingerprint(credentials.tls)),
       }),
     profile: (settings) => ukOpenBankingProfile(settings),
     offersAccountInformation: () => false,
@@ -179,6 +181,19 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
     addresses: (settings) => [settings.issuer, settings.resourceBaseUrl],
   },
 };
+
+const fingerprints = new WeakMap<TlsOptions, string>();
+
+/** The SHA-256 fingerprint of the client certificate of `tls`, if any (read once per identity: connectors are built per run). */
+function certificateFingerprint(tls: TlsOptions): { transportCertificateFingerprint?: string } {
+  if (tls.cert === undefined) return {};
+  let fingerprint = fingerprints.get(tls);
+  if (fingerprint === undefined) {
+    fingerprint = new X509Certificate(tls.cert).fingerprint256;
+    fingerprints.set(tls, fingerprint);
+  }
+  return { transportCertificateFingerprint: fingerprint };
+}
 
 /** The entry of the settings' standard. Each entry takes exactly its own standard's settings, so the cast is safe. */
 function entryFor(settings: ConnectorSettings): StandardEntry<Standard> {

@@ -507,6 +507,12 @@ export class FlowEngine {
       // A one-time code whose answer was lost: the bank's SCA status tells whether the payer must type it again.
       return afterUnansweredCode(run, 'in-background');
     }
+    if (run.status === 'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING' && run.state.reconciling === true) {
+      // A method choice whose run died after the call: choosing a method authorises nothing, so, as when its answer
+      // is lost within the request, the payer chooses again (the bank takes a repeated choice).
+      run.setState({ openCall: undefined, reconciling: undefined });
+      return STOP;
+    }
     const outcome = await reconcile(run);
     if (outcome === 'moved') return STOP;
     if (outcome === 'pending' && this.loginLost(run)) {

@@ -20,9 +20,25 @@ export interface CertifiedKey {
   readonly privateKeyPem: string;
 }
 
-/** Reads a credential; `name` (e.g. `QWAC`) opens every error message, which says what to fix. */
-export function loadCertifiedKey(source: CredentialSource, name: string): CertifiedKey {
-  const pair = source.kind === 'pem' ? readPemPair(source, name) : readPkcs12(source, name);
+/** What an error message calls each part of a credential: the settings (or bank entry fields) that name them. */
+export interface CredentialNames {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly p12File: string;
+  readonly p12Password: string;
+}
+
+/** The environment settings of the credential `name` (e.g. `QWAC_CERT_FILE`). */
+function settingNames(name: string): CredentialNames {
+  return { certFile: `${name}_CERT_FILE`, keyFile: `${name}_KEY_FILE`, p12File: `${name}_P12_FILE`, p12Password: `${name}_P12_PASSWORD` };
+}
+
+/**
+ * Reads a credential; `name` (e.g. `QWAC`) opens every error message, which says what to fix and names the setting
+ * to change (`names`; by default the environment settings of `name`).
+ */
+export function loadCertifiedKey(source: CredentialSource, name: string, names: CredentialNames = settingNames(name)): CertifiedKey {
+  const pair = source.kind === 'pem' ? readPemPair(source, names) : readPkcs12(source, names);
   let matches: boolean;
   try {
     matches = new X509Certificate(pair.certificatePem).checkPrivateKey(createPrivateKey(pair.privateKeyPem));
@@ -33,16 +49,16 @@ export function loadCertifiedKey(source: CredentialSource, name: string): Certif
   return pair;
 }
 
-function readPemPair(source: { readonly certFile: string; readonly keyFile: string }, name: string): CertifiedKey {
-  const certificatePem = readSettingFile(source.certFile, `${name}_CERT_FILE`);
-  const privateKeyPem = readSettingFile(source.keyFile, `${name}_KEY_FILE`);
+function readPemPair(source: { readonly certFile: string; readonly keyFile: string }, names: CredentialNames): CertifiedKey {
+  const certificatePem = readSettingFile(source.certFile, `${names.certFile}`);
+  const privateKeyPem = readSettingFile(source.keyFile, `${names.keyFile}`);
   if (!certificatePem.includes('-----BEGIN CERTIFICATE-----'))
-    throw new Error(`${name}_CERT_FILE ${source.certFile} holds no PEM certificate`);
+    throw new Error(`${names.certFile} ${source.certFile} holds no PEM certificate`);
   if (!/-----BEGIN (RSA |EC |ENCRYPTED )?PRIVATE KEY-----/.test(privateKeyPem)) {
-    throw new Error(`${name}_KEY_FILE ${source.keyFile} holds no PEM private key`);
+    throw new Error(`${names.keyFile} ${source.keyFile} holds no PEM private key`);
   }
   if (privateKeyPem.includes('ENCRYPTED PRIVATE KEY')) {
-    throw new Error(`${name}_KEY_FILE ${source.keyFile} is encrypted: give an unencrypted key, or the pair as PKCS#12 (${name}_P12_FILE)`);
+    throw new Error(`${names.keyFile} ${source.keyFile} is encrypted: give an unencrypted key, or the pair as PKCS#12 (${names.p12File})`);
   }
   return { certificatePem, privateKeyPem };
 }
@@ -57,13 +73,13 @@ export function readSettingFile(file: string, setting: string): string {
   }
 }
 
-function readPkcs12(source: { readonly file: string; readonly password: string }, name: string): CertifiedKey {
+function readPkcs12(source: { readonly file: string; readonly password: string }, names: CredentialNames): CertifiedKey {
   let bytes: Buffer;
   try {
     bytes = readFileSync(source.file);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
-    throw new Error(`${name}_P12_FILE ${source.file} ${reason}`, { cause: error });
+    throw new Error(`${names.p12File} ${source.file} ${reason}`, { cause: error });
   }
   let store: forge.pkcs12.Pkcs12Pfx;
   try {
@@ -71,7 +87,7 @@ function readPkcs12(source: { readonly file: string; readonly password: string }
   } catch (error) {
     // forge says "Invalid password?" or "Too few bytes to read ASN.1 value." and the like: both point at the file or password.
     throw new Error(
-      `${name}_P12_FILE ${source.file} cannot be opened: not PKCS#12, or ${name}_P12_PASSWORD is wrong (${error instanceof Error ? error.message : 'unreadable'})`,
+      `${names.p12File} ${source.file} cannot be opened: not PKCS#12, or ${names.p12Password} is wrong (${error instanceof Error ? error.message : 'unreadable'})`,
       { cause: error },
     );
   }
@@ -80,15 +96,15 @@ function readPkcs12(source: { readonly file: string; readonly password: string }
     ...(store.getBags({ bagType: KEY_BAG })[KEY_BAG] ?? []),
   ].flatMap((bag) => (bag.key === undefined ? [] : [bag.key]));
   const certificates = (store.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? []).flatMap((bag) => (bag.cert === undefined ? [] : [bag.cert]));
-  if (keys.length !== 1) throw new Error(`${name}_P12_FILE ${source.file} must hold exactly one private key (it holds ${keys.length})`);
-  if (certificates.length === 0) throw new Error(`${name}_P12_FILE ${source.file} holds no certificate`);
+  if (keys.length !== 1) throw new Error(`${names.p12File} ${source.file} must hold exactly one private key (it holds ${keys.length})`);
+  if (certificates.length === 0) throw new Error(`${names.p12File} ${source.file} holds no certificate`);
   // node-forge reads RSA keys only; eIDAS and Open Banking certificates are RSA (2048 bits and up).
   const privateKeyPem = forge.pki.privateKeyInfoToPem(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(keys[0]!)));
   // The key's own certificate leads the chain; the others (intermediates) follow in the file's order.
   const publicKeyPem = spkiPem(createPublicKey(privateKeyPem));
   const pems = certificates.map((certificate) => forge.pki.certificateToPem(certificate));
   const leafIndex = pems.findIndex((pem) => spkiPem(new X509Certificate(pem).publicKey) === publicKeyPem);
-  if (leafIndex === -1) throw new Error(`${name}_P12_FILE ${source.file} holds no certificate for its private key`);
+  if (leafIndex === -1) throw new Error(`${names.p12File} ${source.file} holds no certificate for its private key`);
   const ordered = [pems[leafIndex]!, ...pems.filter((_, index) => index !== leafIndex)];
   return { certificatePem: ordered.join(''), privateKeyPem };
 }

@@ -46,7 +46,15 @@ export interface BankIdentity {
   readonly bankCas: readonly string[] | undefined;
   readonly expiryWarningDays: number;
   /** What each configured certificate says, read once at load (the reports, the metric and the banner reuse it). */
-  readonly certificates: readonly { readonly use: CertificateUse; readonly certificate: CertificateDescription }[];
+  readonly certificates: readonly IdentityCertificate[];
+}
+
+/** One of our certificates as read: what it is for, and the bank whose entry names it (unset: the process's own). */
+export interface IdentityCertificate {
+  readonly use: CertificateUse;
+  readonly certificate: CertificateDescription;
+  /** The bank entry that overrides the process's certificate for this use (src/identity/overrides.ts). */
+  readonly bank?: string;
 }
 
 /** A configured file that cannot be used: the message names the setting and what to fix (an operator's error). */
@@ -83,7 +91,9 @@ function readBankIdentity(sources: BankIdentitySources): BankIdentity {
     ['ob-transport', loaded.openBankingTransport?.certificatePem],
     ['ob-signing', loaded.openBankingSigningCertificatePem],
   ];
-  const certificates = pems.flatMap(([use, pem]) => (pem === undefined ? [] : [{ use, certificate: describeCertificate(pem) }]));
+  const certificates = pems.flatMap(([use, pem]): IdentityCertificate[] =>
+    pem === undefined ? [] : [{ use, certificate: describeCertificate(pem) }],
+  );
   return { ...loaded, certificates };
 }
 
@@ -122,6 +132,8 @@ export type ValidityState = 'valid' | 'expiring' | 'expired' | 'not-yet-valid';
 
 export interface CertificateReport {
   readonly use: CertificateUse;
+  /** The bank whose own entry names the certificate; unset for the process's. */
+  readonly bank?: string;
   readonly purpose: string;
   readonly certificate: CertificateDescription;
   /** Whole days left until `notAfter` (negative once expired). */
@@ -131,9 +143,12 @@ export interface CertificateReport {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Each configured certificate with its validity at `now`: what the CLI, the log, the metric and the banner show. */
-export function certificateReports(identity: BankIdentity, now: Date): CertificateReport[] {
-  return identity.certificates.map(({ use, certificate }) => {
+/**
+ * Each configured certificate with its validity at `now`: what the CLI, the log, the metric and the banner show. The
+ * bank entries' own certificates (`overrides`) follow the process's.
+ */
+export function certificateReports(identity: BankIdentity, now: Date, overrides: readonly IdentityCertificate[] = []): CertificateReport[] {
+  return [...identity.certificates, ...overrides].map(({ use, certificate, bank }) => {
     const msLeft = Date.parse(certificate.notAfter) - now.getTime();
     const daysLeft = Math.floor(msLeft / DAY_MS);
     const state: ValidityState =
@@ -144,14 +159,14 @@ export function certificateReports(identity: BankIdentity, now: Date): Certifica
           : msLeft <= identity.expiryWarningDays * DAY_MS
             ? 'expiring'
             : 'valid';
-    return { use, purpose: CERTIFICATE_USES[use], certificate, daysLeft, state };
+    return { use, ...(bank === undefined ? {} : { bank }), purpose: CERTIFICATE_USES[use], certificate, daysLeft, state };
   });
 }
 
 /** The warnings to give an operator: one sentence per certificate that expired, expires soon or is not valid yet. */
 export function certificateWarnings(reports: readonly CertificateReport[]): string[] {
   return reports.flatMap((report) => {
-    const which = `${report.purpose} ${report.certificate.subject}`;
+    const which = `${report.bank === undefined ? '' : `${report.bank}'s own `}${report.purpose} ${report.certificate.subject}`;
     switch (report.state) {
       case 'valid':
         return [];

@@ -157,12 +157,16 @@ export class Metrics {
   readonly bankCertificateDaysLeft = ((reports: () => readonly CertificateReport[]) =>
     new Gauge({
       name: 'openpis_bank_certificate_days_left',
-      help: 'Whole days until each of our certificates towards the banks expires (negative once expired), by use',
-      labelNames: ['use', 'subject'] as const,
+      help: "Whole days until each of our certificates towards the banks expires (negative once expired), by use (and bank, for a bank entry's own)",
+      labelNames: ['use', 'subject', 'bank'] as const,
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const report of reports()) this.set({ use: report.use, subject: report.certificate.subject }, report.daysLeft);
+        for (const report of reports()) {
+          // `bank` only for a bank entry's own certificate (the process's apply to every bank).
+          const labels = { use: report.use, subject: report.certificate.subject };
+          this.set(report.bank === undefined ? labels : { ...labels, bank: report.bank }, report.daysLeft);
+        }
       },
     }))(() => this.bankCertificateReports());
 

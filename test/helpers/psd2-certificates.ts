@@ -8,6 +8,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BankIdentitySources } from '../../src/config/config.js';
+
+/** No identity files configured (a test spreads what it configures over it). */
+export const NO_IDENTITY_SOURCES: BankIdentitySources = {
+  qwac: undefined,
+  qseal: undefined,
+  openBankingTransport: undefined,
+  openBankingSigningCertFile: undefined,
+  softwareStatementFile: undefined,
+  bankCaFile: undefined,
+  expiryWarningDays: 30,
+};
 
 export interface TestCertificate {
   readonly certFile: string;

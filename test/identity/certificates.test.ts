@@ -10,18 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { describeCertificate } from '../../src/identity/certificate.js';
 import { loadCertifiedKey } from '../../src/identity/credentials.js';
 import { certificateReports, certificateWarnings, loadBankIdentity } from '../../src/identity/identity.js';
-import type { BankIdentitySources } from '../../src/config/config.js';
-import { TestCertificateAuthority, type TestCertificate } from '../helpers/psd2-certificates.js';
+import { NO_IDENTITY_SOURCES, TestCertificateAuthority, type TestCertificate } from '../helpers/psd2-certificates.js';
 
-const NO_SOURCES: BankIdentitySources = {
-  qwac: undefined,
-  qseal: undefined,
-  openBankingTransport: undefined,
-  openBankingSigningCertFile: undefined,
-  softwareStatementFile: undefined,
-  bankCaFile: undefined,
-  expiryWarningDays: 30,
-};
+const NO_SOURCES = NO_IDENTITY_SOURCES;
 
 describe('our certificates towards the banks', () => {
   let authority: TestCertificateAuthority;

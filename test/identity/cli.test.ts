@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -89,5 +89,23 @@ describe('openpis identity show', () => {
     const mismatched = await identityShow({ QSEAL_CERT_FILE: env['QSEAL_CERT_FILE']!, QSEAL_KEY_FILE: notKey });
     assert.equal(mismatched.code, 1);
     assert.match(mismatched.stderr, /QSEAL_KEY_FILE .* holds no PEM private key/);
+  });
+  it("lists a bank entry's own certificates under the bank's name, read as the service reads them", async () => {
+    const catalogue = JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as {
+      providers: { name: string; connector: Record<string, unknown> }[];
+    };
+    const bank = catalogue.providers[0]!;
+    const own = authority.qwac('own-qwac', { commonName: 'own-client', days: 5 });
+    bank.connector['identity'] = { qwac: { certFile: own.certFile, keyFile: own.keyFile } };
+    const file = join(authority.dir, 'catalogue.json');
+    writeFileSync(file, JSON.stringify(catalogue));
+    const { stdout, code } = await identityShow({ ...env, PROVIDER_CATALOGUE_FILE: file }, '--json');
+    assert.equal(code, 0);
+    const shown = JSON.parse(stdout) as { certificates: { bank?: string; use: string; state: string }[]; warnings: string[] };
+    assert.deepEqual(
+      shown.certificates.filter((certificate) => certificate.bank !== undefined).map(({ bank, use, state }) => ({ bank, use, state })),
+      [{ bank: bank.name, use: 'qwac', state: 'expiring' }],
+    );
+    assert.ok(shown.warnings.some((warning) => warning.startsWith(`${bank.name}'s own Berlin Group mutual TLS (QWAC) CN=own-client`)));
   });
 });

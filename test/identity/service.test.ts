@@ -10,15 +10,15 @@ import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { createConnectors } from '../../src/connectors/index.js';
-import { connectorIdentity } from '../../src/composition.js';
-import { loadBankIdentity } from '../../src/identity/identity.js';
+import { BankIdentities } from '../../src/identity/bank-identities.js';
+import { certificateWarnings, loadBankIdentity } from '../../src/identity/identity.js';
 import type { ConnectorSettings } from '../../src/connectors/settings.js';
 import type { RegisterPaymentInput } from '../../src/connectors/index.js';
 import { settings } from '../connectors/helpers/fake-bank.js';
 import { returnTo } from '../connectors/helpers/references.js';
 import { throwAwaySigningKeys } from '../../src/connectors/uk-open-banking/keys.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
-import { TestCertificateAuthority, type TestCertificate } from '../helpers/psd2-certificates.js';
+import { NO_IDENTITY_SOURCES, TestCertificateAuthority, type TestCertificate } from '../helpers/psd2-certificates.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { signedInOperatorAndMember } from '../console/console-http.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
@@ -144,7 +144,7 @@ describe('the connectors present each standard its own client certificate', () =
       expiryWarningDays: 30,
     });
     const openBankingKeys = await throwAwaySigningKeys();
-    const connectors = createConnectors({ openBankingKeys, identity: connectorIdentity(identity, openBankingKeys) });
+    const connectors = createConnectors({ openBankingKeys, identity: new BankIdentities(identity, openBankingKeys).resolve });
     try {
       await assert.rejects(connectors.for(settings(baseUrl, { signRequests: true })).registerPayment(registration()));
       const uk: ConnectorSettings = {
@@ -177,6 +177,66 @@ describe('the connectors present each standard its own client certificate', () =
     assert.ok(
       seen.slice(1).every((call) => /CN=uk-transport-client/.test(call.subject ?? '')),
       JSON.stringify(seen.slice(1)),
+    );
+  });
+
+  it("replace the process's towards that bank only, and join the reports with the bank's name", async () => {
+    const processQwac = authority.qwac('process-qwac', { commonName: 'process-client' });
+    const ownQwac = authority.qwac('own-qwac', { commonName: 'own-client', days: 10 });
+    const identity = loadBankIdentity({
+      ...NO_IDENTITY_SOURCES,
+      qwac: { kind: 'pem', certFile: processQwac.certFile, keyFile: processQwac.keyFile },
+      bankCaFile: authority.caFile,
+    });
+    const identities = new BankIdentities(identity, await throwAwaySigningKeys(), { OWN_QWAC_PASSWORD: 'own pw' });
+    const own = settings(baseUrl, {
+      identity: { qwac: { p12File: authority.pkcs12(ownQwac, 'own pw'), p12PasswordEnv: 'OWN_QWAC_PASSWORD' } },
+    });
+    identities.load([{ name: 'Own Bank', connector: own }]);
+    const connectors = createConnectors({ openBankingKeys: await throwAwaySigningKeys(), identity: identities.resolve });
+    try {
+      await assert.rejects(connectors.for(own).registerPayment(registration()));
+      await assert.rejects(connectors.for(settings(baseUrl)).registerPayment(registration()));
+    } finally {
+      await connectors.close();
+    }
+    assert.match(seen.at(-2)?.subject ?? '', /CN=own-client/);
+    assert.match(seen.at(-1)?.subject ?? '', /CN=process-client/);
+    const reports = identities.reports(new Date());
+    assert.deepEqual(
+      reports.map((report) => [report.bank, report.use, report.state]),
+      [
+        [undefined, 'qwac', 'valid'],
+        ['Own Bank', 'qwac', 'expiring'],
+      ],
+    );
+    assert.match(certificateWarnings(reports)[0] ?? '', /^Own Bank's own Berlin Group mutual TLS \(QWAC\) CN=own-client.* expires on /);
+  });
+
+  it('a file that cannot be used stops the start with the bank named, and a missing password names its variable', async () => {
+    const identity = loadBankIdentity(NO_IDENTITY_SOURCES);
+    const identities = new BankIdentities(identity, await throwAwaySigningKeys(), {});
+    assert.throws(
+      () =>
+        identities.load([
+          {
+            name: 'Broken Bank',
+            connector: settings(baseUrl, { identity: { qwac: { certFile: '/nonexistent/q.pem', keyFile: '/nonexistent/q.key' } } }),
+          },
+        ]),
+      (error: Error) =>
+        error.name === 'BankIdentityError' &&
+        /^Broken Bank: identity\.qwac\.certFile \/nonexistent\/q\.pem does not exist/.test(error.message),
+    );
+    assert.throws(
+      () =>
+        identities.load([
+          {
+            name: 'Locked Bank',
+            connector: settings(baseUrl, { identity: { qseal: { p12File: 'seal.p12', p12PasswordEnv: 'SEAL_PASSWORD' } } }),
+          },
+        ]),
+      /the PKCS#12 file seal\.p12 needs its password in the environment variable SEAL_PASSWORD, which is not set/,
     );
   });
 });

@@ -20,9 +20,17 @@ export function identityCommand(program: Command): Command {
 
 export async function showIdentity(options: { json?: boolean }): Promise<void> {
   const config = loadConfig();
-  const { loadBankIdentity, certificateReports, certificateWarnings } = await import('../../identity/identity.js');
+  const [{ loadBankIdentity, certificateWarnings }, { BankIdentities }, { loadCatalogue }] = await Promise.all([
+    import('../../identity/identity.js'),
+    import('../../identity/bank-identities.js'),
+    import('../../providers/catalogue.js'),
+  ]);
   const identity = loadBankIdentity(config.bankIdentity);
-  const reports = certificateReports(identity, new Date());
+  // The bank entries that name their own certificate files, read as the service reads them at start.
+  const identities = new BankIdentities(identity, undefined);
+  const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
+  identities.load((['sandbox', 'production'] as const).flatMap((environment) => catalogue.banks(environment)));
+  const reports = identities.reports(new Date());
   const warnings = certificateWarnings(reports);
   const signingKey =
     config.openBankingSigningKey === undefined
@@ -41,6 +49,7 @@ export async function showIdentity(options: { json?: boolean }): Promise<void> {
   const shown = {
     certificates: reports.map((report) => ({
       use: report.use,
+      bank: report.bank,
       purpose: report.purpose,
       state: report.state,
       daysLeft: report.daysLeft,
@@ -64,7 +73,7 @@ export async function showIdentity(options: { json?: boolean }): Promise<void> {
     for (const report of reports) {
       const certificate = report.certificate;
       lines.push(
-        `${report.purpose}: ${report.state === 'valid' ? 'valid' : report.state.toUpperCase()}`,
+        `${report.bank === undefined ? '' : `${report.bank}'s own `}${report.purpose}: ${report.state === 'valid' ? 'valid' : report.state.toUpperCase()}`,
         `  subject:        ${certificate.subject}`,
         `  authorisation:  ${certificate.organisationIdentifier ?? '(no organizationIdentifier in the subject)'}`,
         `  PSD2 roles:     ${certificate.psd2 === undefined ? '(no PSD2 statement)' : `${certificate.psd2.roles.join(', ')} (${certificate.psd2.authorityName}, ${certificate.psd2.authorityId})`}`,

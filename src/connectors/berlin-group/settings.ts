@@ -1,5 +1,6 @@
 /** The catalogue settings of a Berlin Group NextGenPSD2 bank. Only the Berlin Group connector reads them. */
 import { Type, type Static } from 'typebox';
+import { BerlinGroupIdentitySchema } from '../identity-settings.js';
 
 const ScaApproachSchema = Type.Union([Type.Literal('REDIRECT'), Type.Literal('EMBEDDED'), Type.Literal('DECOUPLED')]);
 
@@ -43,6 +44,8 @@ export const BerlinGroupSettingsSchema = Type.Object(
     loginAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
     /** How many wrong one-time codes the bank accepts for one authorisation (default 3). */
     oneTimeCodeAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    /** This bank's own QWAC and QSealC files, replacing the process's (QWAC_*, QSEAL_*) towards it. */
+    identity: Type.Optional(BerlinGroupIdentitySchema),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@
  * these settings, which the contract's settings union imports, so they import nothing of the contract back).
  */
 import { Type, type Static } from 'typebox';
+import { UkOpenBankingIdentitySchema } from '../identity-settings.js';
 
 /** How the UK connector talks to one ASPSP: the catalogue's `connector` for `standard: 'uk-open-banking'`. */
 export const UkOpenBankingSettingsSchema = Type.Object(
@@ -42,6 +43,8 @@ export const UkOpenBankingSettingsSchema = Type.Object(
     timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000 }),
     /** Refused logins the bank accepts for one payment (informative: the bank counts them on its pages). Default 3. */
     loginAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    /** This bank's own transport certificate and signing key, replacing the process's (OB_TRANSPORT_*, OB_SIGNING_KEY_*). */
+    identity: Type.Optional(UkOpenBankingIdentitySchema),
   },
   { additionalProperties: false },
 );

@@ -67,6 +67,11 @@ export interface UkOpenBankingDependencies {
    * it the connector keeps its tokens for its own life only.
    */
   readonly tokens?: TokenCache;
+  /**
+   * The SHA-256 fingerprint of the client certificate our calls present (mutual TLS), when there is one: a token the
+   * bank issued to one certificate (`tls_client_auth`, certificate-bound tokens) is never reused with another.
+   */
+  readonly transportCertificateFingerprint?: string;
 }
 
 /**
@@ -619,7 +624,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
       bank: this.settings.issuer,
       scope: 'payments',
       clientId: this.settings.clientId,
-      identity: `${this.settings.tokenEndpointAuthMethod}:${this.deps.keys.kid}`,
+      identity: `${this.settings.tokenEndpointAuthMethod}:${this.deps.keys.kid}:${this.deps.transportCertificateFingerprint ?? 'no client certificate'}`,
     };
   }
 

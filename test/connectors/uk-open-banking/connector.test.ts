@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../../../src/connectors/errors.js';
 import type { BankReference, ReturnAddress } from '../../../src/connectors/contract.js';
 import { TokenCache } from '../../../src/connectors/http/oauth2.js';
+import { createUkOpenBankingConnector } from '../../../src/connectors/uk-open-banking/index.js';
+import { exchangeRecorder } from './exchange-recorder.js';
 import type { WireRequest } from '../helpers/recording-dispatcher.js';
 import { OPERATIONS } from '../../sandbox-bank/uk-open-banking/standard.js';
 import { payerAtBank, payerInBankApp, startUkBank, type PayerChoices, type UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
@@ -19,6 +21,7 @@ import {
   countOf,
   operationOf,
   order,
+  ourSigningKeys,
   REDIRECT_URI,
   returnOf,
   tampered,
@@ -479,6 +482,24 @@ describe('UK connector: the client-credentials token', () => {
     assert.ok(reads.every((read) => read.transactionStatus.code === 'AWAU'));
     assert.equal(clientCredentialsRequests(test.requests), 1);
     assert.equal(countOf(test.requests, OPERATIONS.getConsent), 20);
+  });
+
+  it('is never reused with another client certificate (a token may be bound to the certificate it was issued to)', async () => {
+    const tokens = new TokenCache({ now: () => new Date('2026-03-02T10:00:00Z') });
+    const first = await connectorFor(bank, 'albion', {}, undefined, tokens, 'AA:01');
+    opened.push(first);
+    await first.connector.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-cert-1' });
+    // The same registration (issuer, client id, signing key) through another transport certificate: a token of its own.
+    const recording = exchangeRecorder();
+    const dependencies = { dispatcher: recording.dispatcher, now: () => bank.clock.now, keys: await ourSigningKeys(), tokens };
+    const otherCertificate = createUkOpenBankingConnector(first.settings, { ...dependencies, transportCertificateFingerprint: 'BB:02' });
+    await otherCertificate.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-cert-2' });
+    assert.equal(clientCredentialsRequests(recording.requests), 1);
+    // The first certificate again: its token is still there.
+    const sameCertificate = createUkOpenBankingConnector(first.settings, { ...dependencies, transportCertificateFingerprint: 'AA:01' });
+    await sameCertificate.registerPayment({ context: context(), payment: order(), idempotencyKey: 'k-cert-3' });
+    assert.equal(clientCredentialsRequests(recording.requests), 1);
+    await recording.close();
   });
 
   it('a token the bank no longer accepts (401) is dropped and the call made once more with a fresh one', async () => {

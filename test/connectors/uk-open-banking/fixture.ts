@@ -27,6 +27,12 @@ import type { UkBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
 
 export const REDIRECT_URI = 'https://tpp.example/callback';
 
+/** The signing key every connector of these tests registers (its `kid` and private half). */
+export async function ourSigningKeys(): Promise<{ privateKey: CryptoKey; kid: string }> {
+  const { privateKey, kid } = await ourKeys();
+  return { privateKey, kid };
+}
+
 let keyPair: { privateKey: CryptoKey; kid: string; jwk: Record<string, unknown> } | undefined;
 
 async function ourKeys(): Promise<{ privateKey: CryptoKey; kid: string; jwk: Record<string, unknown> }> {
@@ -52,6 +58,7 @@ export async function connectorFor(
   overrides: Partial<UkOpenBankingSettings> = {},
   logger?: ConnectorLogger,
   tokens?: TokenCache,
+  transportCertificateFingerprint?: string,
 ): Promise<ConnectorUnderTest> {
   const keys = await ourKeys();
   const clientId = `openpis-${randomUUID().slice(0, 8)}`;
@@ -86,6 +93,7 @@ export async function connectorFor(
     keys: { privateKey: keys.privateKey, kid: keys.kid },
     ...(logger === undefined ? {} : { logger }),
     ...(tokens === undefined ? {} : { tokens }),
+    ...(transportCertificateFingerprint === undefined ? {} : { transportCertificateFingerprint }),
   });
   return { connector, requests: recording.requests, exchanges: recording.exchanges, settings, close: recording.close };
 }

@@ -9,16 +9,20 @@
  *
  * Banks answer within 1 s here (their own catalogue), so a slow answer is 1.4 s and a silent one is dropped at 2.5 s.
  *
- * Flows: Berlin Group embedded (Hansa/dave, Banca Italia/bob; SQLite and PostgreSQL), and, on SQLite only (the
- * engine's storage is covered by the first two), Berlin Group redirect (Rheinland/alice: our review page, the bank's
- * pages, our callback), Berlin Group decoupled (Crédit du Midi/alice, login id in the request, approved on the
- * sandbox's bank-app page linked from our waiting page) and UK Open Banking CIBA (Pennine/alice, approved in the UK
+ * Flows, each on SQLite and PostgreSQL: Berlin Group embedded (Hansa/dave without a code, Banca Italia/bob with one,
+ * Hansa/carla choosing one of three SCA methods on our page, then its code), Berlin Group redirect (Rheinland/alice:
+ * our review page, the bank's pages, our callback), account information with account choice (Nemunas/bob: the consent
+ * on the bank's pages, bob's two EUR accounts on our choice page, then the payment on the bank's pages), Berlin Group
+ * decoupled (Crédit du Midi/alice, login id in the request, approved on the sandbox's bank-app page linked from our
+ * waiting page), UK Open Banking redirect (Albion/alice: the bank's pages, its fragment answer posted to our return
+ * address as our return page's script does) and UK Open Banking CIBA (Pennine/alice, approved in the UK
  * sandbox's bank app). A Rheinland flow starts no authorisation (the initiation's answer carries the bank's link); UK
- * faults name no payer (the authorisation server knows none), and the UK `token` operation is not a column (one
+ * faults name no payer (the authorisation server knows none), and the UK `token` operation is not a CIBA column (one
  * endpoint answers both the client-credentials token — fetched once and reused while it lives, so which call fetches
- * it depends on the flows before — and every CIBA poll, so a rule on it cannot pick one call). Each flow's run
- * without a fault prints the connector calls it makes. Cells the engine does not get right yet are node:test `todo`s
- * naming the defect: they run and print their row, and do not fail the suite.
+ * it depends on the flows before — and every CIBA poll, so a rule on it cannot pick one call); in the UK redirect
+ * flow its code exchange is one, the rule laid just before the authorisation is completed (`armedBefore`). Each
+ * flow's run without a fault prints the connector calls it makes. Cells the engine does not get right yet are
+ * node:test `todo`s naming the defect: they run and print their row, and do not fail the suite.
  *
  * This module holds the matrix; each test file beside it runs one flow on one database (`describeFaultMatrix`), so
  * the test runner spreads the matrix over its parallel files (the cells of one flow run one after another, each
@@ -36,7 +40,8 @@ import { WAIT_BOUND_MS } from '../../helpers/wait.js';
 import { completeBankPages } from '../../connectors/helpers/psu-browser.js';
 import { paymentRequest, ukPaymentRequest } from '../../helpers/payment-requests.js';
 import { injectSandboxFault } from '../../helpers/test-app.js';
-import { fieldsAsked, get, headingOf, submit, submitAndFollow } from '../../hosted/http-payer.js';
+import { fieldsAsked, get, headingOf, post, submit, submitAndFollow } from '../../hosted/http-payer.js';
+import { payerAtBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
 
 const ANSWER_TIMEOUT_MS = 1000;
 /**
@@ -73,9 +78,14 @@ const UK_METHODS: Readonly<Record<string, string>> = {
 };
 
 const PENNINE = 'f9649db5-0013-49e6-8e71-bc2f4f38f24b';
+const ALBION = '6ed27f43-4c88-4544-81eb-366a9a31cf0b';
+const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
 
-/** How the payer takes part: at our pages (embedded), at the bank's pages (redirect), in the bank's app. */
-type PayerKind = 'embedded' | 'redirect' | 'decoupled' | 'ciba';
+/**
+ * How the payer takes part: at our pages (embedded), at the bank's pages (redirect: a Berlin Group bank's; uk-redirect:
+ * a UK bank's, back through our fixed return address), in the bank's app (decoupled, CIBA).
+ */
+type PayerKind = 'embedded' | 'redirect' | 'uk-redirect' | 'decoupled' | 'ciba';
 
 interface Flow {
   readonly name: string;
@@ -91,8 +101,20 @@ interface Flow {
   readonly faultNamesPayer: boolean;
   /** The creation request (made anew each time: each carries its own end-to-end id). */
   readonly request: () => Record<string, unknown>;
+  /**
+   * The bank calls, each a column: the sandbox's operation name, with a note in brackets where one operation serves
+   * two calls of the flow (`updateAuthorisation (method)`, `updateAuthorisation (code)`); such a call is in
+   * `armedBefore`.
+   */
   readonly calls: readonly string[];
+  /** The connector method making each operation's call (the crash column throws after it). */
   readonly methods: Readonly<Record<string, string>>;
+  /**
+   * Calls whose operation the flow makes more than once, by the connector method making this one: the cell's fault
+   * rule is laid just before that method is called (the flow's earlier calls of the operation pass untouched), and the
+   * crash column throws after that method.
+   */
+  readonly armedBefore?: Readonly<Record<string, string>>;
   /**
    * Cells the engine does not get right yet, by call (every fault) or `call × fault`, each with the defect in one
    * line (node:test `todo`: run and printed, not hidden).
@@ -108,6 +130,22 @@ interface Flow {
  */
 const LOST_CIBA_START_TAKEN =
   'engine defect: a CIBA start the bank took, its answer lost: the repeated backchannel request is refused while the first is open, so the payment fails (nothing executed) instead of waiting out the first request or finishing';
+
+/**
+ * A run that dies processing the payer's return from the consent pages (after the bank answered the consent's
+ * status or the account list) takes the return with it: the payment rests at the consent's REDIRECT_PENDING with
+ * only its expiry job, and the payer, sent to the bank again, finds the consent granted and no way back.
+ */
+const LOST_CONSENT_RETURN =
+  "engine defect: a run that dies processing the payer's return from the consent pages loses it: the payment rests at CONSENT_REDIRECT_PENDING and the bank's pages, already done, lead nowhere; it expires";
+
+/**
+ * A UK code exchange whose answer is lost or whose run dies: the code came once with the payer's return and is not
+ * kept, so it is neither sent again (a code the bank did not take) nor replaced by asking the payer to authorise the
+ * consent again (a code the bank spent): the payment waits in CALLBACK_PROCESSING until expiry, with nothing executed.
+ */
+const LOST_CODE_EXCHANGE =
+  'engine defect: a UK code exchange whose answer is lost: the code is not kept for a retry and the payer is not asked to authorise again, so the payment waits until expiry (nothing executed)';
 
 const FLOWS = {
   hansa: {
@@ -168,6 +206,53 @@ const FLOWS = {
       'backchannelAuthentication × crash before our commit': LOST_CIBA_START_TAKEN,
     },
   },
+  methods: {
+    name: 'SCA method choice and a one-time code (Hansa, carla)',
+    payer: 'embedded',
+    bank: 'hansa',
+    psuId: 'carla',
+    faultNamesPayer: true,
+    request: () => paymentRequest({ provider: { id: BANKS.hansa }, sender: { credentials: { id: 'carla', password: TEST_PASSWORD } } }),
+    // Three methods: the payer chooses one on our page (an update of the authorisation), then types its code (another).
+    calls: ['initiatePayment', 'startAuthorisation', 'updateAuthorisation (method)', 'updateAuthorisation (code)', 'getPaymentStatus'],
+    methods: BERLIN_GROUP_METHODS,
+    armedBefore: { 'updateAuthorisation (method)': 'selectScaMethod', 'updateAuthorisation (code)': 'authoriseTransaction' },
+  },
+  accounts: {
+    name: 'account information and account choice, then redirect (Nemunas, bob)',
+    payer: 'redirect',
+    bank: 'nemunas',
+    psuId: 'bob',
+    faultNamesPayer: false,
+    request: () => paymentRequest({ provider: { id: NEMUNAS } }),
+    // A consent granted on the bank's pages, the account list, our choice among bob's two EUR accounts, then the
+    // payment (the bank needs the sender's account in it) approved on the bank's pages.
+    calls: ['createConsent', 'getConsentStatus', 'getAccounts', 'initiatePayment', 'getScaStatus', 'getPaymentStatus'],
+    methods: { ...BERLIN_GROUP_METHODS, createConsent: 'createConsent', getConsentStatus: 'getConsentStatus', getAccounts: 'listAccounts' },
+    defects: {
+      'getConsentStatus × crash before our commit': LOST_CONSENT_RETURN,
+      'getAccounts × crash before our commit': LOST_CONSENT_RETURN,
+    },
+  },
+  albion: {
+    name: 'UK redirect (Albion, alice)',
+    payer: 'uk-redirect',
+    bank: 'uk/albion',
+    psuId: 'alice',
+    faultNamesPayer: false,
+    request: () => ukPaymentRequest(ALBION),
+    // The code exchange is a `token` call, laid just before the consent's authorisation is completed (the
+    // client-credentials token it would otherwise meet was fetched, and is reused, at the consent's creation).
+    calls: ['createDomesticPaymentConsent', 'token (code exchange)', 'getFundsConfirmation', 'createDomesticPayment', 'getDomesticPayment'],
+    methods: UK_METHODS,
+    armedBefore: { 'token (code exchange)': 'completeAuthorisation' },
+    defects: {
+      'token (code exchange) × no answer, nothing done': LOST_CODE_EXCHANGE,
+      'token (code exchange) × no answer, done': LOST_CODE_EXCHANGE,
+      'token (code exchange) × 5xx, done': LOST_CODE_EXCHANGE,
+      'token (code exchange) × slow, done late': LOST_CODE_EXCHANGE,
+    },
+  },
 } as const satisfies Record<string, Flow>;
 
 /** The flows of the matrix, each run by a test file of its own. */
@@ -192,6 +277,8 @@ const FAULTS: readonly FaultName[] = [
 /** Connectors that, when armed, throw after the bank answered the next call of one method (a process dying there). */
 class Crasher {
   private armed: string | undefined;
+  /** A fault rule to lay at the sandbox just before the next call of one method, and whether it was laid. */
+  private laying: { method: string; lay: () => Promise<void>; laid: boolean } | undefined;
   /** The connector methods called since the last `record()`, in order (shows which calls a flow makes). */
   private recorded: string[] = [];
 
@@ -202,6 +289,18 @@ class Crasher {
 
   arm(method: string): void {
     this.armed = method;
+  }
+
+  /** Lays a fault (`lay`) just before the next call of `method` goes to the bank. */
+  layBefore(method: string, lay: () => Promise<void>): void {
+    this.laying = { method, lay, laid: false };
+  }
+
+  /** Forgets the fault to lay; whether it was laid. */
+  stopLaying(): boolean {
+    const laid = this.laying?.laid === true;
+    this.laying = undefined;
+    return laid;
   }
 
   /** Disarms; whether the crash happened (it had been armed and its method was called). */
@@ -218,15 +317,23 @@ class Crasher {
     };
   }
 
-  /** The object with its methods watched, and those of its embedded-authentication part (authoriseTransaction…). */
+  /**
+   * The object with its methods watched, and those of its embedded-authentication part (authoriseTransaction…) and
+   * its account-information part (createConsent…).
+   */
   private crashing<T extends object>(subject: T): T {
     return new Proxy(subject, {
       get: (target, property, receiver) => {
         const value: unknown = Reflect.get(target, property, receiver);
-        if (property === 'embedded' && typeof value === 'object' && value !== null) return this.crashing(value);
+        if ((property === 'embedded' || property === 'accountInformation') && typeof value === 'object' && value !== null)
+          return this.crashing(value);
         if (typeof property !== 'string' || typeof value !== 'function') return value;
         return async (...args: unknown[]) => {
           this.recorded.push(property);
+          if (this.laying?.method === property && !this.laying.laid) {
+            this.laying.laid = true;
+            await this.laying.lay();
+          }
           const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
           if (this.armed === property) {
             this.armed = undefined;
@@ -237,6 +344,11 @@ class Crasher {
       },
     });
   }
+}
+
+/** The sandbox operation a call column names (`updateAuthorisation (code)` → `updateAuthorisation`). */
+function operationOf(call: string): string {
+  return call.replace(/ \(.*\)$/, '');
 }
 
 function defectOf(subject: Flow, call: string, fault: FaultName): string | undefined {
@@ -311,6 +423,24 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
     }
 
     /**
+     * The payer at the bank's pages from `url` (log in, approve) and back at our return address as the bank sends
+     * them: a Berlin Group bank redirects to our callback; a UK bank puts its answer in the URL fragment, which our
+     * return page's script posts to the same address (done here as that script does).
+     */
+    async function throughBankPages(subject: Flow, url: string): Promise<void> {
+      if (subject.payer === 'uk-redirect') {
+        const visit = await payerAtBank(url, { psuId: subject.psuId, password: TEST_PASSWORD });
+        if (visit.location === undefined) return;
+        const [address = '', fragment = ''] = visit.location.split('#');
+        if (fragment === '') await get(address, {}, flow.seen);
+        else await post(address, Object.fromEntries(new URLSearchParams(fragment)), {}, flow.seen);
+        return;
+      }
+      const atBank = await completeBankPages(url, { psuId: subject.psuId, password: TEST_PASSWORD, otp: '123456' });
+      if (atBank.redirectedTo !== undefined) await get(atBank.redirectedTo, {}, flow.seen);
+    }
+
+    /**
      * The payer until the payment is final, doing what our pages ask and nothing else: types the password or the
      * code (embedded), presses Continue on our review page and completes the bank's pages back to our callback
      * (redirect), approves in the bank's app what the bank asks there (decoupled, CIBA), and otherwise waits.
@@ -341,9 +471,19 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
           );
         }
         const fields = fieldsAsked(page.html);
-        const bankLink = /<a class="button primary" href="([^"]+\/sca\/[^"]+)">/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');
+        // Our "approve at your bank" page's link to the bank (the outcome page's Continue link carries an id).
+        const bankLink = /<a class="button primary" href="([^"]+)">/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');
+        const firstChoice = (name: string) => new RegExp(`<input type="radio" name="${name}" value="([^"]*)"`).exec(page.html)?.[1];
+        const method = firstChoice('methodId');
+        const account = firstChoice('iban');
         const appLink = /<a href="([^"]+)"[^>]*>Open the sandbox bank app<\/a>/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');
-        if (page.status === 200 && fields.includes('otp')) {
+        if (page.status === 200 && method !== undefined) {
+          asked += 1;
+          await submitAndFollow(redirectUrl, page.html, 'method', { methodId: method }, flow.seen);
+        } else if (page.status === 200 && account !== undefined) {
+          asked += 1;
+          await submitAndFollow(redirectUrl, page.html, 'account', { iban: account }, flow.seen);
+        } else if (page.status === 200 && fields.includes('otp')) {
           asked += 1;
           await submitAndFollow(redirectUrl, page.html, 'code', { otp: '123456' }, flow.seen);
         } else if (page.status === 200 && (fields.includes('password') || fields.includes('loginId'))) {
@@ -364,22 +504,12 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
           if (continued.status === 303 && !location.startsWith('/pay/')) {
             // To the bank's pages, and back to our callback.
             asked += 1;
-            const atBank = await completeBankPages(new URL(location, redirectUrl).href, {
-              psuId: subject.psuId,
-              password: TEST_PASSWORD,
-              otp: '123456',
-            });
-            if (atBank.redirectedTo !== undefined) await get(atBank.redirectedTo, {}, flow.seen);
+            await throughBankPages(subject, new URL(location, redirectUrl).href);
           }
-        } else if (page.status === 200 && bankLink !== undefined && subject.payer === 'redirect') {
+        } else if (page.status === 200 && bankLink !== undefined && (subject.payer === 'redirect' || subject.payer === 'uk-redirect')) {
           // Our "approve at your bank" page (the payer is back after a restart, or the review was passed): its link.
           asked += 1;
-          const atBank = await completeBankPages(new URL(bankLink, redirectUrl).href, {
-            psuId: subject.psuId,
-            password: TEST_PASSWORD,
-            otp: '123456',
-          });
-          if (atBank.redirectedTo !== undefined) await get(atBank.redirectedTo, {}, flow.seen);
+          await throughBankPages(subject, new URL(bankLink, redirectUrl).href);
         } else if (page.status === 200 && appLink !== undefined && subject.payer === 'decoupled') {
           const inApp = await completeBankPages(new URL(appLink, redirectUrl).href, {
             psuId: subject.psuId,
@@ -438,16 +568,23 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
             `${subject.name} × ${call} × ${fault}: the bank's truth, never FAILED, always a future`,
             defect === undefined ? {} : { todo: defect },
             async () => {
+              const operation = operationOf(call);
+              const armedBefore = subject.armedBefore?.[call];
               if (fault === 'crash before our commit') {
-                crasher.arm(subject.methods[call] ?? call);
+                crasher.arm(armedBefore ?? subject.methods[operation] ?? operation);
               } else {
-                const response = await injectSandboxFault(flow.app, subject.bank, {
-                  ...(subject.faultNamesPayer ? { psuId: subject.psuId } : {}),
-                  operations: [call],
-                  fault: SANDBOX_FAULTS[fault],
-                  times: 1,
-                });
-                assert.equal(response.status, 201, await response.text());
+                const sandboxFault = SANDBOX_FAULTS[fault];
+                const lay = async () => {
+                  const response = await injectSandboxFault(flow.app, subject.bank, {
+                    ...(subject.faultNamesPayer ? { psuId: subject.psuId } : {}),
+                    operations: [operation],
+                    fault: sandboxFault,
+                    times: 1,
+                  });
+                  assert.equal(response.status, 201, await response.text());
+                };
+                if (armedBefore === undefined) await lay();
+                else crasher.layBefore(armedBefore, lay);
               }
               const { paymentId, redirectUrl } = await create(subject);
               assert.deepEqual(await withoutFuture(), [], 'right after creation');
@@ -471,11 +608,12 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
                 if (fault === 'crash before our commit') {
                   fired = crasher.disarm();
                 } else {
-                  // A rule used up its one time is gone from the bank's list.
+                  // A rule used up its one time is gone from the bank's list (one laid before a call, once laid).
+                  const laid = armedBefore === undefined || crasher.stopLaying();
                   const listed = (await (
                     await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { headers: operator })
                   ).json()) as { faults: unknown[] };
-                  fired = listed.faults.length === 0;
+                  fired = laid && listed.faults.length === 0;
                 }
                 await flow.app.request(`/sandbox-bank/${subject.bank}/sandbox/faults`, { method: 'DELETE', headers: operator });
               }

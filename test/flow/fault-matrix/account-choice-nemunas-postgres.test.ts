@@ -1,0 +1,4 @@
+// The fault matrix (fault-matrix/matrix.ts) of one flow: Berlin Group account information and account choice, then redirect (Nemunas, bob), on PostgreSQL.
+import { describeFaultMatrix } from './matrix.js';
+
+await describeFaultMatrix('accounts', 'postgres');
