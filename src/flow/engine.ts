@@ -25,35 +25,19 @@ import { toStoredFlowState, flowStateOf, withUnleasedFields, type FlowState } fr
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { PollBudget, PollingSchedule } from './polling.js';
+import { advanceHandlerOf, isAutomatic, loginMayBeOpenAt, resumeHandlerOf } from './step-table.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
 import { awaitsNotification, notificationMatches, parseNotificationToken } from './steps/notification.js';
-import { checkFollowupData, missingData, needsPassword, startsWithCredentials, type FollowupNeeds } from './steps/followup-data.js';
+import { missingData, startsWithCredentials, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
-import {
-  adoptStartedAuthorisation,
-  afterUnansweredCode,
-  cancelHeldPayment,
-  checkPaymentConsent,
-  processPaymentReturn,
-  redirectResumed,
-} from './steps/payment-consent.js';
+import { adoptStartedAuthorisation, afterUnansweredCode, processPaymentReturn } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
-import { registerPayment } from './steps/payment-registration.js';
-import { banksFor, processSelection, returnToBankSelection } from './steps/provider-selection.js';
+import { banksFor } from './steps/provider-selection.js';
 import { RECONCILE_DELAY_MS, reconcile, startReconciling } from './steps/reconciliation.js';
-import {
-  checkAccountSelection,
-  checkSenderAccount,
-  needsAccountConsent,
-  processConsent,
-  requestConsent,
-  retrieveAccounts,
-} from './steps/sender-account.js';
-import { checkSenderAuthorization } from './steps/sender-authorization.js';
-import { STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
-import { failureStatusFrom, mayGoBackFrom } from '../domain/transitions.js';
-import { failureReason } from '../domain/detailed-status.js';
+import { needsAccountConsent, processConsent } from './steps/sender-account.js';
+import { CONTINUE, STOP, type InputError, type Notice, type StepResult } from './steps/step-result.js';
+import { mayGoBackFrom } from '../domain/transitions.js';
 
 export type { InputError, Notice } from './steps/step-result.js';
 
@@ -263,26 +247,22 @@ export class FlowEngine {
   }
 
   // ---- the payer's actions -----------------------------------------------------------------------------------
-  // Each payer step's actions live with its page (src/hosted/<step>/step.ts) and run through `perform`; the engine
-  // keeps the actions every step shares (continue, cancel, going back) and the bank's returns.
+  // Each payer action is a flow command (src/flow/commands/) that runs through `perform`; the hosted pages only call
+  // the commands. The engine keeps the bank's returns to our callback URL.
 
   /**
-   * Runs a payer's action: `work` under the payment's lease, committed as one transaction. `waitsIn` lists the
-   * statuses the action's step waits in; a payment elsewhere (a stale form, a double submit that lost) is left as it
-   * is and the payer sees its current page.
+   * Runs a payer's action: `work` under the payment's lease, committed as one transaction; a `continue` it returns
+   * goes on through the step table. `waitsIn` lists the statuses the action's page is shown in (`'any-open'`: any
+   * status that is not final); a payment elsewhere (a stale form, a double submit that lost) is left as it is and the
+   * payer sees its current page.
    */
   perform(
     payment: Payment,
-    waitsIn: readonly DetailedStatus[],
+    waitsIn: readonly DetailedStatus[] | 'any-open',
     actor: Actor,
     work: (run: FlowRun) => Promise<StepResult>,
   ): Promise<ActionOutcome> {
     return this.act(payment, waitsIn, actor, { payer: true }, work);
-  }
-
-  /** "Continue" on a page of a status the engine goes on from by itself (the review page, a retry). */
-  continueFlow(payment: Payment, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, AUTOMATIC_STATUSES, actor, { payer: true }, (run) => this.advance(run));
   }
 
   /**
@@ -294,25 +274,6 @@ export class FlowEngine {
     return (
       payment.mode === 'hosted' && mayGoBackFrom(payment.detailedStatus) && state.bankPayment === undefined && state.reconciling !== true
     );
-  }
-
-  /** "Choose another bank": back to the bank list, recorded as a status change like any other (see canGoBack). */
-  goBack(payment: Payment, actor: Actor): Promise<ActionOutcome> {
-    if (!this.canGoBack(payment)) return Promise.resolve({ kind: 'next', payment });
-    return this.act(payment, [payment.detailedStatus], actor, { payer: true }, async (run) =>
-      this.canGoBack(run.payment) ? returnToBankSelection(run) : STOP,
-    );
-  }
-
-  /** The payer cancels on our page: the step's own failure with PSU_CANCELLED (the bank's payment withdrawn first). */
-  cancel(payment: Payment, actor: Actor): Promise<ActionOutcome> {
-    return this.act(payment, 'any-open', actor, { payer: true }, async (run) => {
-      run.setState({ cancelledOnPage: true });
-      if (run.state.bankPayment !== undefined) return cancelHeldPayment(run);
-      const to = failureStatusFrom(run.status);
-      if (to !== undefined) run.enter(to, [failureReason('PSU_CANCELLED')]);
-      return STOP;
-    });
   }
 
   /**
@@ -347,8 +308,7 @@ export class FlowEngine {
       run.setState({ callback: undefined, spentCallbackHash: state.callback?.hash, bankRedirectUrl: undefined });
       if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {
         run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
-        const result = await processConsent(run);
-        return result.kind === 'continue' ? this.advance(run) : result;
+        return processConsent(run);
       }
       run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
       return processPaymentReturn(run);
@@ -381,16 +341,24 @@ export class FlowEngine {
    * first step that needs the payer, so the password is used within this request and then forgotten.
    */
   async runWithCredentials(payment: Payment, secrets: Secrets, actor: Actor): Promise<Payment> {
-    const outcome = await this.act(payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { secrets, payer: true }, (run) =>
-      this.advance(run),
+    const outcome = await this.act(
+      payment,
+      ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'],
+      actor,
+      { secrets, payer: true },
+      async () => CONTINUE,
     );
     if (outcome.kind !== 'page') return outcome.payment;
     // Nothing definite was recorded: the bank refused the login (only the count is kept), or could not be reached
     // before anything at the bank could execute (the password is gone with this request). The payment must not rest
     // at its first status with no future: the flow goes on without the credentials to the payer's form, so the
     // client hears at once that the payer is needed at the redirectUrl (docs/state-machine.md, payer-less payments).
-    const asked = await this.act(outcome.payment, ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'], actor, { payer: true }, (run) =>
-      this.advance(run),
+    const asked = await this.act(
+      outcome.payment,
+      ['FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING'],
+      actor,
+      { payer: true },
+      async () => CONTINUE,
     );
     return asked.payment;
   }
@@ -484,7 +452,7 @@ export class FlowEngine {
     // Nothing to ask the bank: the payer has the next move (a page of ours or the bank's) and no bank answer is open.
     // This is the safety net a durable step leaves behind it, finding the run finished.
     const executing = phaseOf(payment.detailedStatus) === 7;
-    if (!executing && !needsBankLook(payment) && !AUTOMATIC_STATUSES.includes(payment.detailedStatus)) return { kind: 'done' };
+    if (!executing && !needsBankLook(payment) && !isAutomatic(payment.detailedStatus)) return { kind: 'done' };
     const bank = this.bankOf(payment);
     const wait = bank === undefined ? 0 : this.pollBudget.take(bank.id);
     if (wait > 0) return { kind: 'retry', runAt: this.later(wait), note: 'bank poll budget' };
@@ -546,18 +514,16 @@ export class FlowEngine {
    */
   private async reconcileStep(run: FlowRun): Promise<StepResult> {
     this.adoptProviderPaymentId(run);
-    if (run.status === 'SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING') {
-      const result = await processConsent(run);
-      return result.kind === 'continue' ? this.advance(run) : result;
-    }
-    if (run.status === 'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING') return this.advance(run);
+    // Steps that go on without asking the bank about the payment (the consent's, before the bank holds a payment).
+    const resume = resumeHandlerOf(run.status);
+    if (resume !== undefined) return resume(run);
     if (phaseOf(run.status) === 7) return STOP;
     if (run.state.bankPayment === undefined) {
       // No reference at the bank: a registration whose answer was lost (or whose run died) left at most an
       // unauthorised payment there, which cannot execute. Forget it and go on from where the payment rests; the
       // flow stops at the first step that needs the payer.
       if (run.state.openCall !== undefined || run.state.reconciling === true) run.setState({ openCall: undefined, reconciling: undefined });
-      return AUTOMATIC_STATUSES.includes(run.status) ? this.advance(run) : STOP;
+      return isAutomatic(run.status) ? CONTINUE : STOP;
     }
     if (run.status === 'PAYMENT_CONSENT_REDIRECT_PENDING' && run.state.scaApproach === 'EMBEDDED' && run.state.reconciling === true) {
       // A one-time code whose answer was lost: the bank's SCA status tells whether the payer must type it again.
@@ -581,11 +547,11 @@ export class FlowEngine {
       // meanwhile: a late login that the bank took still completes the payment.
       if (!run.openCallSettled()) return startReconciling(run);
       run.setState({ reconciling: undefined });
-      return AUTOMATIC_STATUSES.includes(run.status) ? this.advance(run) : STOP;
+      return isAutomatic(run.status) ? CONTINUE : STOP;
     }
     if (run.state.reconciling === true) return startReconciling(run);
     // Nothing open at the bank and the payment rests at an automatic status (a run that died before its first call).
-    return AUTOMATIC_STATUSES.includes(run.status) ? this.advance(run) : STOP;
+    return isAutomatic(run.status) ? CONTINUE : STOP;
   }
 
   /** The bank's payment id a durable step committed in the flow state, written to its column (a run that died). */
@@ -597,68 +563,21 @@ export class FlowEngine {
 
   /** Whether an open bank answer is the one to the start of the authorisation with the payer's password or login id. */
   private loginLost(run: FlowRun): boolean {
-    return (
-      run.state.authorisation === undefined &&
-      startsWithCredentials(run) &&
-      (LOGIN_STATUSES.includes(run.status) || AUTOMATIC_STATUSES.includes(run.status))
-    );
+    return run.state.authorisation === undefined && startsWithCredentials(run) && loginMayBeOpenAt(run.status);
   }
 
   // ---- running steps ---------------------------------------------------------------------------------------------
 
-  /** Runs the steps that need neither the payer nor a bank answer still outstanding. */
-  async advance(run: FlowRun): Promise<StepResult> {
+  /**
+   * Runs the steps that need neither the payer nor a bank answer still outstanding: the step table's handler of each
+   * status the run reaches (src/flow/step-table.ts), until one stops the run (a page of the payer's, the bank's, a
+   * bank answer open) or the run reaches a status no step goes on from by itself.
+   */
+  private async advance(run: FlowRun): Promise<StepResult> {
     for (let guard = 0; guard < 50; guard += 1) {
-      let result: StepResult;
-      switch (run.status) {
-        case 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING':
-          result = processSelection(run);
-          break;
-        case 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING':
-          result = await checkFollowupData(run);
-          break;
-        case 'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING':
-          result = await checkSenderAuthorization(run);
-          break;
-        case 'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING':
-          result = checkSenderAccount(run);
-          break;
-        case 'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING':
-          result = await requestConsent(run);
-          break;
-        case 'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING':
-          result = await retrieveAccounts(run);
-          break;
-        case 'SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING':
-          result = checkAccountSelection(run);
-          break;
-        case 'PAYMENT_REGISTRATION_PENDING':
-          result = await registerPayment(run);
-          break;
-        case 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING':
-          if (
-            run.next === undefined &&
-            run.state.bankPayment !== undefined &&
-            run.state.authorisation === undefined &&
-            startsWithCredentials(run)
-          ) {
-            // The bank holds the payment; its authorisation is started with the password (embedded, registered with
-            // the login id) or the login id (decoupled). Without it in hand the payer types it again (`awaitsLogin`).
-            if (needsPassword(run.bank())) run.next = { kind: 'start-authorisation', needs: 'psu-authentication' };
-            else if (run.loginId() !== undefined) run.next = { kind: 'start-authorisation', needs: 'psu-identification' };
-            else {
-              result = STOP;
-              break;
-            }
-          }
-          // A redirect bank's payer not yet sent to the bank (a run died before its commit) is led there now.
-          run.next ??= redirectResumed(run);
-          // Resumed without the bank's answer in hand (it is not kept): only the bank can tell what is next.
-          result = run.next === undefined ? startReconciling(run) : await checkPaymentConsent(run);
-          break;
-        default:
-          result = STOP;
-      }
+      const handler = advanceHandlerOf(run.status);
+      if (handler === undefined) return STOP;
+      const result = await handler(run);
       if (result.kind !== 'continue') return result;
     }
     throw new Error(`The flow of payment ${run.payment.id} did not settle`);
@@ -682,7 +601,7 @@ export class FlowEngine {
     // payment there with nothing due: the lease comes with the bank-status job due when it ends.
     // A job's own run needs none: its job row, locked while it runs, is claimed again if the process dies (and
     // rescheduling the row under the job would disturb the queue's bookkeeping of it).
-    const safetyNet = options.payer === true && AUTOMATIC_STATUSES.includes(payment.detailedStatus) ? [this.safetyNet()] : [];
+    const safetyNet = options.payer === true && isAutomatic(payment.detailedStatus) ? [this.safetyNet()] : [];
     const leased = await this.store.update(
       payment,
       { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) },
@@ -695,20 +614,19 @@ export class FlowEngine {
     const run = new FlowRun(this.context, leased.payment, actor.log, actor.requestId, options.secrets ?? {});
     run.payerPresent = options.payer === true;
     run.checkpointer = (current) => this.checkpoint(current);
-    const original = { ...run.state };
     let result: StepResult;
     // Set in `finally`, before the password leaves memory.
     let carriedPassword: boolean;
     try {
       result = await work(run);
+      // A step that ends where the engine goes on by itself says `continue`: the step table's steps run from there
+      // (no step calls the next one itself).
+      if (result.kind === 'continue') result = await this.advance(run);
     } catch (error) {
       // Unexpected (a bug, or a process that dies in the middle, as tests simulate): nothing the run decided is
       // recorded, the lease is released. What a durable step committed stays: a call the bank may have acted on is
       // reconciled by the bank-status job (decisions §8), never forgotten.
-      run.path.length = 0;
-      run.schedule.length = 0;
-      run.changes = {};
-      run.state = run.checkpointed ?? original;
+      run.rollBack('committed');
       this.adoptProviderPaymentId(run);
       if (run.state.openCall !== undefined || run.state.reconciling === true) {
         run.setState({ reconciling: true });
@@ -724,13 +642,9 @@ export class FlowEngine {
     }
     if (result.kind === 'invalid' || result.kind === 'refused' || (result.kind === 'retry' && carriedPassword)) {
       // Nothing definite: the payer corrects the input, or enters the password again, from the stored status. Only
-      // the count of refused attempts stays (a refused attempt's bank payment was withdrawn or stays in `original`).
+      // the count of refused attempts stays (a refused attempt's bank payment was withdrawn or stays in the state the run began with).
       // A durable step of this run may have committed an open call meanwhile: the state written now replaces it.
-      const { failedLogins, failedCodes, codeNotProcessed } = run.state;
-      run.path.length = 0;
-      run.schedule.length = 0;
-      run.changes = {};
-      run.state = result.kind === 'refused' ? { ...original, failedLogins, failedCodes, codeNotProcessed } : original;
+      run.rollBack('start', result.kind === 'refused' ? ['failedLogins', 'failedCodes', 'codeNotProcessed'] : []);
     } else if (result.kind === 'retry') {
       // The statuses decided before the failed call stand; the bank never got a usable callback from us.
       run.setState({ callback: undefined });
@@ -854,13 +768,6 @@ const SENDER_ACCOUNT_BEFORE_LOGIN: readonly DetailedStatus[] = [
 /** How soon a job that found the payment busy looks again (ms). */
 const BUSY_RETRY_MS = 200;
 
-/** Statuses around the payer's login at banks that need it first (phase 3, or phase 6 for the others). */
-const LOGIN_STATUSES: readonly DetailedStatus[] = [
-  'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
-  'SENDER_AUTHORIZATION_REDIRECT_PENDING',
-  'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
-];
-
 /**
  * Whether the bank is to be asked about the payment in the background: a bank answer is open (`reconciling`), a call
  * the bank may have acted on is unsettled (`openCall`), or the payer approves in the bank's app (decoupled).
@@ -870,15 +777,3 @@ function needsBankLook(payment: Payment): boolean {
   if (state.reconciling === true || state.openCall !== undefined) return true;
   return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED';
 }
-
-/** Statuses the engine continues from by itself ("Continue" on the review page goes on from them). */
-export const AUTOMATIC_STATUSES: readonly DetailedStatus[] = [
-  'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING',
-  'SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING',
-  'SENDER_ACCOUNT_REQUIRED_CHECK_PENDING',
-  'SENDER_ACCOUNT_INFORMATION_CONSENT_REQUIRED_CHECK_PENDING',
-  'SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING',
-  'SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING',
-  'PAYMENT_REGISTRATION_PENDING',
-  'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
-];

@@ -4,6 +4,8 @@
  * ids and passwords live only in the memory of the request that sends them to the bank (decisions §7). The bank's
  * references are opaque: made by the bank's connector, stored here and handed back to it unread.
  */
+import { Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import type { BankReference, ScaApproach, ScaChallenge, ScaMethod } from '../connectors/index.js';
 
 /** An account the payer may pay from, as shown on the account selection page. */
@@ -14,14 +16,17 @@ export interface OfferedAccount {
 }
 
 /** The bank calls that can change what the bank holds (the ones recorded before they are sent). */
-export type StateChangingCall =
-  | 'registerPayment'
-  | 'startAuthorisation'
-  | 'updatePsuAuthentication'
-  | 'selectScaMethod'
-  | 'authoriseTransaction'
-  | 'completeAuthorisation'
-  | 'cancelPayment';
+export const STATE_CHANGING_CALLS = [
+  'registerPayment',
+  'startAuthorisation',
+  'updatePsuAuthentication',
+  'selectScaMethod',
+  'authoriseTransaction',
+  'completeAuthorisation',
+  'cancelPayment',
+] as const;
+
+export type StateChangingCall = (typeof STATE_CHANGING_CALLS)[number];
 
 export interface OpenBankCall {
   readonly operation: StateChangingCall;
@@ -136,9 +141,93 @@ export function notificationSecretContext(paymentId: string): string {
   return `payments.flow_state.notification:${paymentId}`;
 }
 
-/** The flow state of a payment row (our own JSON; an absent state is an empty one). */
-export function flowStateOf(payment: { readonly flowState: Readonly<Record<string, unknown>> | null }): FlowState {
-  return payment.flowState ?? {};
+/** A bank's reference as stored: the connector's own JSON object, read by the connector alone. */
+const StoredBankReference = Type.Record(Type.String(), Type.Unknown());
+
+const StoredScaMethod = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  name: Type.Optional(Type.String()),
+  explanation: Type.Optional(Type.String()),
+});
+
+/**
+ * The stored shape of {@link FlowState}, checked whenever a row's state is read, so a corrupt or foreign row fails
+ * with a clear error naming the payment and the field rather than as a wrong guess later. Every field is optional,
+ * as the flow writes them; fields this version does not know are let through untouched (a row of a later version
+ * read during a rolling upgrade), which keeps the rows written by earlier versions readable without a migration.
+ */
+const StoredFlowState = Type.Object({
+  pageKey: Type.Optional(Type.String()),
+  leaseUntil: Type.Optional(Type.String()),
+  callback: Type.Optional(Type.Object({ hash: Type.String(), purpose: Type.Union([Type.Literal('payment'), Type.Literal('consent')]) })),
+  spentCallbackHash: Type.Optional(Type.String()),
+  notification: Type.Optional(Type.Object({ hash: Type.String(), sealed: Type.String(), confirmed: Type.Optional(Type.Boolean()) })),
+  bankEndToEndId: Type.Optional(Type.String()),
+  bankPayment: Type.Optional(StoredBankReference),
+  authorisation: Type.Optional(StoredBankReference),
+  scaApproach: Type.Optional(Type.Union([Type.Literal('REDIRECT'), Type.Literal('EMBEDDED'), Type.Literal('DECOUPLED')])),
+  bankRedirectUrl: Type.Optional(Type.String()),
+  scaMethods: Type.Optional(Type.Array(StoredScaMethod)),
+  chosenScaMethod: Type.Optional(StoredScaMethod),
+  challenge: Type.Optional(
+    Type.Object({
+      image: Type.Optional(Type.String()),
+      data: Type.Optional(Type.Array(Type.String())),
+      imageLink: Type.Optional(Type.String()),
+      otpMaxLength: Type.Optional(Type.Number()),
+      otpFormat: Type.Optional(Type.String()),
+      additionalInformation: Type.Optional(Type.String()),
+    }),
+  ),
+  decoupledAppUrl: Type.Optional(Type.String()),
+  consent: Type.Optional(StoredBankReference),
+  consentAuthorisation: Type.Optional(StoredBankReference),
+  accounts: Type.Optional(Type.Array(Type.Object({ iban: Type.String(), currency: Type.String(), name: Type.Optional(Type.String()) }))),
+  heldSecret: Type.Optional(Type.String()),
+  reconciling: Type.Optional(Type.Boolean()),
+  openCall: Type.Optional(
+    Type.Object({
+      operation: Type.Union(STATE_CHANGING_CALLS.map((operation) => Type.Literal(operation))),
+      sentAt: Type.String(),
+      answered: Type.Optional(Type.Boolean()),
+    }),
+  ),
+  providerPaymentId: Type.Optional(Type.String()),
+  bankPendingAlerted: Type.Optional(Type.Boolean()),
+  failedLogins: Type.Optional(Type.Integer({ minimum: 0 })),
+  failedCodes: Type.Optional(Type.Integer({ minimum: 0 })),
+  senderAccountFromPayer: Type.Optional(Type.Boolean()),
+  codeNotProcessed: Type.Optional(Type.Boolean()),
+  outcomeShown: Type.Optional(Type.Boolean()),
+  cancelledOnPage: Type.Optional(Type.Boolean()),
+});
+
+const checkFlowState = Compile(StoredFlowState);
+
+/** A payment's stored flow state that is not the flow's JSON: the row was changed by hand, or is not ours. */
+export class CorruptFlowStateError extends Error {
+  constructor(paymentId: string | undefined, problems: readonly string[]) {
+    super(`The flow state of payment ${paymentId ?? '(unknown)'} is not readable: ${problems.join('; ')}`);
+    this.name = 'CorruptFlowStateError';
+  }
+}
+
+/** States already checked (a payment's state object is read many times per request; it is never changed in place). */
+const checked = new WeakSet<object>();
+
+/** The flow state of a payment row (our own JSON, checked; an absent state is an empty one). */
+export function flowStateOf(payment: { readonly id?: string; readonly flowState: Readonly<Record<string, unknown>> | null }): FlowState {
+  const stored = payment.flowState;
+  if (stored === null) return {};
+  if (checked.has(stored)) return stored;
+  if (!checkFlowState.Check(stored)) {
+    const problems = [...checkFlowState.Errors(stored)].slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message}`);
+    throw new CorruptFlowStateError(payment.id, problems);
+  }
+  checked.add(stored);
+  // The checked JSON is the flow state: bank references are the connectors' opaque JSON objects (`BankReference`).
+  return stored as unknown as FlowState;
 }
 
 /** The state as the store's `flowState` change (plain JSON). */

@@ -84,6 +84,8 @@ export class FlowRun {
   checkpointer: ((run: FlowRun) => Promise<void>) | undefined;
   /** The flow state as last committed by a checkpoint of this run (undefined: none yet). */
   checkpointed: FlowState | undefined;
+  /** The flow state the run began with (its first checkpoint, held in memory). */
+  readonly started: FlowState;
   /** The payment was already handed to reconciliation when the run began (its job is the one running, or due). */
   readonly reconcilingAtStart: boolean;
 
@@ -95,8 +97,23 @@ export class FlowRun {
     secrets: Secrets = {},
   ) {
     this.state = { ...flowStateOf(payment) };
+    this.started = this.state;
     this.secrets = secrets;
     this.reconcilingAtStart = this.state.reconciling === true;
+  }
+
+  /**
+   * Forgets what the run decided (its statuses, jobs and column changes) and takes its flow state back to a
+   * checkpoint: the one it began with (`'start'`), or the one its last durable step committed (`'committed'`, the
+   * start if none did). `keep` names the fields that stay as the run has them now (the count of refused attempts).
+   */
+  rollBack(to: 'start' | 'committed', keep: readonly (keyof FlowState)[] = []): void {
+    const base = to === 'committed' ? (this.checkpointed ?? this.started) : this.started;
+    const kept = Object.fromEntries(keep.map((field) => [field, this.state[field]])) as Partial<FlowState>;
+    this.path.length = 0;
+    this.schedule.length = 0;
+    this.changes = {};
+    this.state = { ...base, ...kept };
   }
 
   /** The status the run has reached (recorded or not yet). */

@@ -3,6 +3,7 @@
  * (so a step that shares a status with another comes before the more general one), and send a posted action to the
  * current step's handler of that name. Actions every page offers (cancel, going back) are here too.
  */
+import { cancel, goBack } from '../flow/commands/index.js';
 import { accountSelectionStep } from './account-selection/step.js';
 import { atBankStep } from './at-bank/step.js';
 import { bankSelectionStep } from './bank-selection/step.js';
@@ -40,8 +41,8 @@ export const CANCEL_ACTION = 'cancel';
 export const COMMON_ACTIONS: Readonly<Record<string, ActionHandler>> = {
   // Posted by the confirmation page only (GET /pay/:flowToken/cancel): the flow link then shows the cancelled page,
   // with the way back to the shop.
-  [CANCEL_ACTION]: ({ engine, payment, actor }) => engine.cancel(payment, actor),
-  back: ({ engine, payment, actor }) => engine.goBack(payment, actor),
+  [CANCEL_ACTION]: ({ engine, payment, actor }) => cancel(engine, payment, actor),
+  back: ({ engine, payment, actor }) => goBack(engine, payment, actor),
 };
 
 /** The step whose page the payer sees now (an open payment always has one: the registry ends with a catch-all). */

@@ -57,7 +57,10 @@ export type ActionHandler = (
 export interface PayerStep<View> {
   /** The step's folder name; also used in logs and tests. */
   readonly name: string;
-  /** The statuses the step's page is shown in (`'any-open'`: any status that is not final). */
+  /**
+   * The statuses the step's page is shown in (`'any-open'`: any status that is not final): the step table's
+   * (`statusesShownOn` of src/flow/step-table.ts) for a step of the flow.
+   */
   readonly waitsIn: readonly DetailedStatus[] | 'any-open';
   /** When several steps share a status: whether this one is the payer's page now (checked in registration order). */
   readonly shows?: (input: StepInput) => boolean;
@@ -70,7 +73,10 @@ export interface PayerStep<View> {
   readonly page: (context: PageContext, view: View) => string;
   /** Whether a desktop's page offers a QR code to finish on a phone (docs/hosted-pages.md, "Desktop to phone"). */
   readonly offersHandover?: boolean;
-  /** The actions its forms post (`POST /pay/:flowToken/<action>`) and their handlers. */
+  /**
+   * The actions its forms post (`POST /pay/:flowToken/<action>`) and their handlers: each reads the form and calls a
+   * flow command (src/flow/commands/), which validates it and runs it on the engine.
+   */
   readonly actions: Readonly<Record<string, ActionHandler>>;
 }
 
@@ -83,9 +89,4 @@ export function payerStep<View>(step: PayerStep<View>): PayerStep<unknown> {
 export function stepShows(step: PayerStep<unknown>, input: StepInput): boolean {
   const waits = step.waitsIn === 'any-open' ? true : step.waitsIn.includes(input.payment.detailedStatus);
   return waits && (step.shows === undefined || step.shows(input));
-}
-
-/** The statuses an action of a step runs in (for the engine's check), `'any-open'` read as the payment's own. */
-export function statusesOf(step: Pick<PayerStep<unknown>, 'waitsIn'>, payment: Payment): readonly DetailedStatus[] {
-  return step.waitsIn === 'any-open' ? [payment.detailedStatus] : step.waitsIn;
 }

@@ -13,6 +13,7 @@ import { pathTo } from '../../domain/paths.js';
 import type { FlowRun } from '../run.js';
 import { callBank, type BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
+import { needsPassword, startsWithCredentials } from './followup-data.js';
 import { loginAccepted, refuseLogin } from './login.js';
 import { notificationUriOf } from './notification.js';
 import {
@@ -33,6 +34,29 @@ function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
     ...(result.chosenScaMethod === undefined ? {} : { chosenScaMethod: result.chosenScaMethod }),
     ...(result.challenge === undefined ? {} : { challenge: result.challenge }),
   });
+}
+
+/**
+ * PAYMENT_CONSENT_REQUIRED_CHECK_PENDING, as the engine finds it: with the bank's next step from the registration in
+ * hand (`run.next`), or resumed without it (a later request, a job).
+ */
+export async function resumePaymentConsent(run: FlowRun): Promise<StepResult> {
+  if (
+    run.next === undefined &&
+    run.state.bankPayment !== undefined &&
+    run.state.authorisation === undefined &&
+    startsWithCredentials(run)
+  ) {
+    // The bank holds the payment; its authorisation is started with the password (embedded, registered with the
+    // login id) or the login id (decoupled). Without it in hand the payer types it again (`FlowEngine.awaitsLogin`).
+    if (needsPassword(run.bank())) run.next = { kind: 'start-authorisation', needs: 'psu-authentication' };
+    else if (run.loginId() !== undefined) run.next = { kind: 'start-authorisation', needs: 'psu-identification' };
+    else return STOP;
+  }
+  // A redirect bank's payer not yet sent to the bank (a run died before its commit) is led there now.
+  run.next ??= redirectResumed(run);
+  // Resumed without the bank's answer in hand (it is not kept): only the bank can tell what is next.
+  return run.next === undefined ? startReconciling(run) : checkPaymentConsent(run);
 }
 
 /** Runs the bank's next steps that need nothing from the payer, then stops where the payer must act. */

@@ -1,10 +1,11 @@
 /** A redirect status while the bank's page waits for the payer: a link to go on there. */
+import { statusesShownOn } from '../../flow/step-table.js';
 import { payerStep } from '../step.js';
 import { atBankPage, type AtBankView } from './page.js';
 
 export const atBankStep = payerStep<AtBankView>({
   name: 'at-bank',
-  waitsIn: ['SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING', 'PAYMENT_CONSENT_REDIRECT_PENDING'],
+  waitsIn: statusesShownOn('at-bank'),
   shows: ({ state }) => state.bankRedirectUrl !== undefined,
   view: ({ state, payment }) => ({
     bankUrl: state.bankRedirectUrl ?? '',

@@ -2,9 +2,10 @@
 import { createHash } from 'node:crypto';
 import type { Bank } from '../../providers/catalogue.js';
 import { iconUrlOf } from '../../providers/routes.js';
-import { selectBank } from '../../flow/steps/provider-selection.js';
+import { chooseBank } from '../../flow/commands/index.js';
+import { statusesShownOn } from '../../flow/step-table.js';
 import { localeFromAcceptLanguage } from '../../i18n/locale.js';
-import { payerStep, statusesOf, type StepInput } from '../step.js';
+import { payerStep, type StepInput } from '../step.js';
 import { countryFromLanguage } from './country.js';
 import { bankSelectionPage, type BankChoice, type BankSelectionView } from './page.js';
 
@@ -83,31 +84,19 @@ async function bankSelectionView(input: StepInput): Promise<BankSelectionView> {
   };
 }
 
-const step = {
-  name: 'bank-selection',
-  waitsIn: ['PROVIDER_SELECTION_REDIRECT_PENDING'] as const,
-};
-
 export const bankSelectionStep = payerStep<BankSelectionView>({
-  ...step,
+  name: 'bank-selection',
+  waitsIn: statusesShownOn('bank-selection'),
   offersHandover: true,
   view: bankSelectionView,
   page: bankSelectionPage,
   actions: {
-    'select-bank': ({ engine, payment, form, actor, remember }) =>
-      engine
-        .perform(payment, statusesOf(step, payment), actor, async (run) => {
-          const bank = engine.banksFor(run.payment).find((candidate) => candidate.id === form('providerId'));
-          if (bank === undefined) return { kind: 'invalid', errors: [{ field: 'providerId', message: 'chooseOne' }] };
-          selectBank(run, bank);
-          // Remembered for this client's next payment on this browser (docs/hosted-pages.md, "The bank list").
-          remember({ name: lastBankCookieName(payment.clientId), value: bank.id, path: '/pay', maxAgeSeconds: LAST_BANK_MAX_AGE_SECONDS });
-          return engine.advance(run);
-        })
-        .then((outcome) =>
-          // A bank that asks for an account-information consent first: our page says "you will log in twice" before
-          // the payer leaves for the bank's first login.
-          outcome.kind === 'redirect' && engine.twoLoginsAhead(outcome.payment) ? { kind: 'next', payment: outcome.payment } : outcome,
-        ),
+    'select-bank': async ({ engine, payment, form, actor, remember }) => {
+      const { outcome, chosen } = await chooseBank(engine, payment, { providerId: form('providerId') }, actor);
+      // Remembered for this client's next payment on this browser (docs/hosted-pages.md, "The bank list").
+      if (chosen !== undefined)
+        remember({ name: lastBankCookieName(payment.clientId), value: chosen.id, path: '/pay', maxAgeSeconds: LAST_BANK_MAX_AGE_SECONDS });
+      return outcome;
+    },
   },
 });

@@ -1,11 +1,12 @@
 /** Phase 6 (decoupled): the payer approves in the bank's app; the page refreshes itself and we ask the bank. */
 import { isWaiting } from '../../flow/engine.js';
+import { statusesShownOn } from '../../flow/step-table.js';
 import { payerStep } from '../step.js';
 import { decoupledPage, type DecoupledView } from './page.js';
 
 export const decoupledStep = payerStep<DecoupledView>({
   name: 'decoupled',
-  waitsIn: ['PAYMENT_CONSENT_REDIRECT_PENDING'],
+  waitsIn: statusesShownOn('decoupled'),
   shows: ({ payment, state }) => isWaiting(payment) && state.scaApproach === 'DECOUPLED' && state.reconciling !== true,
   view: ({ payment, state }) => ({
     sandboxAppUrl: state.decoupledAppUrl,

@@ -3,10 +3,11 @@
  * execution phase on and for every final status, whatever link brought the payer here (the flow link of a finished
  * or expired payment, our bank callback used once already): the payer always sees the outcome, never a bare redirect.
  */
-import { DETAILED_STATUSES, isFinal, phaseOf, type FailureCode } from '../../domain/detailed-status.js';
+import { isFinal, phaseOf, type FailureCode } from '../../domain/detailed-status.js';
 import type { Payment } from '../../domain/payment.js';
 import { payerMayRetryWithAnotherBank } from '../../flow/retry.js';
 import { flowStateOf } from '../../flow/flow-state.js';
+import { statusesShownOn } from '../../flow/step-table.js';
 import { payerStep, type PaymentRetries } from '../step.js';
 import { outcomePage, type FailureGroup, type OutcomeView } from './page.js';
 
@@ -71,7 +72,7 @@ function outcomeView(payment: Payment, retries: PaymentRetries | undefined): Out
 
 export const outcomeStep = payerStep<OutcomeView>({
   name: 'outcome',
-  waitsIn: DETAILED_STATUSES.filter((status) => isFinal(status) || phaseOf(status) === 7),
+  waitsIn: statusesShownOn('outcome'),
   view: ({ payment, retries }) => outcomeView(payment, retries),
   page: outcomePage,
   actions: {

@@ -4,8 +4,8 @@
  */
 import type { DetailedStatus } from '../../domain/detailed-status.js';
 import type { InputError } from '../../flow/engine.js';
-import { credentialErrors, missingData } from '../../flow/steps/followup-data.js';
-import { submitSenderLogin } from '../../flow/steps/sender-authorization.js';
+import { logIn } from '../../flow/commands/index.js';
+import { statusesShownOn } from '../../flow/step-table.js';
 import { payerStep, type StepInput } from '../step.js';
 import { senderLoginPage, type SenderLoginView } from './page.js';
 
@@ -16,11 +16,10 @@ export function loginRefusal({ engine, payment }: StepInput): readonly InputErro
 }
 
 const LOGIN: DetailedStatus = 'SENDER_AUTHORIZATION_REDIRECT_PENDING';
-const LOGIN_AGAIN: DetailedStatus = 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING';
 
 export const senderLoginStep = payerStep<SenderLoginView>({
   name: 'sender-login',
-  waitsIn: [LOGIN, LOGIN_AGAIN],
+  waitsIn: statusesShownOn('sender-login'),
   shows: ({ engine, payment }) => payment.detailedStatus === LOGIN || engine.awaitsLogin(payment),
   view: ({ engine, payment, state }) => ({
     needs: engine.credentialFields(payment),
@@ -30,21 +29,6 @@ export const senderLoginStep = payerStep<SenderLoginView>({
   standingErrors: loginRefusal,
   page: senderLoginPage,
   actions: {
-    details: ({ engine, payment, form, actor }) =>
-      engine.perform(payment, engine.awaitsLogin(payment) ? [LOGIN, LOGIN_AGAIN] : [LOGIN], actor, async (run) => {
-        const missing = missingData(run);
-        const credentials = { loginId: form('loginId'), password: form('password') };
-        const errors = credentialErrors(credentials, missing);
-        if (errors.length > 0) return { kind: 'invalid', errors };
-        run.secrets = {
-          ...(missing.loginId ? { loginId: (credentials.loginId ?? '').trim() } : {}),
-          ...(missing.password ? { password: credentials.password ?? '' } : {}),
-        };
-        if (run.status === LOGIN) {
-          const result = await submitSenderLogin(run);
-          return result.kind === 'continue' ? engine.advance(run) : result;
-        }
-        return engine.advance(run);
-      }),
+    details: ({ engine, payment, form, actor }) => logIn(engine, payment, { loginId: form('loginId'), password: form('password') }, actor),
   },
 });
