@@ -14,6 +14,7 @@ import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../c
 import type { BankRegistrationStore } from '../connectors/uk-open-banking/registration.js';
 import type { UkOpenBankingSettings } from '../connectors/uk-open-banking/settings.js';
 import { certificateReports, type CertificateUse } from '../identity/identity.js';
+import { withRegistration } from '../providers/bank-registrations.js';
 import type { Bank } from '../providers/catalogue.js';
 import { dispatcherFor, operatorSigningKeys, type OnboardingSetup } from './setup.js';
 import { StandardAnswers, type BankAnswer } from './standard-answers.js';
@@ -72,7 +73,7 @@ export async function checkBank(setup: OnboardingSetup, bankId: string, store?: 
   }
 }
 
-/** The bank's settings, with the client id of its UK registration when one is kept. */
+/** The bank's settings with its UK registration when one is kept: the overlay the service's bank registry makes. */
 async function settingsWithRegistration(
   bank: Bank,
   store: BankRegistrationStore | undefined,
@@ -86,12 +87,7 @@ async function settingsWithRegistration(
     return settings;
   }
   add('registration', 'pass', `client ${registration.clientId} (${registration.tokenEndpointAuthMethod})`);
-  return {
-    ...settings,
-    clientId: registration.clientId,
-    jwsIssuer: registration.jwsIssuer,
-    tokenEndpointAuthMethod: registration.tokenEndpointAuthMethod,
-  };
+  return withRegistration(settings, registration);
 }
 
 const USES_BY_STANDARD: Readonly<Record<string, readonly CertificateUse[]>> = {

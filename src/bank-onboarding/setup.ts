@@ -1,7 +1,8 @@
 /**
  * What the go-live tools (`openpis banks register`, `openpis banks check`) work from: the service's configuration,
- * the bank list, and our identity towards the banks, read from the same files the service reads at start — so a
- * bank that registers and checks here is reached by the service the same way.
+ * the banks of the database (as `openpis banks add` left them, with their stored registrations), and our identity
+ * towards the banks, read from the same files the service reads at start — so a bank that registers and checks
+ * here is reached by the service the same way.
  */
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
@@ -11,30 +12,33 @@ import { mutualTlsAgent, type TlsOptions } from '../connectors/transport.js';
 import { loadSigningKeys } from '../connectors/uk-open-banking/keys.js';
 import type { SigningKeys } from '../connectors/uk-open-banking/jose.js';
 import { loadBankIdentity, type BankIdentity } from '../identity/identity.js';
-import { loadCatalogue, type Bank } from '../providers/catalogue.js';
+import type { Bank, CatalogueView } from '../providers/catalogue.js';
 
 export interface OnboardingSetup {
   readonly config: Config;
   readonly identity: BankIdentity;
-  /** Every bank of the catalogue by provider id (sandbox and production). */
+  /** Every bank of the database by provider id (sandbox and production). */
   readonly bank: (bankId: string) => Bank;
   readonly now: () => Date;
 }
 
-/** A bank the operator named that the catalogue does not have, or has under another standard: the message says which. */
+/** A bank the operator named that the database does not have, or has under another standard: the message says which. */
 export class OnboardingError extends Error {
   override readonly name = 'OnboardingError';
 }
 
-export function onboardingSetup(config: Config, now: () => Date = () => new Date()): OnboardingSetup {
-  const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
+export function onboardingSetup(
+  config: Config,
+  banks: Pick<CatalogueView, 'findInAnyEnvironment'>,
+  now: () => Date = () => new Date(),
+): OnboardingSetup {
   const identity = loadBankIdentity(config.bankIdentity);
   return {
     config,
     identity,
     now,
     bank: (bankId) => {
-      const found = catalogue.findInAnyEnvironment(bankId);
+      const found = banks.findInAnyEnvironment(bankId);
       if (found.kind !== 'bank') throw new OnboardingError(`No bank ${bankId} in the bank list (openpis banks list shows them)`);
       return found.bank;
     },

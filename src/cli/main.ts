@@ -69,20 +69,18 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     return true;
   }
   // The classes of modules the commands import on demand, imported now (only on a failure, never at start-up).
-  const [clients, accounts, listening, scenarios, listeners, identity, onboarding, registrations, ukRegistration, banks, catalogue] =
-    await Promise.all([
-      import('../auth/clients.js'),
-      import('../people/accounts.js'),
-      import('./listen.js'),
-      import('../sandbox-scenarios/scenarios.js'),
-      import('../http/listen.js'),
-      import('../identity/identity.js'),
-      import('../bank-onboarding/setup.js'),
-      import('../bank-onboarding/registration-file.js'),
-      import('../bank-onboarding/uk-registration.js'),
-      import('../providers/bank-store.js'),
-      import('../providers/catalogue.js'),
-    ]);
+  const [clients, accounts, listening, scenarios, listeners, identity, onboarding, ukRegistration, banks, catalogue] = await Promise.all([
+    import('../auth/clients.js'),
+    import('../people/accounts.js'),
+    import('./listen.js'),
+    import('../sandbox-scenarios/scenarios.js'),
+    import('../http/listen.js'),
+    import('../identity/identity.js'),
+    import('../bank-onboarding/setup.js'),
+    import('../bank-onboarding/uk-registration.js'),
+    import('../providers/bank-store.js'),
+    import('../providers/catalogue.js'),
+  ]);
   return (
     error instanceof clients.ClientNotFoundError ||
     error instanceof accounts.ConsoleUserError ||
@@ -92,7 +90,6 @@ async function isOperatorError(error: unknown): Promise<boolean> {
     error instanceof listeners.ListenerUnavailableError ||
     error instanceof identity.BankIdentityError ||
     error instanceof onboarding.OnboardingError ||
-    error instanceof registrations.RegistrationStoreError ||
     error instanceof ukRegistration.RegistrationRefusedError ||
     error instanceof banks.BankValidationError ||
     error instanceof banks.BankChangeError ||

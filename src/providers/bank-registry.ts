@@ -19,6 +19,7 @@ import pg from 'pg';
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database } from '../storage/schema.js';
+import { registeredSettingsOf, withRegistration } from './bank-registrations.js';
 import { BANKS_CHANNEL, BankStore, lifecycleOf, openSecrets, type BankSecrets, type StoredBank } from './bank-store.js';
 import {
   CatalogueError,
@@ -246,11 +247,11 @@ function buildSnapshot(
   return new ProviderCatalogue({ providers: kept }, options.sandboxBankUrl, lifecycles);
 }
 
-/** The client id dynamic client registration stored for the bank takes the place of the entry's. */
+/** The registration stored for the bank (or a client id stored by hand) takes the place of the entry's settings. */
 function withSecrets(entry: ProviderEntry, secrets: BankSecrets | undefined): ProviderEntry {
-  const clientId = secrets?.clientId;
-  if (clientId === undefined) return entry;
+  const registered = registeredSettingsOf(secrets);
+  if (registered === undefined) return entry;
   const apply = <T extends { connector?: ConnectorSettings }>(holder: T): T =>
-    holder.connector?.standard === 'uk-open-banking' ? { ...holder, connector: { ...holder.connector, clientId } } : holder;
+    holder.connector?.standard === 'uk-open-banking' ? { ...holder, connector: withRegistration(holder.connector, registered) } : holder;
   return { ...apply(entry), ...(entry.subsidiaries === undefined ? {} : { subsidiaries: entry.subsidiaries.map(apply) }) };
 }

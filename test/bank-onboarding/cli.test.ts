@@ -1,11 +1,10 @@
 /**
- * `openpis banks register` and `openpis banks check` as an operator runs them against a strict sandbox bank: the
- * registration kept in the registrations file, one line per check, JSON with --json, exit status 1 on a failure
+ * `openpis banks register` and `openpis banks check` as an operator runs them against a strict sandbox bank: a UK
+ * bank added with `openpis banks add`, its registration kept among its sealed secrets, one line per check, JSON with --json, exit status 1 on a failure
  * and a plain message for a bank that does not exist.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { CLI_ARGS } from '../helpers/cli.js';
@@ -15,11 +14,9 @@ const run = promisify(execFile);
 
 describe('openpis banks register and banks check', () => {
   let world: StrictWorld;
-  let registrationsFile: string;
 
   before(async () => {
     world = await startStrictWorld();
-    registrationsFile = join(world.ca.dir, 'cli-registrations.json');
   });
   after(async () => {
     await world?.close();
@@ -37,15 +34,27 @@ describe('openpis banks register and banks check', () => {
     }
   }
 
-  it('registers a UK bank, then checks it: every line passes, exit status 0', async () => {
-    const registered = await openpis(world.env, 'register', UK_BANK, '--registrations-file', registrationsFile);
+  it('registers a UK bank added with banks add, checks it (every line passes, exit 0), and deletes the registration', async () => {
+    const added = await openpis(world.env, 'add', world.ukBankFile);
+    assert.equal(added.code, 0, added.stderr);
+    const registered = await openpis(world.env, 'register', UK_BANK);
     assert.equal(registered.code, 0, registered.stderr);
-    assert.match(registered.stdout, /registered, client id [0-9a-f-]{36}/);
-    const checked = await openpis(world.env, 'check', UK_BANK, '--registrations-file', registrationsFile, '--json');
+    const clientId = /registered, client id ([0-9a-f-]{36})/.exec(registered.stdout)?.[1];
+    assert.ok(clientId !== undefined, registered.stdout);
+    const shown = JSON.parse((await openpis(world.env, 'show', UK_BANK, '--json')).stdout) as { secretNames: string[] };
+    assert.ok(shown.secretNames.includes('registrationAccessToken') && shown.secretNames.includes('clientId'));
+
+    const checked = await openpis(world.env, 'check', UK_BANK, '--json');
     assert.equal(checked.code, 0, checked.stdout + checked.stderr);
-    const report = JSON.parse(checked.stdout) as { failed: boolean; lines: { check: string; outcome: string }[] };
+    const report = JSON.parse(checked.stdout) as { failed: boolean; lines: { check: string; outcome: string; reason: string }[] };
     assert.equal(report.failed, false);
+    assert.ok(report.lines.some((line) => line.check === 'registration' && line.outcome === 'pass' && line.reason.includes(clientId)));
     assert.ok(report.lines.some((line) => line.check === 'token' && line.outcome === 'pass'));
+
+    const deleted = await openpis(world.env, 'register', UK_BANK, '--delete');
+    assert.equal(deleted.code, 0, deleted.stderr);
+    const afterDelete = JSON.parse((await openpis(world.env, 'show', UK_BANK, '--json')).stdout) as { secretNames: string[] };
+    assert.deepEqual(afterDelete.secretNames, []);
   });
 
   it('says a wrong certificate in one line per check and exits 1', async () => {

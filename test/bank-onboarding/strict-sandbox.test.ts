@@ -1,11 +1,11 @@
 /**
  * The strict sandbox bank (issue 24, parts 3-5) over loopback HTTPS: what it refuses and in which shape (Berlin
  * Group tppMessages, UK OBErrorResponse1, RFC 7591 registration errors), UK dynamic client registration from our
- * side (register, read, update, delete), and `banks check` against a correct configuration and wrong ones.
+ * side (register, read, update, delete) of a bank added to the database, the registration kept among its sealed
+ * secrets and used by the bank registry at once, and `banks check` against a correct configuration and wrong ones.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Agent, request } from 'undici';
@@ -14,10 +14,11 @@ import type { HttpMessageSigner } from '../../src/connectors/http/signature.js';
 import { RequestSigner } from '../../src/connectors/berlin-group/signing.js';
 import { checkBank, type BankCheckReport } from '../../src/bank-onboarding/check.js';
 import { onboardingSetup } from '../../src/bank-onboarding/setup.js';
-import { RegistrationFileStore } from '../../src/bank-onboarding/registration-file.js';
 import { runRegistration } from '../../src/bank-onboarding/uk-registration.js';
 import { RegistrationRefusedError } from '../../src/connectors/uk-open-banking/registration.js';
 import { writeFileSync } from 'node:fs';
+import { BankRegistrationSecrets } from '../../src/providers/bank-registrations.js';
+import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { BERLIN_GROUP_BANK, softwareStatement, startStrictWorld, UK_BANK, type StrictWorld } from './strict-world.js';
 
 const PAYMENT = JSON.stringify({
@@ -28,13 +29,21 @@ const PAYMENT = JSON.stringify({
 
 describe('strict sandbox bank', () => {
   let world: StrictWorld;
-  let registrations: string;
+  /** The service's database and banks, the UK bank added as an operator adds one. */
+  let runtime: Runtime;
+  let store: BankRegistrationSecrets;
+  /** The go-live tools' setup over the database's banks, with these settings in place of the world's. */
+  const setupWith = (overrides: Record<string, string> = {}) => onboardingSetup(world.config(overrides), runtime.catalogue);
 
   before(async () => {
     world = await startStrictWorld();
-    registrations = join(world.ca.dir, 'registrations.json');
+    runtime = await openRuntime(world.config());
+    await runtime.catalogue.store.add(world.ukBankEntry);
+    await runtime.catalogue.refresh();
+    store = new BankRegistrationSecrets(runtime.catalogue.store);
   });
   after(async () => {
+    await runtime?.database.close();
     await world?.close();
   });
 
@@ -185,8 +194,7 @@ describe('strict sandbox bank', () => {
       const impostor = await generateKeyPair('PS256');
       const forged = join(world.ca.dir, 'forged-ssa.jwt');
       writeFileSync(forged, await softwareStatement(impostor.privateKey, { keys: [] }));
-      const setup = onboardingSetup(world.config({ OB_SSA_FILE: forged }));
-      const store = new RegistrationFileStore(join(world.ca.dir, 'forged.json'), setup.config.secretKeys);
+      const setup = setupWith({ OB_SSA_FILE: forged });
       await assert.rejects(runRegistration(setup, UK_BANK, 'register', store), (error: unknown) => {
         assert.ok(error instanceof RegistrationRefusedError);
         assert.equal(error.error, 'unapproved_software_statement');
@@ -196,19 +204,23 @@ describe('strict sandbox bank', () => {
     });
 
     it('registers, reads, updates and deletes a client through DCR, keeping the token sealed', async () => {
-      const setup = onboardingSetup(world.config());
-      const store = new RegistrationFileStore(join(world.ca.dir, 'lifecycle.json'), setup.config.secretKeys);
+      const setup = setupWith();
       const registered = await runRegistration(setup, UK_BANK, 'register', store);
       const clientId = registered.registration?.clientId;
       assert.ok(clientId !== undefined);
       assert.equal(registered.registration?.jwsIssuer, '0015800001041RbAAI/openpisTestSoftware1');
       const kept = await store.get(UK_BANK);
       assert.ok(kept?.registrationAccessToken !== undefined);
-      const { readFileSync } = await import('node:fs');
-      assert.ok(
-        !readFileSync(join(world.ca.dir, 'lifecycle.json'), 'utf8').includes(kept.registrationAccessToken),
-        'the token is sealed at rest',
-      );
+      const row = await runtime.database.db.selectFrom('banks').selectAll().where('id', '=', UK_BANK).executeTakeFirstOrThrow();
+      assert.ok(row.secrets_sealed !== null);
+      assert.ok(!JSON.stringify(row).includes(kept.registrationAccessToken), 'the token is sealed at rest');
+      assert.ok(!JSON.stringify(row).includes(clientId), 'the client id is sealed with it');
+      // The service's banks use the registered client at once (no restart).
+      await runtime.catalogue.refresh();
+      const found = runtime.catalogue.findInAnyEnvironment(UK_BANK);
+      assert.ok(found.kind === 'bank' && found.bank.connector.standard === 'uk-open-banking');
+      assert.equal(found.bank.connector.clientId, clientId);
+      assert.equal(found.bank.connector.jwsIssuer, '0015800001041RbAAI/openpisTestSoftware1');
 
       const read = await runRegistration(setup, UK_BANK, 'read', store);
       assert.equal(read.atTheBank?.['client_id'], clientId);
@@ -220,6 +232,11 @@ describe('strict sandbox bank', () => {
 
       await runRegistration(setup, UK_BANK, 'delete', store);
       assert.equal(await store.get(UK_BANK), undefined);
+      assert.equal(await runtime.catalogue.store.secretsOf(UK_BANK), undefined, 'no secret of it is left');
+      await runtime.catalogue.refresh();
+      const afterDelete = runtime.catalogue.findInAnyEnvironment(UK_BANK);
+      assert.ok(afterDelete.kind === 'bank' && afterDelete.bank.connector.standard === 'uk-open-banking');
+      assert.notEqual(afterDelete.bank.connector.clientId, clientId, 'the service no longer uses the deleted client');
       // The bank forgot it: the token endpoint no longer knows the client.
       const token = await call('/uk/albion/token', {
         method: 'POST',
@@ -240,7 +257,7 @@ describe('strict sandbox bank', () => {
         .join('\n');
 
     it('passes a Berlin Group bank configured correctly, every answer as the standard defines it', async () => {
-      const report = await checkBank(onboardingSetup(world.config()), BERLIN_GROUP_BANK);
+      const report = await checkBank(setupWith(), BERLIN_GROUP_BANK);
       assert.equal(report.failed, false, failures(report));
       assert.equal(lineOf(report, 'tls')?.outcome, 'pass');
       assert.equal(lineOf(report, 'create payment')?.outcome, 'pass');
@@ -256,10 +273,7 @@ describe('strict sandbox bank', () => {
 
     it('fails a wrong client certificate with the reason', async () => {
       const wrong = world.otherCa.qwac('wrong-qwac-2');
-      const report = await checkBank(
-        onboardingSetup(world.config({ QWAC_CERT_FILE: wrong.certFile, QWAC_KEY_FILE: wrong.keyFile })),
-        BERLIN_GROUP_BANK,
-      );
+      const report = await checkBank(setupWith({ QWAC_CERT_FILE: wrong.certFile, QWAC_KEY_FILE: wrong.keyFile }), BERLIN_GROUP_BANK);
       assert.equal(report.failed, true);
       assert.match(
         lineOf(report, 'create payment')?.reason ?? '',
@@ -269,26 +283,21 @@ describe('strict sandbox bank', () => {
 
     it('fails a bad signature (a seal the bank does not trust) with the reason', async () => {
       const seal = world.otherCa.qsealc('untrusted-seal');
-      const report = await checkBank(
-        onboardingSetup(world.config({ QSEAL_CERT_FILE: seal.certFile, QSEAL_KEY_FILE: seal.keyFile })),
-        BERLIN_GROUP_BANK,
-      );
+      const report = await checkBank(setupWith({ QSEAL_CERT_FILE: seal.certFile, QSEAL_KEY_FILE: seal.keyFile }), BERLIN_GROUP_BANK);
       assert.equal(report.failed, true);
       assert.match(lineOf(report, 'create payment')?.reason ?? '', /TPP-Signature-Certificate/);
     });
 
     it('fails an unregistered UK client, saying to register', async () => {
-      const setup = onboardingSetup(world.config());
-      const store = new RegistrationFileStore(join(world.ca.dir, 'empty.json'), setup.config.secretKeys);
-      const report = await checkBank(setup, UK_BANK, store);
+      await store.remove(UK_BANK);
+      const report = await checkBank(setupWith(), UK_BANK, store);
       assert.equal(report.failed, true);
       assert.equal(lineOf(report, 'registration')?.outcome, 'warn');
       assert.match(lineOf(report, 'token')?.reason ?? '', /invalid_client.*openpis banks register/s);
     });
 
     it('passes a UK bank once registered: token, consent created and read, answers as the standard defines them', async () => {
-      const setup = onboardingSetup(world.config());
-      const store = new RegistrationFileStore(registrations, setup.config.secretKeys);
+      const setup = setupWith();
       await runRegistration(setup, UK_BANK, 'register', store);
       const report = await checkBank(setup, UK_BANK, store);
       assert.equal(report.failed, false, failures(report));
@@ -297,15 +306,13 @@ describe('strict sandbox bank', () => {
         report.lines.some((line) => line.check === 'answer CreateDomesticPaymentConsents (HTTP 201)' && line.outcome === 'pass'),
         JSON.stringify(report.lines),
       );
-      rmSync(registrations, { force: true });
+      await runRegistration(setup, UK_BANK, 'delete', store);
     });
 
     it('fails a UK signing key that is not the one the software statement publishes', async () => {
-      const setup = onboardingSetup(world.config());
-      const store = new RegistrationFileStore(join(world.ca.dir, 'wrong-key.json'), setup.config.secretKeys);
-      await runRegistration(setup, UK_BANK, 'register', store);
+      await runRegistration(setupWith(), UK_BANK, 'register', store);
       const other = world.ca.qsealc('not-the-ssa-key');
-      const report = await checkBank(onboardingSetup(world.config({ OB_SIGNING_KEY_FILE: other.keyFile })), UK_BANK, store);
+      const report = await checkBank(setupWith({ OB_SIGNING_KEY_FILE: other.keyFile }), UK_BANK, store);
       assert.equal(report.failed, true);
       assert.match(lineOf(report, 'token')?.reason ?? '', /invalid_client.*does not verify/s);
     });

@@ -2,8 +2,9 @@
  * A strict sandbox bank over loopback HTTPS and a TPP to go with it, all made at test time: a test CA (from
  * test/helpers/psd2-certificates.ts) issuing the bank's server certificate and the TPP's QWAC, QSealC, UK transport
  * certificate and OBSeal signing key; a directory key and a software statement (SSA) it signs, publishing the OBSeal
- * key under its kid; a bank list with one Berlin Group bank that signs requests and one UK bank; and the service's
- * environment pointing at all of it, as an operator would set it.
+ * key under its kid; a bank with one Berlin Group bank that signs requests and one UK bank; and the service's
+ * environment pointing at all of it, as an operator would set it: a SQLite database of its own, into which the
+ * service's bank list imports the Berlin Group bank, the UK bank being for a test to add (`openpis banks add`).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,9 @@ export interface StrictWorld {
   readonly transport: TestCertificate;
   readonly obSeal: TestCertificate;
   readonly ssaFile: string;
+  /** The UK bank's entry, not in the service's bank list: a test adds it (ukBankFile for `openpis banks add`). */
+  readonly ukBankEntry: Readonly<Record<string, unknown>>;
+  readonly ukBankFile: string;
   readonly directoryJwks: JSONWebKeySet;
   /** The operator's environment for the service and the CLI. */
   readonly env: Record<string, string>;
@@ -72,7 +76,14 @@ export async function startStrictWorld(): Promise<StrictWorld> {
   await reserve.close();
   const sandboxUrl = `https://localhost:${port}`;
   const catalogueFile = join(ca.dir, 'banks.json');
-  writeFileSync(catalogueFile, JSON.stringify(bankList()));
+  const banks = bankList();
+  writeFileSync(catalogueFile, JSON.stringify(banks));
+  const [berlinGroupBank, ukBankEntry] = banks.providers;
+  if (berlinGroupBank === undefined || ukBankEntry === undefined) throw new Error('the bank list lost a bank');
+  const serviceCatalogueFile = join(ca.dir, 'service-banks.json');
+  writeFileSync(serviceCatalogueFile, JSON.stringify({ providers: [berlinGroupBank] }));
+  const ukBankFile = join(ca.dir, 'uk-bank.json');
+  writeFileSync(ukBankFile, JSON.stringify(ukBankEntry));
   const bank = buildSandboxBankApp({
     catalogue: loadCatalogue(catalogueFile, sandboxUrl),
     publicUrl: sandboxUrl,
@@ -86,7 +97,8 @@ export async function startStrictWorld(): Promise<StrictWorld> {
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     SANDBOX_BANK_URL: sandboxUrl,
-    PROVIDER_CATALOGUE_FILE: catalogueFile,
+    PROVIDER_CATALOGUE_FILE: serviceCatalogueFile,
+    DATABASE_URL: `sqlite:${join(ca.dir, 'openpis.sqlite')}`,
     BANK_CA_FILE: ca.caFile,
     QWAC_CERT_FILE: qwac.certFile,
     QWAC_KEY_FILE: qwac.keyFile,
@@ -109,6 +121,8 @@ export async function startStrictWorld(): Promise<StrictWorld> {
     transport,
     obSeal,
     ssaFile,
+    ukBankEntry,
+    ukBankFile,
     directoryJwks,
     env,
     config: (overrides = {}) => loadConfig({ ...env, ...overrides }),
@@ -138,7 +152,7 @@ export async function softwareStatement(directoryKey: Parameters<SignJWT['sign']
 }
 
 /** The bank list: the built-in Rheinland and Albion sandbox banks, Rheinland signing its requests as a live bank asks. */
-function bankList(): { providers: unknown[] } {
+function bankList(): { providers: Record<string, unknown>[] } {
   const builtIn = JSON.parse(readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8')) as {
     providers: { id: string; connector?: Record<string, unknown> }[];
   };

@@ -3,9 +3,8 @@
  * check, pass, warn or fail with the reason; exit status 1 when any check fails.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/config.js';
 import { print, table } from '../output.js';
-import { DEFAULT_REGISTRATIONS_FILE } from './bank-registration.js';
+import { withRuntime } from '../store.js';
 
 export function bankCheckCommand(banks: Command): Command {
   return banks
@@ -14,20 +13,20 @@ export function bankCheckCommand(banks: Command): Command {
       'reach a bank with our certificate, get a token, and at a sandbox bank create, read and cancel a payment; every answer checked against the standard',
     )
     .argument('<bank>', 'the bank, by provider id')
-    .option('--registrations-file <file>', 'where UK registrations are kept', DEFAULT_REGISTRATIONS_FILE)
     .option('--json', 'print JSON')
     .action(checkBankCommand);
 }
 
-export async function checkBankCommand(bankId: string, options: { registrationsFile: string; json?: boolean }): Promise<void> {
-  const config = loadConfig();
-  const [{ onboardingSetup }, { checkBank }, { RegistrationFileStore }] = await Promise.all([
+export async function checkBankCommand(bankId: string, options: { json?: boolean }): Promise<void> {
+  const [{ onboardingSetup }, { checkBank }, { BankRegistrationSecrets }] = await Promise.all([
     import('../../bank-onboarding/setup.js'),
     import('../../bank-onboarding/check.js'),
-    import('../../bank-onboarding/registration-file.js'),
+    import('../../providers/bank-registrations.js'),
   ]);
-  const store = config.secretKeys.length === 0 ? undefined : new RegistrationFileStore(options.registrationsFile, config.secretKeys);
-  const report = await checkBank(onboardingSetup(config), bankId, store);
+  // The bank and its registration as the service sees them: from the database.
+  const report = await withRuntime(async (runtime) =>
+    checkBank(onboardingSetup(runtime.config, runtime.catalogue), bankId, new BankRegistrationSecrets(runtime.catalogue.store)),
+  );
   print(report, options.json === true, () =>
     [
       `${report.bankId} (${report.standard}): ${report.failed ? 'FAILED' : 'passed'}`,

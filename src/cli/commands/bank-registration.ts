@@ -1,13 +1,12 @@
 /**
  * `openpis banks register <bank> [--read|--update|--delete]`: UK dynamic client registration (docs/going-live.md,
- * "Register with a UK bank"). The registration is kept in the registrations file (`--registrations-file`), its
- * access token sealed under SECRET_KEYS, until banks live in the database.
+ * "Register with a UK bank"). The bank is looked up in the database (`openpis banks add` adds one); the registration
+ * is kept among its secrets (client id, registration access token …), sealed under SECRET_KEYS, and every process
+ * uses the registered client id within seconds.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { loadConfig } from '../../config/config.js';
 import { print } from '../output.js';
-
-export const DEFAULT_REGISTRATIONS_FILE = 'bank-registrations.json';
+import { withRuntime } from '../store.js';
 
 export function bankRegistrationCommand(banks: Command): Command {
   return banks
@@ -17,7 +16,6 @@ export function bankRegistrationCommand(banks: Command): Command {
     .option('--read', 'show the registration as the bank has it')
     .option('--update', 'send the registration again (after a new key, certificate or software statement)')
     .option('--delete', 'delete the registration at the bank')
-    .option('--registrations-file <file>', 'where registrations are kept', DEFAULT_REGISTRATIONS_FILE)
     .option('--json', 'print JSON')
     .action(registerBank);
 }
@@ -26,7 +24,6 @@ export interface RegisterBankOptions {
   readonly read?: boolean;
   readonly update?: boolean;
   readonly delete?: boolean;
-  readonly registrationsFile: string;
   readonly json?: boolean;
 }
 
@@ -34,17 +31,18 @@ export async function registerBank(bankId: string, options: RegisterBankOptions)
   const chosen = (['read', 'update', 'delete'] as const).filter((action) => options[action] === true);
   if (chosen.length > 1) throw new InvalidArgumentError('give at most one of --read, --update and --delete');
   const action = chosen[0] ?? 'register';
-  const config = loadConfig();
-  const [{ onboardingSetup }, { runRegistration }, { RegistrationFileStore }] = await Promise.all([
+  const [{ onboardingSetup }, { runRegistration }, { BankRegistrationSecrets }] = await Promise.all([
     import('../../bank-onboarding/setup.js'),
     import('../../bank-onboarding/uk-registration.js'),
-    import('../../bank-onboarding/registration-file.js'),
+    import('../../providers/bank-registrations.js'),
   ]);
-  const outcome = await runRegistration(
-    onboardingSetup(config),
-    bankId,
-    action,
-    new RegistrationFileStore(options.registrationsFile, config.secretKeys),
+  const outcome = await withRuntime(async (runtime) =>
+    runRegistration(
+      onboardingSetup(runtime.config, runtime.catalogue),
+      bankId,
+      action,
+      new BankRegistrationSecrets(runtime.catalogue.store),
+    ),
   );
   print(outcome, options.json === true, () => {
     const registration = outcome.registration;
@@ -57,7 +55,7 @@ export async function registerBank(bankId: string, options: RegisterBankOptions)
         return [
           `${bankId}: ${action === 'update' ? 'registration updated' : 'registered'}, client id ${registration?.clientId ?? '?'}`,
           `  token endpoint authentication: ${registration?.tokenEndpointAuthMethod ?? '?'}; signature issuer: ${registration?.jwsIssuer ?? '?'}`,
-          `  kept in ${options.registrationsFile} (the registration access token sealed under SECRET_KEYS)`,
+          '  kept with the bank in the database (sealed under SECRET_KEYS); every process uses it within seconds',
         ].join('\n');
     }
   });
