@@ -119,7 +119,9 @@ export function providerList(
 
 export function registerProviderRoutes(app: App, options: { auth: Authenticator; catalogue: CatalogueView; baseUrl: string }): void {
   const { auth, catalogue, baseUrl } = options;
-  const answers = new Map<string, { providers: ProviderView[]; etag: string }>();
+  // Each answer is kept with the catalogue list it was made from: a bank added, changed or retired gives a new
+  // snapshot (bank-registry.ts), and so a new list, and the answer is made again.
+  const answers = new Map<string, { providers: ProviderView[]; etag: string; from: readonly CatalogueEntry[] }>();
 
   app.get(
     '/api/v1/capabilities/providers',
@@ -151,11 +153,12 @@ export function registerProviderRoutes(app: App, options: { auth: Authenticator;
     async (request, reply) => {
       const { environment } = callerOf(request);
       const key = `${environment}|${request.query.countryCode ?? ''}|${request.query.paymentScheme ?? ''}`;
+      const from = catalogue.list(environment);
       let answer = answers.get(key);
-      if (answer === undefined) {
+      if (answer === undefined || answer.from !== from) {
         const providers = providerList(catalogue, baseUrl, environment, request.query);
         const digest = createHash('sha256').update(JSON.stringify(providers)).digest('base64url').slice(0, 27);
-        answer = { providers, etag: `"${digest}"` };
+        answer = { providers, etag: `"${digest}"`, from };
         answers.set(key, answer);
       }
       reply.header('etag', answer.etag).header('cache-control', 'private, max-age=3600').header('vary', 'Authorization');
