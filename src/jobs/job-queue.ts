@@ -121,17 +121,38 @@ export class JobQueue {
     return row?.next == null ? undefined : Date.parse(row.next) - now.getTime();
   }
 
-  /** The job is done: remove it, unless it was re-scheduled (by a transition) after this claim. */
+  /**
+   * The job is done: remove it, unless it was re-scheduled after this claim (a transition, or the bank's notification
+   * making it due now, `run_at` no longer the claimed one). Then the new due time stands and the claim is released, so
+   * the job runs again when due rather than when this claim's lease would have lapsed.
+   */
   async complete(job: Job, workerId: string): Promise<void> {
-    await this.db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', workerId).where('run_at', '=', job.runAt).execute();
+    const deleted = await this.db
+      .deleteFrom('jobs')
+      .where('id', '=', job.id)
+      .where('locked_by', '=', workerId)
+      .where('run_at', '=', job.runAt)
+      .executeTakeFirst();
+    if (deleted.numDeletedRows > 0n) return;
+    await this.db
+      .updateTable('jobs')
+      .set({ locked_by: null, locked_until: null, updated_at: this.now().toISOString() })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', workerId)
+      .execute();
   }
 
-  /** Runs the job again at `runAt` (backoff), releasing the lease; keeps a short note of why. */
+  /**
+   * Runs the job again at `runAt` (backoff), releasing the lease; keeps a short note of why. A due time set meanwhile
+   * (re-scheduled after this claim: the bank notified a change, or a transition made the job due) that is earlier
+   * than `runAt` is kept: the job's own backoff never pushes back a look someone asked for while it ran.
+   */
   async retryAt(job: Job, workerId: string, runAt: string, error?: string): Promise<void> {
     await this.db
       .updateTable('jobs')
       .set({
-        run_at: runAt,
+        // ISO 8601 UTC strings of one format: their order is the order of the times.
+        run_at: sql<string>`case when run_at <> ${job.runAt} and run_at < ${runAt} then run_at else ${runAt} end`,
         attempts: sql<number>`attempts + 1`,
         locked_by: null,
         locked_until: null,
