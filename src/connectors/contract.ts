@@ -331,6 +331,13 @@ export interface AuthorisationResult {
    * `CompleteAuthorisationInput.heldSecret`; a result without one drops what was held.
    */
   readonly heldSecret?: string;
+  /**
+   * The authorisation ended without a payment and can no longer be completed, so the payer must authorise again
+   * (UK: the payer's single-use code was spent by an exchange whose answer we lost; no token reached us, so nothing
+   * was submitted, and a payment consent cannot be authorised twice). `payment` then names the resource to authorise
+   * (a new consent of the same payment) and `next` its start. Completions only.
+   */
+  readonly authoriseAgain?: boolean;
   readonly next: NextScaStep;
   /** Whether the bank will notify the address given with the start of the authorisation (start only). */
   readonly notifications?: NotificationSupport;
@@ -453,8 +460,19 @@ export interface CompleteAuthorisationInput {
    * only asks how the authorisation stands (a decoupled approval, after a lost answer, at expiry).
    */
   readonly returned?: { readonly data: BankReturn; readonly expectedState: string };
-  /** What the previous completion asked the engine to hold (`AuthorisationResult.heldSecret`). */
+  /**
+   * What the previous completion asked the engine to hold (`AuthorisationResult.heldSecret`), or what this
+   * completion held through `hold` before a call whose answer was lost (or before our process died).
+   */
   readonly heldSecret?: string;
+  /**
+   * Keeps `secret` for the next completion of this authorisation, sealed and committed with the flow state before it
+   * resolves (the engine's durable step); the connector calls it before a call that spends what it holds, so a lost
+   * answer or a process that dies during the call leaves what the retry needs (UK: the payer's single-use code before
+   * its exchange, the payer's token before the payment's submission). Handed back as `heldSecret`; dropped by a
+   * result without one. Absent where the engine only asks how the authorisation stands.
+   */
+  readonly hold?: (secret: string) => Promise<void>;
 }
 
 export interface PaymentStatusResult {

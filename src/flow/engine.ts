@@ -25,13 +25,13 @@ import { toStoredFlowState, flowStateOf, withUnleasedFields, type FlowState } fr
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { PollBudget, PollingSchedule } from './polling.js';
-import { advanceHandlerOf, isAutomatic, loginMayBeOpenAt, resumeHandlerOf } from './step-table.js';
+import { advanceHandlerOf, isAutomatic, loginMayBeOpenAt, resumeHandlerOf, waitsForBank } from './step-table.js';
 import { callbackMatches, parseReturnState, returnState } from './steps/callback.js';
 import { expire, type ExpiryOutcome } from './steps/expiry.js';
 import { awaitsNotification, notificationMatches, parseNotificationToken } from './steps/notification.js';
 import { missingData, startsWithCredentials, type FollowupNeeds } from './steps/followup-data.js';
 import { attemptsLeft, loginAttempts, oneTimeCodeAttempts } from './steps/login.js';
-import { adoptStartedAuthorisation, afterUnansweredCode, processPaymentReturn } from './steps/payment-consent.js';
+import { adoptStartedAuthorisation, afterUnansweredCode, authoriseAgain, processPaymentReturn } from './steps/payment-consent.js';
 import { pollExecution } from './steps/payment-execution.js';
 import { banksFor } from './steps/provider-selection.js';
 import { RECONCILE_DELAY_MS, reconcile, startReconciling } from './steps/reconciliation.js';
@@ -310,7 +310,7 @@ export class FlowEngine {
         run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
         return processConsent(run);
       }
-      run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
+      // Its CALLBACK_PROCESSING is recorded with the bank's answer to the completion (see `processPaymentReturn`).
       return processPaymentReturn(run);
     });
     // Busy: a racing copy of the same callback holds the payment (and consumes the secret).
@@ -537,6 +537,8 @@ export class FlowEngine {
     }
     const outcome = await reconcile(run);
     if (outcome === 'moved') return STOP;
+    // The bank spent the authorisation without a payment (a UK code exchanged by a call whose answer was lost).
+    if (outcome === 'authorise-again') return authoriseAgain(run);
     if (outcome === 'pending' && this.loginLost(run)) {
       // The bank may show the login taken: its authorisation is adopted, and the payer asked only for the code.
       const adopted = await adoptStartedAuthorisation(run);
@@ -613,7 +615,7 @@ export class FlowEngine {
     }
     const run = new FlowRun(this.context, leased.payment, actor.log, actor.requestId, options.secrets ?? {});
     run.payerPresent = options.payer === true;
-    run.checkpointer = (current) => this.checkpoint(current);
+    run.checkpointer = (current, statuses) => this.checkpoint(current, statuses);
     let result: StepResult;
     // Set in `finally`, before the password leaves memory.
     let carriedPassword: boolean;
@@ -630,6 +632,10 @@ export class FlowEngine {
       this.adoptProviderPaymentId(run);
       if (run.state.openCall !== undefined || run.state.reconciling === true) {
         run.setState({ reconciling: true });
+        run.scheduleJob('bank-status', new Date(this.now().getTime() + RECONCILE_DELAY_MS));
+      } else if (waitsForBank(run.status)) {
+        // A processing status a checkpoint committed (`FlowRun.commitProgress`): the job goes on from it soon, rather
+        // than when the checkpoint's safety net falls due after the lease.
         run.scheduleJob('bank-status', new Date(this.now().getTime() + RECONCILE_DELAY_MS));
       }
       await this.commit(run).catch(() => undefined);
@@ -669,27 +675,46 @@ export class FlowEngine {
    * A durable step (decisions §8): before a call that may change what the bank holds, the flow state the run holds
    * (the previous call's answer, the call now open) is committed under the lease, with the bank-status job due just
    * after the lease ends. A process that dies during the call leaves the payment with a reference to reconcile and
-   * work due; statuses are recorded by the run's own commit, as before.
+   * work due; statuses are recorded by the run's own commit, as before — unless the step asks for them (`statuses`,
+   * `FlowRun.commitProgress`): then the statuses decided so far are committed too, with their history records,
+   * events, column changes and jobs, and become the run's new start.
    */
-  private async checkpoint(run: FlowRun): Promise<void> {
+  private async checkpoint(run: FlowRun, statuses?: 'statuses'): Promise<void> {
     const lease = flowStateOf(run.payment).leaseUntil;
     if (lease === undefined) throw new Error(`A durable step of payment ${run.payment.id} outside a lease`);
     // In a job's own run the job row is the safety net (see `act`).
     const safetyNet = run.payerPresent
       ? [{ kind: 'bank-status' as const, runAt: new Date(Date.parse(lease) + RECONCILE_DELAY_MS).toISOString() }]
       : [];
+    const withStatuses = statuses === 'statuses' && run.path.length > 0;
     let base = run.payment;
     let state = run.state;
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       const providerPaymentId = run.changes.providerPaymentId;
       // The column is written with the run's statuses; until then the id travels with the bank reference.
-      const stored: FlowState = { ...state, ...(providerPaymentId === undefined ? {} : { providerPaymentId }) };
-      const result = await this.store.update(
-        base,
-        { flowState: toStoredFlowState({ ...stored, leaseUntil: lease }) },
-        { schedule: safetyNet },
-      );
+      // With the statuses, the column itself is written.
+      const stored: FlowState = withStatuses
+        ? { ...state, providerPaymentId: undefined }
+        : { ...state, ...(providerPaymentId === undefined ? {} : { providerPaymentId }) };
+      const flowState = toStoredFlowState({ ...stored, leaseUntil: lease });
+      const result = withStatuses
+        ? await this.store.transition({
+            payment: base,
+            path: run.path,
+            changes: {
+              ...run.changes,
+              ...(state.providerPaymentId === undefined ? {} : { providerPaymentId: providerPaymentId ?? state.providerPaymentId }),
+              flowState,
+            },
+            // The run's own jobs after the safety net: where both name the bank-status job, the run's time stands.
+            schedule: [...safetyNet, ...run.schedule],
+          })
+        : await this.store.update(base, { flowState }, { schedule: safetyNet });
       if (result.kind === 'applied') {
+        if (withStatuses) {
+          this.logTransitions(run, base.detailedStatus);
+          run.progressCommitted(stored);
+        }
         run.payment = result.payment;
         run.state = state;
         run.checkpointed = stored;
@@ -770,10 +795,11 @@ const BUSY_RETRY_MS = 200;
 
 /**
  * Whether the bank is to be asked about the payment in the background: a bank answer is open (`reconciling`), a call
- * the bank may have acted on is unsettled (`openCall`), or the payer approves in the bank's app (decoupled).
+ * the bank may have acted on is unsettled (`openCall`), the payment rests at a status that waits for the bank (the
+ * step table's `bank` rows: a processing status, execution), or the payer approves in the bank's app (decoupled).
  */
 function needsBankLook(payment: Payment): boolean {
   const state = flowStateOf(payment);
-  if (state.reconciling === true || state.openCall !== undefined) return true;
+  if (state.reconciling === true || state.openCall !== undefined || waitsForBank(payment.detailedStatus)) return true;
   return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED';
 }

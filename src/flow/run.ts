@@ -79,13 +79,18 @@ export class FlowRun {
   payerPresent = false;
   /**
    * Commits what the run holds so far (flow state, bank references) under the lease, before a call that may change
-   * what the bank holds (set by the engine; absent in runs that only read, such as pages).
+   * what the bank holds (set by the engine; absent in runs that only read, such as pages). With `statuses`, the
+   * statuses the run decided so far are committed too, with their history records, events and column changes
+   * (`commitProgress`).
    */
-  checkpointer: ((run: FlowRun) => Promise<void>) | undefined;
+  checkpointer: ((run: FlowRun, statuses?: 'statuses') => Promise<void>) | undefined;
   /** The flow state as last committed by a checkpoint of this run (undefined: none yet). */
   checkpointed: FlowState | undefined;
-  /** The flow state the run began with (its first checkpoint, held in memory). */
-  readonly started: FlowState;
+  /**
+   * The flow state the run began with (its first checkpoint, held in memory), or the one its last status checkpoint
+   * committed: a run rolls back no further than a status it recorded.
+   */
+  started: FlowState;
   /** The payment was already handed to reconciliation when the run began (its job is the one running, or due). */
   readonly reconcilingAtStart: boolean;
 
@@ -114,6 +119,41 @@ export class FlowRun {
     this.schedule.length = 0;
     this.changes = {};
     this.state = { ...base, ...kept };
+  }
+
+  /**
+   * A durable step of its own for a processing status (decisions §8): commits the statuses the run has decided so
+   * far, with its column and flow-state changes and its jobs, under the lease, and the bank-status job due just after
+   * the lease (the engine's checkpoint). For the processing of what the payer brings back from the bank's pages
+   * (the account-information consent's return): a run that dies after the bank answered then leaves the payment at
+   * its CALLBACK_PROCESSING status, which the bank-status job finishes, not back at the page the payer already left.
+   * Without a checkpointer (a page's run) or with nothing decided, nothing happens.
+   */
+  async commitProgress(): Promise<void> {
+    if (this.checkpointer === undefined || this.path.length === 0) return;
+    await this.checkpointer(this, 'statuses');
+  }
+
+  /**
+   * The engine's checkpoint recorded the run's statuses, changes and jobs (`stored`: the flow state it wrote): they
+   * are the run's new start.
+   */
+  progressCommitted(stored: FlowState): void {
+    this.path.length = 0;
+    this.schedule.length = 0;
+    this.changes = {};
+    this.started = stored;
+    this.checkpointed = stored;
+  }
+
+  /**
+   * Holds what the connector asks us to keep before its next call (`CompleteAuthorisationInput.hold`: the payer's
+   * single-use code before its exchange, the payer's token before the submission), sealed, and commits it at once
+   * under the lease: a lost answer or a run that dies leaves it for the retry.
+   */
+  async holdDurably(secret: string): Promise<void> {
+    this.holdSecret(secret);
+    await this.checkpointer?.(this);
   }
 
   /** The status the run has reached (recorded or not yet). */

@@ -164,6 +164,14 @@ export function isAutomatic(status: DetailedStatus): boolean {
   return STEP_TABLE[status].kind === 'automatic';
 }
 
+/**
+ * Whether a payment resting at this status waits for the bank (a `bank` row: the processing of the payer's return,
+ * execution): its bank-status job asks the bank, or resumes the row's step, until the payment moves on.
+ */
+export function waitsForBank(status: DetailedStatus): boolean {
+  return STEP_TABLE[status].kind === 'bank';
+}
+
 /** What `advance` runs at a status (automatic and passing rows); undefined: the run stops there. */
 export function advanceHandlerOf(status: DetailedStatus): StepHandler | undefined {
   const row = STEP_TABLE[status];

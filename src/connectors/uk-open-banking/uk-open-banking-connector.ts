@@ -216,13 +216,22 @@ export class UkOpenBankingConnector implements UkBankConnector {
     if (authorisation.consentId !== payment.consentId) throw new TypeError('The authorisation belongs to another consent');
     // Submitted already (a repeated return or poll): answering again must never pay twice, nor call the bank.
     if (payment.domesticPaymentId !== undefined) return this.authorisedResult(authorisation, payment);
-    // The payer's token from an earlier completion whose funds check or submission got no answer: the code or grant
-    // is spent, so the token is the only way on (the submission is idempotent per consent).
-    if (input.heldSecret !== undefined) return this.submitHoldingToken(input.context, payment, authorisation, input.heldSecret, 'again');
+    if (input.heldSecret !== undefined) {
+      // The payer's code from a return whose exchange got no answer (or whose run died): exchanged again, the same code.
+      const code = heldCodeOf(input.heldSecret);
+      if (code !== undefined) {
+        if (authorisation.kind !== 'redirect')
+          throw new BankProtocolError('completeAuthorisation', 'a held code for a decoupled authorisation');
+        return this.exchangeCode(input.context, payment, authorisation, code, 'again', input.hold);
+      }
+      // The payer's token from an earlier completion whose funds check or submission got no answer (or whose run
+      // died): the code or grant is spent, so the token is the only way on (the submission is idempotent per consent).
+      return this.submitHoldingToken(input.context, payment, authorisation, input.heldSecret, 'again');
+    }
     if (input.returned !== undefined) {
       if (authorisation.kind !== 'redirect')
         throw new BankProtocolError('completeAuthorisation', 'a browser return for a decoupled authorisation');
-      return this.completeFromReturn(input.context, payment, authorisation, input.returned.data, input.returned.expectedState);
+      return this.completeFromReturn(input.context, payment, authorisation, input.returned.data, input.returned.expectedState, input.hold);
     }
     return authorisation.kind === 'ciba'
       ? this.pollCiba(input.context, payment, authorisation)
@@ -245,7 +254,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
       // forgetting it is the cancellation. But an authorised consent may have been paid by a completion whose answer
       // was lost (the code or CIBA grant is spent and the consent stays AUTH), so it is never called withdrawn.
       const consent = await this.getPaymentStatus(input);
-      if (consent.transactionStatus.code === 'AUTH') {
+      // COND: the consent was used for a payment (one whose id we lost): never withdrawn either.
+      if (consent.transactionStatus.code === 'AUTH' || consent.transactionStatus.code === 'COND') {
         throw new BankProtocolError(
           'cancelPayment',
           'the consent is authorised: a payment may have been submitted and cannot be withdrawn',
@@ -339,6 +349,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     authorisation: Extract<AuthorisationRef, { kind: 'redirect' }>,
     data: BankReturn,
     expectedState: string,
+    hold: HoldForRetry | undefined,
   ): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
     // form_post answers arrive in the form, fragment answers are posted on by our return page; the query is the
@@ -360,20 +371,86 @@ export class UkOpenBankingConnector implements UkBankConnector {
       code,
       state: expectedState,
     });
+    // The code comes once, with the payer: held (sealed, committed) before its exchange, so an exchange whose answer
+    // is lost is sent again with the same code rather than leaving an authorised consent nobody can pay.
+    await hold?.(`${HELD_CODE_PREFIX}${code}`);
+    return this.exchangeCode(context, payment, authorisation, code, 'first', hold);
+  }
+
+  /**
+   * The authorization code grant, then the payment's submission with the payer's token (held before it is used).
+   * `again`: the exchange of a held code whose first exchange got no answer.
+   */
+  private async exchangeCode(
+    context: CallContext,
+    payment: PaymentRef,
+    authorisation: Extract<AuthorisationRef, { kind: 'redirect' }>,
+    code: string,
+    attempt: 'first' | 'again',
+    hold: HoldForRetry | undefined,
+  ): Promise<AuthorisationResult> {
+    const operation = 'completeAuthorisation';
+    const metadata = await bankMetadata(this.http, this.settings.issuer);
     const { status, body } = await this.oauthPost(operation, metadata.tokenEndpoint, {
       grant_type: 'authorization_code',
       code,
       redirect_uri: authorisation.redirectUri,
     });
     if (status !== 200) {
-      // A used code most likely means an earlier completion exchanged it and may have submitted the payment:
-      // indeterminate, never a reason to fail the payment (nor to submit again).
-      if (body['error'] === 'invalid_grant')
+      if (body['error'] === 'invalid_grant') {
+        // Sent again, the code we held is spent: the exchange whose answer we lost took it.
+        if (attempt === 'again') return this.renewAfterSpentCode(context, payment, authorisation);
+        // A used code on the first exchange most likely means an earlier completion exchanged it and may have
+        // submitted the payment: indeterminate, never a reason to fail the payment (nor to submit again).
         throw new BankProtocolError(operation, 'the authorisation code was already used or has expired', status);
+      }
       throw this.oauthRefusal(operation, status, body, {});
     }
     const accessToken = await this.payerToken(operation, metadata, body, payment.consentId);
+    // The code is spent now: the token replaces it before the submission, which a lost answer or a dying process
+    // must not leave unrepeatable (the submission is idempotent per consent).
+    await hold?.(accessToken);
     return this.submitHoldingToken(context, payment, authorisation, accessToken);
+  }
+
+  /**
+   * The code we held was spent by the exchange whose answer we lost (or it outlived its few minutes). No token
+   * reached us — we hold the token before we use it — so nothing was submitted; and a payment consent cannot be
+   * authorised twice (payment initiation API profile, "Consent Re-authentication"). So the payer authorises a new
+   * consent of the same payment (the same initiation and risk, a new idempotency key: the old one would give back the
+   * first consent), named in the result as the payment's reference. The first consent, authorised, can never execute
+   * without our submission. Read first: a consent the bank shows used for a payment (COND) is not replaced (that
+   * payment's fate is not ours to guess): indeterminate.
+   */
+  private async renewAfterSpentCode(
+    context: CallContext,
+    payment: PaymentRef,
+    authorisation: Extract<AuthorisationRef, { kind: 'redirect' }>,
+  ): Promise<AuthorisationResult> {
+    const operation = 'completeAuthorisation';
+    const { json } = await this.withClientToken(operation, (token) =>
+      this.resource({
+        operation,
+        method: 'GET',
+        path: `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`,
+        token,
+        context,
+      }),
+    );
+    const status = requiredString(operation, dataOf(operation, json), 'Status');
+    if (status !== 'AUTH' && status !== 'AWAU')
+      throw new BankProtocolError(operation, `the authorisation code is spent and the consent is ${status}`);
+    const { payment: renewed } = await this.createConsent(operation, context, payment.initiation, payment.risk, randomUUID());
+    this.deps.logger?.warn(
+      { operation, consentId: payment.consentId, renewedConsentId: renewed.consentId },
+      'the authorisation code was spent by an exchange whose answer was lost; the payer authorises a new consent',
+    );
+    return {
+      ...this.pendingResult(authorisation, status, { kind: 'start-authorisation', needs: 'nothing' }),
+      payment: toBankReference({ ...renewed }),
+      providerPaymentId: renewed.consentId,
+      authoriseAgain: true,
+    };
   }
 
   /** Polls the CIBA grant: pending until the payer decides in the app, then the payer's token. */
@@ -782,6 +859,19 @@ export function withSandboxBankUrl(settings: UkOpenBankingSettings, sandboxBankU
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------------------------
+
+/** What the engine holds for a completion's retry: the payer's code before its exchange, else the payer's token. */
+type HoldForRetry = (secret: string) => Promise<void>;
+
+/**
+ * How a held code is told from a held token: bearer tokens (RFC 6750 `b64token`) never contain a colon, so a held
+ * secret of a version that held tokens only reads as a token.
+ */
+const HELD_CODE_PREFIX = 'authorization-code:';
+
+function heldCodeOf(held: string): string | undefined {
+  return held.startsWith(HELD_CODE_PREFIX) ? held.slice(HELD_CODE_PREFIX.length) : undefined;
+}
 
 function shortHash(value: string): string {
   return createHash('sha256').update(value).digest('base64url');

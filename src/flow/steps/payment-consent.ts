@@ -68,7 +68,8 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
     switch (next.kind) {
       case 'redirect':
         run.setState({ bankRedirectUrl: next.url });
-        run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
+        // Already there when the payer authorises again (`authoriseAgain`): the link is new, the status the same.
+        if (run.status !== 'PAYMENT_CONSENT_REDIRECT_PENDING') run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
         return { kind: 'redirect', url: next.url };
       case 'start-authorisation':
       case 'authenticate': {
@@ -323,14 +324,61 @@ export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'i
 /** The bank's payment status decides (a refusal with its reason, or execution). */
 async function reconcileCode(run: FlowRun): Promise<StepResult> {
   const outcome = await reconcile(run);
+  if (outcome === 'authorise-again') return authoriseAgain(run);
   return outcome === 'moved' ? STOP : startReconciling(run);
 }
 
-/** The payer came back from the bank's pages (our callback, already recorded as CALLBACK_PROCESSING). */
+/**
+ * The payer came back from the bank's pages to our callback, the run at PAYMENT_CONSENT_REDIRECT_PENDING. Back
+ * through the "not OK" address, the return is processed from CALLBACK_PROCESSING (the payer gave up: the payment is
+ * withdrawn at the bank unless it moved on). Otherwise the completion's answer decides the path (through
+ * CALLBACK_PROCESSING to execution or to the failure), and an open answer records CALLBACK_PROCESSING with
+ * reconciliation — except when the connector holds what it needs to send the completion again (UK: the payer's
+ * single-use code, its exchange unanswered): only that retry can tell whether the bank needs the payer again (a code
+ * the lost exchange spent), so, like a lost login or code, the payment waits at PAYMENT_CONSENT_REDIRECT_PENDING,
+ * the payer's page waiting, while the bank-status job sends it again.
+ */
 export async function processPaymentReturn(run: FlowRun): Promise<StepResult> {
+  if (run.returnedNok) run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
   const outcome = await reconcile(run, { payerGaveUp: run.returnedNok });
   if (outcome === 'moved') return STOP;
+  if (outcome === 'authorise-again') return authoriseAgain(run);
+  const heldForRetry = run.state.openCall?.operation === 'completeAuthorisation' && run.state.heldSecret !== undefined;
+  if (run.status === 'PAYMENT_CONSENT_REDIRECT_PENDING' && !heldForRetry) run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
   return startReconciling(run);
+}
+
+/**
+ * The bank spent the payment's authorisation without a payment and holds a new resource for the payer to authorise
+ * (reconciliation's `authorise-again`; UK: the payer's code was spent by an exchange whose answer was lost, and a
+ * payment consent cannot be authorised twice, so the connector made a new consent of the same payment). The payer is
+ * asked again because the bank really needs it: the authorisation of the new resource starts (a new link to the
+ * bank's pages, a new callback) and the payment waits at PAYMENT_CONSENT_REDIRECT_PENDING as before, with its expiry.
+ * From a processing status there is no way back to the bank's pages (forward only): nothing can execute there (the
+ * spent authorisation was never used, the new resource never authorised), so the step fails.
+ */
+export async function authoriseAgain(run: FlowRun): Promise<StepResult> {
+  run.setState({
+    authorisation: undefined,
+    openCall: undefined,
+    reconciling: undefined,
+    bankRedirectUrl: undefined,
+    heldSecret: undefined,
+  });
+  if (run.status !== 'PAYMENT_CONSENT_REDIRECT_PENDING') {
+    run.log.warn(
+      { paymentId: run.payment.id, requestId: run.requestId, detailedStatus: run.status },
+      'the bank spent the authorisation without a payment and the payer cannot be led back from here',
+    );
+    run.fail('BANK_UNAVAILABLE');
+    return CONTINUE;
+  }
+  run.log.info(
+    { paymentId: run.payment.id, requestId: run.requestId },
+    'the bank spent the authorisation without a payment; the payer authorises again',
+  );
+  run.next = { kind: 'start-authorisation', needs: 'nothing' };
+  return checkPaymentConsent(run);
 }
 
 /** Cancel on our page while the bank holds the payment: withdraw it there first (never fail what may execute). */

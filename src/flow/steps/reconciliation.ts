@@ -129,7 +129,12 @@ export function keepAuthorisationReferences(run: FlowRun, result: AuthorisationR
   if (result.providerPaymentId !== undefined) run.changes = { ...run.changes, providerPaymentId: result.providerPaymentId };
 }
 
-export type Reconciled = 'moved' | 'pending' | 'unreachable';
+/**
+ * `authorise-again`: the bank spent the payment's authorisation without a payment (UK: a code exchanged by a call
+ * whose answer was lost) and holds a new resource for the payer to authorise (the flow state names it): the caller
+ * leads the payer there (`authoriseAgain` in payment-consent.ts).
+ */
+export type Reconciled = 'moved' | 'pending' | 'unreachable' | 'authorise-again';
 
 export interface ReconcileOptions {
   /** The flow deadline passed: a payment the payer never authorised is withdrawn and fails with EXPIRED. */
@@ -151,8 +156,9 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
     const returned = run.bankReturn;
     run.bankReturn = undefined;
     const heldSecret = run.heldSecret();
-    // With the payer's return or a held token the bank is told to go on (UK: the code exchanged, the payment
-    // submitted): a durable step. Without them it is only asked.
+    // With the payer's return or a held secret the bank is told to go on (UK: the code exchanged, the payment
+    // submitted): a durable step, and what the connector must keep for a retry (the code before its exchange, the
+    // token before the submission) is committed before the call that spends it. Without them the bank is only asked.
     const completing = returned !== undefined || heldSecret !== undefined;
     const ask = (): ReturnType<typeof connector.completeAuthorisation> =>
       connector.completeAuthorisation({
@@ -161,9 +167,21 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
         authorisation,
         ...(returned === undefined ? {} : { returned }),
         ...(heldSecret === undefined ? {} : { heldSecret }),
+        ...(completing ? { hold: (secret: string) => run.holdDurably(secret) } : {}),
       });
     const sca = completing ? await run.send('completeAuthorisation', ask) : await callBank(ask);
     if (sca.ok) keepAuthorisationReferences(run, sca.value);
+    // A definite refusal ends the completion: what it held is of no use any more.
+    if (!sca.ok && sca.definite && run.state.heldSecret !== undefined) run.holdSecret(undefined);
+    if (sca.ok && sca.value.authoriseAgain === true) {
+      run.setState({ openCall: undefined });
+      if (options.expiring !== true && options.payerGaveUp !== true) return 'authorise-again';
+      // Nothing can execute: the spent authorisation was never used for a payment, the new resource never authorised.
+      const to = failureStatusFrom(run.status);
+      if (to === undefined) return 'pending';
+      run.enter(to, [failureReason(options.expiring === true ? 'EXPIRED' : 'PSU_CANCELLED')]);
+      return 'moved';
+    }
     if (sca.ok && (sca.value.scaStatus.state === 'finalised' || sca.value.scaStatus.state === 'exempted')) {
       moveToExecution(run);
       return 'moved';

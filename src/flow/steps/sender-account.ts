@@ -65,10 +65,18 @@ export async function requestConsent(run: FlowRun): Promise<StepResult> {
   return { kind: 'redirect', url: next.url };
 }
 
-/** The payer came back from granting (or refusing) the consent; the run is at its CALLBACK_PROCESSING status. */
+/**
+ * The payer came back from granting (or refusing) the consent; the run is at its CALLBACK_PROCESSING status. The
+ * payer's return is processed from that status committed (with the callback spent): a run that dies after the bank
+ * answered the consent's status or the account list leaves the payment there, with the bank-status job due, which
+ * resumes this step (`resume` in the step table) and asks the bank again. The bank's pages, already done, would
+ * lead the payer nowhere: the return is not asked of the payer twice. Resumed by the job, the consent's status
+ * alone tells.
+ */
 export async function processConsent(run: FlowRun): Promise<StepResult> {
   const consent = run.state.consent;
   if (consent === undefined) throw new Error('No consent to process');
+  if (run.bankReturn !== undefined) await run.commitProgress();
   const accountInformation = run.accountInformation();
   const returned = run.bankReturn;
   const authorisation = run.state.consentAuthorisation;

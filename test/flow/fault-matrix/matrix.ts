@@ -123,22 +123,6 @@ interface Flow {
   readonly defects?: Readonly<Record<string, string>>;
 }
 
-/**
- * A run that dies processing the payer's return from the consent pages (after the bank answered the consent's
- * status or the account list) takes the return with it: the payment rests at the consent's REDIRECT_PENDING with
- * only its expiry job, and the payer, sent to the bank again, finds the consent granted and no way back.
- */
-const LOST_CONSENT_RETURN =
-  "engine defect: a run that dies processing the payer's return from the consent pages loses it: the payment rests at CONSENT_REDIRECT_PENDING and the bank's pages, already done, lead nowhere; it expires";
-
-/**
- * A UK code exchange whose answer is lost or whose run dies: the code came once with the payer's return and is not
- * kept, so it is neither sent again (a code the bank did not take) nor replaced by asking the payer to authorise the
- * consent again (a code the bank spent): the payment waits in CALLBACK_PROCESSING until expiry, with nothing executed.
- */
-const LOST_CODE_EXCHANGE =
-  'engine defect: a UK code exchange whose answer is lost: the code is not kept for a retry and the payer is not asked to authorise again, so the payment waits until expiry (nothing executed)';
-
 const FLOWS = {
   hansa: {
     name: 'embedded, login first, no code (Hansa, dave)',
@@ -215,10 +199,6 @@ const FLOWS = {
     // payment (the bank needs the sender's account in it) approved on the bank's pages.
     calls: ['createConsent', 'getConsentStatus', 'getAccounts', 'initiatePayment', 'getScaStatus', 'getPaymentStatus'],
     methods: { ...BERLIN_GROUP_METHODS, createConsent: 'createConsent', getConsentStatus: 'getConsentStatus', getAccounts: 'listAccounts' },
-    defects: {
-      'getConsentStatus × crash before our commit': LOST_CONSENT_RETURN,
-      'getAccounts × crash before our commit': LOST_CONSENT_RETURN,
-    },
   },
   albion: {
     name: 'UK redirect (Albion, alice)',
@@ -232,12 +212,6 @@ const FLOWS = {
     calls: ['createDomesticPaymentConsent', 'token (code exchange)', 'getFundsConfirmation', 'createDomesticPayment', 'getDomesticPayment'],
     methods: UK_METHODS,
     armedBefore: { 'token (code exchange)': 'completeAuthorisation' },
-    defects: {
-      'token (code exchange) × no answer, nothing done': LOST_CODE_EXCHANGE,
-      'token (code exchange) × no answer, done': LOST_CODE_EXCHANGE,
-      'token (code exchange) × 5xx, done': LOST_CODE_EXCHANGE,
-      'token (code exchange) × slow, done late': LOST_CODE_EXCHANGE,
-    },
   },
 } as const satisfies Record<string, Flow>;
 
