@@ -21,8 +21,9 @@
  * endpoint answers both the client-credentials token — fetched once and reused while it lives, so which call fetches
  * it depends on the flows before — and every CIBA poll, so a rule on it cannot pick one call); in the UK redirect
  * flow its code exchange is one, the rule laid just before the authorisation is completed (`armedBefore`). Each
- * flow's run without a fault prints the connector calls it makes. Cells the engine does not get right yet are
- * node:test `todo`s naming the defect: they run and print their row, and do not fail the suite.
+ * flow's run without a fault prints the connector calls it makes. A cell the engine does not get right yet
+ * would be a node:test `todo` naming the defect (`defects` of its flow): it runs and prints its row, and does not
+ * fail the suite. None is left: every cell is asserted.
  *
  * This module holds the matrix; each test file beside it runs one flow on one database (`describeFaultMatrix`), so
  * the test runner spreads the matrix over its parallel files. Within a file the cells run side by side, each on a lane
