@@ -469,8 +469,8 @@ export interface CompleteAuthorisationInput {
    * Keeps `secret` for the next completion of this authorisation, sealed and committed with the flow state before it
    * resolves (the engine's durable step); the connector calls it before a call that spends what it holds, so a lost
    * answer or a process that dies during the call leaves what the retry needs (UK: the payer's single-use code before
-   * its exchange, the payer's token before the payment's submission). Handed back as `heldSecret`; dropped by a
-   * result without one. Absent where the engine only asks how the authorisation stands.
+   * its exchange, the payer's token — from the code or a CIBA grant — before the payment's submission). Handed back
+   * as `heldSecret`; dropped by a result without one. Absent when the caller keeps nothing between calls.
    */
   readonly hold?: (secret: string) => Promise<void>;
 }

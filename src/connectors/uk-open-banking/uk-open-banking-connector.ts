@@ -234,7 +234,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
       return this.completeFromReturn(input.context, payment, authorisation, input.returned.data, input.returned.expectedState, input.hold);
     }
     return authorisation.kind === 'ciba'
-      ? this.pollCiba(input.context, payment, authorisation)
+      ? this.pollCiba(input.context, payment, authorisation, input.hold)
       : this.consentProgress(input.context, payment, authorisation);
   }
 
@@ -458,6 +458,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     context: CallContext,
     payment: PaymentRef,
     authorisation: Extract<AuthorisationRef, { kind: 'ciba' }>,
+    hold: HoldForRetry | undefined,
   ): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
     const metadata = await bankMetadata(this.http, this.settings.issuer);
@@ -485,6 +486,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
       }
     }
     const accessToken = await this.payerToken(operation, metadata, body, payment.consentId);
+    // The grant is redeemed now: the token is held before the submission (see `exchangeCode`).
+    await hold?.(accessToken);
     return this.submitHoldingToken(context, payment, authorisation, accessToken);
   }
 

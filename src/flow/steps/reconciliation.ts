@@ -157,8 +157,8 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
     run.bankReturn = undefined;
     const heldSecret = run.heldSecret();
     // With the payer's return or a held secret the bank is told to go on (UK: the code exchanged, the payment
-    // submitted): a durable step, and what the connector must keep for a retry (the code before its exchange, the
-    // token before the submission) is committed before the call that spends it. Without them the bank is only asked.
+    // submitted): a durable step. Without them the bank is only asked. Either way what the connector must keep for a
+    // retry (the code before its exchange, the token before the submission) is committed before the call spending it.
     const completing = returned !== undefined || heldSecret !== undefined;
     const ask = (): ReturnType<typeof connector.completeAuthorisation> =>
       connector.completeAuthorisation({
@@ -167,7 +167,8 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
         authorisation,
         ...(returned === undefined ? {} : { returned }),
         ...(heldSecret === undefined ? {} : { heldSecret }),
-        ...(completing ? { hold: (secret: string) => run.holdDurably(secret) } : {}),
+        // A look can spend a grant too (a CIBA poll answered with the payer's token): held before it is used.
+        hold: (secret: string) => run.holdDurably(secret),
       });
     const sca = completing ? await run.send('completeAuthorisation', ask) : await callBank(ask);
     if (sca.ok) keepAuthorisationReferences(run, sca.value);
