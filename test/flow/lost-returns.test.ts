@@ -5,6 +5,8 @@
  *   that never took it gets it again from the job and the payment completes without the payer; a bank that spent it
  *   (its answer lost, so no token reached us and nothing was submitted) leads the payer back to authorise a new
  *   consent of the same payment, since a payment consent cannot be authorised twice;
+ * - a UK CIBA poll that redeemed the grant and submitted the payment, its run dying before our commit: the payer's
+ *   token was held first, so the job submits again with it (the same idempotency key: the same payment);
  * - a run that dies after the bank answered the account-information consent's status, processing the payer's return
  *   from the consent pages: the return's CALLBACK_PROCESSING status was committed first, so the job finishes it and
  *   the payer finds the account choice, not the bank's pages again.
@@ -29,6 +31,7 @@ import { payerAtBank } from '../sandbox-bank/uk-open-banking/tpp.js';
 const ANSWER_TIMEOUT_MS = 1000;
 const ALBION = '6ed27f43-4c88-4544-81eb-366a9a31cf0b';
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
+const PENNINE = 'f9649db5-0013-49e6-8e71-bc2f4f38f24b';
 
 function catalogueWithShortTimeouts(dir: string): string {
   const builtIn = readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
@@ -44,9 +47,12 @@ function catalogueWithShortTimeouts(dir: string): string {
 class ConnectorWatch {
   readonly calls = new Map<string, number>();
   private crashAfter: string | undefined;
+  private crashWhen: (result: unknown) => boolean = () => true;
 
-  armCrashAfter(method: string): void {
+  /** Throws once after the bank answered `method` (with an answer `when` accepts). */
+  armCrashAfter(method: string, when: (result: unknown) => boolean = () => true): void {
     this.crashAfter = method;
+    this.crashWhen = when;
   }
 
   /** Whether the armed crash happened. */
@@ -68,7 +74,7 @@ class ConnectorWatch {
         return async (...args: unknown[]) => {
           this.calls.set(property, (this.calls.get(property) ?? 0) + 1);
           const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (this.crashAfter === property) {
+          if (this.crashAfter === property && this.crashWhen(result)) {
             this.crashAfter = undefined;
             throw new Error(`simulated crash after the bank answered ${property}`);
           }
@@ -180,6 +186,49 @@ for (const kind of kinds) {
       assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
       assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
       assert.equal(watch.calls.get('startAuthorisation'), 1, 'the payer was led to the bank once more');
+    });
+
+    /** Approves the payer's pending requests in the UK sandbox's bank app; how many it approved. */
+    async function approveInUkBankApp(slug: string, psuId: string): Promise<number> {
+      const base = `${flow.app.baseUrl}/sandbox-bank/uk/${slug}`;
+      const login = await fetch(`${base}/app`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ psuId, password: TEST_PASSWORD }),
+      });
+      assert.equal(login.status, 303);
+      const appUrl = `${base}/${login.headers.get('location') ?? ''}`;
+      const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+      for (let decided = 0; decided < 10; decided += 1) {
+        const html = await (await fetch(appUrl)).text();
+        const request = hidden(html, 'request');
+        if (request === undefined) return decided;
+        const answer = await fetch(appUrl, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf: hidden(html, 'csrf') ?? '', request, action: 'approve' }),
+        });
+        assert.equal(answer.status, 303);
+      }
+      throw new Error('more than 10 requests in the bank app');
+    }
+
+    it('a UK CIBA poll that redeemed the grant and submitted, its run dying before our commit: the held token submits again, and it completes', async () => {
+      const created = await flow.create(ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }));
+      await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_CONSENT_REDIRECT_PENDING');
+      // Only the poll that brings the payer's token (and submits) dies: the pending ones before it go as usual.
+      watch.armCrashAfter(
+        'completeAuthorisation',
+        (result) => (result as { next?: { kind?: string } } | undefined)?.next?.kind === 'authorised',
+      );
+      assert.equal(await approveInUkBankApp('pennine', 'alice'), 1);
+      await flow.waitFor(created.paymentId, (status) => status.endsWith('_COMPLETED') || status.endsWith('_FAILED'));
+      assert.ok(watch.crashed(), 'the run died after the submission');
+      const history = statuses(await flow.history(created.paymentId));
+      assert.equal(history.at(-1), 'PAYMENT_EXECUTION_COMPLETED', history.join(' > '));
+      assert.ok(!history.some((status) => status.endsWith('_FAILED')), history.join(' > '));
     });
 
     it('a run that dies after the bank answered the consent status of the payer return: the job finishes it, the payer chooses the account', async () => {
