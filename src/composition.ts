@@ -176,6 +176,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     pollMaxMs: config.bankStatusPolling.maxMs,
     pollBudgetPerSecond: config.bankStatusPolling.budgetPerSecond,
     bankPendingAlertSeconds: config.bankPendingAlertSeconds,
+    leaseMs: config.flowLeaseMs,
   });
 
   return {

@@ -102,6 +102,11 @@ export interface Config {
    * this is shown to the operator: a gauge and one warning per payment (docs/operations.md).
    */
   readonly bankPendingAlertSeconds: number;
+  /**
+   * How long a run of a payment's flow holds the payment (the flow engine's lease): longer than any run's bank calls
+   * with their timeouts, so no second run starts beside a live one; after a crash, how long the payment waits.
+   */
+  readonly flowLeaseMs: number;
   /** `all`: API and workers (default); `api`: HTTP API only; `worker`: background jobs only (plus health and metrics). */
   readonly processRole: 'all' | 'api' | 'worker';
   readonly workers: {
@@ -279,6 +284,7 @@ export function loadConfig(env: Environment = process.env): Config {
       budgetPerSecond: settings.BANK_POLL_BUDGET_PER_SECOND,
     },
     bankPendingAlertSeconds: settings.BANK_PENDING_ALERT_SECONDS,
+    flowLeaseMs: settings.FLOW_LEASE_MS,
     secretKeys: settings.SECRET_KEYS === undefined ? [] : parseSecretKeysSetting(settings.SECRET_KEYS, 'SECRET_KEYS'),
     processRole: settings.PROCESS_ROLE,
     workers: {

@@ -20,6 +20,7 @@ export const ENVIRONMENT_SCHEMA = {
     "BANK_STATUS_POLL_MAX_MS",
     "BANK_POLL_BUDGET_PER_SECOND",
     "BANK_PENDING_ALERT_SECONDS",
+    "FLOW_LEASE_MS",
     "BANK_CALL_RETENTION_DAYS",
     "PROCESS_ROLE",
     "WORKER_POLL_INTERVAL_MS",
@@ -290,6 +291,13 @@ export const ENVIRONMENT_SCHEMA = {
       "maximum": 2592000,
       "default": 3600,
       "description": "Age past which a payment still pending at the bank is reported (a gauge and one warning per payment; docs/operations.md)"
+    },
+    "FLOW_LEASE_MS": {
+      "type": "integer",
+      "minimum": 5000,
+      "maximum": 600000,
+      "default": 60000,
+      "description": "How long a run of a payment's flow holds the payment against other requests and jobs; it must outlast a run's bank calls with their timeouts. After a crash the payment is taken up again once it lapses (ms)"
     },
     "BANK_CALL_RETENTION_DAYS": {
       "type": "integer",

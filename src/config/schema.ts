@@ -232,6 +232,13 @@ const Banks = Type.Object({
     default: 60 * 60,
     description: 'Age past which a payment still pending at the bank is reported (a gauge and one warning per payment; docs/operations.md)',
   }),
+  FLOW_LEASE_MS: Type.Integer({
+    minimum: 5000,
+    maximum: 600_000,
+    default: 60_000,
+    description:
+      "How long a run of a payment's flow holds the payment against other requests and jobs; it must outlast a run's bank calls with their timeouts. After a crash the payment is taken up again once it lapses (ms)",
+  }),
   BANK_CALL_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 3650,

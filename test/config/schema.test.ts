@@ -27,6 +27,7 @@ const SETTINGS = [
   'RATE_LIMIT_PER_SECOND',
   'RATE_LIMIT_BURST',
   'FLOW_DEADLINE_SECONDS',
+  'FLOW_LEASE_MS',
   'PROVIDER_CATALOGUE_FILE',
   'SANDBOX_BANK_URL',
   'SANDBOX_OPERATOR_TOKEN',
@@ -117,6 +118,7 @@ describe('the configuration schema', () => {
       bankIdentity: { expiryWarningDays: 30 },
       bankStatusPolling: { baseMs: 1000, maxMs: 120000, budgetPerSecond: 1000 },
       bankPendingAlertSeconds: 3600,
+      flowLeaseMs: 60000,
       secretKeys: [],
       processRole: 'all',
       workers: { pollIntervalMs: 500, concurrency: 16, leaseMs: 60000 },
@@ -160,6 +162,7 @@ describe('the configuration schema', () => {
     assert.deepEqual(config.sandboxBank, { mode: 'external', url: 'http://localhost:8090' });
     assert.deepEqual(config.openBankingSigningKey, { keyFile: 'signing.pem', keyId: 'kid-1' });
     assert.equal(loadConfig({ TRUST_PROXY: 'YES' }).trustProxy, true);
+    assert.equal(loadConfig({ FLOW_LEASE_MS: '15000' }).flowLeaseMs, 15000);
   });
 
   it('lists every problem at once, in the words it always used', () => {

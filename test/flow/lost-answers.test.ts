@@ -71,7 +71,14 @@ for (const kind of kinds) {
       dir = mkdtempSync(join(tmpdir(), 'openpis-lost-'));
       flow = await startFlowHarness(
         kind,
-        { PROVIDER_CATALOGUE_FILE: catalogueWithShortTimeouts(dir), BANK_STATUS_POLL_BASE_MS: '100', BANK_STATUS_POLL_MAX_MS: '400' },
+        {
+          PROVIDER_CATALOGUE_FILE: catalogueWithShortTimeouts(dir),
+          BANK_STATUS_POLL_BASE_MS: '100',
+          BANK_STATUS_POLL_MAX_MS: '400',
+          // A run here makes a few bank calls of ANSWER_TIMEOUT_MS at most, far inside 15 s; a killed run's payment
+          // waits that long, not the default minute.
+          FLOW_LEASE_MS: '15000',
+        },
         { wrapConnectors: (connectors) => counter.wrap(connectors) },
       );
     });
@@ -158,7 +165,7 @@ for (const kind of kinds) {
         .executeTakeFirstOrThrow();
       assert.notEqual(stored.detailed_status, 'PAYMENT_CONSENT_REDIRECT_PENDING');
       assert.match(String(stored.flow_state), /bankRedirectUrl/, "the registration's answer was committed at once");
-      // The killed run's lease (a minute) runs out, then the job leads the payer on.
+      // The killed run's lease (FLOW_LEASE_MS) runs out, then the job leads the payer on.
       await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_CONSENT_REDIRECT_PENDING', 3 * 60_000);
       const page = await get(created.redirectUrl, {}, flow.seen);
       const bankLink = /<a class="button primary" href="([^"]+\/sca\/[^"]+)">/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');

@@ -3,11 +3,11 @@
  * on the same database, and must reconcile every payment to the bank's truth. The bank is a stand-alone sandbox-bank
  * process, so what it did outlives the killed service, as a real bank's state would.
  *
- * Time: a payment whose run died keeps its lease (`flowState.leaseUntil`, 60 s in the flow engine, not configurable)
- * and its `bank-status` job is due just after it, so each case waits about a minute after the kill before recovery
+ * Time: a payment whose run died keeps its lease (`flowState.leaseUntil`, FLOW_LEASE_MS: 30 s here) and its
+ * `bank-status` job is due just after it, so each case waits about half a minute after the kill before recovery
  * starts. That wait is the engine's own bound for a crashed holder, once per case; the waits below allow for it. The
  * databases run side by side (each with its own bank and services, mostly idle during that wait), so the file takes
- * about two and a half minutes.
+ * about a minute and a half.
  *
  * The bank's truth is read from the bank itself (the sandbox bank's payment status, unsigned at Hansa): COMPLETED
  * exactly when the bank settled the payment. A payer-less payment whose login never reached the bank cannot be
@@ -33,7 +33,7 @@ const OPERATOR_TOKEN = 'sigkill-operator-token-0123456789';
 const LOGIN_DELAY_MS = 8_000;
 const SLOW_LOGINS = 10;
 const LOAD = 20;
-/** The 60 s payment lease, the job after it, and the bank's settlement, on a loaded machine. */
+/** The 30 s payment lease, the job after it, and the bank's settlement, on a loaded machine. */
 const RECOVERY_BOUND_MS = 180_000;
 
 interface PaymentRow {
@@ -106,6 +106,9 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
           // Job claims of the killed process lapse after 2 s, so the restarted one takes them over quickly.
           WORKER_LEASE_MS: '2000',
           BANK_STATUS_POLL_BASE_MS: '200',
+          // A payment whose run was killed waits for its lease to lapse: 30 s, not the default minute, still far
+          // longer than a run here (a registration and a login of LOGIN_DELAY_MS, under Hansa's 10 s timeouts).
+          FLOW_LEASE_MS: '30000',
         };
         return { handle, env, client };
       }
