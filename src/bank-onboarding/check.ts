@@ -13,10 +13,11 @@ import type { BankConnector, BankReference, CallContext, PaymentOrder } from '..
 import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../connectors/errors.js';
 import type { BankRegistrationStore } from '../connectors/uk-open-banking/registration.js';
 import type { UkOpenBankingSettings } from '../connectors/uk-open-banking/settings.js';
-import { certificateReports, type CertificateUse } from '../identity/identity.js';
+import { BankIdentityError, type CertificateReport } from '../identity/identity.js';
 import { withRegistration } from '../providers/bank-registrations.js';
 import type { Bank } from '../providers/catalogue.js';
-import { dispatcherFor, operatorSigningKeys, type OnboardingSetup } from './setup.js';
+import { mutualTlsAgent } from '../connectors/transport.js';
+import { ukSigningKeysOf, type BankReach, type OnboardingSetup } from './setup.js';
 import { StandardAnswers, type BankAnswer } from './standard-answers.js';
 
 export type CheckOutcome = 'pass' | 'warn' | 'fail';
@@ -49,14 +50,23 @@ export async function checkBank(setup: OnboardingSetup, bankId: string, store?: 
   const add = (check: string, outcome: CheckOutcome, reason: string): void => void lines.push({ check, outcome, reason });
   const report = (): BankCheckReport => ({ bankId: bank.id, standard, lines, failed: lines.some((line) => line.outcome === 'fail') });
 
-  lines.push(...certificateLines(setup, standard));
-  const settings = await settingsWithRegistration(bank, store, add);
-  const base = dispatcherFor(setup.identity, standard);
+  // What the service reaches this bank with: the bank entry's own files where it names some.
+  let reach: BankReach;
   try {
-    const reach = await reachBank(base, addressOf(settings));
-    add('tls', reach.outcome, reach.reason);
-    if (reach.outcome === 'fail') return report();
-    const identity = await connectorIdentity(setup, standard, add);
+    reach = await setup.reach(bank);
+  } catch (error) {
+    if (!(error instanceof BankIdentityError)) throw error;
+    add('identity', 'fail', error.message);
+    return report();
+  }
+  lines.push(...certificateLines(reach.certificates, standard));
+  const settings = await settingsWithRegistration(bank, store, add);
+  const base = mutualTlsAgent(reach.identity.tls ?? {});
+  try {
+    const reached = await reachBank(base, addressOf(settings));
+    add('tls', reached.outcome, reached.reason);
+    if (reached.outcome === 'fail') return report();
+    const identity = connectorIdentity(reach, standard, add);
     if (identity === undefined) return report();
     const answers: RecordedAnswer[] = [];
     const connectors = createConnectors({ ...identity, dispatcher: recordingDispatcher(base, answers), now: setup.now });
@@ -90,16 +100,11 @@ async function settingsWithRegistration(
   return withRegistration(settings, registration);
 }
 
-const USES_BY_STANDARD: Readonly<Record<string, readonly CertificateUse[]>> = {
-  'berlin-group': ['qwac', 'qseal'],
-  'uk-open-banking': ['ob-transport', 'ob-signing'],
-};
-
-function certificateLines(setup: OnboardingSetup, standard: string): CheckLine[] {
-  const uses = USES_BY_STANDARD[standard] ?? [];
-  const reports = certificateReports(setup.identity, setup.now()).filter((report) => uses.includes(report.use));
+/** One line per certificate towards the bank (its own, named so, or the process's). */
+function certificateLines(reports: readonly CertificateReport[], standard: string): CheckLine[] {
   const lines = reports.map((report): CheckLine => {
-    const which = `${report.certificate.subject}, ${report.certificate.organisationIdentifier ?? 'no organisation identifier'}`;
+    const own = report.bank === undefined ? '' : ` (the bank entry's own, identity settings)`;
+    const which = `${report.certificate.subject}, ${report.certificate.organisationIdentifier ?? 'no organisation identifier'}${own}`;
     switch (report.state) {
       case 'valid':
         return { check: `certificate ${report.use}`, outcome: 'pass', reason: `${which}, valid for ${report.daysLeft} more days` };
@@ -170,22 +175,24 @@ function networkReason(error: unknown, url: URL): string {
   return `${url.origin} cannot be reached (${text || message})`;
 }
 
-/** Our identity for the connector; undefined (with a failed line) when a key the standard needs is missing. */
-async function connectorIdentity(
-  setup: OnboardingSetup,
+/**
+ * Our keys for the connector (its TLS is the recording dispatcher's); undefined (with a failed line) when a key the
+ * standard needs is missing.
+ */
+function connectorIdentity(
+  reach: BankReach,
   standard: string,
   add: (check: string, outcome: CheckOutcome, reason: string) => void,
-): Promise<ConnectorIdentity | undefined> {
+): Omit<ConnectorIdentity, 'tls'> | undefined {
   if (standard === 'uk-open-banking') {
     try {
-      return { openBankingKeys: await operatorSigningKeys(setup.config) };
+      return { openBankingKeys: ukSigningKeysOf(reach) };
     } catch (error) {
       add('signing key', 'fail', error instanceof Error ? error.message : String(error));
       return undefined;
     }
   }
-  const seal = setup.identity.qseal;
-  return seal === undefined ? {} : { signing: { certificatePem: seal.certificatePem, privateKeyPem: seal.privateKeyPem } };
+  return reach.identity.signing === undefined ? {} : { signing: reach.identity.signing };
 }
 
 /** Create, read and cancel a small payment; each step's line says what the bank did or why it refused. */

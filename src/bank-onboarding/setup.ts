@@ -4,22 +4,33 @@
  * towards the banks, read from the same files the service reads at start — so a bank that registers and checks
  * here is reached by the service the same way.
  */
-import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.js';
+import type { ConnectorIdentity } from '../connectors/index.js';
 import type { ConnectorSettings } from '../connectors/settings.js';
 import type { UkOpenBankingSettings } from '../connectors/uk-open-banking/settings.js';
-import { mutualTlsAgent, type TlsOptions } from '../connectors/transport.js';
 import { loadSigningKeys } from '../connectors/uk-open-banking/keys.js';
-import type { SigningKeys } from '../connectors/uk-open-banking/jose.js';
-import { loadBankIdentity, type BankIdentity } from '../identity/identity.js';
+import { BankIdentities } from '../identity/bank-identities.js';
+import { loadBankIdentity, type BankIdentity, type CertificateReport } from '../identity/identity.js';
 import type { Bank, CatalogueView } from '../providers/catalogue.js';
 
 export interface OnboardingSetup {
   readonly config: Config;
+  /** The process's identity (BANK_*, QWAC_*, QSEAL_*, OB_* settings): the SSA, and what a bank entry does not replace. */
   readonly identity: BankIdentity;
   /** Every bank of the database by provider id (sandbox and production). */
   readonly bank: (bankId: string) => Bank;
+  /**
+   * What reaches this bank, exactly as the service reaches it: the process's identity with the bank entry's own files
+   * in place of what they replace (src/identity/bank-identities.ts), and the certificates it is made of.
+   */
+  readonly reach: (bank: Bank) => Promise<BankReach>;
   readonly now: () => Date;
+}
+
+export interface BankReach {
+  readonly identity: ConnectorIdentity;
+  /** The certificates towards this bank with their validity now, each naming the bank when its entry's own. */
+  readonly certificates: readonly CertificateReport[];
 }
 
 /** A bank the operator named that the database does not have, or has under another standard: the message says which. */
@@ -33,6 +44,14 @@ export function onboardingSetup(
   now: () => Date = () => new Date(),
 ): OnboardingSetup {
   const identity = loadBankIdentity(config.bankIdentity);
+  // Made as the service makes it at start (src/composition.ts), once, on first use: the UK signing key is read then.
+  // Without OB_SIGNING_KEY_FILE the service signs with a key of its own making, which no live bank knows: here, none.
+  let identities: Promise<BankIdentities> | undefined;
+  const identitiesOnce = (): Promise<BankIdentities> =>
+    (identities ??= (async () => {
+      const keys = config.openBankingSigningKey === undefined ? undefined : await loadSigningKeys(config.openBankingSigningKey);
+      return new BankIdentities(identity, keys);
+    })());
   return {
     config,
     identity,
@@ -42,6 +61,7 @@ export function onboardingSetup(
       if (found.kind !== 'bank') throw new OnboardingError(`No bank ${bankId} in the bank list (openpis banks list shows them)`);
       return found.bank;
     },
+    reach: async (bank) => (await identitiesOnce()).forBank(bank, now()),
   };
 }
 
@@ -53,23 +73,11 @@ export function ukSettingsOf(bank: Bank): UkOpenBankingSettings {
   return settings;
 }
 
-/** Our TLS towards a bank of this standard: its client certificate (QWAC, or the UK transport certificate) and BANK_CA_FILE. */
-export function tlsFor(identity: BankIdentity, standard: ConnectorSettings['standard']): TlsOptions {
-  const pair = standard === 'uk-open-banking' ? identity.openBankingTransport : identity.qwac;
-  return {
-    ...(pair === undefined ? {} : { cert: pair.certificatePem, key: pair.privateKeyPem }),
-    ...(identity.bankCas === undefined ? {} : { ca: identity.bankCas }),
-  };
-}
-
-/** A connection pool presenting our certificate for this standard (closed by the caller). */
-export function dispatcherFor(identity: BankIdentity, standard: ConnectorSettings['standard']): Dispatcher {
-  return mutualTlsAgent(tlsFor(identity, standard));
-}
-
-/** The operator's UK signing key (OB_SIGNING_KEY_FILE, OB_SIGNING_KEY_ID): a live bank knows no other. */
-export async function operatorSigningKeys(config: Config): Promise<SigningKeys> {
-  if (config.openBankingSigningKey === undefined)
-    throw new OnboardingError('Set OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID: the key your software statement publishes');
-  return loadSigningKeys(config.openBankingSigningKey);
+/** The UK signing key towards this bank (the bank entry's `identity.signingKey`, else OB_SIGNING_KEY_FILE/_ID). */
+export function ukSigningKeysOf(reach: BankReach): NonNullable<ConnectorIdentity['openBankingKeys']> {
+  if (reach.identity.openBankingKeys === undefined)
+    throw new OnboardingError(
+      "Set OB_SIGNING_KEY_FILE and OB_SIGNING_KEY_ID (or the bank entry's identity.signingKey): the key your software statement publishes",
+    );
+  return reach.identity.openBankingKeys;
 }

@@ -11,7 +11,8 @@ import {
 } from '../connectors/uk-open-banking/registration.js';
 /** The bank's refusal of a registration step (its RFC 7591 error and description), for the command line. */
 export { RegistrationRefusedError } from '../connectors/uk-open-banking/registration.js';
-import { dispatcherFor, OnboardingError, operatorSigningKeys, ukSettingsOf, type OnboardingSetup } from './setup.js';
+import { mutualTlsAgent } from '../connectors/transport.js';
+import { OnboardingError, ukSettingsOf, ukSigningKeysOf, type OnboardingSetup } from './setup.js';
 
 export type RegistrationAction = 'register' | 'read' | 'update' | 'delete';
 
@@ -34,9 +35,12 @@ export async function runRegistration(
   const settings = ukSettingsOf(bank);
   const statement = setup.identity.softwareStatement;
   if (statement === undefined) throw new OnboardingError('Set OB_SSA_FILE: the software statement assertion your directory issued');
-  const transport = setup.identity.openBankingTransport;
+  // The bank entry's own transport certificate and signing key where it names them, as the service uses them.
+  const reach = await setup.reach(bank);
+  const keys = ukSigningKeysOf(reach);
+  const transportCertificate = reach.identity.tls?.cert;
   const redirectUris = statement.redirectUris.length > 0 ? statement.redirectUris : [`${setup.config.baseUrl}/pay/return`];
-  const dispatcher = dispatcherFor(setup.identity, 'uk-open-banking');
+  const dispatcher = mutualTlsAgent(reach.identity.tls ?? {});
   const client = new DynamicClientRegistration(
     {
       issuer: settings.issuer,
@@ -45,9 +49,9 @@ export async function runRegistration(
       redirectUris,
     },
     {
-      keys: await operatorSigningKeys(setup.config),
+      keys,
       softwareStatement: statement.jwt,
-      transportSubjectDn: transport === undefined ? undefined : describeCertificate(transport.certificatePem).subject,
+      transportSubjectDn: transportCertificate === undefined ? undefined : describeCertificate(transportCertificate).subject,
     },
     { dispatcher, now: setup.now, timeoutMs: settings.timeoutMs },
   );

@@ -6,7 +6,14 @@
  */
 import type { ConnectorIdentity, IdentityResolver, OpenBankingSigningKeys, TlsOptions } from '../connectors/index.js';
 import type { ConnectorSettings, Standard } from '../connectors/settings.js';
-import { certificateReports, type BankIdentity, type CertificateReport, type CertifiedKey, type IdentityCertificate } from './identity.js';
+import {
+  certificateReports,
+  type BankIdentity,
+  type CertificateReport,
+  type CertificateUse,
+  type CertifiedKey,
+  type IdentityCertificate,
+} from './identity.js';
 import { loadIdentityOverride, type IdentityOverride, type IdentityOverrideFiles } from './overrides.js';
 
 /** A bank as far as its identity goes: its name (for messages) and its connector settings. */
@@ -64,6 +71,28 @@ export class BankIdentities {
     return this.overrideOf(settings, files, bankAddress(settings)).identity;
   };
 
+  /**
+   * What reaches this one bank, as the connectors reach it: the identity {@link resolve} gives, and the certificates
+   * it is made of with their validity at `now` (the bank entry's own for the uses it names, the process's for the
+   * rest). For the go-live tools (`openpis banks register`, `banks check`), which must use what the service uses.
+   * Throws a `BankIdentityError` naming the bank when its own files cannot be used.
+   */
+  forBank(bank: BankWithSettings, now: Date): { readonly identity: ConnectorIdentity; readonly certificates: CertificateReport[] } {
+    const uses = CERTIFICATE_USES_BY_STANDARD[bank.connector.standard];
+    const files = overrideFiles(bank.connector);
+    const own = files === undefined ? undefined : this.overrideOf(bank.connector, files, bank.name);
+    const ownCertificates = (own?.override.certificates ?? []).map((certificate) => ({ ...certificate, bank: bank.name }));
+    // A UK bank's own signing key (a key and its kid, no certificate) replaces the process's signing certificate too.
+    const replaced = new Set([
+      ...ownCertificates.map((certificate) => certificate.use),
+      ...(own?.override.signingKey === undefined ? [] : ['ob-signing']),
+    ]);
+    const certificates = certificateReports(this.identity, now, ownCertificates).filter(
+      (report) => uses.includes(report.use) && (report.bank !== undefined || !replaced.has(report.use)),
+    );
+    return { identity: own?.identity ?? this.byStandard[bank.connector.standard], certificates };
+  }
+
   /** Every certificate with its validity at `now`: the process's, then the bank entries' own. */
   reports(now: Date): CertificateReport[] {
     return certificateReports(this.identity, now, [...this.overrideCertificates.values()].flat());
@@ -104,6 +133,12 @@ export class BankIdentities {
     return { cert: pair.certificatePem, key: pair.privateKeyPem, ...ca };
   }
 }
+
+/** The certificates a bank of each standard is reached with. */
+const CERTIFICATE_USES_BY_STANDARD: { readonly [S in Standard]: readonly CertificateUse[] } = {
+  'berlin-group': ['qwac', 'qseal'],
+  'uk-open-banking': ['ob-transport', 'ob-signing'],
+};
 
 function signingKeys(pair: CertifiedKey): NonNullable<ConnectorIdentity['signing']> {
   return { certificatePem: pair.certificatePem, privateKeyPem: pair.privateKeyPem };

@@ -19,7 +19,7 @@ import { RegistrationRefusedError } from '../../src/connectors/uk-open-banking/r
 import { writeFileSync } from 'node:fs';
 import { BankRegistrationSecrets } from '../../src/providers/bank-registrations.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { BERLIN_GROUP_BANK, softwareStatement, startStrictWorld, UK_BANK, type StrictWorld } from './strict-world.js';
+import { BERLIN_GROUP_BANK, SIGNING_KID, softwareStatement, startStrictWorld, UK_BANK, type StrictWorld } from './strict-world.js';
 
 const PAYMENT = JSON.stringify({
   instructedAmount: { currency: 'EUR', amount: '1.00' },
@@ -307,6 +307,76 @@ describe('strict sandbox bank', () => {
         JSON.stringify(report.lines),
       );
       await runRegistration(setup, UK_BANK, 'delete', store);
+    });
+
+    /** Gives a bank entry its own `identity` files (connector settings) for the length of `work`, then takes them away. */
+    async function withOwnIdentity(bankId: string, identity: Record<string, unknown>, work: () => Promise<void>): Promise<void> {
+      const stored = await runtime.catalogue.store.get(bankId);
+      assert.ok(stored !== undefined);
+      const entry = stored.entry as unknown as { connector: Record<string, unknown> };
+      await runtime.catalogue.store.update(bankId, { ...entry, connector: { ...entry.connector, identity } });
+      await runtime.catalogue.refresh();
+      try {
+        await work();
+      } finally {
+        await runtime.catalogue.store.update(bankId, stored.entry);
+        await runtime.catalogue.refresh();
+      }
+    }
+
+    it("checks a Berlin Group bank with the certificates of its own entry, not the process's", async () => {
+      // The process's certificates are of a CA the bank does not trust; the bank's entry names the right ones.
+      const wrongQwac = world.otherCa.qwac('process-qwac');
+      const wrongSeal = world.otherCa.qsealc('process-seal');
+      const setup = setupWith({
+        QWAC_CERT_FILE: wrongQwac.certFile,
+        QWAC_KEY_FILE: wrongQwac.keyFile,
+        QSEAL_CERT_FILE: wrongSeal.certFile,
+        QSEAL_KEY_FILE: wrongSeal.keyFile,
+      });
+      const own = {
+        qwac: { certFile: world.qwac.certFile, keyFile: world.qwac.keyFile },
+        qseal: { certFile: world.qseal.certFile, keyFile: world.qseal.keyFile },
+      };
+      await withOwnIdentity(BERLIN_GROUP_BANK, own, async () => {
+        const report = await checkBank(setup, BERLIN_GROUP_BANK);
+        assert.equal(report.failed, false, failures(report));
+        assert.equal(lineOf(report, 'create payment')?.outcome, 'pass');
+        // The certificate lines are the entry's own, said so; the process's (unused here) are not reported.
+        const certificates = report.lines.filter((line) => line.check.startsWith('certificate '));
+        assert.deepEqual(certificates.map((line) => line.check).sort(), ['certificate qseal', 'certificate qwac']);
+        assert.ok(
+          certificates.every((line) => line.reason.includes("the bank entry's own")),
+          JSON.stringify(certificates),
+        );
+      });
+    });
+
+    it("names the bank entry's file that cannot be read, in a failed line", async () => {
+      const own = { qwac: { certFile: join(world.ca.dir, 'missing.pem'), keyFile: world.qwac.keyFile } };
+      await withOwnIdentity(BERLIN_GROUP_BANK, own, async () => {
+        const report = await checkBank(setupWith(), BERLIN_GROUP_BANK);
+        assert.equal(report.failed, true);
+        assert.match(lineOf(report, 'identity')?.reason ?? '', /identity\.qwac\.certFile .*missing\.pem does not exist/);
+      });
+    });
+
+    it("registers and checks a UK bank with its own transport certificate and signing key, not the process's", async () => {
+      await store.remove(UK_BANK);
+      // The process's signing key is not the one the software statement publishes; the bank entry names the right one.
+      const other = world.ca.qsealc('process-ob-key');
+      const setup = setupWith({ OB_SIGNING_KEY_FILE: other.keyFile });
+      const own = {
+        transport: { certFile: world.transport.certFile, keyFile: world.transport.keyFile },
+        signingKey: { keyFile: world.obSeal.keyFile, keyId: SIGNING_KID },
+      };
+      await withOwnIdentity(UK_BANK, own, async () => {
+        await runRegistration(setup, UK_BANK, 'register', store);
+        const report = await checkBank(setup, UK_BANK, store);
+        assert.equal(report.failed, false, failures(report));
+        assert.equal(lineOf(report, 'token')?.outcome, 'pass');
+        await runRegistration(setup, UK_BANK, 'delete', store);
+      });
     });
 
     it('fails a UK signing key that is not the one the software statement publishes', async () => {
