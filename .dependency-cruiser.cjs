@@ -62,7 +62,9 @@ const LAYERS = {
   // The console's pages borrow the payer pages' escaping template and same-origin check (src/hosted/html.ts, security.ts).
   // The Sandbox page names the sandbox banks' fault operations (from @openpis/sandbox-bank, SANDBOX_BANK_IMPORTERS).
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
+  // The Banks page runs the go-live check of `openpis banks check` (src/bank-onboarding).
   console: [
+    'bank-onboarding',
     'hosted',
     'identity',
     'people',

@@ -35,6 +35,8 @@ import { sandboxSection } from './sandbox/routes.js';
 import { NoQuery } from './schemas.js';
 import type { ConsoleSectionRoutes } from './section.js';
 import { consoleHeaders } from './security.js';
+import { BankRegistry } from '../providers/bank-registry.js';
+import { BankStore } from '../providers/bank-store.js';
 import type { ConsoleServices, SandboxFaultOperations } from './services.js';
 import { registerSignInRoutes, signOutSection } from './sign-in/routes.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH } from './styles.js';
@@ -77,6 +79,8 @@ export function consoleServices(options: ConsoleOptions): ConsoleServices {
     now,
     secrets,
     catalogue: options.catalogue,
+    // The registry's own store, so this process reloads at once after a change; a fixed catalogue has none.
+    bankStore: options.catalogue instanceof BankRegistry ? options.catalogue.store : new BankStore(db, secrets, now),
     users,
     sessions: new ConsoleSessions(db, users, config.console.session, now),
     audit: new AuditLog(db, now),

@@ -7,6 +7,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { ConsoleUsers } from '../people/accounts.js';
 import type { AuditLog } from '../people/audit-log.js';
 import type { ConsoleSessions } from '../people/sessions.js';
+import type { BankStore } from '../providers/bank-store.js';
 import type { CatalogueView } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 import type { DatabaseConfig } from '../config/config.js';
@@ -28,6 +29,8 @@ export interface ConsoleServices {
   readonly now: () => Date;
   readonly secrets: SecretBox;
   readonly catalogue: CatalogueView;
+  /** The banks as stored: the Banks page's changes go through it, as the CLI's do (every process hears of them). */
+  readonly bankStore: BankStore;
   readonly users: ConsoleUsers;
   readonly sessions: ConsoleSessions;
   readonly audit: AuditLog;

@@ -10,6 +10,8 @@ import { ClientService, type IssuedClientCredentials } from '../../src/auth/clie
 import type { Scope } from '../../src/auth/scopes.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { App } from '../../src/http/fastify-types.js';
+import { BankRegistry } from '../../src/providers/bank-registry.js';
+import { importConfiguredCatalogue } from '../../src/runtime.js';
 import { loadCatalogue, type Environment, type ProviderCatalogue } from '../../src/providers/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
@@ -33,6 +35,8 @@ export interface TestApp {
   readonly config: Config;
   readonly database: DatabaseHandle;
   readonly catalogue: ProviderCatalogue;
+  /** The registry the app reads its banks from, when started with `banksInDatabase`. */
+  readonly bankRegistry: BankRegistry | undefined;
   readonly clients: ClientService;
   /** Every log line the app wrote (set LOG_LEVEL in `env` to see more than warnings). */
   readonly logs: string[];
@@ -65,6 +69,8 @@ export async function startTestApp(
     sandboxFixtures?: SandboxFixtures;
     /** Wraps the bank connectors the engine uses (to record what it hands them). */
     wrapConnectors?: (connectors: Connectors) => Connectors;
+    /** Banks in the database, as the service keeps them: the catalogue file imported, a bank registry serving them. */
+    banksInDatabase?: boolean;
   } = {},
 ): Promise<TestApp> {
   const testDatabase = await kind.create();
@@ -84,12 +90,13 @@ export async function startTestApp(
   const database = openDatabase(config.database);
   await migrateToLatest(database.db as unknown as Kysely<unknown>);
   const catalogue = loadCatalogue(config.providerCatalogueFile, config.sandboxBank.url);
+  const bankRegistry = options.banksInDatabase === true ? await importCatalogueIntoRegistry(config, database) : undefined;
   const logs: string[] = [];
   const metrics = createMetrics(database, config, options.now);
   const app = await buildApp({
     config,
     database,
-    catalogue,
+    catalogue: bankRegistry ?? catalogue,
     metrics,
     logDestination: { write: (line) => void logs.push(line) },
     ...(options.now === undefined ? {} : { now: options.now }),
@@ -134,6 +141,7 @@ export async function startTestApp(
     config,
     database,
     catalogue,
+    bankRegistry,
     clients,
     logs,
     request,
@@ -165,6 +173,7 @@ export async function startTestApp(
       try {
         await workers?.stop();
         await app.close();
+        await bankRegistry?.close();
       } finally {
         await database.close().finally(() => testDatabase.drop());
       }
@@ -183,4 +192,11 @@ export async function injectSandboxFault(
     headers: { 'content-type': 'application/json', authorization: `Bearer ${app.config.sandboxOperatorToken}` },
     body: JSON.stringify(rule),
   });
+}
+
+/** Imports the configured catalogue file into the database (as the service does at start) and opens a registry. */
+async function importCatalogueIntoRegistry(config: Config, database: DatabaseHandle): Promise<BankRegistry> {
+  const secrets = new SecretBox(config.secretKeys);
+  await importConfiguredCatalogue({ config, database, secrets });
+  return BankRegistry.open({ db: database.db, box: secrets, sandboxBankUrl: config.sandboxBank.url, pollMs: 0 });
 }

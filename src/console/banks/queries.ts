@@ -11,7 +11,10 @@
  * in the last day. Members see the same figures over their own client's calls only.
  */
 import { sql, type Kysely } from 'kysely';
+import type { StoredBank } from '../../providers/bank-store.js';
 import type { Database } from '../../storage/schema.js';
+import type { ConsoleServices } from '../services.js';
+import type { Viewer } from '../viewer.js';
 
 export interface HealthWindow {
   readonly calls: number;
@@ -194,4 +197,33 @@ export async function failingBankIds(db: Kysely<Database>, now: Date): Promise<S
       )
       .map((row) => row.bank_id),
   );
+}
+
+/** An operator's change of a bank's lifecycle. */
+export type BankLifecycleChange =
+  { readonly kind: 'disable' } | { readonly kind: 'enable' } | { readonly kind: 'replace'; readonly replacement: string };
+
+/**
+ * Changes a bank's lifecycle through the bank store (so every process hears of it, as after the CLI's change) and
+ * records it in the audit log. A change the lifecycle does not allow throws BankChangeError, and nothing is recorded.
+ */
+export async function changeBankLifecycle(
+  services: ConsoleServices,
+  viewer: Viewer,
+  bankId: string,
+  change: BankLifecycleChange,
+): Promise<StoredBank> {
+  const store = services.bankStore;
+  const changed =
+    change.kind === 'disable'
+      ? await store.disable(bankId)
+      : change.kind === 'enable'
+        ? await store.enable(bankId)
+        : await store.replace(bankId, change.replacement);
+  await services.audit.record(viewer.actor, {
+    action: `bank.${change.kind === 'disable' ? 'disabled' : change.kind === 'enable' ? 'enabled' : 'replaced'}`,
+    target: changed.id,
+    ...(change.kind === 'replace' ? { details: { replacedBy: changed.replacedBy } } : {}),
+  });
+  return changed;
 }
