@@ -232,7 +232,8 @@ export function bankPage(view: BankPageView): string {
   const { bank, health } = view;
   const badge = STATE_BADGE[health.state];
   const standard = (bank.entry as { connector?: { standard?: Bank['connector']['standard'] } }).connector?.standard;
-  const done = view.done === undefined ? undefined : DONE_WORDS[view.done];
+  // "Check started" is news only while it runs: once its lines are shown, they say the rest.
+  const done = view.done === undefined || (view.done === 'checking' && view.check?.state !== 'running') ? undefined : DONE_WORDS[view.done];
   return consolePage({
     title: bank.entry.name,
     section: 'banks',
