@@ -142,13 +142,7 @@ for (const kind of await testDatabaseKinds()) {
       // The rest of the catalogue, named below the table.
       const quiet = page.html.match(/(\d+) more banks<\/summary>|(\d+) more banks without calls in the last day/);
       assert.equal(Number(quiet?.[1] ?? quiet?.[2]), app.catalogue.banks('sandbox').length + app.catalogue.banks('production').length - 3);
-      // An operator's names link to each bank's page.
-      assert.match(
-        page.html,
-        new RegExp(
-          `<li><a href="/console/banks/${BANKS.rheinland}">Rheinland Sandbox Bank</a> <span class="muted">DE · Berlin Group · sandbox</span></li>`,
-        ),
-      );
+      assert.match(page.html, /<li>Rheinland Sandbox Bank <span class="muted">DE · Berlin Group · sandbox<\/span><\/li>/);
     });
 
     it('shows a member only the banks their client called, from their calls', async () => {

@@ -35,9 +35,12 @@ async function showBanks(services: ConsoleServices, request: RequestOf<typeof Ba
   const viewer = viewerOf(request);
   const health = await bankHealth(services.db, services.now(), viewer.clientScope);
   const catalogue: Bank[] = [...services.catalogue.banks('production'), ...services.catalogue.banks('sandbox')];
+  // Operators manage the banks stored on their own (a group's banks are managed with their group, by the CLI).
+  const managed =
+    viewer.clientScope === undefined ? new Set((await services.bankStore.list()).map((stored) => stored.id)) : new Set<string>();
   const listed = catalogue
     .filter((bank) => viewer.clientScope === undefined || health.has(bank.id))
-    .map((bank) => ({ bank, health: health.get(bank.id) ?? quietBank(bank.id) }))
+    .map((bank) => ({ bank, health: health.get(bank.id) ?? quietBank(bank.id), linked: managed.has(bank.id) }))
     .sort(byUrgency);
   return sendPage(reply, banksPage({ viewer, navigation: services.navigation, listed, now: services.now() }));
 }

@@ -15,6 +15,8 @@ import { DEGRADED_BELOW, FAILING_MIN_CALLS, FAILING_SHARE, type BankHealth, type
 export interface ListedBank {
   readonly bank: Bank;
   readonly health: BankHealth;
+  /** The bank has a page of its own (operators, a bank stored on its own rather than inside a group). */
+  readonly linked: boolean;
 }
 
 export interface BanksPageView {
@@ -82,20 +84,20 @@ function failingSummary(listed: readonly ListedBank[]): SafeHtml {
   )}</ul></div>`;
 }
 
-function activeTable(active: readonly ListedBank[], now: Date, linked: boolean): SafeHtml {
+function activeTable(active: readonly ListedBank[], now: Date): SafeHtml {
   if (active.length === 0)
     return emptyState('No bank calls in the last day', html`<p>Banks appear here with their figures once payments reach them.</p>`);
   return html`<div class="table-wrap"><table class="cards">
 <caption class="visually-hidden">Banks called in the last day, failing first, with the share of calls answered and the 95th percentile of latency</caption>
 <thead><tr><th scope="col">Bank</th><th scope="col">Health</th><th scope="col" class="amount">Answered, last hour</th><th scope="col" class="amount">p95, last hour</th><th scope="col" class="amount">Answered, last day</th><th scope="col" class="amount">p95, last day</th><th scope="col">Last call</th></tr></thead>
-<tbody>${active.map((entry) => bankRow(entry.bank, entry.health, now, linked))}</tbody></table></div>`;
+<tbody>${active.map((entry) => bankRow(entry.bank, entry.health, now, entry.linked))}</tbody></table></div>`;
 }
 
 /** Banks nobody called in the last day have no figures: named together, out of the table's way. */
-function quietList(quiet: readonly ListedBank[], linked: boolean): SafeHtml | '' {
+function quietList(quiet: readonly ListedBank[]): SafeHtml | '' {
   if (quiet.length === 0) return '';
   return html`<details class="more card"><summary>${quiet.length === 1 ? '1 more bank' : `${quiet.length} more banks`} without calls in the last day</summary>
-<ul class="quiet-banks">${quiet.map((entry) => html`<li>${linked ? html`<a href="/console/banks/${entry.bank.id}">${entry.bank.name}</a>` : entry.bank.name} <span class="muted">${entry.bank.countryCode} · ${STANDARD_NAME[entry.bank.connector.standard]} · ${entry.bank.environment}</span></li>`)}</ul></details>`;
+<ul class="quiet-banks">${quiet.map((entry) => html`<li>${entry.linked ? html`<a href="/console/banks/${entry.bank.id}">${entry.bank.name}</a>` : entry.bank.name} <span class="muted">${entry.bank.countryCode} · ${STANDARD_NAME[entry.bank.connector.standard]} · ${entry.bank.environment}</span></li>`)}</ul></details>`;
 }
 
 const HOW_HEALTH_IS_WORKED_OUT = html`<details class="more card"><summary>How health is worked out</summary>
@@ -117,11 +119,7 @@ export function banksPage(view: BanksPageView): string {
     body: html`${failingSummary(listed)}${activeTable(
       listed.filter((entry) => entry.health.state !== 'quiet'),
       view.now,
-      viewer.clientScope === undefined,
-    )}${quietList(
-      listed.filter((entry) => entry.health.state === 'quiet'),
-      viewer.clientScope === undefined,
-    )}
+    )}${quietList(listed.filter((entry) => entry.health.state === 'quiet'))}
 ${HOW_HEALTH_IS_WORKED_OUT}`,
   });
 }
