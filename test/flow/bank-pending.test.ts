@@ -14,8 +14,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { PaymentsTable } from '../../src/storage/schema.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
-import { sha256Hex } from '../../src/crypto/hashes.js';
-import { flowTokenContext } from '../../src/crypto/sealing-contexts.js';
+import { storedPaymentRow } from '../helpers/payment-rows.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
 
 const secrets = testSecretBox();
@@ -103,40 +102,13 @@ const VARIANTS: readonly Variant[] = [
 
 function row(clientId: string, variant: Variant): PaymentsTable {
   const id = randomUUID();
-  return {
+  return storedPaymentRow(clientId, ago(0), {
     id,
-    client_id: clientId,
-    environment: 'sandbox',
-    end_to_end_id: id.slice(0, 20),
-    mode: 'custom',
-    provider_id: '7f7bc6ab-95fd-468a-8fce-7c465d98906d',
-    provider_preferences: null,
-    payment_scheme: 'SEPA',
-    scheme_mode: null,
-    fee_paid_by: null,
-    amount: '10.50',
-    currency: 'EUR',
-    sender: null,
-    recipient: JSON.stringify({ name: 'Merchant', account: { type: 'IBAN', number: { value: 'DE89370400440532013000' } } }),
-    remittance: JSON.stringify({ value: 'Order 1', truncate: false }),
-    redirect_uri: 'https://merchant.example/return',
-    webhook_url: null,
-    psu_ip_address: '192.0.2.1',
-    psu_user_agent: 'test',
-    locale: null,
-    flow_token_hash: sha256Hex(`token-${id}`),
-    flow_token_sealed: secrets.seal(`token-${id}`, flowTokenContext(id)),
     provider_payment_id: variant.bankHoldsIt ? `bank-${id}` : null,
     detailed_status: variant.status,
-    failure_reasons: null,
-    version: 1,
     created_at: ago(variant.createdSecondsAgo),
-    updated_at: ago(0),
     flow_expires_at: new Date(NOW.getTime() + variant.deadlineIn * 1000).toISOString(),
-    flow_state: null,
-    retry_of: null,
-    retry_allowed: 0,
-  };
+  });
 }
 
 for (const kind of await testDatabaseKinds()) {

@@ -22,6 +22,7 @@ import type { Connectors } from '../../src/connectors/index.js';
 import { TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest, ukPaymentRequest } from '../helpers/payment-requests.js';
+import { approveInUkBankApp } from '../helpers/sandbox-payments.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 import { WAIT_BOUND_MS } from '../helpers/wait.js';
 import { completeBankPages } from '../connectors/helpers/psu-browser.js';
@@ -188,33 +189,6 @@ for (const kind of kinds) {
       assert.equal(watch.calls.get('startAuthorisation'), 1, 'the payer was led to the bank once more');
     });
 
-    /** Approves the payer's pending requests in the UK sandbox's bank app; how many it approved. */
-    async function approveInUkBankApp(slug: string, psuId: string): Promise<number> {
-      const base = `${flow.app.baseUrl}/sandbox-bank/uk/${slug}`;
-      const login = await fetch(`${base}/app`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ psuId, password: TEST_PASSWORD }),
-      });
-      assert.equal(login.status, 303);
-      const appUrl = `${base}/${login.headers.get('location') ?? ''}`;
-      const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-      for (let decided = 0; decided < 10; decided += 1) {
-        const html = await (await fetch(appUrl)).text();
-        const request = hidden(html, 'request');
-        if (request === undefined) return decided;
-        const answer = await fetch(appUrl, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ csrf: hidden(html, 'csrf') ?? '', request, action: 'approve' }),
-        });
-        assert.equal(answer.status, 303);
-      }
-      throw new Error('more than 10 requests in the bank app');
-    }
-
     it('a UK CIBA poll that redeemed the grant and submitted, its run dying before our commit: the held token submits again, and it completes', async () => {
       const created = await flow.create(ukPaymentRequest(PENNINE, { sender: { credentials: { id: 'alice' } } }));
       await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_CONSENT_REDIRECT_PENDING');
@@ -223,7 +197,7 @@ for (const kind of kinds) {
         'completeAuthorisation',
         (result) => (result as { next?: { kind?: string } } | undefined)?.next?.kind === 'authorised',
       );
-      assert.equal(await approveInUkBankApp('pennine', 'alice'), 1);
+      assert.equal(await approveInUkBankApp(flow.app.baseUrl, 'pennine', 'alice'), 1);
       await flow.waitFor(created.paymentId, (status) => status.endsWith('_COMPLETED') || status.endsWith('_FAILED'));
       assert.ok(watch.crashed(), 'the run died after the submission');
       const history = statuses(await flow.history(created.paymentId));

@@ -32,3 +32,33 @@ export async function paidAtHansa(app: TestApp, client: TestClient, amount: numb
   );
   return paymentId;
 }
+
+/**
+ * The payer approves every pending request in the UK sandbox bank's app (a CIBA authorisation waits there), at the
+ * service whose address is `baseUrl` (its embedded sandbox bank); how many it approved.
+ */
+export async function approveInUkBankApp(baseUrl: string, slug: string, psuId: string): Promise<number> {
+  const base = `${baseUrl}/sandbox-bank/uk/${slug}`;
+  const login = await fetch(`${base}/app`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ psuId, password: TEST_PASSWORD }),
+  });
+  assert.equal(login.status, 303);
+  const appUrl = `${base}/${login.headers.get('location') ?? ''}`;
+  const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+  for (let decided = 0; decided < 10; decided += 1) {
+    const html = await (await fetch(appUrl)).text();
+    const request = hidden(html, 'request');
+    if (request === undefined) return decided;
+    const answer = await fetch(appUrl, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf: hidden(html, 'csrf') ?? '', request, action: 'approve' }),
+    });
+    assert.equal(answer.status, 303);
+  }
+  throw new Error('more than 10 requests in the bank app');
+}

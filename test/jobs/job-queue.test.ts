@@ -8,55 +8,19 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { ClientService } from '../../src/auth/clients.js';
-import { sha256Hex } from '../../src/crypto/hashes.js';
-import { flowTokenContext } from '../../src/crypto/sealing-contexts.js';
 import { JobQueue, scheduleJobs } from '../../src/jobs/job-queue.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { PaymentsTable } from '../../src/storage/schema.js';
 import { testDatabaseKinds, type TestDatabase } from '../helpers/databases.js';
+import { storedPaymentRow } from '../helpers/payment-rows.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
 
-const secrets = testSecretBox();
 const START = Date.parse('2026-11-28T12:00:00.000Z');
 
 function paymentRow(clientId: string): PaymentsTable {
   const id = randomUUID();
-  const at = new Date(START).toISOString();
-  return {
-    id,
-    client_id: clientId,
-    environment: 'sandbox',
-    end_to_end_id: id.slice(0, 20),
-    mode: 'custom',
-    provider_id: '7f7bc6ab-95fd-468a-8fce-7c465d98906d',
-    provider_preferences: null,
-    payment_scheme: 'SEPA',
-    scheme_mode: null,
-    fee_paid_by: null,
-    amount: '10.50',
-    currency: 'EUR',
-    sender: null,
-    recipient: JSON.stringify({ name: 'Merchant', account: { type: 'IBAN', number: { value: 'DE89370400440532013000' } } }),
-    remittance: JSON.stringify({ value: 'Order 1', truncate: false }),
-    redirect_uri: 'https://merchant.example/return',
-    webhook_url: null,
-    psu_ip_address: '192.0.2.1',
-    psu_user_agent: 'test',
-    locale: null,
-    flow_token_hash: sha256Hex(`token-${id}`),
-    flow_token_sealed: secrets.seal(`token-${id}`, flowTokenContext(id)),
-    provider_payment_id: `bank-${id}`,
-    detailed_status: 'PAYMENT_CONSENT_REDIRECT_PENDING',
-    failure_reasons: null,
-    version: 1,
-    created_at: at,
-    updated_at: at,
-    flow_expires_at: new Date(START + 900_000).toISOString(),
-    flow_state: null,
-    retry_of: null,
-    retry_allowed: 0,
-  };
+  return storedPaymentRow(clientId, new Date(START).toISOString(), { id, provider_payment_id: `bank-${id}` });
 }
 
 const iso = (offsetMs: number): string => new Date(START + offsetMs).toISOString();
@@ -73,7 +37,7 @@ for (const kind of await testDatabaseKinds()) {
       testDatabase = await kind.create();
       database = openDatabase(testDatabase.config);
       await migrateToLatest(database.db as unknown as Kysely<unknown>);
-      clientId = (await new ClientService(database.db, secrets).create({ name: 'jobs' })).clientId;
+      clientId = (await new ClientService(database.db, testSecretBox()).create({ name: 'jobs' })).clientId;
       queue = new JobQueue(database.db, database.kind, () => new Date(clock));
     });
     after(async () => {

@@ -41,6 +41,7 @@ import { testDatabaseKind, type TestDatabaseKind } from '../../helpers/databases
 import { WAIT_BOUND_MS } from '../../helpers/wait.js';
 import { completeBankPages } from '../../connectors/helpers/psu-browser.js';
 import { paymentRequest, ukPaymentRequest } from '../../helpers/payment-requests.js';
+import { approveInUkBankApp } from '../../helpers/sandbox-payments.js';
 import { injectSandboxFault } from '../../helpers/test-app.js';
 import { fieldsAsked, get, headingOf, post, submit, submitAndFollow } from '../../hosted/http-payer.js';
 import { payerAtBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
@@ -388,33 +389,6 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
         .map((row) => row.id);
     }
 
-    /** Approves every pending request of the payer in the UK sandbox's bank app; how many it approved. */
-    async function approveInUkBankApp({ flow }: Lane, slug: string, psuId: string): Promise<number> {
-      const base = `${flow.app.baseUrl}/sandbox-bank/uk/${slug}`;
-      const login = await fetch(`${base}/app`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ psuId, password: TEST_PASSWORD }),
-      });
-      assert.equal(login.status, 303);
-      const appUrl = `${base}/${login.headers.get('location') ?? ''}`;
-      const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-      for (let decided = 0; decided < 10; decided += 1) {
-        const html = await (await fetch(appUrl)).text();
-        const request = hidden(html, 'request');
-        if (request === undefined) return decided;
-        const answer = await fetch(appUrl, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ csrf: hidden(html, 'csrf') ?? '', request, action: 'approve' }),
-        });
-        assert.equal(answer.status, 303);
-      }
-      throw new Error('more than 10 requests in the bank app');
-    }
-
     /**
      * The payer at the bank's pages from `url` (log in, approve) and back at our return address as the bank sends
      * them: a Berlin Group bank redirects to our callback; a UK bank puts its answer in the URL fragment, which our
@@ -519,7 +493,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
           if (inApp.steps.length > 0) asked += 1;
           else await new Promise((resolve) => setTimeout(resolve, 150));
         } else if (page.status === 200 && subject.payer === 'ciba') {
-          const approved = await approveInUkBankApp(lane, subject.bank.replace(/^uk\//, ''), subject.psuId);
+          const approved = await approveInUkBankApp(lane.flow.app.baseUrl, subject.bank.replace(/^uk\//, ''), subject.psuId);
           asked += approved;
           if (approved === 0) await new Promise((resolve) => setTimeout(resolve, 150));
         } else {
