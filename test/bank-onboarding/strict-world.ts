@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildSandboxBankApp } from '@openpis/sandbox-bank';
-import type { FastifyInstance } from 'fastify';
+import { startStrictSandboxBankProcess } from '../helpers/processes.js';
 import { exportJWK, generateKeyPair, importPKCS8, SignJWT, type JSONWebKeySet } from 'jose';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { generateSecretKeysSetting } from '../../src/crypto/secret-box.js';
@@ -28,7 +28,6 @@ export interface StrictWorld {
   readonly ca: TestCertificateAuthority;
   /** Another CA: certificates from it are "wrong". */
   readonly otherCa: TestCertificateAuthority;
-  readonly bank: FastifyInstance;
   readonly sandboxUrl: string;
   readonly qwac: TestCertificate;
   readonly qseal: TestCertificate;
@@ -45,7 +44,11 @@ export interface StrictWorld {
   close(): Promise<void>;
 }
 
-export async function startStrictWorld(): Promise<StrictWorld> {
+/**
+ * `standAlone`: the bank is `openpis sandbox-bank --strict` started from its files (certificates, client CA,
+ * directory keys, its own catalogue) as a live bank would be, in a process of its own; else it runs in this process.
+ */
+export async function startStrictWorld(options: { standAlone?: boolean } = {}): Promise<StrictWorld> {
   const ca = new TestCertificateAuthority('Strict Test QTSP');
   const otherCa = new TestCertificateAuthority('Unknown QTSP');
   const server = ca.server('bank', ['localhost']);
@@ -84,15 +87,38 @@ export async function startStrictWorld(): Promise<StrictWorld> {
   writeFileSync(serviceCatalogueFile, JSON.stringify({ providers: [berlinGroupBank] }));
   const ukBankFile = join(ca.dir, 'uk-bank.json');
   writeFileSync(ukBankFile, JSON.stringify(ukBankEntry));
-  const bank = buildSandboxBankApp({
-    catalogue: loadCatalogue(catalogueFile, sandboxUrl),
-    publicUrl: sandboxUrl,
-    authenticationAttempts: 3,
-    https: { certificatePem: server.certificatePem, privateKeyPem: server.privateKeyPem },
-    strict: { clientCaPems: [ca.caPem] },
-    ukDirectoryJwks: directoryJwks,
-  });
-  await bank.listen({ port, host: '127.0.0.1' });
+  let stopBank: () => Promise<void>;
+  if (options.standAlone === true) {
+    const directoryJwksFile = join(ca.dir, 'directory-jwks.json');
+    writeFileSync(directoryJwksFile, JSON.stringify(directoryJwks));
+    const bankProcess = await startStrictSandboxBankProcess(port, [
+      '--public-url',
+      sandboxUrl,
+      '--strict',
+      '--tls-cert',
+      server.certFile,
+      '--tls-key',
+      server.keyFile,
+      '--client-ca',
+      ca.caFile,
+      '--directory-jwks',
+      directoryJwksFile,
+      '--catalogue',
+      catalogueFile,
+    ]);
+    stopBank = () => bankProcess.stop();
+  } else {
+    const bank = buildSandboxBankApp({
+      catalogue: loadCatalogue(catalogueFile, sandboxUrl),
+      publicUrl: sandboxUrl,
+      authenticationAttempts: 3,
+      https: { certificatePem: server.certificatePem, privateKeyPem: server.privateKeyPem },
+      strict: { clientCaPems: [ca.caPem] },
+      ukDirectoryJwks: directoryJwks,
+    });
+    await bank.listen({ port, host: '127.0.0.1' });
+    stopBank = () => bank.close();
+  }
 
   const env: Record<string, string> = {
     NODE_ENV: 'test',
@@ -114,7 +140,6 @@ export async function startStrictWorld(): Promise<StrictWorld> {
   return {
     ca,
     otherCa,
-    bank,
     sandboxUrl,
     qwac,
     qseal,
@@ -127,7 +152,7 @@ export async function startStrictWorld(): Promise<StrictWorld> {
     env,
     config: (overrides = {}) => loadConfig({ ...env, ...overrides }),
     async close() {
-      await bank.close();
+      await stopBank();
       ca.remove();
       otherCa.remove();
     },

@@ -53,6 +53,57 @@ describe('openpis sandbox-bank', () => {
       child.kill('SIGTERM');
     }
   });
+
+  it('serves the banks of its own catalogue file (--catalogue), not the built-in ones', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { freePort } = await import('../helpers/test-app.js');
+    const directory = mkdtempSync(join(tmpdir(), 'openpis-sandbox-catalogue-'));
+    const builtIn = JSON.parse(readFileSync('src/providers/sandbox-catalogue.json', 'utf8')) as {
+      providers: { name: string; connector: { baseUrl: string } }[];
+    };
+    const rheinland = builtIn.providers.find((entry) => entry.connector.baseUrl === '{SANDBOX_BANK_URL}/rheinland');
+    assert.ok(rheinland);
+    const file = join(directory, 'banks.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        providers: [{ ...rheinland, name: 'Lakeside Bank', connector: { ...rheinland.connector, baseUrl: '{SANDBOX_BANK_URL}/lakeside' } }],
+      }),
+    );
+    const port = await freePort();
+    const child = spawn(process.execPath, [...CLI_ARGS, 'sandbox-bank', '--port', String(port), '--catalogue', file], {
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('sandbox bank did not start')), PROCESS_BOUND_MS);
+        child.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('Sandbox bank listening')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const initiate = (slug: string) =>
+        fetch(`http://127.0.0.1:${port}/${slug}/v1/payments/sepa-credit-transfers`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+      const lakeside = await initiate('lakeside');
+      assert.equal(lakeside.status, 400);
+      assert.equal(((await lakeside.json()) as { tppMessages: { code: string }[] }).tppMessages[0]?.code, 'FORMAT_ERROR');
+      assert.equal((await initiate('rheinland')).status, 404);
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('openpis sandbox faults', () => {

@@ -98,6 +98,16 @@ export async function startService(env: Record<string, string>): Promise<Running
 }
 
 /** A stand-alone sandbox bank (`openpis sandbox-bank`), so bank state outlives the service processes. */
+/** `openpis sandbox-bank` on `port` with the options given (e.g. `--strict` and its files), as an operator starts it. */
+export function startStrictSandboxBankProcess(port: number, options: string[]): Promise<RunningProcess> {
+  return startProcess(
+    ['--import', 'tsx', 'src/cli/run.ts', 'sandbox-bank', '--port', String(port), ...options],
+    { LOG_LEVEL: 'warn' },
+    port,
+    /Sandbox bank listening/,
+  );
+}
+
 export async function startSandboxBank(env: Record<string, string> = {}): Promise<RunningProcess> {
   const port = await freePort();
   return startProcess(

@@ -31,6 +31,10 @@ export function sandboxBankCommand(program: Command): Command {
     )
     .option('--client-ca <file>', 'strict: the CA certificate(s) (PEM) client and signature certificates must be issued by')
     .option(
+      '--catalogue <file>',
+      'the bank catalogue (JSON) whose sandbox banks it serves (default PROVIDER_CATALOGUE_FILE, else the built-in one)',
+    )
+    .option(
       '--directory-jwks <file>',
       "UK dynamic client registration: the directory's public keys (JWKS JSON) software statements must verify against",
     )
@@ -46,6 +50,7 @@ export interface RunSandboxBankOptions {
   readonly strict?: boolean;
   readonly clientCa?: string;
   readonly directoryJwks?: string;
+  readonly catalogue?: string;
 }
 
 /** The stand-alone bank's TLS, strict mode and directory keys from the command's files; an operator's error otherwise. */
@@ -100,7 +105,8 @@ export async function runSandboxBank(options: RunSandboxBankOptions): Promise<vo
   const security = sandboxBankSecurity(options);
   const scheme = security.https === undefined ? 'http' : 'https';
   const publicUrl = (options.publicUrl ?? `${scheme}://localhost:${options.port}`).replace(/\/+$/, '');
-  const catalogue = loadCatalogue(config.providerCatalogueFile, publicUrl);
+  // A stand-alone bank, like a live one, can have its own list of banks, apart from the service's.
+  const catalogue = loadCatalogue(options.catalogue ?? config.providerCatalogueFile, publicUrl);
   const bank = await listenOrExplain(
     () =>
       startSandboxBank({
