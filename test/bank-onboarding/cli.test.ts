@@ -4,13 +4,9 @@
  * and a plain message for a bank that does not exist.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { CLI_ARGS } from '../helpers/cli.js';
+import { runOpenpis } from '../helpers/cli.js';
 import { startStrictWorld, UK_BANK, BERLIN_GROUP_BANK, type StrictWorld } from './strict-world.js';
-
-const run = promisify(execFile);
 
 describe('openpis banks register and banks check', () => {
   let world: StrictWorld;
@@ -22,17 +18,8 @@ describe('openpis banks register and banks check', () => {
     await world?.close();
   });
 
-  async function openpis(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [...CLI_ARGS, 'banks', ...args], {
-        env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env },
-      });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const failed = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-    }
-  }
+  /** `openpis banks <args…>` with `env`. */
+  const openpis = (env: Record<string, string>, ...args: string[]) => runOpenpis(env, 'banks', ...args);
 
   it('registers a UK bank added with banks add, checks it (every line passes, exit 0), and deletes the registration', async () => {
     const added = await openpis(world.env, 'add', world.ukBankFile);

@@ -6,15 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_ARGS } from '../helpers/cli.js';
+import { runOpenpis } from '../helpers/cli.js';
 import { BERLIN_GROUP_BANK, startStrictWorld, UK_BANK, type StrictWorld } from './strict-world.js';
-
-const run = promisify(execFile);
 
 interface CheckReport {
   failed: boolean;
@@ -31,17 +27,8 @@ describe('a stand-alone strict sandbox bank: register, check, refusals', () => {
     await world?.close();
   });
 
-  async function banks(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [...CLI_ARGS, 'banks', ...args], {
-        env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env },
-      });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const failed = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-    }
-  }
+  /** `openpis banks <args…>` with `env`. */
+  const banks = (env: Record<string, string>, ...args: string[]) => runOpenpis(env, 'banks', ...args);
 
   async function check(env: Record<string, string>, bank: string): Promise<{ code: number; report: CheckReport }> {
     const checked = await banks(env, 'check', bank, '--json');

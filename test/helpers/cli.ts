@@ -5,9 +5,11 @@
  * runs a stale build. A compiled start costs about a third of one through tsx, and the CLI tests start hundreds.
  * `bin/openpis.mjs` runs the compiled dist/ as an operator does; test/ship runs that.
  */
+import { execFile } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const compiledEntry = join(root, 'dist', 'cli', 'run.js');
@@ -36,3 +38,24 @@ export const CLI_NODE_ARGS: readonly string[] = compiled ? ['--enable-source-map
 /** The CLI's entry file: dist/cli/run.js or src/cli/run.ts. */
 export const CLI_ENTRY: string = compiled ? compiledEntry : join(root, 'src', 'cli', 'run.ts');
 export const CLI_ARGS: readonly string[] = [...CLI_NODE_ARGS, CLI_ENTRY];
+
+const execCli = promisify(execFile);
+
+/**
+ * Runs `openpis <args…>` as an operator does, with only PATH, a silent log and `env` in its environment; its output and
+ * exit status (a failing command's too, never thrown).
+ */
+export async function runOpenpis(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await execCli(process.execPath, [...CLI_ARGS, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env },
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}

@@ -428,16 +428,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
     authorisation: Extract<AuthorisationRef, { kind: 'redirect' }>,
   ): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
-    const { json } = await this.withClientToken(operation, (token) =>
-      this.resource({
-        operation,
-        method: 'GET',
-        path: `domestic-payment-consents/${encodeURIComponent(payment.consentId)}`,
-        token,
-        context,
-      }),
-    );
-    const status = requiredString(operation, dataOf(operation, json), 'Status');
+    const status = await this.consentStatusCode(operation, context, payment);
     if (status !== 'AUTH' && status !== 'AWAU')
       throw new BankProtocolError(operation, `the authorisation code is spent and the consent is ${status}`);
     const { payment: renewed } = await this.createConsent(operation, context, payment.initiation, payment.risk, randomUUID());
@@ -494,6 +485,14 @@ export class UkOpenBankingConnector implements UkBankConnector {
   /** Redirect, without a return: the consent tells how far the payer got, but without a code nothing can be paid. */
   private async consentProgress(context: CallContext, payment: PaymentRef, authorisation: AuthorisationRef): Promise<AuthorisationResult> {
     const operation = 'completeAuthorisation';
+    const status = await this.consentStatusCode(operation, context, payment);
+    if (status === 'RJCT') return this.failedResult(authorisation, status, 'SCA_FAILED');
+    // AUTH: the payer approved, but the code went to a browser that never came back; only that return can pay.
+    return this.pendingResult(authorisation, status, { kind: 'wait' }, status === 'AUTH' ? 'unconfirmed' : 'started');
+  }
+
+  /** The payment consent's `Status` as the bank reads it now (AWAU, AUTH, RJCT, COND, …). */
+  private async consentStatusCode(operation: string, context: CallContext, payment: PaymentRef): Promise<string> {
     const { json } = await this.withClientToken(operation, (token) =>
       this.resource({
         operation,
@@ -503,10 +502,7 @@ export class UkOpenBankingConnector implements UkBankConnector {
         context,
       }),
     );
-    const status = requiredString(operation, dataOf(operation, json), 'Status');
-    if (status === 'RJCT') return this.failedResult(authorisation, status, 'SCA_FAILED');
-    // AUTH: the payer approved, but the code went to a browser that never came back; only that return can pay.
-    return this.pendingResult(authorisation, status, { kind: 'wait' }, status === 'AUTH' ? 'unconfirmed' : 'started');
+    return requiredString(operation, dataOf(operation, json), 'Status');
   }
 
   /** The token answer's id_token (when any) must name the consent; the access token is used, never kept. */
