@@ -46,6 +46,8 @@ describe(`console bank management [${kind?.name ?? 'none'}]`, () => {
     assert.match(page.html, /Active/);
     assert.match(page.html, new RegExp(`action="/console/banks/${bankId}/disable"`));
     assert.match(page.html, /Run the check/);
+    // No bank calls yet in this test app: the health line says so, not a dash.
+    assert.match(page.html, /No calls<\/span> <span class="muted">no calls in the last day<\/span>/);
     assert.equal((await operator.get('/console/banks/no-such-bank')).status, 404);
   });
 

@@ -40,6 +40,12 @@ const STANDARD_NAME: Record<Bank['connector']['standard'], string> = {
 };
 
 const rate = (window: HealthWindow): string => percent(window.calls - window.failed, window.calls);
+/** The share of calls answered, by window; a window without calls says so rather than showing a dash. */
+function healthText(health: { readonly lastHour: HealthWindow; readonly lastDay: HealthWindow }): string {
+  if (health.lastDay.calls === 0) return 'no calls in the last day';
+  const hour = health.lastHour.calls === 0 ? 'no calls in the last hour' : `${rate(health.lastHour)} answered in the last hour`;
+  return `${hour}, ${rate(health.lastDay)} in the last day`;
+}
 const latency = (window: HealthWindow): string => (window.p95Ms === undefined ? '—' : duration(window.p95Ms));
 
 function degradedNote(degraded: number): string {
@@ -243,7 +249,7 @@ export function bankPage(view: BankPageView): string {
 <dt>Id</dt><dd><code>${bank.id}</code></dd>
 <dt>Standard</dt><dd>${standard === undefined ? 'Bank group' : STANDARD_NAME[standard]}</dd>
 <dt>Lifecycle</dt><dd>${lifecycleText(bank)}</dd>
-<dt>Health</dt><dd><span class="badge ${badge.tone}">${badge.word}</span> <span class="muted">${rate(health.lastHour)} answered in the last hour, ${rate(health.lastDay)} in the last day</span></dd>
+<dt>Health</dt><dd><span class="badge ${badge.tone}">${badge.word}</span> <span class="muted">${healthText(health)}</span></dd>
 ${standard === 'uk-open-banking' ? html`<dt>Registration</dt><dd>${view.registeredClientId === undefined ? html`<span class="muted">not registered</span>` : html`client id <code>${view.registeredClientId}</code>`}</dd>` : ''}
 <dt>Secrets set</dt><dd>${bank.secretNames.length === 0 ? html`<span class="muted">none</span>` : bank.secretNames.join(', ')}</dd>
 <dt>Source</dt><dd>${bank.source}, changed ${timeTag(bank.updatedAt)}</dd>
