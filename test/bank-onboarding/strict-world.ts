@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildSandboxBankApp } from '@openpis/sandbox-bank';
-import { startStrictSandboxBankProcess } from '../helpers/processes.js';
+import { startSandboxBankProcess } from '../helpers/processes.js';
 import { exportJWK, generateKeyPair, importPKCS8, SignJWT, type JSONWebKeySet } from 'jose';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { generateSecretKeysSetting } from '../../src/crypto/secret-box.js';
@@ -91,7 +91,7 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
   if (options.standAlone === true) {
     const directoryJwksFile = join(ca.dir, 'directory-jwks.json');
     writeFileSync(directoryJwksFile, JSON.stringify(directoryJwks));
-    const bankProcess = await startStrictSandboxBankProcess(port, [
+    const bankProcess = await startSandboxBankProcess(port, [
       '--public-url',
       sandboxUrl,
       '--strict',

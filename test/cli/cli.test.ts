@@ -55,7 +55,7 @@ describe('openpis sandbox-bank', () => {
   });
 
   it('serves the banks of its own catalogue file (--catalogue), not the built-in ones', async () => {
-    const { spawn } = await import('node:child_process');
+    const { startSandboxBankProcess } = await import('../helpers/processes.js');
     const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -73,24 +73,10 @@ describe('openpis sandbox-bank', () => {
         providers: [{ ...rheinland, name: 'Lakeside Bank', connector: { ...rheinland.connector, baseUrl: '{SANDBOX_BANK_URL}/lakeside' } }],
       }),
     );
-    const port = await freePort();
-    const child = spawn(process.execPath, [...CLI_ARGS, 'sandbox-bank', '--port', String(port), '--catalogue', file], {
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const bank = await startSandboxBankProcess(await freePort(), ['--catalogue', file]);
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('sandbox bank did not start')), PROCESS_BOUND_MS);
-        child.stdout.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('Sandbox bank listening')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
       const initiate = (slug: string) =>
-        fetch(`http://127.0.0.1:${port}/${slug}/v1/payments/sepa-credit-transfers`, {
+        fetch(`${bank.url}/${slug}/v1/payments/sepa-credit-transfers`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: '{}',
@@ -100,7 +86,7 @@ describe('openpis sandbox-bank', () => {
       assert.equal(((await lakeside.json()) as { tppMessages: { code: string }[] }).tppMessages[0]?.code, 'FORMAT_ERROR');
       assert.equal((await initiate('rheinland')).status, 404);
     } finally {
-      child.kill('SIGTERM');
+      await bank.stop();
       rmSync(directory, { recursive: true, force: true });
     }
   });

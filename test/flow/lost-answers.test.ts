@@ -11,12 +11,13 @@
  * Banks answer within 1 s here (their own catalogue), so a silent answer is dropped at 2.5 s.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Connectors } from '../../src/connectors/index.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
+import { sandboxCatalogueWithTimeouts } from '../helpers/sandbox-payments.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 import { WAIT_BOUND_MS } from '../helpers/wait.js';
@@ -25,13 +26,6 @@ import { completeBankPages } from '../connectors/helpers/psu-browser.js';
 import { sql } from 'kysely';
 
 const ANSWER_TIMEOUT_MS = 1000;
-
-function catalogueWithShortTimeouts(dir: string): string {
-  const builtIn = readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
-  const file = join(dir, 'catalogue.json');
-  writeFileSync(file, builtIn.replace(/"timeoutMs":\s*\d+/g, `"timeoutMs": ${ANSWER_TIMEOUT_MS}`));
-  return file;
-}
 
 /** Counts the connector calls by method name (how many authorisations we started). */
 class CallCounter {
@@ -72,7 +66,7 @@ for (const kind of kinds) {
       flow = await startFlowHarness(
         kind,
         {
-          PROVIDER_CATALOGUE_FILE: catalogueWithShortTimeouts(dir),
+          PROVIDER_CATALOGUE_FILE: sandboxCatalogueWithTimeouts(dir, ANSWER_TIMEOUT_MS),
           BANK_STATUS_POLL_BASE_MS: '100',
           BANK_STATUS_POLL_MAX_MS: '400',
           // A run here makes a few bank calls of ANSWER_TIMEOUT_MS at most, far inside 15 s; a killed run's payment

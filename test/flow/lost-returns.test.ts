@@ -14,7 +14,7 @@
  * Banks answer within 1 s here (their own catalogue), so a silent answer is dropped at 2.5 s.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -22,7 +22,7 @@ import type { Connectors } from '../../src/connectors/index.js';
 import { TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest, ukPaymentRequest } from '../helpers/payment-requests.js';
-import { approveInUkBankApp } from '../helpers/sandbox-payments.js';
+import { approveInUkBankApp, sandboxCatalogueWithTimeouts } from '../helpers/sandbox-payments.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
 import { WAIT_BOUND_MS } from '../helpers/wait.js';
 import { completeBankPages } from '../connectors/helpers/psu-browser.js';
@@ -33,13 +33,6 @@ const ANSWER_TIMEOUT_MS = 1000;
 const ALBION = '6ed27f43-4c88-4544-81eb-366a9a31cf0b';
 const NEMUNAS = 'dae5f840-0eb1-4585-a0cc-3aca700d5e2b';
 const PENNINE = 'f9649db5-0013-49e6-8e71-bc2f4f38f24b';
-
-function catalogueWithShortTimeouts(dir: string): string {
-  const builtIn = readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
-  const file = join(dir, 'catalogue.json');
-  writeFileSync(file, builtIn.replace(/"timeoutMs":\s*\d+/g, `"timeoutMs": ${ANSWER_TIMEOUT_MS}`));
-  return file;
-}
 
 /**
  * Counts the connector calls by method name, and, when armed, throws once after the bank answered a method (a
@@ -98,7 +91,11 @@ for (const kind of kinds) {
       dir = mkdtempSync(join(tmpdir(), 'openpis-returns-'));
       flow = await startFlowHarness(
         kind,
-        { PROVIDER_CATALOGUE_FILE: catalogueWithShortTimeouts(dir), BANK_STATUS_POLL_BASE_MS: '100', BANK_STATUS_POLL_MAX_MS: '400' },
+        {
+          PROVIDER_CATALOGUE_FILE: sandboxCatalogueWithTimeouts(dir, ANSWER_TIMEOUT_MS),
+          BANK_STATUS_POLL_BASE_MS: '100',
+          BANK_STATUS_POLL_MAX_MS: '400',
+        },
         { wrapConnectors: (connectors) => watch.wrap(connectors) },
       );
     });

@@ -8,12 +8,13 @@
  * The sandbox banks get a 4 s answer timeout here (a catalogue of their own), so a "slow" answer is one of 5.5 s.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BankUnavailableError, type Connectors } from '../../src/connectors/index.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
+import { sandboxCatalogueWithTimeouts } from '../helpers/sandbox-payments.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { injectSandboxFault } from '../helpers/test-app.js';
@@ -27,13 +28,6 @@ const ANSWER_TIMEOUT_MS = 4000;
 const SLOW_MS = 5500;
 
 /** The built-in sandbox catalogue with a short answer timeout for every bank, in a file of its own. */
-function catalogueWithShortTimeouts(dir: string): string {
-  const builtIn = readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
-  const file = join(dir, 'catalogue.json');
-  writeFileSync(file, builtIn.replace(/"timeoutMs":\s*\d+/g, `"timeoutMs": ${ANSWER_TIMEOUT_MS}`));
-  return file;
-}
-
 type Fault =
   /** The bank acts, then the process dies before our commit (an unexpected error after the bank's answer). */
   | 'crash-after-acting'
@@ -84,7 +78,11 @@ for (const kind of kinds) {
       dir = mkdtempSync(join(tmpdir(), 'openpis-outcome-'));
       flow = await startFlowHarness(
         kind,
-        { PROVIDER_CATALOGUE_FILE: catalogueWithShortTimeouts(dir), BANK_STATUS_POLL_BASE_MS: '100', BANK_STATUS_POLL_MAX_MS: '400' },
+        {
+          PROVIDER_CATALOGUE_FILE: sandboxCatalogueWithTimeouts(dir, ANSWER_TIMEOUT_MS),
+          BANK_STATUS_POLL_BASE_MS: '100',
+          BANK_STATUS_POLL_MAX_MS: '400',
+        },
         { wrapConnectors: (connectors) => faulty.wrap(connectors) },
       );
     });

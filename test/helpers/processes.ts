@@ -97,23 +97,21 @@ export async function startService(env: Record<string, string>): Promise<Running
   );
 }
 
-/** A stand-alone sandbox bank (`openpis sandbox-bank`), so bank state outlives the service processes. */
-/** `openpis sandbox-bank` on `port` with the options given (e.g. `--strict` and its files), as an operator starts it. */
-export function startStrictSandboxBankProcess(port: number, options: string[]): Promise<RunningProcess> {
+/**
+ * `openpis sandbox-bank` on `port` with the options given (e.g. `--strict` and its files, `--catalogue`), as an
+ * operator starts it: a bank of its own process, so its state outlives the service processes.
+ */
+export function startSandboxBankProcess(port: number, options: string[], env: Record<string, string> = {}): Promise<RunningProcess> {
   return startProcess(
     ['--import', 'tsx', 'src/cli/run.ts', 'sandbox-bank', '--port', String(port), ...options],
-    { LOG_LEVEL: 'warn' },
+    { LOG_LEVEL: 'warn', ...env },
     port,
     /Sandbox bank listening/,
   );
 }
 
+/** A stand-alone sandbox bank with the built-in banks on a free port. */
 export async function startSandboxBank(env: Record<string, string> = {}): Promise<RunningProcess> {
   const port = await freePort();
-  return startProcess(
-    ['--import', 'tsx', 'src/cli/run.ts', 'sandbox-bank', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
-    { LOG_LEVEL: 'warn', ...env },
-    port,
-    /Sandbox bank listening/,
-  );
+  return startSandboxBankProcess(port, ['--public-url', `http://127.0.0.1:${port}`], env);
 }

@@ -1,5 +1,7 @@
 /** Payments that really go through the embedded sandbox bank, with no browser. */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BANKS, TEST_PASSWORD } from '../e2e/flow-harness.js';
 import { paymentRequest } from './payment-requests.js';
 import type { TestApp, TestClient } from './test-app.js';
@@ -61,4 +63,15 @@ export async function approveInUkBankApp(baseUrl: string, slug: string, psuId: s
     assert.equal(answer.status, 303);
   }
   throw new Error('more than 10 requests in the bank app');
+}
+
+/**
+ * The built-in sandbox catalogue with every bank's answer timeout set to `timeoutMs`, written into `dir`; its path,
+ * for PROVIDER_CATALOGUE_FILE (tests whose faults hold answers past the timeout without waiting the default 10 s).
+ */
+export function sandboxCatalogueWithTimeouts(dir: string, timeoutMs: number): string {
+  const builtIn = readFileSync(new URL('../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
+  const file = join(dir, 'catalogue.json');
+  writeFileSync(file, builtIn.replace(/"timeoutMs":\s*\d+/g, `"timeoutMs": ${timeoutMs}`));
+  return file;
 }

@@ -31,7 +31,7 @@
  * payment, so a lane runs one cell at a time, each final before the next.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -41,7 +41,7 @@ import { testDatabaseKind, type TestDatabaseKind } from '../../helpers/databases
 import { WAIT_BOUND_MS } from '../../helpers/wait.js';
 import { completeBankPages } from '../../connectors/helpers/psu-browser.js';
 import { paymentRequest, ukPaymentRequest } from '../../helpers/payment-requests.js';
-import { approveInUkBankApp } from '../../helpers/sandbox-payments.js';
+import { approveInUkBankApp, sandboxCatalogueWithTimeouts } from '../../helpers/sandbox-payments.js';
 import { injectSandboxFault } from '../../helpers/test-app.js';
 import { fieldsAsked, get, headingOf, post, submit, submitAndFollow } from '../../hosted/http-payer.js';
 import { payerAtBank } from '../../sandbox-bank/uk-open-banking/tpp.js';
@@ -54,13 +54,6 @@ const ANSWER_TIMEOUT_MS = 1000;
 const PAYER_BOUND_MS = 2 * WAIT_BOUND_MS;
 /** A cell with a known defect (a `todo`) is given less: still four settle windows, so its row shows what it does. */
 const KNOWN_DEFECT_BOUND_MS = 8_000;
-
-function catalogueWithShortTimeouts(dir: string): string {
-  const builtIn = readFileSync(new URL('../../../src/providers/sandbox-catalogue.json', import.meta.url), 'utf8');
-  const file = join(dir, 'catalogue.json');
-  writeFileSync(file, builtIn.replace(/"timeoutMs":\s*\d+/g, `"timeoutMs": ${ANSWER_TIMEOUT_MS}`));
-  return file;
-}
 
 /** The Berlin Group sandbox's operation names and the connector method that makes each call. */
 const BERLIN_GROUP_METHODS: Readonly<Record<string, string>> = {
@@ -347,7 +340,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'openpis-matrix-'));
-      const catalogue = catalogueWithShortTimeouts(dir);
+      const catalogue = sandboxCatalogueWithTimeouts(dir, ANSWER_TIMEOUT_MS);
       // One at a time: each start migrates a database and starts a sandbox bank, the busiest part of a lane's life.
       for (let index = 0; index < LANES; index += 1) {
         const crasher = new Crasher();
