@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Payment } from '../domain/payment.js';
 import type { Database } from '../storage/schema.js';
 import { DETAILED_STATUSES, isFinal } from '../domain/detailed-status.js';
-import { flowStateOf, toStoredFlowState } from './flow-state.js';
+import { flowStateOf, toStoredFlowState, withChanges } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 
 const OPEN_STATUSES = DETAILED_STATUSES.filter((status) => !isFinal(status));
@@ -75,10 +75,16 @@ export async function alertIfPendingTooLong(
 ): Promise<Payment> {
   const state = flowStateOf(payment);
   const ageMs = bankPendingAgeMs(payment, options.now);
-  if (state.bankPendingAlerted === true || !isPendingAtBank(payment, options.now) || ageMs < options.alertAfterSeconds * 1000) {
+  if (
+    state.reconciliation?.bankPendingAlerted === true ||
+    !isPendingAtBank(payment, options.now) ||
+    ageMs < options.alertAfterSeconds * 1000
+  ) {
     return payment;
   }
-  const marked = await store.update(payment, { flowState: toStoredFlowState({ ...state, bankPendingAlerted: true }) });
+  const marked = await store.update(payment, {
+    flowState: toStoredFlowState(withChanges(state, { reconciliation: { bankPendingAlerted: true } })),
+  });
   // Someone else wrote meanwhile: the next poll decides again (the caller's own write will meet the conflict too).
   if (marked.kind === 'conflict') return payment;
   options.log.warn(

@@ -21,7 +21,7 @@ import type { Payment } from '../domain/payment.js';
 import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
-import { toStoredFlowState, flowStateOf, withUnleasedFields, type FlowState } from './flow-state.js';
+import { toStoredFlowState, flowStateOf, withChanges, withUnleasedFields, type FlowState } from './flow-state.js';
 import type { PaymentStateStore } from './payment-state-store.js';
 import { FlowRun, type FlowContext, type Secrets } from './run.js';
 import { PollBudget, PollingSchedule } from './polling.js';
@@ -90,9 +90,9 @@ export interface Actor {
 /** Statuses where the payer waits while we (or the bank) work: the page refreshes itself. */
 export function isWaiting(payment: Payment): boolean {
   const state = flowStateOf(payment);
-  if (state.reconciling === true) return true;
+  if (state.reconciliation?.reconciling === true) return true;
   if (leaseActive(payment, new Date())) return true;
-  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED';
+  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.authorisation?.scaApproach === 'DECOUPLED';
 }
 
 function leaseActive(payment: Payment, now: Date): boolean {
@@ -170,9 +170,9 @@ export class FlowEngine {
     const bank = this.bankOf(payment);
     return (
       payment.detailedStatus === 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING' &&
-      state.reconciling !== true &&
-      state.bankPayment !== undefined &&
-      state.authorisation === undefined &&
+      state.reconciliation?.reconciling !== true &&
+      state.bank?.payment !== undefined &&
+      state.authorisation?.reference === undefined &&
       bank !== undefined &&
       startsWithCredentials(new FlowRun(this.context, payment, this.logger, 'page'))
     );
@@ -207,12 +207,12 @@ export class FlowEngine {
 
   /** Refusals of the bank so far, with the attempts left, for the login and code pages (none: undefined). */
   refusals(payment: Payment): { login?: number; code?: number } {
-    const state = flowStateOf(payment);
+    const { failedLogins, failedCodes } = flowStateOf(payment).authorisation ?? {};
     const bank = this.bankOf(payment);
     if (bank === undefined) return {};
     return {
-      ...(state.failedLogins === undefined ? {} : { login: attemptsLeft(loginAttempts(bank), state.failedLogins) }),
-      ...(state.failedCodes === undefined ? {} : { code: attemptsLeft(oneTimeCodeAttempts(bank), state.failedCodes) }),
+      ...(failedLogins === undefined ? {} : { login: attemptsLeft(loginAttempts(bank), failedLogins) }),
+      ...(failedCodes === undefined ? {} : { code: attemptsLeft(oneTimeCodeAttempts(bank), failedCodes) }),
     };
   }
 
@@ -225,19 +225,19 @@ export class FlowEngine {
     let current: Payment | undefined = payment;
     for (let attempt = 0; attempt < 3 && current !== undefined; attempt += 1) {
       const state = flowStateOf(current);
-      const newKey = change.pageKey !== undefined && state.pageKey === undefined;
-      const newlyShown = change.outcomeShown === true && state.outcomeShown !== true;
+      const newKey = change.pageKey !== undefined && state.page?.key === undefined;
+      const newlyShown = change.outcomeShown === true && state.page?.outcomeShown !== true;
       if (!newKey && !newlyShown && change.locale === undefined) return current;
       const result = await this.store.update(current, {
         ...(change.locale === undefined ? {} : { locale: change.locale }),
         ...(!newKey && !newlyShown
           ? {}
           : {
-              flowState: toStoredFlowState({
-                ...state,
-                ...(newKey ? { pageKey: change.pageKey } : {}),
-                ...(newlyShown ? { outcomeShown: true } : {}),
-              }),
+              flowState: toStoredFlowState(
+                withChanges(state, {
+                  page: { ...(newKey ? { key: change.pageKey } : {}), ...(newlyShown ? { outcomeShown: true } : {}) },
+                }),
+              ),
             }),
       });
       if (result.kind === 'applied') return result.payment;
@@ -272,7 +272,10 @@ export class FlowEngine {
   canGoBack(payment: Payment): boolean {
     const state = flowStateOf(payment);
     return (
-      payment.mode === 'hosted' && mayGoBackFrom(payment.detailedStatus) && state.bankPayment === undefined && state.reconciling !== true
+      payment.mode === 'hosted' &&
+      mayGoBackFrom(payment.detailedStatus) &&
+      state.bank?.payment === undefined &&
+      state.reconciliation?.reconciling !== true
     );
   }
 
@@ -285,27 +288,29 @@ export class FlowEngine {
   async bankReturn(paymentId: string, secret: string, returned: BankReturn, actor: Actor): Promise<ActionOutcome | undefined> {
     const payment = await this.store.load(paymentId);
     if (payment === undefined) return undefined;
-    const state = flowStateOf(payment);
+    const { callback, spentCallbackHash } = flowStateOf(payment).page ?? {};
     const expected: DetailedStatus | undefined =
-      state.callback?.purpose === 'payment'
+      callback?.purpose === 'payment'
         ? 'PAYMENT_CONSENT_REDIRECT_PENDING'
-        : state.callback?.purpose === 'consent'
+        : callback?.purpose === 'consent'
           ? 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING'
           : undefined;
     const over = isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7;
     // Our callback used once already (the payer reloads it, or comes back through the browser's history) of a
     // payment whose flow is over: the payer is led to the outcome page. A spent callback of a payment still under
     // way, and any other secret, is refused.
-    if (over && state.spentCallbackHash !== undefined && callbackMatches({ hash: state.spentCallbackHash }, secret))
-      return { kind: 'next', payment };
-    if (expected === undefined || !callbackMatches(state.callback, secret)) return undefined;
+    if (over && spentCallbackHash !== undefined && callbackMatches({ hash: spentCallbackHash }, secret)) return { kind: 'next', payment };
+    if (expected === undefined || !callbackMatches(callback, secret)) return undefined;
     // The flow ended while the payer was at the bank (expiry, cancel): an unused callback just leads them on.
     if (isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'next', payment };
     if (payment.detailedStatus !== expected) return undefined;
     const outcome = await this.act(payment, [expected], actor, { payer: true }, async (run) => {
       run.returnedNok = returned.nok;
       run.bankReturn = { data: returned, expectedState: returnState(paymentId, secret) };
-      run.setState({ callback: undefined, spentCallbackHash: state.callback?.hash, bankRedirectUrl: undefined });
+      run.setState({
+        page: { callback: undefined, spentCallbackHash: callback?.hash },
+        authorisation: { bankRedirectUrl: undefined },
+      });
       if (expected === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING') {
         run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_CALLBACK_PROCESSING_PENDING');
         return processConsent(run);
@@ -518,21 +523,29 @@ export class FlowEngine {
     const resume = resumeHandlerOf(run.status);
     if (resume !== undefined) return resume(run);
     if (phaseOf(run.status) === 7) return STOP;
-    if (run.state.bankPayment === undefined) {
+    if (run.state.bank?.payment === undefined) {
       // No reference at the bank: a registration whose answer was lost (or whose run died) left at most an
       // unauthorised payment there, which cannot execute. Forget it and go on from where the payment rests; the
       // flow stops at the first step that needs the payer.
-      if (run.state.openCall !== undefined || run.state.reconciling === true) run.setState({ openCall: undefined, reconciling: undefined });
+      if (run.state.reconciliation?.openCall !== undefined || run.state.reconciliation?.reconciling === true)
+        run.setState({ reconciliation: { openCall: undefined, reconciling: undefined } });
       return isAutomatic(run.status) ? CONTINUE : STOP;
     }
-    if (run.status === 'PAYMENT_CONSENT_REDIRECT_PENDING' && run.state.scaApproach === 'EMBEDDED' && run.state.reconciling === true) {
+    if (
+      run.status === 'PAYMENT_CONSENT_REDIRECT_PENDING' &&
+      run.state.authorisation?.scaApproach === 'EMBEDDED' &&
+      run.state.reconciliation?.reconciling === true
+    ) {
       // A one-time code whose answer was lost: the bank's SCA status tells whether the payer must type it again.
       return afterUnansweredCode(run, 'in-background');
     }
-    if (run.status === 'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING' && run.state.reconciling === true) {
+    if (
+      run.status === 'PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING' &&
+      run.state.reconciliation?.reconciling === true
+    ) {
       // A method choice whose run died after the call: choosing a method authorises nothing, so, as when its answer
       // is lost within the request, the payer chooses again (the bank takes a repeated choice).
-      run.setState({ openCall: undefined, reconciling: undefined });
+      run.setState({ reconciliation: { openCall: undefined, reconciling: undefined } });
       return STOP;
     }
     const outcome = await reconcile(run);
@@ -548,24 +561,24 @@ export class FlowEngine {
       // (the bank knows the user ID from the registration). The open call stays, so the job keeps asking the bank
       // meanwhile: a late login that the bank took still completes the payment.
       if (!run.openCallSettled()) return startReconciling(run);
-      run.setState({ reconciling: undefined });
+      run.setState({ reconciliation: { reconciling: undefined } });
       return isAutomatic(run.status) ? CONTINUE : STOP;
     }
-    if (run.state.reconciling === true) return startReconciling(run);
+    if (run.state.reconciliation?.reconciling === true) return startReconciling(run);
     // Nothing open at the bank and the payment rests at an automatic status (a run that died before its first call).
     return isAutomatic(run.status) ? CONTINUE : STOP;
   }
 
   /** The bank's payment id a durable step committed in the flow state, written to its column (a run that died). */
   private adoptProviderPaymentId(run: FlowRun): void {
-    const id = (run.checkpointed ?? run.state).providerPaymentId;
+    const id = (run.checkpointed ?? run.state).bank?.providerPaymentId;
     if (id !== undefined && run.changes.providerPaymentId === undefined) run.changes = { ...run.changes, providerPaymentId: id };
-    run.setState({ providerPaymentId: undefined });
+    run.setState({ bank: { providerPaymentId: undefined } });
   }
 
   /** Whether an open bank answer is the one to the start of the authorisation with the payer's password or login id. */
   private loginLost(run: FlowRun): boolean {
-    return run.state.authorisation === undefined && startsWithCredentials(run) && loginMayBeOpenAt(run.status);
+    return run.state.authorisation?.reference === undefined && startsWithCredentials(run) && loginMayBeOpenAt(run.status);
   }
 
   // ---- running steps ---------------------------------------------------------------------------------------------
@@ -606,7 +619,7 @@ export class FlowEngine {
     const safetyNet = options.payer === true && isAutomatic(payment.detailedStatus) ? [this.safetyNet()] : [];
     const leased = await this.store.update(
       payment,
-      { flowState: toStoredFlowState({ ...flowStateOf(payment), leaseUntil }) },
+      { flowState: toStoredFlowState(withChanges(flowStateOf(payment), { leaseUntil })) },
       { schedule: safetyNet },
     );
     if (leased.kind === 'conflict') {
@@ -630,8 +643,8 @@ export class FlowEngine {
       // reconciled by the bank-status job (decisions §8), never forgotten.
       run.rollBack('committed');
       this.adoptProviderPaymentId(run);
-      if (run.state.openCall !== undefined || run.state.reconciling === true) {
-        run.setState({ reconciling: true });
+      if (run.state.reconciliation?.openCall !== undefined || run.state.reconciliation?.reconciling === true) {
+        run.setState({ reconciliation: { reconciling: true } });
         run.scheduleJob('bank-status', new Date(this.now().getTime() + RECONCILE_DELAY_MS));
       } else if (waitsForBank(run.status)) {
         // A processing status a checkpoint committed (`FlowRun.commitProgress`): the job goes on from it soon, rather
@@ -650,10 +663,20 @@ export class FlowEngine {
       // Nothing definite: the payer corrects the input, or enters the password again, from the stored status. Only
       // the count of refused attempts stays (a refused attempt's bank payment was withdrawn or stays in the state the run began with).
       // A durable step of this run may have committed an open call meanwhile: the state written now replaces it.
-      run.rollBack('start', result.kind === 'refused' ? ['failedLogins', 'failedCodes', 'codeNotProcessed'] : []);
+      run.rollBack('start', (state) =>
+        result.kind === 'refused'
+          ? {
+              authorisation: {
+                failedLogins: state.authorisation?.failedLogins,
+                failedCodes: state.authorisation?.failedCodes,
+                codeNotProcessed: state.authorisation?.codeNotProcessed,
+              },
+            }
+          : {},
+      );
     } else if (result.kind === 'retry') {
       // The statuses decided before the failed call stand; the bank never got a usable callback from us.
-      run.setState({ callback: undefined });
+      run.setState({ page: { callback: undefined } });
     }
     await this.commit(run);
     const after = run.payment;
@@ -694,16 +717,20 @@ export class FlowEngine {
       // The column is written with the run's statuses; until then the id travels with the bank reference.
       // With the statuses, the column itself is written.
       const stored: FlowState = withStatuses
-        ? { ...state, providerPaymentId: undefined }
-        : { ...state, ...(providerPaymentId === undefined ? {} : { providerPaymentId }) };
-      const flowState = toStoredFlowState({ ...stored, leaseUntil: lease });
+        ? withChanges(state, { bank: { providerPaymentId: undefined } })
+        : providerPaymentId === undefined
+          ? state
+          : withChanges(state, { bank: { providerPaymentId } });
+      const flowState = toStoredFlowState(withChanges(stored, { leaseUntil: lease }));
       const result = withStatuses
         ? await this.store.transition({
             payment: base,
             path: run.path,
             changes: {
               ...run.changes,
-              ...(state.providerPaymentId === undefined ? {} : { providerPaymentId: providerPaymentId ?? state.providerPaymentId }),
+              ...(state.bank?.providerPaymentId === undefined
+                ? {}
+                : { providerPaymentId: providerPaymentId ?? state.bank?.providerPaymentId }),
               flowState,
             },
             // The run's own jobs after the safety net: where both name the bank-status job, the run's time stands.
@@ -740,9 +767,9 @@ export class FlowEngine {
     const lease = flowStateOf(run.payment).leaseUntil;
     let base = run.payment;
     // A credential held for the authorisation has no use once the payment is over.
-    let state = isFinal(run.status) ? { ...run.state, heldSecret: undefined } : run.state;
+    let state = isFinal(run.status) ? withChanges(run.state, { authorisation: { heldSecret: undefined } }) : run.state;
     for (let attempt = 1; ; attempt += 1) {
-      const flowState = toStoredFlowState({ ...state, leaseUntil: undefined, providerPaymentId: undefined });
+      const flowState = toStoredFlowState(withChanges(state, { leaseUntil: undefined, bank: { providerPaymentId: undefined } }));
       const result =
         run.path.length === 0
           ? await this.store.update(base, { ...run.changes, flowState }, { schedule: run.schedule })
@@ -800,6 +827,7 @@ const BUSY_RETRY_MS = 200;
  */
 function needsBankLook(payment: Payment): boolean {
   const state = flowStateOf(payment);
-  if (state.reconciling === true || state.openCall !== undefined || waitsForBank(payment.detailedStatus)) return true;
-  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED';
+  if (state.reconciliation?.reconciling === true || state.reconciliation?.openCall !== undefined || waitsForBank(payment.detailedStatus))
+    return true;
+  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.authorisation?.scaApproach === 'DECOUPLED';
 }

@@ -10,5 +10,5 @@ import { mayRetryWithAnotherBank } from '../domain/retry.js';
 import { flowStateOf } from './flow-state.js';
 
 export function payerMayRetryWithAnotherBank(payment: Payment): boolean {
-  return mayRetryWithAnotherBank(payment) && flowStateOf(payment).cancelledOnPage !== true;
+  return mayRetryWithAnotherBank(payment) && flowStateOf(payment).page?.cancelledOnPage !== true;
 }

@@ -21,7 +21,14 @@ import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import type { Payment, SenderDetails } from '../domain/payment.js';
 import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import { failureReason, type DetailedStatus, type FailureCode, type FailureReason } from '../domain/detailed-status.js';
-import { flowStateOf, heldSecretContext, type FlowState, type StateChangingCall } from './flow-state.js';
+import {
+  flowStateOf,
+  heldSecretContext,
+  withChanges,
+  type FlowState,
+  type FlowStateChanges,
+  type StateChangingCall,
+} from './flow-state.js';
 import { callBank, type BankCall } from './steps/bank-errors.js';
 import type { StatusEntry } from './status-writer.js';
 import { assertTransition, failureStatusFrom } from '../domain/transitions.js';
@@ -101,24 +108,24 @@ export class FlowRun {
     readonly requestId: string,
     secrets: Secrets = {},
   ) {
-    this.state = { ...flowStateOf(payment) };
+    this.state = flowStateOf(payment);
     this.started = this.state;
     this.secrets = secrets;
-    this.reconcilingAtStart = this.state.reconciling === true;
+    this.reconcilingAtStart = this.state.reconciliation?.reconciling === true;
   }
 
   /**
    * Forgets what the run decided (its statuses, jobs and column changes) and takes its flow state back to a
    * checkpoint: the one it began with (`'start'`), or the one its last durable step committed (`'committed'`, the
-   * start if none did). `keep` names the fields that stay as the run has them now (the count of refused attempts).
+   * start if none did). `keep` picks what stays as the run has it now (the count of refused attempts), applied on top.
    */
-  rollBack(to: 'start' | 'committed', keep: readonly (keyof FlowState)[] = []): void {
+  rollBack(to: 'start' | 'committed', keep: (state: FlowState) => FlowStateChanges = () => ({})): void {
     const base = to === 'committed' ? (this.checkpointed ?? this.started) : this.started;
-    const kept = Object.fromEntries(keep.map((field) => [field, this.state[field]])) as Partial<FlowState>;
+    const kept = keep(this.state);
     this.path.length = 0;
     this.schedule.length = 0;
     this.changes = {};
-    this.state = { ...base, ...kept };
+    this.state = withChanges(base, kept);
   }
 
   /**
@@ -173,8 +180,9 @@ export class FlowRun {
     this.enter(to, [failureReason(code)]);
   }
 
-  setState(changes: Partial<FlowState>): void {
-    this.state = { ...this.state, ...changes };
+  /** Changes the run's flow state, group by group (a new state object: a state is never changed in place). */
+  setState(changes: FlowStateChanges): void {
+    this.state = withChanges(this.state, changes);
   }
 
   providerId(): string | null {
@@ -236,19 +244,21 @@ export class FlowRun {
    * reconciliation to settle with the bank.
    */
   async send<T>(operation: StateChangingCall, call: () => Promise<T>): Promise<BankCall<T>> {
-    const reconcilingBefore = this.state.reconciling;
-    this.setState({ openCall: { operation, sentAt: this.context.now().toISOString() }, reconciling: true });
+    const reconcilingBefore = this.state.reconciliation?.reconciling;
+    this.setState({ reconciliation: { openCall: { operation, sentAt: this.context.now().toISOString() }, reconciling: true } });
     await this.checkpointer?.(this);
     const result = await callBank(call);
     if (result.ok || result.definite) {
-      this.setState({ openCall: undefined, reconciling: reconcilingBefore });
+      this.setState({ reconciliation: { openCall: undefined, reconciling: reconcilingBefore } });
     } else {
-      const open = this.state.openCall;
+      const open = this.state.reconciliation?.openCall;
       const noAnswer =
         result.error instanceof BankUnavailableError && (result.error.reason === 'timeout' || result.error.reason === 'connection');
       this.setState({
-        reconciling: reconcilingBefore,
-        ...(open === undefined || noAnswer ? {} : { openCall: { ...open, answered: true } }),
+        reconciliation: {
+          reconciling: reconcilingBefore,
+          ...(open === undefined || noAnswer ? {} : { openCall: { ...open, answered: true } }),
+        },
       });
     }
     return result;
@@ -259,21 +269,23 @@ export class FlowRun {
    * timeout): only then is the bank's "nothing happened" taken as the call's outcome.
    */
   openCallSettled(): boolean {
-    const open = this.state.openCall;
+    const open = this.state.reconciliation?.openCall;
     if (open === undefined || open.answered === true) return true;
     return this.context.now().getTime() - Date.parse(open.sentAt) >= settleWindowMs(this.profile().answerTimeoutMs);
   }
 
   /** What the connector asked us to hold for the authorisation under way, opened for the call that needs it. */
   heldSecret(): string | undefined {
-    const sealed = this.state.heldSecret;
+    const sealed = this.state.authorisation?.heldSecret;
     return sealed === undefined ? undefined : this.context.secretBox.open(sealed, heldSecretContext(this.payment.id));
   }
 
   /** Holds (sealed) what the connector's last answer asked for, or drops what was held when it asked for nothing. */
   holdSecret(secret: string | undefined): void {
     this.setState({
-      heldSecret: secret === undefined ? undefined : this.context.secretBox.seal(secret, heldSecretContext(this.payment.id)),
+      authorisation: {
+        heldSecret: secret === undefined ? undefined : this.context.secretBox.seal(secret, heldSecretContext(this.payment.id)),
+      },
     });
   }
 

@@ -112,7 +112,7 @@ export class PayerPages {
     const { engine } = this;
     let payment = loaded;
     // A finished payment's page has a form only when it offers another bank (its CSRF token needs the key).
-    if (flowStateOf(payment).pageKey === undefined && (!flowIsOverForPayer(payment) || this.offersRetry(payment)))
+    if (flowStateOf(payment).page?.key === undefined && (!flowIsOverForPayer(payment) || this.offersRetry(payment)))
       payment = await engine.updatePage(payment, { pageKey: newPageKey() });
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
@@ -127,7 +127,11 @@ export class PayerPages {
     });
     const view = await step.view(input);
     // A completed payment's page continues to the shop by itself once: opened again, it shows the outcome and waits.
-    if (step.name === 'outcome' && payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED' && flowStateOf(payment).outcomeShown !== true)
+    if (
+      step.name === 'outcome' &&
+      payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED' &&
+      flowStateOf(payment).page?.outcomeShown !== true
+    )
       await engine.updatePage(payment, { outcomeShown: true });
     const handover = step.offersHandover === true ? await this.handoverOfferOf(payment, context) : undefined;
     const status = extras.status ?? ((extras.errors !== undefined && extras.errors.length > 0) || extras.refused === true ? 422 : 200);
@@ -137,7 +141,7 @@ export class PayerPages {
   /** "Cancel this payment?": the page every page's cancel link opens (its form posts the cancel). */
   async showCancelConfirmation(request: FastifyRequest, reply: FastifyReply, loaded: Payment): Promise<FastifyReply> {
     let payment = loaded;
-    if (flowStateOf(payment).pageKey === undefined) payment = await this.engine.updatePage(payment, { pageKey: newPageKey() });
+    if (flowStateOf(payment).page?.key === undefined) payment = await this.engine.updatePage(payment, { pageKey: newPageKey() });
     const context = await this.contextOf(request, payment, { errors: [], notice: undefined, liveView: liveViewOf('cancel', payment) });
     return sendPage(reply, 200, cancelConfirmationPage(context));
   }
@@ -150,7 +154,7 @@ export class PayerPages {
   ): Promise<PageContext> {
     const locale = localeOf(request, payment);
     const merchant = await this.merchantOf(payment);
-    const pageKey = flowStateOf(payment).pageKey ?? '';
+    const pageKey = flowStateOf(payment).page?.key ?? '';
     return {
       locale,
       t: translator(locale),
@@ -168,7 +172,7 @@ export class PayerPages {
 
   /** The QR code a desktop's page offers to finish on a phone (none once a phone took the flow over). */
   private async handoverOfferOf(payment: Payment, context: PageContext): Promise<PageContext['handover']> {
-    const pageKey = flowStateOf(payment).pageKey ?? '';
+    const pageKey = flowStateOf(payment).page?.key ?? '';
     if (this.options.handovers === undefined || pageKey === '') return undefined;
     const secret = await this.options.handovers.linkSecret(payment.id, pageKey);
     if (secret === undefined) return undefined;

@@ -137,7 +137,7 @@ export const stepRoutes: AppPlugin<StepRoutesOptions> = async (scope, { pages, o
       const payment = await engine.loadByFlowToken(flowToken);
       if (payment === undefined) return sendInvalidLink(request, reply, operator);
       const form = request.body ?? {};
-      if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).pageKey, action, form['csrf']))
+      if (!sameOriginPost(request, baseUrl) || !csrfValid(flowStateOf(payment).page?.key, action, form['csrf']))
         return refuseForm(request, reply, operator, payment, action);
       // Once a phone took the flow over, this browser only follows the payment: its page again, taking nothing.
       if (await pages.takenOverElsewhere(request, payment)) return pages.show(request, reply, payment, { status: 409 });

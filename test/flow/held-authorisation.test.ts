@@ -58,7 +58,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(await payerInBankApp({ base: `${app.baseUrl}/sandbox-bank/uk` }, 'pennine', 'alice', 'approve'), 1);
 
       // The poll got the token and the submission failed: the token is held, sealed, and nothing is recorded yet.
-      const held = await waitFor('the token held', async () => (await flowState(paymentId)).heldSecret);
+      const held = await waitFor('the token held', async () => (await flowState(paymentId)).authorisation?.heldSecret);
       assert.ok(isSealed(held), 'held in sealed form only');
       assert.equal((await history(paymentId)).at(-1), 'PAYMENT_CONSENT_REDIRECT_PENDING');
 
@@ -71,7 +71,7 @@ for (const kind of await testDatabaseKinds()) {
         'PAYMENT_EXECUTION_PENDING',
         'PAYMENT_EXECUTION_COMPLETED',
       ]);
-      assert.equal((await flowState(paymentId)).heldSecret, undefined, 'dropped once used');
+      assert.equal((await flowState(paymentId)).authorisation?.heldSecret, undefined, 'dropped once used');
       assert.ok(!app.logs.some((line) => line.includes(held)), 'the sealed token is in no log line');
     });
   });

@@ -137,7 +137,7 @@ for (const kind of await testDatabaseKinds()) {
       const { locale, state } = await storedRow(paymentId);
       assert.equal(locale, 'de', 'the language switch is kept');
       assert.equal(state.leaseUntil, undefined, 'the lease is released');
-      assert.ok(state.pageKey !== undefined, 'the page key is kept');
+      assert.ok(state.page?.key !== undefined, 'the page key is kept');
     });
 
     it('a language switch while a holder fails unexpectedly: nothing recorded, the lease released at once, the language kept', async () => {

@@ -132,7 +132,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(address.origin, new URL(flow.app.baseUrl).origin, 'the address is on our own domain');
       assert.match(address.pathname, new RegExp(`^/notifications/berlin-group/${created.paymentId}\\.[A-Za-z0-9_-]{43}$`));
       const state = await flowState(created.paymentId);
-      assert.equal(state.notification?.confirmed, true, "the bank's ASPSP-Notification-Support: true is kept");
+      assert.equal(state.bank?.notification?.confirmed, true, "the bank's ASPSP-Notification-Support: true is kept");
       const historyBefore = await flow.history(created.paymentId);
 
       // A forged address (the right payment, another secret) and a token of no shape: 404, the answer of no route.
@@ -158,7 +158,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.deepEqual(await flow.history(created.paymentId), historyBefore, 'nothing was recorded');
 
       // The payer approves in the bank's app: the bank's notification wakes the job, long before any poll is due.
-      const appUrl = (await flowState(created.paymentId)).decoupledAppUrl;
+      const appUrl = (await flowState(created.paymentId)).authorisation?.decoupledAppUrl;
       assert.ok(appUrl !== undefined, 'the sandbox app is linked');
       await completeBankPages(appUrl, { psuId: 'sven', password: TEST_PASSWORD, otp: '123456' });
       await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED', BOUND_MS);
@@ -183,7 +183,7 @@ for (const kind of await testDatabaseKinds()) {
       const callback = atBank.redirectedTo ?? '';
       assert.ok(callback.includes(`/pay/return/${paymentId}/`), callback);
       assert.equal((await get(callback)).status, 303);
-      assert.equal((await flowState(paymentId)).notification?.confirmed, true);
+      assert.equal((await flowState(paymentId)).bank?.notification?.confirmed, true);
       await flow.waitFor(paymentId, (status) => status === 'PAYMENT_EXECUTION_PENDING', BOUND_MS);
       await flow.waitFor(paymentId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED', HANNA_SETTLES_MS + BOUND_MS);
     });

@@ -9,8 +9,8 @@ import { STOP } from '../steps/step-result.js';
 /** From any open status; a payment the bank holds is withdrawn there first (never failed while it may execute). */
 export function cancel(engine: FlowEngine, payment: Payment, actor: Actor): Promise<ActionOutcome> {
   return engine.perform(payment, 'any-open', actor, async (run) => {
-    run.setState({ cancelledOnPage: true });
-    if (run.state.bankPayment !== undefined) return cancelHeldPayment(run);
+    run.setState({ page: { cancelledOnPage: true } });
+    if (run.state.bank?.payment !== undefined) return cancelHeldPayment(run);
     const to = failureStatusFrom(run.status);
     if (to !== undefined) run.enter(to, [failureReason('PSU_CANCELLED')]);
     return STOP;

@@ -11,7 +11,7 @@ export interface ChooseAccountInput {
 
 export function chooseAccount(engine: FlowEngine, payment: Payment, input: ChooseAccountInput, actor: Actor): Promise<ActionOutcome> {
   return engine.perform(payment, statusesShownOn('account-selection'), actor, async (run) => {
-    const account = (run.state.accounts ?? []).find((candidate) => candidate.iban === input.iban);
+    const account = (run.state.senderAccount?.accounts ?? []).find((candidate) => candidate.iban === input.iban);
     if (account === undefined) return { kind: 'invalid', errors: [{ field: 'accountIban', message: 'chooseOne' }] };
     return selectAccount(run, account);
   });

@@ -11,7 +11,7 @@ export interface ChooseMethodInput {
 
 export function chooseMethod(engine: FlowEngine, payment: Payment, input: ChooseMethodInput, actor: Actor): Promise<ActionOutcome> {
   return engine.perform(payment, statusesShownOn('sca-method'), actor, async (run) => {
-    const method = (run.state.scaMethods ?? []).find((candidate) => candidate.id === input.methodId);
+    const method = (run.state.authorisation?.scaMethods ?? []).find((candidate) => candidate.id === input.methodId);
     if (method === undefined) return { kind: 'invalid', errors: [{ field: 'methodId', message: 'chooseOne' }] };
     return chooseScaMethod(run, method);
   });

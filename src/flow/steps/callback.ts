@@ -43,14 +43,14 @@ function addressOf(run: FlowRun, secret: string): ReturnAddress {
 export function newCallback(run: FlowRun, purpose: 'payment' | 'consent'): ReturnAddress {
   const secret = randomBytes(32).toString('base64url');
   run.callbackSecret = secret;
-  run.setState({ callback: { hash: sha256(secret), purpose } });
+  run.setState({ page: { callback: { hash: sha256(secret), purpose } } });
   return addressOf(run, secret);
 }
 
 /** The callback this run made for `purpose` (so a later call gives the bank the same address), else a new one. */
 export function callbackOfRun(run: FlowRun, purpose: 'payment' | 'consent'): ReturnAddress {
   const secret = run.callbackSecret;
-  const stored = run.state.callback;
+  const stored = run.state.page?.callback;
   if (secret !== undefined && stored?.purpose === purpose && callbackMatches(stored, secret)) return addressOf(run, secret);
   return newCallback(run, purpose);
 }

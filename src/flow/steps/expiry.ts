@@ -13,7 +13,7 @@ export type ExpiryOutcome = 'nothing-to-do' | 'expired' | 'moved' | 'try-later';
 
 export async function expire(run: FlowRun): Promise<ExpiryOutcome> {
   if (isFinal(run.status) || phaseOf(run.status) === 7) return 'nothing-to-do';
-  if (run.state.bankPayment !== undefined) {
+  if (run.state.bank?.payment !== undefined) {
     const outcome = await reconcile(run, { expiring: true });
     return outcome === 'moved' ? 'moved' : 'try-later';
   }

@@ -57,8 +57,9 @@ export function missingData(run: FlowRun): FollowupNeeds {
     loginId:
       needsLoginId(bank) &&
       run.loginId() === undefined &&
-      (run.state.bankPayment === undefined || (run.state.authorisation === undefined && credentialsToStartAuthorisation(run).loginId)),
-    password: needsPassword(bank) && run.secrets.password === undefined && run.state.authorisation === undefined,
+      (run.state.bank?.payment === undefined ||
+        (run.state.authorisation?.reference === undefined && credentialsToStartAuthorisation(run).loginId)),
+    password: needsPassword(bank) && run.secrets.password === undefined && run.state.authorisation?.reference === undefined,
     senderIban: bank.requiredPaymentFields.includes('SENDER_ACCOUNT') && run.sender()?.account === undefined,
   };
 }
@@ -69,7 +70,7 @@ export async function checkFollowupData(run: FlowRun): Promise<StepResult> {
     run.enter('SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING');
     return CONTINUE;
   }
-  if (run.loginId() !== undefined && !missing.loginId && !missing.senderIban && run.state.bankPayment === undefined) {
+  if (run.loginId() !== undefined && !missing.loginId && !missing.senderIban && run.state.bank?.payment === undefined) {
     // The login id came without the password: the bank gets it now (it is never kept), with the payment.
     const registered = await initiate(run);
     if (!registered.ok && registered.definite) {
@@ -125,7 +126,7 @@ export function submitFollowupData(run: FlowRun, form: FollowupForm): StepResult
       ...run.changes,
       sender: { ...(run.sender() ?? {}), account: { number: { type: 'IBAN', value: iban }, currency: run.payment.currency } },
     };
-    run.setState({ senderAccountFromPayer: true });
+    run.setState({ senderAccount: { fromPayer: true } });
   }
   run.enter('SENDER_AUTHORIZATION_REQUIRED_CHECK_PENDING');
   return CONTINUE;

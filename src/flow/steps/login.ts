@@ -29,7 +29,7 @@ export function attemptsLeft(limit: number, failed: number | undefined): number 
 
 /** The bank accepted the payer's login: the count of refusals starts again, as at the bank. */
 export function loginAccepted(run: FlowRun): void {
-  if (run.state.failedLogins !== undefined) run.setState({ failedLogins: undefined });
+  if (run.state.authorisation?.failedLogins !== undefined) run.setState({ authorisation: { failedLogins: undefined } });
 }
 
 /**
@@ -40,9 +40,9 @@ export function loginAccepted(run: FlowRun): void {
  * the payment is withdrawn at the bank.
  */
 export async function refuseLogin(run: FlowRun, failStep: () => void): Promise<StepResult> {
-  const failed = (run.state.failedLogins ?? 0) + 1;
+  const failed = (run.state.authorisation?.failedLogins ?? 0) + 1;
   const limit = run.profile().loginAttempts;
-  const heldBefore = run.state.bankPayment !== undefined && !run.registeredInRun;
+  const heldBefore = run.state.bank?.payment !== undefined && !run.registeredInRun;
   // A payment the bank held before this login may have been authorised by an earlier login whose answer was lost
   // (the bank then refuses the repeat), or closed after too many refusals: its own status decides first.
   const view = heldBefore ? await lookAtPayment(run) : undefined;
@@ -61,7 +61,7 @@ export async function refuseLogin(run: FlowRun, failStep: () => void): Promise<S
       { paymentId: run.payment.id, requestId: run.requestId, attemptsLeft: limit - failed },
       'login refused by the bank; the payer may try again',
     );
-    run.setState({ failedLogins: failed });
+    run.setState({ authorisation: { failedLogins: failed } });
     return REFUSED;
   }
   failStep();

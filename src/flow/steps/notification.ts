@@ -26,11 +26,11 @@ export function notificationUriOf(run: FlowRun): string | undefined {
   const connector = run.connector();
   if (connector.profile.statusNotifications !== true) return undefined;
   const context = notificationSecretContext(run.payment.id);
-  const stored = run.state.notification;
+  const stored = run.state.bank?.notification;
   let secret = stored === undefined ? undefined : openSecret(run, stored.sealed, context);
   if (secret === undefined) {
     secret = randomBytes(32).toString('base64url');
-    run.setState({ notification: { hash: sha256(secret), sealed: run.context.secretBox.seal(secret, context) } });
+    run.setState({ bank: { notification: { hash: sha256(secret), sealed: run.context.secretBox.seal(secret, context) } } });
   }
   return `${run.context.baseUrl}${NOTIFICATION_PATH}/${connector.standard}/${returnState(run.payment.id, secret)}`;
 }
@@ -46,9 +46,9 @@ function openSecret(run: FlowRun, sealed: string, context: string): string | und
 
 /** Keeps the bank's answer about notifications to our address (its latest explicit answer counts). */
 export function recordNotificationSupport(run: FlowRun, support: NotificationSupport): void {
-  const stored = run.state.notification;
+  const stored = run.state.bank?.notification;
   if (support === undefined || stored === undefined) return;
-  run.setState({ notification: { ...stored, confirmed: support } });
+  run.setState({ bank: { notification: { ...stored, confirmed: support } } });
 }
 
 /** The payment id and secret of a notification token (undefined for anything we did not make). */
@@ -58,7 +58,7 @@ export function parseNotificationToken(token: string): { readonly paymentId: str
 
 /** Whether `secret` is the secret of the payment's notification address (constant-time). */
 export function notificationMatches(payment: Payment, secret: string): boolean {
-  return callbackMatches(flowStateOf(payment).notification, secret);
+  return callbackMatches(flowStateOf(payment).bank?.notification, secret);
 }
 
 /**
@@ -68,7 +68,12 @@ export function notificationMatches(payment: Payment, secret: string): boolean {
  */
 export function awaitsNotification(payment: Payment): boolean {
   const state = flowStateOf(payment);
-  if (state.notification?.confirmed !== true || state.reconciling === true || state.openCall !== undefined) return false;
+  if (
+    state.bank?.notification?.confirmed !== true ||
+    state.reconciliation?.reconciling === true ||
+    state.reconciliation?.openCall !== undefined
+  )
+    return false;
   if (phaseOf(payment.detailedStatus) === 7) return true;
-  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.scaApproach === 'DECOUPLED';
+  return payment.detailedStatus === 'PAYMENT_CONSENT_REDIRECT_PENDING' && state.authorisation?.scaApproach === 'DECOUPLED';
 }

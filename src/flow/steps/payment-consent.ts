@@ -30,9 +30,11 @@ function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
   run.next = result.next;
   keepAuthorisationReferences(run, result);
   run.setState({
-    ...(result.scaApproach === undefined ? {} : { scaApproach: result.scaApproach }),
-    ...(result.chosenScaMethod === undefined ? {} : { chosenScaMethod: result.chosenScaMethod }),
-    ...(result.challenge === undefined ? {} : { challenge: result.challenge }),
+    authorisation: {
+      ...(result.scaApproach === undefined ? {} : { scaApproach: result.scaApproach }),
+      ...(result.chosenScaMethod === undefined ? {} : { chosenScaMethod: result.chosenScaMethod }),
+      ...(result.challenge === undefined ? {} : { challenge: result.challenge }),
+    },
   });
 }
 
@@ -43,8 +45,8 @@ function keepAuthorisation(run: FlowRun, result: AuthorisationResult): void {
 export async function resumePaymentConsent(run: FlowRun): Promise<StepResult> {
   if (
     run.next === undefined &&
-    run.state.bankPayment !== undefined &&
-    run.state.authorisation === undefined &&
+    run.state.bank?.payment !== undefined &&
+    run.state.authorisation?.reference === undefined &&
     startsWithCredentials(run)
   ) {
     // The bank holds the payment; its authorisation is started with the password (embedded, registered with the
@@ -61,13 +63,13 @@ export async function resumePaymentConsent(run: FlowRun): Promise<StepResult> {
 
 /** Runs the bank's next steps that need nothing from the payer, then stops where the payer must act. */
 export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
-  const bankPayment = run.state.bankPayment;
+  const bankPayment = run.state.bank?.payment;
   if (bankPayment === undefined) throw new Error('Phase 6 without a bank payment');
   for (let step = 0; step < 5; step += 1) {
     const next = run.next ?? { kind: 'wait' as const };
     switch (next.kind) {
       case 'redirect':
-        run.setState({ bankRedirectUrl: next.url });
+        run.setState({ authorisation: { bankRedirectUrl: next.url } });
         // Already there when the payer authorises again (`authoriseAgain`): the link is new, the status the same.
         if (run.status !== 'PAYMENT_CONSENT_REDIRECT_PENDING') run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
         return { kind: 'redirect', url: next.url };
@@ -82,10 +84,10 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
           return STOP;
         }
         const psu = { ...(loginId === undefined ? {} : { id: loginId }), ...(wantsPassword && password !== undefined ? { password } : {}) };
-        const authorisation = run.state.authorisation;
+        const authorisation = run.state.authorisation?.reference;
         const context = run.callContext();
         // A start still open from an earlier run (its answer lost, the payment unauthorised at the bank since).
-        const earlierStartUnanswered = run.state.openCall?.operation === 'startAuthorisation';
+        const earlierStartUnanswered = run.state.reconciliation?.openCall?.operation === 'startAuthorisation';
         const starts = !(next.kind === 'authenticate' && authorisation !== undefined);
         // Made before the call, so its durable step commits the address the bank may notify at once.
         const notificationUri = starts ? notificationUriOf(run) : undefined;
@@ -121,23 +123,26 @@ export async function checkPaymentConsent(run: FlowRun): Promise<StepResult> {
       case 'select-sca-method':
         // The payer's choice is sent through the embedded steps: a connector without them cannot go on.
         run.embedded();
-        run.setState({ scaMethods: next.methods.map(toPlainMethod) });
+        run.setState({ authorisation: { scaMethods: next.methods.map(toPlainMethod) } });
         run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING');
         run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REDIRECT_PENDING');
         return STOP;
       case 'authorise-transaction':
         run.embedded();
         run.setState({
-          ...(next.method === undefined ? {} : { chosenScaMethod: toPlainMethod(next.method) }),
-          ...(next.challenge === undefined ? {} : { challenge: next.challenge }),
+          authorisation: {
+            ...(next.method === undefined ? {} : { chosenScaMethod: toPlainMethod(next.method) }),
+            ...(next.challenge === undefined ? {} : { challenge: next.challenge }),
+          },
         });
         run.enter('PAYMENT_CONSENT_AUTHENTICATION_METHOD_SELECTION_REQUIRED_CHECK_PENDING');
         run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
         return STOP;
       case 'wait': {
         // Only a sandbox bank's approval page is linked from ours (the page says it stands in for the bank's app).
-        if (next.approvalUrl !== undefined && run.payment.environment === 'sandbox') run.setState({ decoupledAppUrl: next.approvalUrl });
-        run.setState({ scaApproach: run.state.scaApproach ?? 'DECOUPLED' });
+        if (next.approvalUrl !== undefined && run.payment.environment === 'sandbox')
+          run.setState({ authorisation: { decoupledAppUrl: next.approvalUrl } });
+        run.setState({ authorisation: { scaApproach: run.state.authorisation?.scaApproach ?? 'DECOUPLED' } });
         run.enter('PAYMENT_CONSENT_REDIRECT_PENDING');
         // The payer acts in the bank's app: the job (and our waiting page) ask the bank until it is decided.
         run.scheduleJob('bank-status', new Date(run.context.now().getTime() + 1000));
@@ -172,9 +177,10 @@ function toPlainMethod(method: ScaMethod): ScaMethod {
  * decision to the caller: undefined. A bank that cannot answer the list is asked again later, the same way.
  */
 export async function adoptStartedAuthorisation(run: FlowRun): Promise<StepResult | undefined> {
-  const bankPayment = run.state.bankPayment;
+  const bankPayment = run.state.bank?.payment;
   const find = run.connector().embedded?.findAuthorisation;
-  if (bankPayment === undefined || find === undefined || run.state.openCall?.operation !== 'startAuthorisation') return undefined;
+  if (bankPayment === undefined || find === undefined || run.state.reconciliation?.openCall?.operation !== 'startAuthorisation')
+    return undefined;
   const found = await callBank(() => find({ context: run.callContext(), resource: bankPayment }));
   if (!found.ok || found.value === undefined) return undefined;
   const { next } = found.value;
@@ -186,7 +192,10 @@ export async function adoptStartedAuthorisation(run: FlowRun): Promise<StepResul
   const path = pathTo(run.status, 'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING');
   if (path === undefined) return undefined;
   for (const status of path) run.enter(status);
-  run.setState({ openCall: undefined, reconciling: undefined, scaApproach: run.state.scaApproach ?? run.profile().scaApproach });
+  run.setState({
+    reconciliation: { openCall: undefined, reconciling: undefined },
+    authorisation: { scaApproach: run.state.authorisation?.scaApproach ?? run.profile().scaApproach },
+  });
   loginAccepted(run);
   keepAuthorisation(run, found.value);
   return checkPaymentConsent(run);
@@ -200,15 +209,15 @@ export async function adoptStartedAuthorisation(run: FlowRun): Promise<StepResul
  * never come: a payment with a future either way. Undefined for other banks.
  */
 export function redirectResumed(run: FlowRun): NextScaStep | undefined {
-  if (run.state.bankPayment === undefined || run.profile().scaApproach !== 'REDIRECT') return undefined;
-  const url = run.state.bankRedirectUrl;
+  if (run.state.bank?.payment === undefined || run.profile().scaApproach !== 'REDIRECT') return undefined;
+  const url = run.state.authorisation?.bankRedirectUrl;
   return url === undefined ? { kind: 'start-authorisation', needs: 'nothing' } : { kind: 'redirect', url };
 }
 
 /** The payer chose an SCA method on our page (already checked to be one offered). */
 export async function chooseScaMethod(run: FlowRun, method: ScaMethod): Promise<StepResult> {
-  const bankPayment = run.state.bankPayment;
-  const authorisation = run.state.authorisation;
+  const bankPayment = run.state.bank?.payment;
+  const authorisation = run.state.authorisation?.reference;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to choose a method for');
   const chosen = await run.send('selectScaMethod', () =>
     run.embedded().selectScaMethod({ context: run.callContext(), resource: bankPayment, authorisation, methodId: method.id }),
@@ -221,7 +230,7 @@ export async function chooseScaMethod(run: FlowRun, method: ScaMethod): Promise<
     return failAfterRefusal(run, () => run.fail(code));
   }
   keepAuthorisation(run, chosen.value);
-  run.setState({ chosenScaMethod: chosen.value.chosenScaMethod ?? method, scaMethods: undefined });
+  run.setState({ authorisation: { chosenScaMethod: chosen.value.chosenScaMethod ?? method, scaMethods: undefined } });
   if (chosen.value.next.kind !== 'authorise-transaction') {
     run.fail('SCA_FAILED');
     return CONTINUE;
@@ -235,10 +244,10 @@ export async function chooseScaMethod(run: FlowRun, method: ScaMethod): Promise<
  * code lost in a bank error is settled by the bank's SCA status (`afterUnansweredCode`).
  */
 export async function submitCode(run: FlowRun, code: string): Promise<StepResult> {
-  const bankPayment = run.state.bankPayment;
-  const authorisation = run.state.authorisation;
+  const bankPayment = run.state.bank?.payment;
+  const authorisation = run.state.authorisation?.reference;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to send the code to');
-  run.setState({ codeNotProcessed: undefined });
+  run.setState({ authorisation: { codeNotProcessed: undefined } });
   const context = run.callContext();
   const sent = await run.send('authoriseTransaction', () =>
     run.embedded().authoriseTransaction({ context, resource: bankPayment, authorisation, scaAuthenticationData: code }),
@@ -249,9 +258,9 @@ export async function submitCode(run: FlowRun, code: string): Promise<StepResult
     if (!(sca.ok && sca.value.scaStatus.state === 'failed')) {
       // The bank still takes codes for this authorisation: the payer tries again, unless our count says that was
       // the last one the bank allows (then the payment is withdrawn there and fails as below).
-      const failed = (run.state.failedCodes ?? 0) + 1;
+      const failed = (run.state.authorisation?.failedCodes ?? 0) + 1;
       if (failed < run.profile().oneTimeCodeAttempts) {
-        run.setState({ failedCodes: failed });
+        run.setState({ authorisation: { failedCodes: failed } });
         return REFUSED;
       }
       run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
@@ -284,8 +293,8 @@ export async function submitCode(run: FlowRun, code: string): Promise<StepResult
  * because its processing status would leave no way back to the code form.
  */
 export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'in-background'): Promise<StepResult> {
-  const bankPayment = run.state.bankPayment;
-  const authorisation = run.state.authorisation;
+  const bankPayment = run.state.bank?.payment;
+  const authorisation = run.state.authorisation?.reference;
   if (bankPayment === undefined || authorisation === undefined) throw new Error('No authorisation to ask about');
   const sca = await callBank(() =>
     run.connector().completeAuthorisation({ context: run.callContext(), payment: bankPayment, authorisation }),
@@ -310,13 +319,13 @@ export async function afterUnansweredCode(run: FlowRun, where: 'in-request' | 'i
       // Still waiting for a code. A bank may still be working on a code whose answer we gave up on: only once it can
       // no longer be (the settle window) was the code not taken; until then the page waits and the job asks again.
       if (!run.openCallSettled()) return startReconciling(run);
-      run.setState({ openCall: undefined });
+      run.setState({ reconciliation: { openCall: undefined } });
       run.log.info(
         { paymentId: run.payment.id, requestId: run.requestId },
         'the bank did not take the one-time code; the payer types it again',
       );
       if (where === 'in-request') return { kind: 'retry', notice: 'codeNotProcessed' };
-      run.setState({ reconciling: undefined, codeNotProcessed: true });
+      run.setState({ reconciliation: { reconciling: undefined }, authorisation: { codeNotProcessed: true } });
       return STOP;
   }
 }
@@ -343,7 +352,8 @@ export async function processPaymentReturn(run: FlowRun): Promise<StepResult> {
   const outcome = await reconcile(run, { payerGaveUp: run.returnedNok });
   if (outcome === 'moved') return STOP;
   if (outcome === 'authorise-again') return authoriseAgain(run);
-  const heldForRetry = run.state.openCall?.operation === 'completeAuthorisation' && run.state.heldSecret !== undefined;
+  const heldForRetry =
+    run.state.reconciliation?.openCall?.operation === 'completeAuthorisation' && run.state.authorisation?.heldSecret !== undefined;
   if (run.status === 'PAYMENT_CONSENT_REDIRECT_PENDING' && !heldForRetry) run.enter('PAYMENT_CONSENT_CALLBACK_PROCESSING_PENDING');
   return startReconciling(run);
 }
@@ -359,11 +369,8 @@ export async function processPaymentReturn(run: FlowRun): Promise<StepResult> {
  */
 export async function authoriseAgain(run: FlowRun): Promise<StepResult> {
   run.setState({
-    authorisation: undefined,
-    openCall: undefined,
-    reconciling: undefined,
-    bankRedirectUrl: undefined,
-    heldSecret: undefined,
+    authorisation: { reference: undefined, bankRedirectUrl: undefined, heldSecret: undefined },
+    reconciliation: { openCall: undefined, reconciling: undefined },
   });
   if (run.status !== 'PAYMENT_CONSENT_REDIRECT_PENDING') {
     run.log.warn(

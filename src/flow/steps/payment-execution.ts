@@ -10,7 +10,7 @@ import { callBank } from './bank-errors.js';
 export type ExecutionPoll = { readonly kind: 'final' } | { readonly kind: 'pending'; readonly retryAfterSeconds?: number };
 
 export async function pollExecution(run: FlowRun): Promise<ExecutionPoll> {
-  const bankPayment = run.state.bankPayment;
+  const bankPayment = run.state.bank?.payment;
   if (bankPayment === undefined) throw new Error('Execution without a bank payment');
   const status = await callBank(() => run.connector().getPaymentStatus({ context: run.callContext(), payment: bankPayment }));
   if (!status.ok) {

@@ -73,12 +73,16 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   run.next = registered.next;
   run.changes = { ...run.changes, providerPaymentId: registered.providerPaymentId };
   run.setState({
-    bankPayment: registered.payment,
-    ...(order.endToEndId === run.payment.endToEndId ? {} : { bankEndToEndId: order.endToEndId }),
-    ...(registered.authorisation === undefined ? {} : { authorisation: registered.authorisation }),
-    ...(registered.scaApproach === undefined ? {} : { scaApproach: registered.scaApproach }),
-    // The bank's page for the payer: a run that dies before its commit leaves it for the recovery to lead the payer to.
-    ...(registered.next.kind === 'redirect' ? { bankRedirectUrl: registered.next.url } : {}),
+    bank: {
+      payment: registered.payment,
+      ...(order.endToEndId === run.payment.endToEndId ? {} : { endToEndId: order.endToEndId }),
+    },
+    authorisation: {
+      ...(registered.authorisation === undefined ? {} : { reference: registered.authorisation }),
+      ...(registered.scaApproach === undefined ? {} : { scaApproach: registered.scaApproach }),
+      // The bank's page for the payer: a run that dies before its commit leaves it for the recovery to lead the payer to.
+      ...(registered.next.kind === 'redirect' ? { bankRedirectUrl: registered.next.url } : {}),
+    },
   });
   recordNotificationSupport(run, registered.notifications);
   // A durable step's answer is committed at once (decisions §8): the bank holds a payment from now on, and a run that
@@ -88,7 +92,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
 }
 
 export async function registerPayment(run: FlowRun): Promise<StepResult> {
-  if (run.state.bankPayment === undefined) {
+  if (run.state.bank?.payment === undefined) {
     const result = await initiate(run);
     if (!result.ok) {
       if (!result.definite) return BANK_UNAVAILABLE;

@@ -40,12 +40,12 @@ export function processSelection(run: FlowRun): StepResult {
  */
 export function returnToBankSelection(run: FlowRun): StepResult {
   const sender = run.sender();
-  if (run.state.senderAccountFromPayer === true && sender !== null) {
+  if (run.state.senderAccount?.fromPayer === true && sender !== null) {
     const { account: _forgotten, ...rest } = sender;
     run.changes = { ...run.changes, sender: Object.keys(rest).length === 0 ? null : rest };
   }
   run.changes = { ...run.changes, providerId: null };
-  run.state = run.state.pageKey === undefined ? {} : { pageKey: run.state.pageKey };
+  run.state = run.state.page?.key === undefined ? {} : { page: { key: run.state.page.key } };
   run.enter(BACK_TO_BANK_SELECTION);
   return STOP;
 }

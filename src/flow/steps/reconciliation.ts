@@ -25,7 +25,7 @@ export const RECONCILE_DELAY_MS = 1000;
  */
 export function startReconciling(run: FlowRun): StepResult {
   if (!run.reconcilingAtStart) run.scheduleJob('bank-status', new Date(run.context.now().getTime() + RECONCILE_DELAY_MS));
-  run.setState({ reconciling: true });
+  run.setState({ reconciliation: { reconciling: true } });
   return STOP;
 }
 
@@ -34,7 +34,11 @@ export function moveToExecution(run: FlowRun): void {
   const path = pathTo(run.status, 'PAYMENT_EXECUTION_PENDING');
   if (path === undefined) throw new Error(`No path from ${run.status} to execution`);
   for (const status of path) run.enter(status);
-  run.setState({ reconciling: undefined, openCall: undefined, callback: undefined, bankRedirectUrl: undefined });
+  run.setState({
+    reconciliation: { reconciling: undefined, openCall: undefined },
+    page: { callback: undefined },
+    authorisation: { bankRedirectUrl: undefined },
+  });
   run.scheduleJob('bank-status', run.context.now());
 }
 
@@ -50,7 +54,7 @@ export type BankView =
   | { readonly kind: 'unknown' };
 
 export async function lookAtPayment(run: FlowRun): Promise<BankView> {
-  const bankPayment = run.state.bankPayment;
+  const bankPayment = run.state.bank?.payment;
   if (bankPayment === undefined) throw new Error('Nothing to look at: the bank holds no payment');
   const status = await callBank(() => run.connector().getPaymentStatus({ context: run.callContext(), payment: bankPayment }));
   if (!status.ok) return { kind: 'unknown' };
@@ -73,7 +77,7 @@ export async function failAfterRefusal(
   failStep: () => void,
   options: { readonly withdraw?: boolean } = {},
 ): Promise<StepResult> {
-  if (run.state.bankPayment === undefined) {
+  if (run.state.bank?.payment === undefined) {
     failStep();
     return CONTINUE;
   }
@@ -101,7 +105,7 @@ export async function failAfterRefusal(
 
 /** Best effort: a payment the payer can no longer authorise is withdrawn at the bank (it would expire there anyway). */
 export async function withdrawAtBank(run: FlowRun): Promise<void> {
-  const bankPayment = run.state.bankPayment;
+  const bankPayment = run.state.bank?.payment;
   if (bankPayment === undefined) return;
   const cancelled = await run.send('cancelPayment', () =>
     run.connector().cancelPayment({ context: run.callContext(), payment: bankPayment }),
@@ -109,7 +113,7 @@ export async function withdrawAtBank(run: FlowRun): Promise<void> {
   if (!cancelled.ok)
     run.log.info({ paymentId: run.payment.id, err: cancelled.error.message }, 'could not withdraw the payment at the bank');
   // The payment fails either way (an unauthorised payment cannot execute): the withdrawal is not left open.
-  run.setState({ openCall: undefined });
+  run.setState({ reconciliation: { openCall: undefined } });
 }
 
 /** Records a definite refusal seen at the bank, at the step the payment waited in. */
@@ -123,7 +127,10 @@ export function failFromBank(run: FlowRun, code: FailureCode): void {
  * the step changed what the bank holds (with the id the client sees).
  */
 export function keepAuthorisationReferences(run: FlowRun, result: AuthorisationResult): void {
-  run.setState({ authorisation: result.authorisation, ...(result.payment === undefined ? {} : { bankPayment: result.payment }) });
+  run.setState({
+    authorisation: { reference: result.authorisation },
+    ...(result.payment === undefined ? {} : { bank: { payment: result.payment } }),
+  });
   run.holdSecret(result.heldSecret);
   recordNotificationSupport(run, result.notifications);
   if (result.providerPaymentId !== undefined) run.changes = { ...run.changes, providerPaymentId: result.providerPaymentId };
@@ -144,13 +151,13 @@ export interface ReconcileOptions {
 }
 
 export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): Promise<Reconciled> {
-  const bankPayment = run.state.bankPayment;
+  const bankPayment = run.state.bank?.payment;
   if (bankPayment === undefined) throw new Error('Nothing to reconcile: the bank holds no payment');
   // A step that changes what the bank holds (the payment submitted after its authorisation) replaces the reference.
-  const payment = (): typeof bankPayment => run.state.bankPayment ?? bankPayment;
+  const payment = (): typeof bankPayment => run.state.bank?.payment ?? bankPayment;
   const connector = run.connector();
   const context = run.callContext();
-  const authorisation = run.state.authorisation;
+  const authorisation = run.state.authorisation?.reference;
   if (authorisation !== undefined) {
     // The payer's return is the connector's to read (once: a later look in this run only asks the bank).
     const returned = run.bankReturn;
@@ -173,9 +180,9 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
     const sca = completing ? await run.send('completeAuthorisation', ask) : await callBank(ask);
     if (sca.ok) keepAuthorisationReferences(run, sca.value);
     // A definite refusal ends the completion: what it held is of no use any more.
-    if (!sca.ok && sca.definite && run.state.heldSecret !== undefined) run.holdSecret(undefined);
+    if (!sca.ok && sca.definite && run.state.authorisation?.heldSecret !== undefined) run.holdSecret(undefined);
     if (sca.ok && sca.value.authoriseAgain === true) {
-      run.setState({ openCall: undefined });
+      run.setState({ reconciliation: { openCall: undefined } });
       if (options.expiring !== true && options.payerGaveUp !== true) return 'authorise-again';
       // Nothing can execute: the spent authorisation was never used for a payment, the new resource never authorised.
       const to = failureStatusFrom(run.status);

@@ -51,7 +51,7 @@ export async function requestConsent(run: FlowRun): Promise<StepResult> {
     return CONTINUE;
   }
   const { consent, next, authorisation } = created.value;
-  run.setState({ consent, ...(authorisation === undefined ? {} : { consentAuthorisation: authorisation }) });
+  run.setState({ senderAccount: { consent, ...(authorisation === undefined ? {} : { consentAuthorisation: authorisation }) } });
   if (next.kind === 'authorised') {
     run.enter('SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING');
     return CONTINUE;
@@ -60,7 +60,7 @@ export async function requestConsent(run: FlowRun): Promise<StepResult> {
     run.fail('BANK_REJECTED');
     return CONTINUE;
   }
-  run.setState({ bankRedirectUrl: next.url });
+  run.setState({ authorisation: { bankRedirectUrl: next.url } });
   run.enter('SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING');
   return { kind: 'redirect', url: next.url };
 }
@@ -74,12 +74,12 @@ export async function requestConsent(run: FlowRun): Promise<StepResult> {
  * alone tells.
  */
 export async function processConsent(run: FlowRun): Promise<StepResult> {
-  const consent = run.state.consent;
+  const consent = run.state.senderAccount?.consent;
   if (consent === undefined) throw new Error('No consent to process');
   if (run.bankReturn !== undefined) await run.commitProgress();
   const accountInformation = run.accountInformation();
   const returned = run.bankReturn;
-  const authorisation = run.state.consentAuthorisation;
+  const authorisation = run.state.senderAccount?.consentAuthorisation;
   if (returned !== undefined && authorisation !== undefined) {
     // What the payer's browser brought back is the connector's to read (and, in some standards, to act on).
     run.bankReturn = undefined;
@@ -91,7 +91,7 @@ export async function processConsent(run: FlowRun): Promise<StepResult> {
       run.fail(completed.code);
       return CONTINUE;
     }
-    run.setState({ consentAuthorisation: completed.value.authorisation });
+    run.setState({ senderAccount: { consentAuthorisation: completed.value.authorisation } });
   }
   const status = await callBank(() => accountInformation.getConsentStatus({ context: run.callContext(), consent }));
   if (!status.ok) {
@@ -100,7 +100,7 @@ export async function processConsent(run: FlowRun): Promise<StepResult> {
     return CONTINUE;
   }
   if (status.value.state === 'valid') {
-    run.setState({ bankRedirectUrl: undefined, reconciling: undefined });
+    run.setState({ authorisation: { bankRedirectUrl: undefined }, reconciliation: { reconciling: undefined } });
     run.enter('SENDER_ACCOUNT_LIST_RETRIEVAL_PENDING');
     return CONTINUE;
   }
@@ -123,7 +123,7 @@ function eligible(accounts: readonly BankAccount[], currency: string): OfferedAc
 }
 
 export async function retrieveAccounts(run: FlowRun): Promise<StepResult> {
-  const consent = run.state.consent;
+  const consent = run.state.senderAccount?.consent;
   if (consent === undefined) throw new Error('No consent to read accounts with');
   const listed = await callBank(() => run.accountInformation().listAccounts({ context: run.callContext(), consent }));
   if (!listed.ok) {
@@ -131,7 +131,7 @@ export async function retrieveAccounts(run: FlowRun): Promise<StepResult> {
     run.fail(listed.code);
     return CONTINUE;
   }
-  run.setState({ accounts: eligible(listed.value, run.payment.currency), reconciling: undefined });
+  run.setState({ senderAccount: { accounts: eligible(listed.value, run.payment.currency) }, reconciliation: { reconciling: undefined } });
   run.enter('SENDER_ACCOUNT_SELECTION_REQUIRED_CHECK_PENDING');
   return CONTINUE;
 }
@@ -141,11 +141,11 @@ function useAccount(run: FlowRun, account: OfferedAccount): void {
     ...run.changes,
     sender: { ...(run.sender() ?? {}), account: { number: { type: 'IBAN', value: account.iban }, currency: account.currency } },
   };
-  run.setState({ senderAccountFromPayer: true });
+  run.setState({ senderAccount: { fromPayer: true } });
 }
 
 export function checkAccountSelection(run: FlowRun): StepResult {
-  const accounts = run.state.accounts ?? [];
+  const accounts = run.state.senderAccount?.accounts ?? [];
   const [only] = accounts;
   if (only === undefined) {
     run.fail('INVALID_SENDER_DATA');

@@ -40,7 +40,7 @@ function failLogin(run: FlowRun, code: Parameters<FlowRun['fail']>[0]): void {
 }
 
 async function authorizeSender(run: FlowRun): Promise<StepResult> {
-  if (run.state.bankPayment === undefined) {
+  if (run.state.bank?.payment === undefined) {
     const registered = await initiate(run);
     if (!registered.ok) {
       if (!registered.definite) return BANK_UNAVAILABLE;
@@ -50,7 +50,7 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
       return CONTINUE;
     }
   }
-  const bankPayment = run.state.bankPayment;
+  const bankPayment = run.state.bank?.payment;
   if (bankPayment === undefined) throw new Error('initiate() keeps the bank payment');
   const loginId = run.loginId();
   const password = run.secrets.password;
@@ -80,7 +80,7 @@ async function authorizeSender(run: FlowRun): Promise<StepResult> {
   loginAccepted(run);
   run.next = started.value.next;
   keepAuthorisationReferences(run, started.value);
-  if (started.value.scaApproach !== undefined) run.setState({ scaApproach: started.value.scaApproach });
+  if (started.value.scaApproach !== undefined) run.setState({ authorisation: { scaApproach: started.value.scaApproach } });
   run.enter('SENDER_ACCOUNT_REQUIRED_CHECK_PENDING');
   return CONTINUE;
 }

@@ -7,7 +7,7 @@ import { accountSelectionPage, type AccountSelectionView } from './page.js';
 export const accountSelectionStep = payerStep<AccountSelectionView>({
   name: 'account-selection',
   waitsIn: statusesShownOn('account-selection'),
-  view: ({ state }) => ({ accounts: state.accounts ?? [] }),
+  view: ({ state }) => ({ accounts: state.senderAccount?.accounts ?? [] }),
   page: accountSelectionPage,
   actions: {
     account: ({ engine, payment, form, actor }) => chooseAccount(engine, payment, { iban: form('iban') }, actor),

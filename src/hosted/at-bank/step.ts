@@ -6,9 +6,9 @@ import { atBankPage, type AtBankView } from './page.js';
 export const atBankStep = payerStep<AtBankView>({
   name: 'at-bank',
   waitsIn: statusesShownOn('at-bank'),
-  shows: ({ state }) => state.bankRedirectUrl !== undefined,
+  shows: ({ state }) => state.authorisation?.bankRedirectUrl !== undefined,
   view: ({ state, payment }) => ({
-    bankUrl: state.bankRedirectUrl ?? '',
+    bankUrl: state.authorisation?.bankRedirectUrl ?? '',
     purpose: payment.detailedStatus === 'SENDER_ACCOUNT_INFORMATION_CONSENT_REDIRECT_PENDING' ? 'consent' : 'payment',
   }),
   offersHandover: true,

@@ -7,9 +7,10 @@ import { decoupledPage, type DecoupledView } from './page.js';
 export const decoupledStep = payerStep<DecoupledView>({
   name: 'decoupled',
   waitsIn: statusesShownOn('decoupled'),
-  shows: ({ payment, state }) => isWaiting(payment) && state.scaApproach === 'DECOUPLED' && state.reconciling !== true,
+  shows: ({ payment, state }) =>
+    isWaiting(payment) && state.authorisation?.scaApproach === 'DECOUPLED' && state.reconciliation?.reconciling !== true,
   view: ({ payment, state }) => ({
-    sandboxAppUrl: state.decoupledAppUrl,
+    sandboxAppUrl: state.authorisation?.decoupledAppUrl,
     deadline: payment.flowExpiresAt,
     minutesLeft: Math.max(0, Math.ceil((Date.parse(payment.flowExpiresAt) - Date.now()) / 60_000)),
   }),

@@ -9,14 +9,15 @@ export const oneTimeCodeStep = payerStep<OneTimeCodeView>({
   name: 'one-time-code',
   waitsIn: statusesShownOn('one-time-code'),
   view: ({ state }) => {
-    const method = state.chosenScaMethod === undefined ? undefined : scaMethodChoice(state.chosenScaMethod);
-    const additional = state.challenge?.additionalInformation;
+    const chosen = state.authorisation?.chosenScaMethod;
+    const method = chosen === undefined ? undefined : scaMethodChoice(chosen);
+    const additional = state.authorisation?.challenge?.additionalInformation;
     return {
       methodType: method?.type,
       methodText: method?.bankText,
       challengeText: additional === undefined || additional.trim() === '' ? undefined : additional,
-      numeric: state.challenge?.otpFormat === 'integer',
-      maxLength: state.challenge?.otpMaxLength ?? 64,
+      numeric: state.authorisation?.challenge?.otpFormat === 'integer',
+      maxLength: state.authorisation?.challenge?.otpMaxLength ?? 64,
     };
   },
   standingErrors: ({ engine, payment }) => {
@@ -24,7 +25,7 @@ export const oneTimeCodeStep = payerStep<OneTimeCodeView>({
     return left === undefined ? [] : [{ field: 'otp', message: 'wrongCode', attemptsLeft: left }];
   },
   // A code lost in a bank error that the bank's SCA status shows was not taken (found in the background).
-  standingNotice: ({ state }) => (state.codeNotProcessed === true ? 'codeNotProcessed' : undefined),
+  standingNotice: ({ state }) => (state.authorisation?.codeNotProcessed === true ? 'codeNotProcessed' : undefined),
   page: oneTimeCodePage,
   actions: {
     code: ({ engine, payment, form, actor }) => enterCode(engine, payment, { otp: form('otp') }, actor),

@@ -50,7 +50,7 @@ function outcomeView(payment: Payment, retries: PaymentRetries | undefined): Out
   const continueUrl = clientReturnUrl(payment);
   if (payment.detailedStatus === 'PAYMENT_EXECUTION_COMPLETED') {
     // Once only: the link opened again (a bookmark, the browser's history) shows the receipt and waits for the payer.
-    const again = flowStateOf(payment).outcomeShown === true;
+    const again = flowStateOf(payment).page?.outcomeShown === true;
     return {
       kind: 'completed',
       failure: undefined,

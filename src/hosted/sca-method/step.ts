@@ -15,7 +15,7 @@ export function scaMethodChoice(method: ScaMethod): ScaMethodChoice {
 export const scaMethodStep = payerStep<ScaMethodView>({
   name: 'sca-method',
   waitsIn: statusesShownOn('sca-method'),
-  view: ({ state }) => ({ methods: (state.scaMethods ?? []).map(scaMethodChoice) }),
+  view: ({ state }) => ({ methods: (state.authorisation?.scaMethods ?? []).map(scaMethodChoice) }),
   page: scaMethodPage,
   actions: {
     method: ({ engine, payment, form, actor }) => chooseMethod(engine, payment, { methodId: form('methodId') }, actor),

@@ -24,7 +24,7 @@ export const senderLoginStep = payerStep<SenderLoginView>({
   view: ({ engine, payment, state }) => ({
     needs: engine.credentialFields(payment),
     // The login's answer was lost while the bank holds the payment (a refusal says so itself).
-    again: state.bankPayment !== undefined && engine.refusals(payment).login === undefined,
+    again: state.bank?.payment !== undefined && engine.refusals(payment).login === undefined,
   }),
   standingErrors: loginRefusal,
   page: senderLoginPage,
