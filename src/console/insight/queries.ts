@@ -128,6 +128,7 @@ export async function funnelByBank(db: Kysely<Database>, scope: InsightScope): P
 /**
  * Payments the payer cancelled on our page after its confirmation (created in the range): the cancel's mark in the
  * flow state, and the payment failed with PSU_CANCELLED (a cancel the bank overtook, by executing first, is not one).
+ * The stored flow state is flat JSON without spaces (`toStoredFlowState`), so the mark reads exactly as matched here.
  */
 export async function cancelledAfterConfirmation(db: Kysely<Database>, scope: InsightScope): Promise<number> {
   let query = db
