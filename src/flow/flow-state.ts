@@ -3,6 +3,10 @@
  * bank offered (SCA methods, accounts), the single-use callback secret and the page key. Never credentials: login
  * ids and passwords live only in the memory of the request that sends them to the bank (decisions §7). The bank's
  * references are opaque: made by the bank's connector, stored here and handed back to it unread.
+ *
+ * In memory it is grouped by concern (`FlowState`: the page, the payment at the bank, its authorisation, the sender
+ * account, reconciliation), each group checked on read; in the database it stays the flat JSON every earlier version
+ * wrote (`StoredFlowState`), converted on read (`flowStateOf`) and write (`toStoredFlowState`).
  */
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -188,29 +192,30 @@ export type FlowStateChanges = { readonly leaseUntil?: string | undefined } & {
   readonly [Group in keyof FlowStateGroups]?: Partial<NonNullable<FlowStateGroups[Group]>>;
 };
 
-const GROUPS = ['page', 'bank', 'authorisation', 'senderAccount', 'reconciliation'] as const satisfies readonly (keyof FlowStateGroups)[];
-
 /** A group's fields without those removed; undefined when none is left (an empty group is absent). */
 function compact<Group extends object>(group: Group): Group | undefined {
   const present = Object.entries(group).filter(([, value]) => value !== undefined);
   return present.length === 0 ? undefined : (Object.fromEntries(present) as Group);
 }
 
-/** The state with `changes` applied, as a new object (a state is never changed in place). */
+/** A group with a change applied (every field of a group is optional, so any part of one is one). */
+function merged<Group extends object>(group: Group | undefined, change: Partial<Group> | undefined): Group | undefined {
+  return change === undefined ? group : compact<Group>({ ...group, ...change } as Group);
+}
+
+/** The state with `changes` applied, as a new object (a state is never changed in place); untouched groups are kept as they are. */
 export function withChanges(state: FlowState, changes: FlowStateChanges): FlowState {
-  const next: { -readonly [Key in keyof FlowState]: FlowState[Key] } = { ...state };
-  if ('leaseUntil' in changes) {
-    if (changes.leaseUntil === undefined) delete next.leaseUntil;
-    else next.leaseUntil = changes.leaseUntil;
-  }
-  for (const group of GROUPS) {
-    const change = changes[group];
-    if (change === undefined) continue;
-    const merged = compact({ ...state[group], ...change });
-    if (merged === undefined) delete next[group];
-    else (next as Record<string, unknown>)[group] = merged;
-  }
-  return next;
+  return (
+    compact<FlowState>({
+      ...state,
+      ...('leaseUntil' in changes ? { leaseUntil: changes.leaseUntil } : {}),
+      page: merged(state.page, changes.page),
+      bank: merged(state.bank, changes.bank),
+      authorisation: merged(state.authorisation, changes.authorisation),
+      senderAccount: merged(state.senderAccount, changes.senderAccount),
+      reconciliation: merged(state.reconciliation, changes.reconciliation),
+    }) ?? {}
+  );
 }
 
 /**
