@@ -325,8 +325,9 @@ export class CorruptFlowStateError extends Error {
 type StoredFlowStateJson = Static<typeof StoredFlowState>;
 type StoredField = keyof StoredFlowStateJson;
 
-/** The stored fields this version knows (the others are kept as `unknownFields`). */
-const KNOWN_STORED_FIELDS: ReadonlySet<string> = new Set(Object.keys(StoredFlowState.properties));
+/** The stored fields this version knows, in the order written (the others are kept as `unknownFields`). */
+export const STORED_FLOW_STATE_FIELDS: readonly string[] = Object.keys(StoredFlowState.properties);
+const KNOWN_STORED_FIELDS: ReadonlySet<string> = new Set(STORED_FLOW_STATE_FIELDS);
 
 /** The flow state of checked stored JSON: each flat field into its group. */
 function grouped(stored: StoredFlowStateJson & Readonly<Record<string, unknown>>): FlowState {

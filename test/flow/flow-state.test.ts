@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   CorruptFlowStateError,
   flowStateOf,
+  STORED_FLOW_STATE_FIELDS,
   toStoredFlowState,
   withChanges,
   withUnleasedFields,
@@ -102,6 +103,7 @@ function read(flowState: Record<string, unknown> | null, id = 'p1'): FlowState {
 
 describe('the flow state, grouped in memory and flat in the database', () => {
   it('puts every stored field in its group and writes it back under its own name', () => {
+    assert.deepEqual(Object.keys(EVERY_FIELD_ROW), STORED_FLOW_STATE_FIELDS, 'the row has every field the schema knows');
     const state = read(EVERY_FIELD_ROW);
     assert.deepEqual(state, EVERY_FIELD_GROUPED, 'every field in its group, nothing left over as unknown');
     assert.deepEqual(toStoredFlowState(state), EVERY_FIELD_ROW);
