@@ -402,10 +402,10 @@ export function flowStateOf(payment: { readonly id?: string; readonly flowState:
  * adds no field of its own, and fields without a value are left out.
  */
 export function toStoredFlowState(state: FlowState): Record<string, unknown> {
-  const { page, bank, authorisation: authorisation, senderAccount, reconciliation } = state;
+  const { page, bank, authorisation, senderAccount, reconciliation } = state;
   const reference = (value: BankReference | undefined): Readonly<Record<string, unknown>> | undefined =>
     value === undefined ? undefined : fromBankReference(value);
-  // Every stored field named (the type says so), in the order written.
+  // Every stored field named (the type says so), in the order of the stored schema (the test holds them equal).
   const stored: { readonly [Field in StoredField]: StoredFlowStateJson[Field] | undefined } = {
     pageKey: page?.key,
     leaseUntil: state.leaseUntil,
