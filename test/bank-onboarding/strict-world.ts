@@ -29,11 +29,15 @@ export interface StrictWorld {
   /** Another CA: certificates from it are "wrong". */
   readonly otherCa: TestCertificateAuthority;
   readonly sandboxUrl: string;
+  /** The bank's HTTPS server certificate (from `ca`, for localhost). */
+  readonly bankServer: TestCertificate;
   readonly qwac: TestCertificate;
   readonly qseal: TestCertificate;
   readonly transport: TestCertificate;
   readonly obSeal: TestCertificate;
   readonly ssaFile: string;
+  /** The Berlin Group bank's entry (in the service's bank list, `{SANDBOX_BANK_URL}` in its addresses). */
+  readonly berlinGroupBankEntry: Readonly<Record<string, unknown>>;
   /** The UK bank's entry, not in the service's bank list: a test adds it (ukBankFile for `openpis banks add`). */
   readonly ukBankEntry: Readonly<Record<string, unknown>>;
   readonly ukBankFile: string;
@@ -44,11 +48,17 @@ export interface StrictWorld {
   close(): Promise<void>;
 }
 
-/**
- * `standAlone`: the bank is `openpis sandbox-bank --strict` started from its files (certificates, client CA,
- * directory keys, its own catalogue) as a live bank would be, in a process of its own; else it runs in this process.
- */
-export async function startStrictWorld(options: { standAlone?: boolean } = {}): Promise<StrictWorld> {
+export interface StrictWorldOptions {
+  /**
+   * The bank is `openpis sandbox-bank --strict` started from its files (certificates, client CA, directory keys, its
+   * own catalogue) as a live bank would be, in a process of its own; else it runs in this process.
+   */
+  readonly standAlone?: boolean;
+  /** The software statement's redirect URIs (where the service's payers come back); default https://localhost/pay/return. */
+  readonly softwareRedirectUris?: readonly string[];
+}
+
+export async function startStrictWorld(options: StrictWorldOptions = {}): Promise<StrictWorld> {
   const ca = new TestCertificateAuthority('Strict Test QTSP');
   const otherCa = new TestCertificateAuthority('Unknown QTSP');
   const server = ca.server('bank', ['localhost']);
@@ -63,7 +73,11 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
   };
   const softwareKey = await importPKCS8(obSeal.privateKeyPem, 'PS256', { extractable: true });
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...softwarePublic } = await exportJWK(softwareKey);
-  const ssa = await softwareStatement(directory.privateKey, { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] });
+  const ssa = await softwareStatement(
+    directory.privateKey,
+    { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] },
+    options.softwareRedirectUris,
+  );
   const ssaFile = join(ca.dir, 'ssa.jwt');
   writeFileSync(ssaFile, ssa);
 
@@ -141,11 +155,13 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
     ca,
     otherCa,
     sandboxUrl,
+    bankServer: server,
     qwac,
     qseal,
     transport,
     obSeal,
     ssaFile,
+    berlinGroupBankEntry: berlinGroupBank,
     ukBankEntry,
     ukBankFile,
     directoryJwks,
@@ -160,13 +176,17 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
 }
 
 /** A software statement as a directory issues one: signed by its key, publishing the software's keys and redirects. */
-export async function softwareStatement(directoryKey: Parameters<SignJWT['sign']>[0], softwareJwks: JSONWebKeySet): Promise<string> {
+export async function softwareStatement(
+  directoryKey: Parameters<SignJWT['sign']>[0],
+  softwareJwks: JSONWebKeySet,
+  redirectUris: readonly string[] = ['https://localhost/pay/return'],
+): Promise<string> {
   return new SignJWT({
     software_id: SOFTWARE_ID,
     org_id: ORG_ID,
     software_client_name: 'openpis test',
     software_jwks: softwareJwks,
-    software_redirect_uris: ['https://localhost/pay/return'],
+    software_redirect_uris: redirectUris,
     software_roles: ['PISP'],
   })
     .setProtectedHeader({ alg: 'PS256', kid: 'directory-1', typ: 'JWT' })
