@@ -37,6 +37,9 @@ import { browserSkip, launchBrowser, startAll } from './browser-harness.js';
 /** The live entries' ids: banks an operator adds, not the sandbox catalogue's. */
 const BERLIN_GROUP_LIVE = 'c0ffee00-0000-4000-8000-00000000b601';
 const UK_LIVE = 'c0ffee00-0000-4000-8000-00000000b602';
+/** The operator as payers see it (fictitious). */
+const OPERATOR_NAME = 'Example Pay Ltd';
+const REGULATORY_STATEMENT = 'Example Pay Ltd is authorised by the Financial Conduct Authority (PSDGB-FCA-123456)';
 /** The strict bank's test payers' password (its built-in fixtures). */
 const SANDBOX_PASSWORD = 'sandbox';
 
@@ -101,7 +104,12 @@ describe(
         TLS_KEY_FILE: serviceCertificate.keyFile,
         // No sandbox bank: the catalogue file has no bank, every bank is one the operator adds.
         PROVIDER_CATALOGUE_FILE: noBanks,
-        WORKER_POLL_INTERVAL_MS: '100',
+        // Who initiates the payment, as the payer must be told it (the review sentence and every page's footer).
+      OPERATOR_NAME: OPERATOR_NAME,
+      OPERATOR_REGULATORY_STATEMENT: REGULATORY_STATEMENT,
+      OPERATOR_TERMS_URL: 'https://pay.example/terms',
+      OPERATOR_PRIVACY_URL: 'https://pay.example/privacy',
+      WORKER_POLL_INTERVAL_MS: '100',
       };
       https = new Agent({ connect: { ca: world.ca.caPem } });
       // A failed start fails the file; the after hook stops what started.
@@ -287,6 +295,10 @@ describe(
       await page.goto(redirectUrl);
       await page.getByRole('heading', { name: 'Check your payment' }).waitFor();
       await screenshot(page, 'berlin-group-review');
+      // A production payment: no sandbox notice; the operator named as the one initiating it, its statement in the footer.
+      assert.equal(await page.getByText(/sandbox/i).count(), 0);
+      assert.ok(await page.getByText(`initiated by ${OPERATOR_NAME}`, { exact: false }).first().isVisible());
+      assert.ok(await page.getByText(REGULATORY_STATEMENT).isVisible());
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL((url) => url.origin === new URL(world.sandboxUrl).origin);
       await page.getByLabel('User ID').fill('alice');
