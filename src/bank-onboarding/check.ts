@@ -18,7 +18,7 @@ import { BankIdentityError, type CertificateReport } from '../identity/identity.
 import { withRegistration } from '../providers/bank-registrations.js';
 import type { Bank } from '../providers/catalogue.js';
 import { mutualTlsAgent } from '../connectors/transport.js';
-import { ukSigningKeysOf, type BankReach, type OnboardingSetup } from './setup.js';
+import { payerReturnAddress, ukSigningKeysOf, type BankReach, type OnboardingSetup } from './setup.js';
 import { StandardAnswers, type BankAnswer } from './standard-answers.js';
 
 export type CheckOutcome = 'pass' | 'warn' | 'fail';
@@ -61,7 +61,7 @@ export async function checkBank(setup: OnboardingSetup, bankId: string, store?: 
     return report();
   }
   lines.push(...certificateLines(reach.certificates, standard));
-  const settings = await settingsWithRegistration(bank, store, add);
+  const settings = await settingsWithRegistration(bank, store, payerReturnAddress(setup.config), add);
   const base = mutualTlsAgent(reach.identity.tls ?? {});
   try {
     const reached = await reachBank(base, addressOf(settings));
@@ -85,6 +85,7 @@ export async function checkBank(setup: OnboardingSetup, bankId: string, store?: 
 async function settingsWithRegistration(
   bank: Bank,
   store: BankRegistrationStore | undefined,
+  returnAddress: string,
   add: (check: string, outcome: CheckOutcome, reason: string) => void,
 ): Promise<Bank['connector']> {
   if (bank.connector.standard !== 'uk-open-banking') return bank.connector;
@@ -94,7 +95,21 @@ async function settingsWithRegistration(
     add('registration', 'warn', `no registration kept for ${bank.id}: using the client id of its settings (${settings.clientId})`);
     return settings;
   }
-  add('registration', 'pass', `client ${registration.clientId} (${registration.tokenEndpointAuthMethod})`);
+  const registered = registration.answer['redirect_uris'];
+  if (
+    settings.authorisation === 'redirect' &&
+    Array.isArray(registered) &&
+    !registered.some((uri) => typeof uri === 'string' && uri.replace(/\/+$/, '') === returnAddress)
+  ) {
+    // The bank sends payers back only to a registered address (BASE_URL changed since, or the SSA listed others).
+    add(
+      'registration',
+      'fail',
+      `client ${registration.clientId} is registered with the redirect URIs ${registered.join(', ')}, not ${returnAddress}, where payers ` +
+        `come back to us (BASE_URL + /pay/return): the bank would refuse every payment's authorisation; run openpis banks register ` +
+        `${bank.id} --update (with a software statement listing it)`,
+    );
+  } else add('registration', 'pass', `client ${registration.clientId} (${registration.tokenEndpointAuthMethod})`);
   return withRegistration(settings, registration);
 }
 

@@ -85,6 +85,14 @@ export function onboardingSetup(
   };
 }
 
+/**
+ * Where a bank sends the payer back to us: the one fixed return address of the service (`{BASE_URL}/pay/return`,
+ * src/flow/steps/callback.ts), which a UK bank accepts only when it is among the client's registered redirect URIs.
+ */
+export function payerReturnAddress(config: Pick<Config, 'baseUrl'>): string {
+  return `${config.baseUrl}/pay/return`;
+}
+
 /** The bank's UK settings, or an error saying it is of another standard. */
 export function ukSettingsOf(bank: Bank): UkOpenBankingSettings {
   const settings: ConnectorSettings = bank.connector;

@@ -23,6 +23,8 @@ export const UK_BANK = 'a1b2c3d4-0000-4000-8000-000000000002';
 export const SIGNING_KID = 'obseal-kid-1';
 export const SOFTWARE_ID = 'openpisTestSoftware1';
 export const ORG_ID = '0015800001041RbAAI';
+/** The software statement's redirect URI unless a test names its own: the service at https://localhost. */
+const DEFAULT_REDIRECT_URI = 'https://localhost/pay/return';
 
 export interface StrictWorld {
   readonly ca: TestCertificateAuthority;
@@ -42,6 +44,8 @@ export interface StrictWorld {
   readonly ukBankEntry: Readonly<Record<string, unknown>>;
   readonly ukBankFile: string;
   readonly directoryJwks: JSONWebKeySet;
+  /** Another software statement of ours, signed by the directory, listing `redirectUris`: its file. */
+  softwareStatementFile(name: string, redirectUris: readonly string[]): Promise<string>;
   /** The operator's environment for the service and the CLI. */
   readonly env: Record<string, string>;
   readonly config: (overrides?: Record<string, string>) => Config;
@@ -136,6 +140,8 @@ export async function startStrictWorld(options: StrictWorldOptions = {}): Promis
 
   const env: Record<string, string> = {
     NODE_ENV: 'test',
+    // The service's address as the software statement lists it: payers come back to {BASE_URL}/pay/return.
+    BASE_URL: new URL(options.softwareRedirectUris?.[0] ?? DEFAULT_REDIRECT_URI).origin,
     SANDBOX_BANK_URL: sandboxUrl,
     PROVIDER_CATALOGUE_FILE: serviceCatalogueFile,
     DATABASE_URL: `sqlite:${join(ca.dir, 'openpis.sqlite')}`,
@@ -165,6 +171,18 @@ export async function startStrictWorld(options: StrictWorldOptions = {}): Promis
     ukBankEntry,
     ukBankFile,
     directoryJwks,
+    async softwareStatementFile(name, redirectUris) {
+      const file = join(ca.dir, `${name}.jwt`);
+      writeFileSync(
+        file,
+        await softwareStatement(
+          directory.privateKey,
+          { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] },
+          redirectUris,
+        ),
+      );
+      return file;
+    },
     env,
     config: (overrides = {}) => loadConfig({ ...env, ...overrides }),
     async close() {
@@ -179,7 +197,7 @@ export async function startStrictWorld(options: StrictWorldOptions = {}): Promis
 export async function softwareStatement(
   directoryKey: Parameters<SignJWT['sign']>[0],
   softwareJwks: JSONWebKeySet,
-  redirectUris: readonly string[] = ['https://localhost/pay/return'],
+  redirectUris: readonly string[] = [DEFAULT_REDIRECT_URI],
 ): Promise<string> {
   return new SignJWT({
     software_id: SOFTWARE_ID,

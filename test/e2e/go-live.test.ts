@@ -105,11 +105,11 @@ describe(
         // No sandbox bank: the catalogue file has no bank, every bank is one the operator adds.
         PROVIDER_CATALOGUE_FILE: noBanks,
         // Who initiates the payment, as the payer must be told it (the review sentence and every page's footer).
-      OPERATOR_NAME: OPERATOR_NAME,
-      OPERATOR_REGULATORY_STATEMENT: REGULATORY_STATEMENT,
-      OPERATOR_TERMS_URL: 'https://pay.example/terms',
-      OPERATOR_PRIVACY_URL: 'https://pay.example/privacy',
-      WORKER_POLL_INTERVAL_MS: '100',
+        OPERATOR_NAME: OPERATOR_NAME,
+        OPERATOR_REGULATORY_STATEMENT: REGULATORY_STATEMENT,
+        OPERATOR_TERMS_URL: 'https://pay.example/terms',
+        OPERATOR_PRIVACY_URL: 'https://pay.example/privacy',
+        WORKER_POLL_INTERVAL_MS: '100',
       };
       https = new Agent({ connect: { ca: world.ca.caPem } });
       // A failed start fails the file; the after hook stops what started.
@@ -398,6 +398,33 @@ describe(
         'token',
         /^the token endpoint refused us: invalid_client — The client assertion does not verify.*check OB_SIGNING_KEY_ID is the kid in the software statement/,
       );
+    });
+
+    it('BASE_URL moved since the UK registration: banks check says the bank would send payers back to the old address', async () => {
+      const { code, report } = await check(UK_LIVE, { BASE_URL: 'https://pay.example' });
+      assert.equal(code, 1);
+      assertFailed(
+        report,
+        'registration',
+        new RegExp(
+          `^client .+ is registered with the redirect URIs ${baseUrl}/pay/return, not https://pay.example/pay/return, where payers come back to us \\(BASE_URL \\+ /pay/return\\): the bank would refuse every payment's authorisation; run openpis banks register ${UK_LIVE} --update`,
+        ),
+      );
+    });
+
+    it('a software statement without our return address: banks register refuses before asking the bank, and says what to fix', async () => {
+      const statement = await world.softwareStatementFile('go-live-other-redirects', ['https://elsewhere.example/callback']);
+      const refused = await openpis({ OB_SSA_FILE: statement }, 'banks', 'register', UK_LIVE, '--update');
+      assert.notEqual(refused.code, 0);
+      assert.match(
+        refused.stderr,
+        new RegExp(
+          `The software statement \\(OB_SSA_FILE\\) lists the redirect URIs https://elsewhere.example/callback, not ${baseUrl}/pay/return, where payers come back to us`,
+        ),
+      );
+      // The registration kept is still the one that works.
+      const { code } = await check(UK_LIVE);
+      assert.equal(code, 0);
     });
   },
 );
