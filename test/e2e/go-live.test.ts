@@ -428,4 +428,14 @@ describe('going live: openpis in production over HTTPS against a strict stand-al
     const { code } = await check(UK_LIVE);
     assert.equal(code, 0);
   });
+
+  it('the service logged no error on the way', () => {
+    assert.match(service.output(), new RegExp(`openpis is listening on ${baseUrl}`));
+    // Its log lines are pino's JSON: an error is level 50, a fatal one 60.
+    const errors = service
+      .output()
+      .split('\n')
+      .filter((entry) => /"level":(50|60)/.test(entry));
+    assert.deepEqual(errors, []);
+  });
 });
