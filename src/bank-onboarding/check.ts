@@ -317,6 +317,16 @@ async function liveBankChecks(
       );
       return;
     }
+    if (refused?.status === 404) {
+      // A bare 404 may be the bank's "no such payment", or an address that is not its API (a wrong baseUrl path).
+      add(
+        check,
+        'warn',
+        `the bank answered HTTP 404 without the standard's error body to a read at ${refused.url}: it may hold no such payment, ` +
+          "or the address is not the bank's API (check the entry's addresses)",
+      );
+      return;
+    }
     add(check, 'fail', refusalReason(error, answers));
   }
 }
@@ -326,9 +336,8 @@ function tokenAnswer(answers: readonly RecordedAnswer[]): RecordedAnswer | undef
   return answers.find((answer) => /\/token$/.test(new URL(answer.url).pathname));
 }
 
-/** The bank's answer is that it knows no such payment (Berlin Group RESOURCE_UNKNOWN, UK UK.OBIE.Resource.NotFound, a 404). */
+/** The bank's answer, in its standard's words, is that it knows no such payment (Berlin Group RESOURCE_UNKNOWN, UK UK.OBIE.Resource.NotFound). */
 function isUnknownResource(answer: RecordedAnswer): boolean {
-  if (answer.status === 404) return true;
   const body = parsedBody(answer);
   const tppMessages = body?.['tppMessages'];
   if (
