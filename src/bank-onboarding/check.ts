@@ -4,7 +4,8 @@
  * sandbox it creates, reads and cancels a payment through the bank's own connector — so what passes here is what
  * the service does; a live bank gets no test payment, but a read of a payment that cannot exist, which it answers
  * only once it has accepted our certificate, signature or token — with every answer recorded on the way and
- * validated against the standard's OpenAPI file (standard-answers.ts). One line per check: pass, warn or fail with a reason an operator can act on.
+ * validated against the standard's OpenAPI file (standard-answers.ts). One line per check: pass, warn or fail with a
+ * reason an operator can act on.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -336,7 +337,10 @@ function tokenAnswer(answers: readonly RecordedAnswer[]): RecordedAnswer | undef
   return answers.find((answer) => /\/token$/.test(new URL(answer.url).pathname));
 }
 
-/** The bank's answer, in its standard's words, is that it knows no such payment (Berlin Group RESOURCE_UNKNOWN, UK UK.OBIE.Resource.NotFound). */
+/**
+ * The bank's answer, in its standard's words, is that it knows no such payment (Berlin Group RESOURCE_UNKNOWN, UK
+ * UK.OBIE.Resource.NotFound).
+ */
 function isUnknownResource(answer: RecordedAnswer): boolean {
   const body = parsedBody(answer);
   const tppMessages = body?.['tppMessages'];
