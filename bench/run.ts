@@ -473,8 +473,8 @@ async function seedPayments(handle: DatabaseHandle, clientId: string, count: num
         SELECT ${seed('s')}, ${clientId}, ${seed('p')}, 1, 'PAYMENT_EXECUTION_COMPLETED', NULL, ${at}
         FROM (${series(from, to)}) AS n`.execute(trx);
       await sql`
-        INSERT INTO events (id, client_id, position, type, payment_id, body, created_at)
-        SELECT ${seed('ev')}, ${clientId}, ${base} + i, 'payment.status.updated', ${seed('p')}, '{}', ${at}
+        INSERT INTO events (id, client_id, position, type, subject_type, subject_id, body, created_at)
+        SELECT ${seed('ev')}, ${clientId}, ${base} + i, 'payment.status.updated', 'payment', ${seed('p')}, '{}', ${at}
         FROM (${series(from, to)}) AS n`.execute(trx);
     });
   }

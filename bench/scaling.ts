@@ -242,13 +242,13 @@ async function copyPayments(handle: DatabaseHandle, count: number): Promise<void
   if (originals.length === 0) throw new Error('no open payment to copy for the backlog');
   const history = await handle.db.selectFrom('payment_status_history').selectAll().execute();
   const jobs = await handle.db.selectFrom('jobs').selectAll().execute();
-  const byPayment = <T extends { payment_id: string }>(rows: readonly T[]): Map<string, T[]> => {
+  const byKey = <T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> => {
     const grouped = new Map<string, T[]>();
-    for (const row of rows) grouped.set(row.payment_id, [...(grouped.get(row.payment_id) ?? []), row]);
+    for (const row of rows) grouped.set(keyOf(row), [...(grouped.get(keyOf(row)) ?? []), row]);
     return grouped;
   };
-  const historyOf = byPayment(history);
-  const jobsOf = byPayment(jobs);
+  const historyOf = byKey(history, (record) => record.payment_id);
+  const jobsOf = byKey(jobs, (job) => job.subject_id);
   const box = testSecretBox();
   const batch = 500;
   for (let from = 0; from < count; from += batch) {
@@ -269,7 +269,7 @@ async function copyPayments(handle: DatabaseHandle, count: number): Promise<void
       });
       for (const record of historyOf.get(original.id) ?? []) records.push({ ...record, id: randomUUID(), payment_id: id });
       for (const job of jobsOf.get(original.id) ?? [])
-        copiedJobs.push({ ...job, id: randomUUID(), payment_id: id, locked_by: null, locked_until: null });
+        copiedJobs.push({ ...job, id: randomUUID(), subject_id: id, locked_by: null, locked_until: null });
     }
     await handle.db.transaction().execute(async (trx) => {
       await trx.insertInto('payments').values(payments).execute();
@@ -441,7 +441,7 @@ async function storm(dir: string): Promise<void> {
           const row = await handle.db
             .selectFrom('webhook_events')
             .select((eb) => eb.fn.countAll<string>().as('n'))
-            .where('payment_id', 'in', healthyIds)
+            .where('subject_id', 'in', healthyIds)
             .where('state', '!=', 'delivered')
             .executeTakeFirstOrThrow();
           if (Number(row.n) === 0) break;

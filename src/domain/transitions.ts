@@ -12,6 +12,9 @@
  * - final statuses (top-level FAILED or COMPLETED) have no way out.
  */
 import { DETAILED_STATUSES, isFinal, phaseOf, type DetailedStatus } from './detailed-status.js';
+import { assertMove, canMove, IllegalTransitionError, type Lifecycle } from './lifecycle.js';
+
+export { IllegalTransitionError };
 
 const FORWARD: Readonly<Record<DetailedStatus, readonly DetailedStatus[]>> = {
   // Phase 1: provider selection (hosted mode)
@@ -146,22 +149,19 @@ export const TRANSITIONS: Readonly<Record<DetailedStatus, readonly DetailedStatu
   DETAILED_STATUSES.map((from) => [from, mayGoBackFrom(from) ? [...FORWARD[from], BACK_TO_BANK_SELECTION] : FORWARD[from]]),
 ) as Record<DetailedStatus, readonly DetailedStatus[]>;
 
-export function canTransition(from: DetailedStatus, to: DetailedStatus): boolean {
-  return TRANSITIONS[from].includes(to);
-}
+/** A payment's lifecycle: its detailed statuses and the table above. */
+export const PAYMENT_LIFECYCLE: Lifecycle<DetailedStatus> = {
+  subjectType: 'payment',
+  statuses: DETAILED_STATUSES,
+  transitions: TRANSITIONS,
+};
 
-export class IllegalTransitionError extends Error {
-  constructor(
-    readonly from: DetailedStatus,
-    readonly to: DetailedStatus,
-  ) {
-    super(`Illegal status transition ${from} → ${to}`);
-    this.name = 'IllegalTransitionError';
-  }
+export function canTransition(from: DetailedStatus, to: DetailedStatus): boolean {
+  return canMove(PAYMENT_LIFECYCLE, from, to);
 }
 
 export function assertTransition(from: DetailedStatus, to: DetailedStatus): void {
-  if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+  assertMove(PAYMENT_LIFECYCLE, from, to);
 }
 
 /** Hosted mode starts at bank selection; custom mode at the follow-up data check (decisions §3). */

@@ -445,7 +445,7 @@ export class FlowEngine {
   }
 
   private async bankStatusJob(job: Job): Promise<JobOutcome> {
-    let payment = await this.store.load(job.paymentId);
+    let payment = await this.store.load(job.subjectId);
     if (payment === undefined || isFinal(payment.detailedStatus)) return { kind: 'done' };
     const leaseUntil = flowStateOf(payment).leaseUntil;
     if (leaseUntil !== undefined && leaseUntil > this.now().toISOString()) return this.whenReleased(leaseUntil);
@@ -481,7 +481,7 @@ export class FlowEngine {
   }
 
   private async expiryJob(job: Job): Promise<JobOutcome> {
-    let payment = await this.store.load(job.paymentId);
+    let payment = await this.store.load(job.subjectId);
     if (payment === undefined || isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'done' };
     const nowIso = this.now().toISOString();
     if (payment.flowExpiresAt > nowIso) return { kind: 'retry', runAt: payment.flowExpiresAt };

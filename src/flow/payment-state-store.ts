@@ -110,7 +110,7 @@ export class PaymentStateStore {
               .selectFrom('jobs as j')
               .select('j.id')
               .whereRef('j.client_id', '=', 'p.client_id')
-              .whereRef('j.payment_id', '=', 'p.id')
+              .whereRef('j.subject_id', '=', 'p.id')
               .where((inner) =>
                 inner.or([
                   inner('j.kind', '=', 'bank-status'),

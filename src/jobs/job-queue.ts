@@ -8,46 +8,52 @@
 import { newRecordId } from '../domain/ids.js';
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, JobsTable } from '../storage/schema.js';
-import type { JobKind, JobSchedule } from './job-kinds.js';
+import type { SubjectType } from '../domain/lifecycle.js';
+import { subjectTypeOfJob, type JobKind, type JobSchedule } from './job-kinds.js';
+
+/** What a job works on: its subject's id and client (the subject's type follows from the job's kind). */
+export interface JobSubject {
+  readonly id: string;
+  readonly clientId: string;
+}
 
 export interface Job {
   readonly id: string;
   readonly kind: JobKind;
-  readonly paymentId: string;
+  readonly subjectType: SubjectType;
+  /** The id of the payment (or other subject) the job works on. */
+  readonly subjectId: string;
   readonly runAt: string;
   /** How many times the job ran before without finishing (for backoff). */
   readonly attempts: number;
 }
 
-/** Creates or re-times the payment's jobs (one per kind) inside the caller's transaction. */
+/** Creates or re-times the subject's jobs (one per kind) inside the caller's transaction. */
 export async function scheduleJobs(
   trx: Transaction<Database>,
-  payment: { readonly id: string; readonly clientId: string },
+  subject: JobSubject,
   schedule: readonly JobSchedule[],
   at: string,
 ): Promise<void> {
-  for (const row of jobRows(payment, schedule, at)) {
+  for (const row of jobRows(subject, schedule, at)) {
     await trx
       .insertInto('jobs')
       .values(row)
       .onConflict((conflict) =>
-        conflict.columns(['client_id', 'payment_id', 'kind']).doUpdateSet({ run_at: row.run_at, attempts: 0, updated_at: at }),
+        conflict.columns(['client_id', 'subject_id', 'kind']).doUpdateSet({ run_at: row.run_at, attempts: 0, updated_at: at }),
       )
       .execute();
   }
 }
 
-/** The rows of a payment's jobs to schedule, new, due at their `runAt`. */
-export function jobRows(
-  payment: { readonly id: string; readonly clientId: string },
-  schedule: readonly JobSchedule[],
-  at: string,
-): Insertable<JobsTable>[] {
+/** The rows of a subject's jobs to schedule, new, due at their `runAt`. */
+export function jobRows(subject: JobSubject, schedule: readonly JobSchedule[], at: string): Insertable<JobsTable>[] {
   return schedule.map((job) => ({
     id: newRecordId(),
     kind: job.kind,
-    client_id: payment.clientId,
-    payment_id: payment.id,
+    client_id: subject.clientId,
+    subject_type: subjectTypeOfJob(job.kind),
+    subject_id: subject.id,
     run_at: job.runAt,
     attempts: 0,
     locked_by: null,
@@ -58,13 +64,9 @@ export function jobRows(
   }));
 }
 
-/** Drops the payment's jobs (of the given kinds, or all) inside the caller's transaction. */
-export async function cancelJobs(
-  trx: Transaction<Database>,
-  payment: { readonly id: string; readonly clientId: string },
-  kinds?: readonly JobKind[],
-): Promise<void> {
-  let query = trx.deleteFrom('jobs').where('client_id', '=', payment.clientId).where('payment_id', '=', payment.id);
+/** Drops the subject's jobs (of the given kinds, or all) inside the caller's transaction. */
+export async function cancelJobs(trx: Transaction<Database>, subject: JobSubject, kinds?: readonly JobKind[]): Promise<void> {
+  let query = trx.deleteFrom('jobs').where('client_id', '=', subject.clientId).where('subject_id', '=', subject.id);
   if (kinds !== undefined) query = query.where('kind', 'in', [...kinds]);
   await query.execute();
 }
@@ -102,7 +104,8 @@ export class JobQueue {
       return rows.map((row) => ({
         id: row.id,
         kind: row.kind as JobKind,
-        paymentId: row.payment_id,
+        subjectType: row.subject_type as SubjectType,
+        subjectId: row.subject_id,
         runAt: row.run_at,
         attempts: Number(row.attempts),
       }));

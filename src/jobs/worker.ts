@@ -100,7 +100,10 @@ export class JobWorker {
     } catch (error) {
       // A failing handler must not lose the job: back off and try again.
       const delayMs = delayAfterError(job, handler);
-      logger.error({ err: error, jobId: job.id, kind: job.kind, paymentId: job.paymentId }, 'job failed; will retry');
+      logger.error(
+        { err: error, jobId: job.id, kind: job.kind, subjectType: job.subjectType, subjectId: job.subjectId },
+        'job failed; will retry',
+      );
       this.options.onJobFinished?.(job.kind, 'error');
       await queue
         .retryAt(job, workerId, new Date(now().getTime() + delayMs).toISOString(), error instanceof Error ? error.message : String(error))

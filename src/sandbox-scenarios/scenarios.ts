@@ -420,6 +420,6 @@ async function shortenFlowDeadline(db: Kysely<Database>, paymentId: string, seco
   const at = new Date(Date.now() + seconds * 1000).toISOString();
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('payments').set({ flow_expires_at: at }).where('id', '=', paymentId).execute();
-    await trx.updateTable('jobs').set({ run_at: at }).where('payment_id', '=', paymentId).where('kind', '=', 'flow-expiry').execute();
+    await trx.updateTable('jobs').set({ run_at: at }).where('subject_id', '=', paymentId).where('kind', '=', 'flow-expiry').execute();
   });
 }

@@ -135,10 +135,13 @@ export type WebhookEventState = 'pending' | 'delivered' | 'gone' | 'failed' | 'r
 export interface WebhookEventsTable {
   /** The event id: sent as `webhook-id`, stable across retries. */
   id: string;
-  payment_id: string;
+  /** What the event is about (src/domain/lifecycle.ts): deliveries of one subject go out in `sequence` order. */
+  subject_type: string;
+  subject_id: string;
   client_id: string;
+  /** The status record the event reports (unique: one delivery per record). */
   status_record_id: string;
-  /** The status record's sequence: deliveries of one payment go out in this order. */
+  /** The status record's sequence: deliveries of one subject go out in this order. */
   sequence: number;
   url: string;
   /** The exact bytes signed and sent on every attempt. */
@@ -153,7 +156,7 @@ export interface WebhookEventsTable {
   delivered_at: string | null;
 }
 
-/** The event feed: every event of every payment, whether or not it is delivered as a webhook. */
+/** The event feed: every event of every subject, whether or not it is delivered as a webhook. */
 export interface EventsTable {
   /** The event id: a webhook delivery of this event carries it as `webhook-id`. */
   id: string;
@@ -164,7 +167,9 @@ export interface EventsTable {
    */
   position: ColumnType<number, number | null, number>;
   type: string;
-  payment_id: string;
+  /** What the event is about (src/domain/lifecycle.ts). */
+  subject_type: string;
+  subject_id: string;
   /** The exact JSON a webhook of this event delivers. */
   body: string;
   created_at: string;
@@ -184,9 +189,11 @@ export interface WebhookAttemptsTable {
 export interface JobsTable {
   id: string;
   kind: string;
-  /** The payment's client: it leads the table's keys (docs/scaling.md). */
+  /** The subject's client: it leads the table's keys (docs/scaling.md). */
   client_id: string;
-  payment_id: string;
+  /** What the job works on (the type follows from the kind: src/jobs/job-kinds.ts). */
+  subject_type: string;
+  subject_id: string;
   run_at: string;
   attempts: number;
   locked_by: string | null;

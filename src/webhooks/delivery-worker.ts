@@ -62,7 +62,8 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryOptions): Po
         options.logger.info(
           {
             eventId: event.id,
-            paymentId: event.paymentId,
+            subjectType: event.subjectType,
+            subjectId: event.subjectId,
             attempt: event.attempts + 1,
             outcome: result.outcome,
             statusCode: result.statusCode,

@@ -1,8 +1,8 @@
 /**
  * The webhook outbox in the database: events written with their status records (src/flow/status-writer.ts),
  * claimed here for delivery with leases (several processes share the work; `FOR UPDATE SKIP LOCKED` on
- * PostgreSQL), one payment's events strictly in order: an event is due only when no earlier event of its
- * payment is still pending.
+ * PostgreSQL), one subject's events (a payment's, a payment link's) strictly in order: an event is due only when no
+ * earlier event of its subject is still pending.
  */
 import { newRecordId } from '../domain/ids.js';
 import type { Kysely } from 'kysely';
@@ -13,7 +13,9 @@ import type { DeliveryResult } from './deliver.js';
 
 export interface OutboxEvent {
   readonly id: string;
-  readonly paymentId: string;
+  readonly subjectType: string;
+  /** The payment (or other subject) the event is about. */
+  readonly subjectId: string;
   readonly clientId: string;
   readonly sequence: number;
   readonly url: string;
@@ -24,7 +26,7 @@ export interface OutboxEvent {
 
 export interface WebhookEventView {
   readonly eventId: string;
-  readonly paymentId: string;
+  readonly subjectId: string;
   readonly sequence: number;
   readonly state: WebhookEventState;
   readonly attempts: number;
@@ -66,7 +68,7 @@ export class WebhookOutbox {
               eb
                 .selectFrom('webhook_events as earlier')
                 .select('earlier.id')
-                .whereRef('earlier.payment_id', '=', 'e.payment_id')
+                .whereRef('earlier.subject_id', '=', 'e.subject_id')
                 .whereRef('earlier.sequence', '<', 'e.sequence')
                 .where('earlier.state', '=', 'pending'),
             ),
@@ -85,7 +87,8 @@ export class WebhookOutbox {
         .execute();
       return rows.map((row) => ({
         id: row.id,
-        paymentId: row.payment_id,
+        subjectType: row.subject_type,
+        subjectId: row.subject_id,
         clientId: row.client_id,
         sequence: Number(row.sequence),
         url: row.url,
@@ -126,7 +129,7 @@ export class WebhookOutbox {
 
   /**
    * Records one attempt and moves the event on: `state` and, while pending, when to try next. A `gone` event
-   * stops every other pending event of its payment (410 stops deliveries for the payment, decisions §4).
+   * stops every other pending event of its subject (410 stops deliveries for the payment, decisions §4).
    */
   async recordAttempt(
     event: OutboxEvent,
@@ -168,16 +171,16 @@ export class WebhookOutbox {
         await trx
           .updateTable('webhook_events')
           .set({ state: 'gone', updated_at: this.now().toISOString() })
-          .where('payment_id', '=', event.paymentId)
+          .where('subject_id', '=', event.subjectId)
           .where('state', '=', 'pending')
           .execute();
       }
     });
   }
 
-  /** Every event of a payment with its attempts, in order (operator CLI). */
-  async listForPayment(paymentId: string): Promise<WebhookEventView[]> {
-    const events = await this.db.selectFrom('webhook_events').selectAll().where('payment_id', '=', paymentId).orderBy('sequence').execute();
+  /** Every event of a payment (or other subject) with its attempts, in order (operator CLI). */
+  async listForSubject(subjectId: string): Promise<WebhookEventView[]> {
+    const events = await this.db.selectFrom('webhook_events').selectAll().where('subject_id', '=', subjectId).orderBy('sequence').execute();
     const attempts =
       events.length === 0
         ? []
@@ -193,7 +196,7 @@ export class WebhookOutbox {
             .execute();
     return events.map((event) => ({
       eventId: event.id,
-      paymentId: event.payment_id,
+      subjectId: event.subject_id,
       sequence: Number(event.sequence),
       state: event.state,
       attempts: Number(event.attempts),

@@ -4,9 +4,10 @@
  * deduplicates on `webhook-id` must see the same content each time.
  */
 import { topLevelStatus, type DetailedStatus, type FailureReason, type PaymentStatus } from '../domain/detailed-status.js';
+import type { EventType } from './event-types.js';
 
-/** The only event type so far. */
-export const PAYMENT_STATUS_UPDATED = 'payment.status.updated';
+/** A payment's event: one per status record (src/webhooks/event-types.ts lists every type). */
+export const PAYMENT_STATUS_UPDATED = 'payment.status.updated' satisfies EventType;
 
 export interface PaymentStatusUpdatedData {
   /** Our id of the payment. */

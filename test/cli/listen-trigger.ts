@@ -186,7 +186,7 @@ export async function describeListenAndTrigger(database: TestDatabaseKind['name'
         const events = await service.database.db
           .selectFrom('events')
           .selectAll()
-          .where('payment_id', '=', paymentId)
+          .where('subject_id', '=', paymentId)
           .orderBy('position')
           .execute();
         assert.equal(events.length, 1, 'a hosted payment starts with one status');

@@ -71,7 +71,7 @@ describe('console pages', () => {
     assert.equal(other.status, 404);
     assert.equal(unknown.status, 404);
     assert.equal(other.html, unknown.html);
-    const [event] = await app.database.db.selectFrom('webhook_events').select('id').where('payment_id', '=', globexPayment).execute();
+    const [event] = await app.database.db.selectFrom('webhook_events').select('id').where('subject_id', '=', globexPayment).execute();
     assert.ok(event !== undefined);
     await member.get('/console/payments');
     assert.equal((await member.post(`/console/payments/${globexPayment}/webhooks/${event.id}/redeliver`, {})).status, 404);
@@ -157,7 +157,7 @@ describe('console pages', () => {
     assert.match(text, /PROVIDER_SELECTION_REDIRECT_PENDING/);
     assert.match(text, /Bank calls/);
     assert.match(text, /Redeliver<span class="visually-hidden"> event #1</);
-    const [event] = await app.database.db.selectFrom('webhook_events').selectAll().where('payment_id', '=', paymentId).execute();
+    const [event] = await app.database.db.selectFrom('webhook_events').selectAll().where('subject_id', '=', paymentId).execute();
     assert.ok(event !== undefined);
     await app.database.db
       .updateTable('webhook_events')

@@ -107,7 +107,7 @@ for (const kind of kinds) {
       const rows = await flow.app.database.db
         .selectFrom('payments')
         .select(['id', 'detailed_status'])
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.payment_id', '=', 'payments.id'))))
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.subject_id', '=', 'payments.id'))))
         .execute();
       return rows
         .filter((row) => !row.detailed_status.endsWith('_COMPLETED') && !row.detailed_status.endsWith('_FAILED'))
@@ -222,7 +222,7 @@ for (const kind of kinds) {
         .where('id', '=', custom.paymentId)
         .execute();
       for (const paymentId of [custom.paymentId, hosted.paymentId]) {
-        await flow.app.database.db.deleteFrom('jobs').where('payment_id', '=', paymentId).execute();
+        await flow.app.database.db.deleteFrom('jobs').where('subject_id', '=', paymentId).execute();
       }
       const stranded = await paymentsWithoutFuture();
       assert.ok(stranded.includes(custom.paymentId) && stranded.includes(hosted.paymentId), stranded.join(', '));

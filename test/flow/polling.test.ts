@@ -110,7 +110,13 @@ describe('polling a payment at the bank', () => {
     await flow.waitFor(created.paymentId, (status) => status === 'PAYMENT_CONSENT_REDIRECT_PENDING');
     const handler = flow.app.app.jobHandlers['bank-status'];
     assert.ok(handler !== undefined);
-    const job = { id: 'test-job', kind: 'bank-status' as const, paymentId: created.paymentId, runAt: new Date().toISOString() };
+    const job = {
+      id: 'test-job',
+      kind: 'bank-status' as const,
+      subjectType: 'payment' as const,
+      subjectId: created.paymentId,
+      runAt: new Date().toISOString(),
+    };
     const delay = async (attempts: number): Promise<number> => {
       const before = Date.now();
       const outcome = await handler({ ...job, attempts });
@@ -128,7 +134,13 @@ describe('polling a payment at the bank', () => {
   it('a look at the bank that failed is tried again at the polling pace, however long the job has polled', () => {
     const handler = flow.app.app.jobHandlers['bank-status'];
     assert.ok(handler !== undefined);
-    const job = { id: 'test-job', kind: 'bank-status' as const, paymentId: 'any', runAt: new Date().toISOString() };
+    const job = {
+      id: 'test-job',
+      kind: 'bank-status' as const,
+      subjectType: 'payment' as const,
+      subjectId: 'any',
+      runAt: new Date().toISOString(),
+    };
     // The worker's default backoff doubles with the job's runs (2^7 s after seven polls, up to 10 minutes): a payment
     // polled for long would look pending for minutes after one failed run. The bank-status job keeps its schedule.
     assert.equal(

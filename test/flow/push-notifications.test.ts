@@ -103,7 +103,7 @@ for (const kind of await testDatabaseKinds()) {
       const job = await flow.app.database.db
         .selectFrom('jobs')
         .select(['run_at', 'locked_by'])
-        .where('payment_id', '=', paymentId)
+        .where('subject_id', '=', paymentId)
         .where('kind', '=', 'bank-status')
         .executeTakeFirst();
       return job !== undefined && job.locked_by === null && Date.parse(job.run_at) > Date.now() + 60_000 ? true : undefined;

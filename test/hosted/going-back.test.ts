@@ -41,7 +41,7 @@ for (const kind of kinds)
       const rows = await flow.app.database.db
         .selectFrom('webhook_events')
         .select(['body', 'sequence'])
-        .where('payment_id', '=', paymentId)
+        .where('subject_id', '=', paymentId)
         .orderBy('sequence')
         .execute();
       return rows.map((row) => (JSON.parse(String(row.body)) as { data: { detailedStatus: string } }).data.detailedStatus);

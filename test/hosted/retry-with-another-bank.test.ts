@@ -125,7 +125,7 @@ for (const kind of kinds)
       const events = await flow.app.database.db
         .selectFrom('webhook_events')
         .select(['body', 'url'])
-        .where('payment_id', '=', retryId)
+        .where('subject_id', '=', retryId)
         .orderBy('sequence')
         .execute();
       assert.equal(events[0]?.url, 'https://merchant.example/hooks');

@@ -52,7 +52,7 @@ for (const kind of await testDatabaseKinds()) {
       await database.db.insertInto('payments').values(payment).execute();
       const owner = { id: payment.id, clientId };
       await database.db.transaction().execute((trx) => scheduleJobs(trx, owner, [{ kind: 'bank-status', runAt: iso(0) }], iso(0)));
-      const claimed = (await queue.claim(worker, ['bank-status'], 100, 60_000)).find((job) => job.paymentId === payment.id);
+      const claimed = (await queue.claim(worker, ['bank-status'], 100, 60_000)).find((job) => job.subjectId === payment.id);
       assert.ok(claimed, 'the job was claimed');
       clock = START + 100;
       return { owner, job: claimed };
@@ -63,7 +63,7 @@ for (const kind of await testDatabaseKinds()) {
       return database.db
         .selectFrom('jobs')
         .select(['run_at', 'locked_by', 'locked_until'])
-        .where('payment_id', '=', paymentId)
+        .where('subject_id', '=', paymentId)
         .where('kind', '=', 'bank-status')
         .executeTakeFirst();
     }
@@ -79,7 +79,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(row?.locked_by, null);
       const again = await queue.claim('worker-b', ['bank-status'], 100, 60_000);
       assert.ok(
-        again.some((claimed) => claimed.paymentId === owner.id),
+        again.some((claimed) => claimed.subjectId === owner.id),
         'the job is claimed again at once',
       );
     });
@@ -104,7 +104,7 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(row?.run_at, iso(100));
       assert.equal(row?.locked_until, null, 'the claim is released with the job done');
       const again = await queue.claim('worker-b', ['bank-status'], 100, 60_000);
-      assert.ok(again.some((claimed) => claimed.paymentId === owner.id));
+      assert.ok(again.some((claimed) => claimed.subjectId === owner.id));
     });
 
     it('a job that finishes with nothing re-scheduled is removed', async () => {

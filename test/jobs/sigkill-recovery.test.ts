@@ -141,9 +141,9 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
 
       /** Open payments with neither a bank-status job nor a payer's page with its expiry job (invariant 3). */
       async function withoutFuture(handle: DatabaseHandle): Promise<string[]> {
-        const jobs = await handle.db.selectFrom('jobs').select(['kind', 'payment_id']).execute();
+        const jobs = await handle.db.selectFrom('jobs').select(['kind', 'subject_id']).execute();
         const has = (paymentId: string, jobKind: string): boolean =>
-          jobs.some((job) => job.payment_id === paymentId && job.kind === jobKind);
+          jobs.some((job) => job.subject_id === paymentId && job.kind === jobKind);
         return (await payments(handle))
           .filter((payment) => !isFinal(payment.detailed_status as DetailedStatus))
           .filter(
@@ -168,12 +168,12 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
       /** Waits until every payment is final or waits for the payer at a page with its expiry job. */
       async function waitForRecovery(handle: DatabaseHandle): Promise<PaymentRow[]> {
         const left = async (): Promise<string> => {
-          const jobs = await handle.db.selectFrom('jobs').select(['kind', 'payment_id', 'run_at', 'last_error']).execute();
+          const jobs = await handle.db.selectFrom('jobs').select(['kind', 'subject_id', 'run_at', 'last_error']).execute();
           return (await payments(handle))
             .filter((payment) => !isFinal(payment.detailed_status as DetailedStatus))
             .map(
               (payment) =>
-                `${payment.id} ${payment.detailed_status} ${payment.flow_state ?? ''} jobs ${JSON.stringify(jobs.filter((job) => job.payment_id === payment.id))}`,
+                `${payment.id} ${payment.detailed_status} ${payment.flow_state ?? ''} jobs ${JSON.stringify(jobs.filter((job) => job.subject_id === payment.id))}`,
             )
             .join('\n');
         };
@@ -181,9 +181,9 @@ describe('SIGKILL recovery', { concurrency: true }, () => {
           'every payment to be final or to wait for the payer',
           async () => {
             const rows = await payments(handle);
-            const jobs = await handle.db.selectFrom('jobs').select(['kind', 'payment_id']).execute();
+            const jobs = await handle.db.selectFrom('jobs').select(['kind', 'subject_id']).execute();
             const job = (paymentId: string, jobKind: string): boolean =>
-              jobs.some((row) => row.payment_id === paymentId && row.kind === jobKind);
+              jobs.some((row) => row.subject_id === paymentId && row.kind === jobKind);
             const recovered = rows.every(
               (payment) =>
                 isFinal(payment.detailed_status as DetailedStatus) ||

@@ -144,18 +144,18 @@ for (const kind of await testDatabaseKinds()) {
         // Its dependents once, and a refused request writes none (its own payment id appears nowhere).
         const events = await t.database.db
           .selectFrom('events')
-          .select(['payment_id', 'position'])
+          .select(['subject_id', 'position'])
           .where('body', 'like', `%${e2e}%`)
           .execute();
         assert.deepEqual(
-          events.map((event) => event.payment_id),
+          events.map((event) => event.subject_id),
           [rows[0]?.id],
         );
         assert.ok(Number(events[0]?.position) > 0);
         const jobs = await t.database.db
           .selectFrom('jobs')
           .select('kind')
-          .where('payment_id', '=', rows[0]?.id ?? '')
+          .where('subject_id', '=', rows[0]?.id ?? '')
           .execute();
         assert.deepEqual(
           jobs.map((job) => job.kind),

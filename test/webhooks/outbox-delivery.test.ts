@@ -147,7 +147,7 @@ for (const kind of await testDatabaseKinds()) {
       const paymentId = await createPayment('/flaky');
       await move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING');
       const events = await waitFor('both events delivered', async () => {
-        const list = await outbox.listForPayment(paymentId);
+        const list = await outbox.listForSubject(paymentId);
         return list.length === 2 && list.every((event) => event.state === 'delivered') ? list : undefined;
       });
       const [first, second] = events;
@@ -180,7 +180,7 @@ for (const kind of await testDatabaseKinds()) {
       const response = await t.request('/api/v1/ob/payments', { method: 'POST', token, json: request });
       const { paymentId } = (await response.json()) as { paymentId: string };
       await waitFor('two failed attempts', async () =>
-        ((await outbox.listForPayment(paymentId))[0]?.attempts ?? 0) >= 2 ? true : undefined,
+        ((await outbox.listForSubject(paymentId))[0]?.attempts ?? 0) >= 2 ? true : undefined,
       );
       const { createServer } = await import('node:https');
       const bodies: string[] = [];
@@ -195,7 +195,7 @@ for (const kind of await testDatabaseKinds()) {
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
       try {
         const [event] = await waitFor('delivery after recovery', async () => {
-          const list = await outbox.listForPayment(paymentId);
+          const list = await outbox.listForSubject(paymentId);
           return list[0]?.state === 'delivered' ? list : undefined;
         });
         assert.ok(event);
@@ -210,10 +210,10 @@ for (const kind of await testDatabaseKinds()) {
     it('stops deliveries for a payment once the receiver answers 410', async () => {
       receiver.routes.set('/gone', (_request, response) => response.writeHead(410).end());
       const paymentId = await createPayment('/gone');
-      await waitFor('the 410', async () => ((await outbox.listForPayment(paymentId))[0]?.state === 'gone' ? true : undefined));
+      await waitFor('the 410', async () => ((await outbox.listForSubject(paymentId))[0]?.state === 'gone' ? true : undefined));
       await move(paymentId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING', 'FOLLOWUP_DATA_COLLECTION_REQUIRED_CHECK_PENDING');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const events = await outbox.listForPayment(paymentId);
+      const events = await outbox.listForSubject(paymentId);
       assert.deepEqual(
         events.map((event) => event.state),
         ['gone', 'gone', 'gone'],
@@ -240,7 +240,7 @@ for (const kind of await testDatabaseKinds()) {
       receiver.routes.set('/again', (_request, response) => response.writeHead(200).end());
       const paymentId = await createPayment('/again');
       const [event] = await waitFor('the delivery', async () => {
-        const list = await outbox.listForPayment(paymentId);
+        const list = await outbox.listForSubject(paymentId);
         return list[0]?.state === 'delivered' ? list : undefined;
       });
       assert.ok(event);

@@ -23,7 +23,7 @@ export function webhooksCommand(program: Command): Command {
 export async function listWebhookEvents(options: { payment: string; json?: boolean }): Promise<void> {
   const { WebhookOutbox } = await import('../../webhooks/outbox.js');
   const events = await withStore(({ database, secrets }) =>
-    new WebhookOutbox(database.db, database.kind, secrets).listForPayment(options.payment),
+    new WebhookOutbox(database.db, database.kind, secrets).listForSubject(options.payment),
   );
   // The body is the JSON a webhook sends: shown as JSON, not as a string holding it.
   const asJson = events.map((event) => ({ ...event, body: JSON.parse(event.body) as unknown }));
@@ -51,13 +51,13 @@ export async function redeliverWebhookEvent(eventId: string): Promise<void> {
     if (done) {
       const event = await database.db
         .selectFrom('webhook_events')
-        .select(['payment_id', 'client_id'])
+        .select(['subject_id', 'client_id'])
         .where('id', '=', eventId)
         .executeTakeFirst();
       await recordCliAction(database.db, {
         action: 'webhook.redelivered',
         clientId: event?.client_id ?? null,
-        target: event?.payment_id ?? null,
+        target: event?.subject_id ?? null,
         details: { eventId },
       });
     }

@@ -203,7 +203,7 @@ export async function paymentRecords(
   row: PaymentRow,
 ): Promise<PaymentRecords> {
   const history = await db.selectFrom('payment_status_history').selectAll().where('payment_id', '=', row.id).orderBy('sequence').execute();
-  const events = await outbox.listForPayment(row.id);
+  const events = await outbox.listForSubject(row.id);
   const client = (await clients.list()).find((candidate) => candidate.clientId === row.client_id);
   const bankCalls = await bankCallsOf(db, row.id);
   return { history, events, bankCalls, clientName: client?.name };

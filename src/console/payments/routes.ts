@@ -154,7 +154,7 @@ async function redeliverWebhook(
   const { paymentId, eventId } = request.params;
   const row = await visiblePayment(services.db, paymentId, viewer.clientScope);
   const event =
-    row === undefined ? undefined : (await services.outbox.listForPayment(row.id)).find((candidate) => candidate.eventId === eventId);
+    row === undefined ? undefined : (await services.outbox.listForSubject(row.id)).find((candidate) => candidate.eventId === eventId);
   if (row === undefined || event === undefined) return sendNotFound(services, request, reply);
   await services.outbox.redeliver(event.eventId);
   await services.audit.record(viewer.actor, {

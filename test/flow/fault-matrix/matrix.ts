@@ -375,7 +375,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
       const rows = await flow.app.database.db
         .selectFrom('payments')
         .select(['id', 'detailed_status'])
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.payment_id', '=', 'payments.id'))))
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.subject_id', '=', 'payments.id'))))
         .execute();
       return rows
         .filter((row) => !row.detailed_status.endsWith('_COMPLETED') && !row.detailed_status.endsWith('_FAILED'))
@@ -430,7 +430,7 @@ export async function describeFaultMatrix(flowKey: FlowKey, database: TestDataba
           const jobs = await flow.app.database.db
             .selectFrom('jobs')
             .select(['kind', 'run_at'])
-            .where('payment_id', '=', paymentId)
+            .where('subject_id', '=', paymentId)
             .execute();
           assert.fail(
             `payment ${paymentId} still ${latest} after ${boundMs / 1000} s: ${statuses(await flow.history(paymentId)).join(' > ')}; ` +
