@@ -205,7 +205,10 @@ export class FlowRun {
     if (status.ok) {
       const { payer, payerIgnored } = status.value;
       if (payerIgnored !== undefined) {
-        this.log.warn({ paymentId: this.payment.id, requestId: this.requestId, reason: payerIgnored }, "the bank's account data of the payer was left out");
+        this.log.warn(
+          { paymentId: this.payment.id, requestId: this.requestId, reason: payerIgnored },
+          "the bank's account data of the payer was left out",
+        );
       }
       if (payer !== undefined && !payerKnown) this.changes = { ...this.changes, payer };
     }

@@ -183,7 +183,8 @@ export function ownerNamesOf(statusAnswer: unknown): OwnerNameReading {
   if (!Array.isArray(owners)) return { ignored: 'ownerNames is not an array' };
   const names: string[] = [];
   for (const owner of owners as unknown[]) {
-    if (typeof owner !== 'object' || owner === null || Array.isArray(owner)) return { ignored: 'ownerNames holds an entry that is not an object' };
+    if (typeof owner !== 'object' || owner === null || Array.isArray(owner))
+      return { ignored: 'ownerNames holds an entry that is not an object' };
     const entry = owner as Record<string, unknown>;
     const name = holderNameOf(entry['name'], OWNER_NAME_MAX);
     if (name === undefined) return { ignored: `ownerNames[].name is missing or not text of 1 to ${OWNER_NAME_MAX} characters` };
@@ -205,14 +206,17 @@ export function debtorAccountOf(paymentResource: unknown, owners: OwnerNameReadi
   const resource = paymentResource as Record<string, unknown>;
   const debtor = resource['debtorAccount'];
   if (debtor === undefined) return ABSENT;
-  if (typeof debtor !== 'object' || debtor === null || Array.isArray(debtor)) return { kind: 'malformed', reason: 'debtorAccount is not an object' };
+  if (typeof debtor !== 'object' || debtor === null || Array.isArray(debtor))
+    return { kind: 'malformed', reason: 'debtorAccount is not an object' };
   const reference = debtor as Record<string, unknown>;
   if (reference['iban'] === undefined) return { kind: 'malformed', reason: 'debtorAccount names the account without an IBAN' };
   const iban = ibanOf(reference['iban']);
   if (iban === undefined) return { kind: 'malformed', reason: 'debtorAccount.iban is not a valid IBAN' };
   const debtorName = resource['debtorName'] === undefined ? undefined : holderNameOf(resource['debtorName'], OWNER_NAME_MAX);
   const debtorNameIgnored =
-    resource['debtorName'] !== undefined && debtorName === undefined ? `debtorName is not text of 1 to ${OWNER_NAME_MAX} characters` : undefined;
+    resource['debtorName'] !== undefined && debtorName === undefined
+      ? `debtorName is not text of 1 to ${OWNER_NAME_MAX} characters`
+      : undefined;
   const name = owners.name ?? debtorName;
   return found({ type: 'IBAN', value: iban }, name, owners.ignored ?? (name === undefined ? debtorNameIgnored : undefined));
 }
