@@ -425,18 +425,19 @@ export function fragmentOf(location: string | undefined): URLSearchParams {
   return new URLSearchParams(location.slice(location.indexOf('#') + 1));
 }
 
-/** Approves (or denies) every pending CIBA request of a payer in the sandbox bank app. */
+/** Approves (or denies) every pending CIBA request of a payer in the sandbox bank app (`password`: the fixtures'). */
 export async function payerInBankApp(
   bank: Pick<UkBank, 'base'>,
   slug: string,
   psuId: string,
   decision: 'approve' | 'deny',
+  password = 'sandbox',
 ): Promise<number> {
   const login = await fetch(`${bank.base}/${slug}/app`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ psuId, password: 'sandbox' }),
+    body: new URLSearchParams({ psuId, password }),
   });
   assert.equal(login.status, 303);
   const appUrl = `${bank.base}/${slug}/${login.headers.get('location') ?? ''}`;
