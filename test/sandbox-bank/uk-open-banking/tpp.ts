@@ -241,12 +241,21 @@ export class Tpp {
     return { status: response.status, headers: response.headers, body, text: responseText };
   }
 
-  async createConsent(initiation: Record<string, unknown>, options: { token?: string; idempotencyKey?: string } = {}): Promise<ApiResult> {
+  async createConsent(
+    initiation: Record<string, unknown>,
+    options: { token?: string; idempotencyKey?: string; readRefundAccount?: 'Yes' | 'No' } = {},
+  ): Promise<ApiResult> {
     const token = options.token ?? (await this.clientCredentialsToken());
     return this.api('CreateDomesticPaymentConsents', 'POST', '/domestic-payment-consents', {
       token,
       idempotencyKey: options.idempotencyKey ?? randomUUID(),
-      body: { Data: { Initiation: initiation }, Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment' } },
+      body: {
+        Data: {
+          ...(options.readRefundAccount === undefined ? {} : { ReadRefundAccount: options.readRefundAccount }),
+          Initiation: initiation,
+        },
+        Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment' },
+      },
     });
   }
 
