@@ -187,7 +187,8 @@ async function getPaymentStatus(context: BankContext, request: PaymentRequest, r
     body['tppMessages'] = [{ category: 'ERROR', code: payment.reason.code, text: payment.reason.text }];
   }
   // 1.3.12's owner names, "only delivered after successful SCA": the debtor account's holder.
-  const owner = payment.authorisedAt === undefined || payment.debtorIban === undefined ? undefined : context.state.accountOwner(payment.debtorIban);
+  const owner =
+    payment.authorisedAt === undefined || payment.debtorIban === undefined ? undefined : context.state.accountOwner(payment.debtorIban);
   if (owner !== undefined) body['ownerNames'] = [{ name: owner.name, role: 'owner' }];
   return sendJson(reply, 200, body);
 }
