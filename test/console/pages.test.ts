@@ -157,7 +157,7 @@ describe('console pages', () => {
       {
         stored: { account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001' }, name: 'Alice <Happy>' },
         shown:
-          /<dt>Paid from<\/dt><dd>Alice &lt;Happy&gt;<span class="detail">Sort code 04-00-04 · account 10001001<\/span><span class="detail muted">As the bank told it<\/span><\/dd>/,
+          /<dt>Paid from<\/dt><dd>Alice &lt;Happy&gt;<span class="detail">Sort code 04-00-04 · account 10001001<\/span><span class="hint">As the bank told it<\/span><\/dd>/,
       },
       {
         stored: { account: { type: 'IBAN', value: 'DE54500105171000007919' } },

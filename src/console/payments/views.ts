@@ -276,7 +276,7 @@ function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string 
 <dt>Recipient</dt><dd>${recipient.name ?? ''}<span class="detail">${recipient.account?.number?.value ?? ''}</span></dd>
 <dt>Paid from</dt><dd>${
     payer !== undefined
-      ? html`${payer.name ?? 'Holder not named by the bank'}<span class="detail">${payer.account}</span><span class="detail muted">As the bank told it</span>`
+      ? html`${payer.name ?? 'Holder not named by the bank'}<span class="detail">${payer.account}</span><span class="hint">As the bank told it</span>`
       : sender === undefined
         ? html`<span class="muted">${isFinal(detailed) ? 'Not known' : 'Not known yet'}</span>`
         : html`${sender.currency === undefined ? 'Account' : `Account in ${sender.currency}`}<span class="detail">${sender.iban}</span>`
