@@ -75,6 +75,8 @@ export interface Payment {
   readonly retryOf: string | null;
   /** Whether the payer's outcome page may offer another bank after a failure another bank could avoid. */
   readonly retryAllowed: boolean;
+  /** The payment link a payer started this payment from (docs/api-decisions.md, "Payment links"), else null. */
+  readonly paymentLinkId: string | null;
 }
 
 export interface StatusRecord {
