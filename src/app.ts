@@ -13,6 +13,7 @@ import { buildServiceGraph } from './composition.js';
 import { HandoverStore } from './flow/handovers.js';
 import { certificateWarnings } from './identity/identity.js';
 import { hostedPagesPlugin } from './hosted/plugin.js';
+import { PaymentLinkService } from './payment-links/payment-link-service.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
 import type { App } from './http/fastify-types.js';
@@ -134,6 +135,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     auth: services.auth,
     tokens: services.tokens,
     payments: services.payments,
+    paymentLinks: new PaymentLinkService(services.paymentLinks, now),
+    now,
     events: services.events,
     flow,
     cursors: services.cursors,
