@@ -14,6 +14,7 @@ import { HandoverStore } from './flow/handovers.js';
 import { certificateWarnings } from './identity/identity.js';
 import { hostedPagesPlugin } from './hosted/plugin.js';
 import { PaymentLinkService } from './payment-links/payment-link-service.js';
+import { linkPayerRoutes } from './payment-links/payer-routes.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
 import type { App } from './http/fastify-types.js';
@@ -156,6 +157,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       retries: services.payments,
       handovers: new HandoverStore(database.db, now),
       failingBanks: () => failingBankIds(database.db, now()),
+    });
+    // The payer's page of a payment link: it starts a payment of the link, then hands over to the pages above.
+    await app.register(linkPayerRoutes, {
+      links: services.paymentLinks,
+      engine: flow,
+      branding: services.branding,
+      operator: config.operator,
+      baseUrl: config.baseUrl,
+      flowDeadlineSeconds: config.flowDeadlineSeconds,
+      now,
     });
     await app.register(consolePlugin, {
       prefix: '/console',

@@ -70,6 +70,7 @@ function paymentResourceView(payment: Payment, catalogue: CatalogueView, baseUrl
     ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
     ...(payment.retryOf === null ? {} : { retryOf: payment.retryOf }),
     ...(retriedBy === undefined ? {} : { retriedBy }),
+    ...(payment.paymentLinkId === null ? {} : { paymentLinkId: payment.paymentLinkId }),
   };
 }
 

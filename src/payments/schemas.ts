@@ -330,6 +330,9 @@ export const PaymentResourceSchema = Type.Object(
           "Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one",
       }),
     ),
+    paymentLinkId: Type.Optional(
+      Type.String({ format: 'uuid', description: "Present on a payment a payer started from a payment link: the link's id" }),
+    ),
   },
   { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE] },
 );
@@ -517,6 +520,9 @@ export const PaymentStatusUpdatedWebhookSchema = Type.Object(
             description:
               "On every event of a payment the payer started with another bank after a failure: the failed payment's id. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new payment",
           }),
+        ),
+        paymentLinkId: Type.Optional(
+          Type.String({ format: 'uuid', description: "On every event of a payment a payer started from a payment link: the link's id" }),
         ),
       },
       { title: 'PaymentStatusUpdatedData' },
