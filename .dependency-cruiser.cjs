@@ -64,6 +64,7 @@ const LAYERS = {
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   // The Banks page runs the go-live check of `openpis banks check` (src/bank-onboarding).
   console: [
+    'payment-links',
     'bank-onboarding',
     'hosted',
     'identity',

@@ -178,6 +178,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       now,
       sandboxFaultOperations: { 'berlin-group': BERLIN_GROUP_SANDBOX_OPERATIONS, 'uk-open-banking': UK_SANDBOX_OPERATIONS },
       bankCertificateWarnings: () => certificateWarnings(services.bankIdentities.reports(now())),
+      paymentLinks: services.paymentLinks,
     });
   }
 

@@ -264,6 +264,27 @@ export class PaymentLinkStore {
     return rows.map(paymentLinkFromRow);
   }
 
+  /** A page of links, newest first, of one client or (undefined: an operator's view) of every client. */
+  async listVisible(clientScope: string | undefined, limit: number, position: LinkListPosition | undefined): Promise<PaymentLink[]> {
+    if (clientScope !== undefined) return this.listForClient(clientScope, {}, limit, position);
+    let query = this.db.selectFrom('payment_links').selectAll();
+    if (position !== undefined) {
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', position.createdAt), eb.and([eb('created_at', '=', position.createdAt), eb('id', '<', position.id)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(paymentLinkFromRow);
+  }
+
+  /** A link the viewer may see: of their client, or any for an operator (undefined scope). */
+  async findVisible(id: string, clientScope: string | undefined): Promise<PaymentLink | undefined> {
+    let query = this.db.selectFrom('payment_links').selectAll().where('id', '=', id);
+    if (clientScope !== undefined) query = query.where('client_id', '=', clientScope);
+    const row = await query.executeTakeFirst();
+    return row === undefined ? undefined : paymentLinkFromRow(row);
+  }
+
   /** The payments started from a link, newest first. */
   async paymentsOf(link: Pick<PaymentLink, 'id' | 'clientId'>, limit = 100): Promise<Payment[]> {
     const rows = await this.db
