@@ -103,6 +103,7 @@ const LAYERS = {
   // The API as one plugin: the token, providers, payments, payment links and event feed routes, health and readiness.
   api: ['payment-links', 'payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
   cli: [
+    'payment-links',
     'bank-onboarding',
     'identity',
     'people',
