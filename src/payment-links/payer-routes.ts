@@ -226,6 +226,7 @@ export const linkPayerRoutes: AppPlugin<LinkPayerRoutesOptions> = async (scope, 
       flowState: null,
       retryOf: null,
       retryAllowed: mode === 'hosted',
+      payer: null,
       paymentLinkId: link.id,
     };
   }

@@ -97,6 +97,7 @@ export class PaymentService {
       // Hosted mode offers another bank after a failure another bank could avoid unless the client said no; custom
       // mode (the client chose the bank) only when the client asked for it.
       retryAllowed: request.metadata.retryWithAnotherBank ?? valid.mode === 'hosted',
+      payer: null,
       paymentLinkId: null,
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
@@ -143,6 +144,7 @@ export class PaymentService {
       flowState: null,
       retryOf: failed.id,
       retryAllowed: failed.retryAllowed,
+      payer: null,
       // A retry of a link's payment is the link's too: its completion pays the link.
       paymentLinkId: failed.paymentLinkId,
     };

@@ -70,6 +70,10 @@ function paymentResourceView(payment: Payment, catalogue: CatalogueView, baseUrl
     ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
     ...(payment.retryOf === null ? {} : { retryOf: payment.retryOf }),
     ...(retriedBy === undefined ? {} : { retriedBy }),
+    // Once the bank told it (src/flow/run.ts, `paymentStatus`); absent before, like the other fields not yet known.
+    ...(payment.payer === null
+      ? {}
+      : { payer: { account: { ...payment.payer.account }, ...(payment.payer.name === undefined ? {} : { name: payment.payer.name }) } }),
     ...(payment.paymentLinkId === null ? {} : { paymentLinkId: payment.paymentLinkId }),
   };
 }

@@ -283,6 +283,54 @@ export const PaymentCreationResponseSchema = Type.Object(
   },
 );
 
+/** The payer's account as the bank names it (`PayerDetails` of src/domain/payment.ts). */
+const PayerAccountSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        type: Type.Literal('IBAN'),
+        value: Type.String({ description: 'IBAN, electronic form (no spaces)', examples: ['DE54500105171000007919'] }),
+      },
+      {
+        additionalProperties: false,
+        title: 'PayerAccountIban',
+        description: 'An account by IBAN (Berlin Group banks; UK banks that name one)',
+      },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('SORT_CODE_ACCOUNT_NUMBER'),
+        sortCode: Type.String({ pattern: '^[0-9]{6}$', examples: ['040004'] }),
+        accountNumber: Type.String({ pattern: '^[0-9]{8}$', examples: ['10001001'] }),
+        rollNumber: Type.Optional(
+          Type.String({ description: "A building society's roll number, when the bank gives one", examples: ['ROLL-0042'] }),
+        ),
+      },
+      {
+        additionalProperties: false,
+        title: 'PayerAccountSortCode',
+        description: 'A UK account by sort code and account number (UK Open Banking banks)',
+      },
+    ),
+  ],
+  {
+    title: 'PayerAccount',
+    description: 'Discriminated by `type`; further types may come, so a client should accept types it does not know',
+  },
+);
+
+export const PayerSchema = Type.Object(
+  {
+    account: PayerAccountSchema,
+    name: Type.Optional(Type.String({ description: "The account holder's name, when the bank gives it", examples: ['Alice Happy'] })),
+  },
+  {
+    title: 'Payer',
+    description:
+      "The account the payer paid from, as the bank told it once the payer had authorised the payment: UK Open Banking, the payment's refund account (`Data.Refund`, asked for with `ReadRefundAccount`); Berlin Group, the payment's debtor account (chosen at the bank or sent with the payment) with the owner's name where the bank gives it. Present once the bank has told it (usually with `COMPLETED`), absent before and for banks that do not tell it. Never the payer's credentials. docs/api-decisions.md, “The payer's account”",
+  },
+);
+
 const PAYMENT_RESOURCE_EXAMPLE = {
   paymentId: EXAMPLE.paymentId,
   redirectUrl: EXAMPLE.redirectUrl,
@@ -295,6 +343,22 @@ const PAYMENT_RESOURCE_EXAMPLE = {
   amount: 10.5,
   currency: 'EUR',
   provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
+};
+
+const COMPLETED_PAYMENT_EXAMPLE = {
+  paymentId: EXAMPLE.paymentId,
+  providerPaymentId: 'a1b2c3d4e5',
+  redirectUrl: EXAMPLE.redirectUrl,
+  createdAt: EXAMPLE.createdAt,
+  updatedAt: EXAMPLE.updatedAt,
+  status: 'COMPLETED',
+  detailedStatus: 'PAYMENT_EXECUTION_COMPLETED',
+  failureReasons: null,
+  endToEndId: EXAMPLE.endToEndId,
+  amount: 10.5,
+  currency: 'EUR',
+  provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
+  payer: { account: { type: 'IBAN', value: 'DE54500105171000007919' }, name: 'Alice Happy' },
 };
 
 export const PaymentResourceSchema = Type.Object(
@@ -330,11 +394,12 @@ export const PaymentResourceSchema = Type.Object(
           "Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one",
       }),
     ),
+    payer: Type.Optional(PayerSchema),
     paymentLinkId: Type.Optional(
       Type.String({ format: 'uuid', description: "Present on a payment a payer started from a payment link: the link's id" }),
     ),
   },
-  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE] },
+  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, COMPLETED_PAYMENT_EXAMPLE] },
 );
 
 export type PaymentResource = Static<typeof PaymentResourceSchema>;

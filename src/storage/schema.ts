@@ -111,6 +111,11 @@ export interface PaymentsTable {
   retry_of: string | null;
   /** 1 when the payer's outcome page may offer to pay with another bank after a failure the bank caused, else 0. */
   retry_allowed: number;
+  /**
+   * JSON of the payer's account and name once the bank told them (migration 0019; `PayerDetails`), else null. Written
+   * once, by the flow engine, with the commit of the bank's answer that first told it.
+   */
+  payer: string | null;
   /** The payment link a payer started this payment from (migration 0020), else null. */
   payment_link_id: string | null;
 }
