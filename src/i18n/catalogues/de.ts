@@ -188,7 +188,7 @@ export const de: Catalogue = {
     'Wenn Sie fortfahren, beauftragen Sie diesen Zahlungsauslösedienst, diese Zahlung von Ihrem Bankkonto auszulösen, und akzeptieren dessen {terms}.',
   'consent.termsLink': 'Nutzungsbedingungen',
   'link.heading': 'Mit Ihrer Bank bezahlen',
-  'link.intro': 'Prüfen Sie die Zahlung unten. Wenn Sie fortfahren, wählen Sie Ihre Bank und geben die Zahlung dort frei.',
+  'link.intro': 'Wenn Sie fortfahren, wählen Sie Ihre Bank und geben die Zahlung dort frei.',
   'link.continue': 'Weiter zur Zahlung',
   'link.paid.heading': 'Diese Zahlung ist erfolgt',
   'link.paid.intro': 'Dieser Zahlungslink wurde bezahlt und nimmt keine weiteren Zahlungen an. Sie müssen nichts weiter tun.',

@@ -180,7 +180,7 @@ export const en = {
     'By continuing, you instruct this payment initiation service to initiate this payment from your bank account, and accept its {terms}.',
   'consent.termsLink': 'terms of use',
   'link.heading': 'Pay with your bank',
-  'link.intro': 'Check the payment below. When you continue, you choose your bank and approve the payment there.',
+  'link.intro': 'When you continue, you choose your bank and approve the payment there.',
   'link.continue': 'Continue to pay',
   'link.paid.heading': 'This payment has been made',
   'link.paid.intro': 'This payment link has been paid and takes no more payments. There is nothing more to do.',

@@ -182,7 +182,7 @@ export const es: Catalogue = {
     'Al continuar, encarga a este servicio de iniciación de pagos que inicie este pago desde su cuenta bancaria, y acepta sus {terms}.',
   'consent.termsLink': 'condiciones de uso',
   'link.heading': 'Pagar con su banco',
-  'link.intro': 'Compruebe el pago a continuación. Al continuar, elige su banco y aprueba allí el pago.',
+  'link.intro': 'Al continuar, elige su banco y aprueba allí el pago.',
   'link.continue': 'Continuar al pago',
   'link.paid.heading': 'Este pago ya se ha realizado',
   'link.paid.intro': 'Este enlace de pago ya se ha pagado y no admite más pagos. No tiene que hacer nada más.',

@@ -183,7 +183,7 @@ export const fr: Catalogue = {
     'En continuant, vous chargez ce service d’initiation de paiement d’initier ce paiement depuis votre compte bancaire, et acceptez ses {terms}.',
   'consent.termsLink': 'conditions d’utilisation',
   'link.heading': 'Payer avec votre banque',
-  'link.intro': 'Vérifiez le paiement ci-dessous. En continuant, vous choisissez votre banque et y approuvez le paiement.',
+  'link.intro': 'En continuant, vous choisissez votre banque et y approuvez le paiement.',
   'link.continue': 'Continuer vers le paiement',
   'link.paid.heading': 'Ce paiement a été effectué',
   'link.paid.intro': 'Ce lien de paiement a été payé et n’accepte plus de paiements. Vous n’avez rien d’autre à faire.',

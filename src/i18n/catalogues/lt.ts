@@ -182,7 +182,7 @@ export const lt: Catalogue = {
     'Tęsdami pavedate šiai mokėjimo inicijavimo paslaugai inicijuoti šį mokėjimą iš jūsų banko sąskaitos ir sutinkate su jos {terms}.',
   'consent.termsLink': 'naudojimo sąlygomis',
   'link.heading': 'Mokėkite per savo banką',
-  'link.intro': 'Patikrinkite mokėjimą žemiau. Tęsdami pasirinksite savo banką ir ten patvirtinsite mokėjimą.',
+  'link.intro': 'Tęsdami pasirinksite savo banką ir ten patvirtinsite mokėjimą.',
   'link.continue': 'Tęsti mokėjimą',
   'link.paid.heading': 'Šis mokėjimas atliktas',
   'link.paid.intro': 'Ši mokėjimo nuoroda apmokėta ir daugiau mokėjimų nepriima. Daugiau nieko daryti nereikia.',
