@@ -184,6 +184,32 @@ export async function payLinkOfPayment(
   throw new Error(`Payment link ${payment.paymentLinkId} kept changing while its payment completed`);
 }
 
+/**
+ * A link's payment that failed is retried with another bank (the payer's "pay with another bank"): in the retry's
+ * transaction, a single-use link's payment in progress moves from the failed payment to the retry, only if it is
+ * still the failed one's (no other payer took the link meanwhile) and the link is ACTIVE; a reusable link need only be
+ * ACTIVE. False: no retry may be made (the caller rolls back).
+ */
+export async function holdLinkForRetry(
+  trx: Transaction<Database>,
+  retry: Pick<Payment, 'id' | 'clientId' | 'paymentLinkId' | 'createdAt'>,
+  failedPaymentId: string,
+): Promise<boolean> {
+  if (retry.paymentLinkId === null) return true;
+  const updated = await trx
+    .updateTable('payment_links')
+    .set((eb) => ({
+      open_payment_id: eb.case().when('reusable', '=', 1).then(eb.ref('open_payment_id')).else(retry.id).end(),
+      updated_at: retry.createdAt,
+    }))
+    .where('client_id', '=', retry.clientId)
+    .where('id', '=', retry.paymentLinkId)
+    .where('status', '=', 'ACTIVE')
+    .where((eb) => eb.or([eb('reusable', '=', 1), eb('open_payment_id', '=', failedPaymentId)]))
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
+}
+
 /** What a payer's "Continue to pay" did (PaymentLinkStore.startPayment). */
 export type LinkPaymentStart =
   | { readonly kind: 'started'; readonly payment: Payment }

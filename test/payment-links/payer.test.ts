@@ -16,7 +16,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentLinkRequest } from '../helpers/payment-link-requests.js';
 import { waitFor } from '../helpers/wait.js';
 import { createTestPki, startReceiver, type TestReceiver } from '../webhooks/https-receiver.js';
-import { get, headingOf, pastWaitingPage, submitAndFollow, type Answer } from '../hosted/http-payer.js';
+import { get, headingOf, pastWaitingPage, submit, submitAndFollow, type Answer } from '../hosted/http-payer.js';
 
 const kinds = await testDatabaseKinds();
 
@@ -254,6 +254,46 @@ for (const kind of kinds)
         [`${link.reference}-1`, `${link.reference}-2`],
       );
       assert.equal((await readLink(link.paymentLinkId)).status, 'ACTIVE');
+    });
+
+    it("a payer's retry with another bank takes over the link's payment in progress; no other payer starts one meanwhile", async () => {
+      const link = await createLink({ amount: 100 });
+      const payer = new Browser('retrying payer');
+      const continued = await payer.continue(link.url, (await payer.get(link.url)).html);
+      assert.equal(continued.status, 303);
+      const redirectUrl = `${flow.app.baseUrl}${continued.location ?? ''}`;
+      const [first] = await flow.app.database.db
+        .selectFrom('payments')
+        .select('id')
+        .where('payment_link_id', '=', link.paymentLinkId)
+        .execute();
+      assert.ok(first !== undefined);
+      await payAtEmbeddedBank(redirectUrl, BANKS.hansa, 'erik');
+      await flow.waitFor(first.id, (status) => status === 'PAYMENT_EXECUTION_FAILED');
+      const outcome = await get(redirectUrl, {}, flow.seen);
+      const retried = await submit(redirectUrl, outcome.html, 'retry', {}, flow.seen);
+      assert.equal(retried.status, 303);
+      const retry = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['id', 'payment_link_id', 'end_to_end_id'])
+        .where('retry_of', '=', first.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(retry.payment_link_id, link.paymentLinkId);
+      assert.equal(retry.end_to_end_id, `${link.reference}-1-R2`);
+      const held = await flow.app.database.db
+        .selectFrom('payment_links')
+        .select('open_payment_id')
+        .where('id', '=', link.paymentLinkId)
+        .executeTakeFirstOrThrow();
+      assert.equal(held.open_payment_id, retry.id);
+      const other = await new Browser('someone else').get(link.url);
+      assert.equal(headingOf(other.html), 'This link is being paid right now');
+      // The retry completes at another bank: it pays the link.
+      await payAtEmbeddedBank(`${flow.app.baseUrl}${retried.location ?? ''}`, BANKS.italia, 'alice');
+      await flow.waitFor(retry.id, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
+      const paid = await readLink(link.paymentLinkId);
+      assert.equal(paid.status, 'PAID');
+      assert.equal(paid.paymentId, retry.id);
     });
 
     it('shows an expired link as expired and starts no payment', async () => {
