@@ -296,6 +296,34 @@ for (const kind of kinds)
       assert.equal(paid.paymentId, retry.id);
     });
 
+    it('skips a number whose end-to-end id the client already used for a payment of its own', async () => {
+      const link = await createLink({ reusable: true });
+      await flow.create({
+        metadata: {
+          redirectUri: 'https://merchant.example/return',
+          psuIpAddress: '203.0.113.7',
+          psuUserAgent: 'x',
+          endToEndId: `${link.reference}-1`,
+        },
+      });
+      const payer = new Browser('reusable payer');
+      const continued = await payer.continue(link.url, (await payer.get(link.url)).html);
+      assert.equal(continued.status, 303, continued.html);
+      const payments = await flow.app.database.db
+        .selectFrom('payments')
+        .select('end_to_end_id')
+        .where('payment_link_id', '=', link.paymentLinkId)
+        .execute();
+      assert.deepEqual(
+        payments.map((payment) => payment.end_to_end_id),
+        [`${link.reference}-2`],
+      );
+      // A reusable link lets the next payer start another at once.
+      const next = new Browser('second reusable payer');
+      assert.equal((await next.continue(link.url, (await next.get(link.url)).html)).status, 303);
+      assert.equal((await readLink(link.paymentLinkId)).paymentCount, 3);
+    });
+
     it('shows an expired link as expired and starts no payment', async () => {
       const link = await createLink({ expiresAt: new Date(Date.now() + 1500).toISOString() });
       const payer = new Browser('too late');
