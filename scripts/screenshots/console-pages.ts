@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { ConsoleUsers } from '../../src/people/accounts.js';
 import { AuditLog } from '../../src/people/audit-log.js';
+import { totpCode } from '../../src/people/second-factor.js';
 import { ConsoleSessions } from '../../src/people/sessions.js';
 import type { FlowHarness } from '../../test/e2e/flow-harness.js';
 import { approvedAtRheinland, type ConsoleScene, type ScreenshotContext, type ScreenshotPage } from './scene.js';
@@ -22,6 +23,12 @@ export async function prepareConsole(flow: FlowHarness): Promise<ConsoleScene> {
   const operator = await users.create({ email: 'olga@pay.example', name: 'Olga Lindqvist', role: 'operator', password: PASSWORD });
   const member = await users.create({ email: 'sam@acme.example', name: 'Sam Okafor', role: 'member', clientId: flow.client.clientId, password: PASSWORD });
   await users.create({ email: 'lee@acme.example', name: 'Lee Park', role: 'member', clientId: flow.client.clientId, password: PASSWORD });
+  // A signed-in session needs an enrolled second factor: both people enrol theirs, as at their first sign-in.
+  for (const person of [operator, member]) {
+    const { secret } = await users.secondFactorEnrolment(person.id);
+    const check = await users.confirmSecondFactor(person.id, totpCode(secret, new Date()));
+    if (check.outcome !== 'accepted') throw new Error(`could not enrol the second factor of ${person.email}: ${check.outcome}`);
+  }
   const audit = new AuditLog(app.database.db);
   const cli = { id: null, label: 'cli:ops', role: 'cli' as const, ip: null, userAgent: null };
   await audit.record(cli, { action: 'user.created', target: operator.email, details: { role: 'operator' } });
