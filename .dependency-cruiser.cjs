@@ -64,6 +64,7 @@ const LAYERS = {
   // The Sandbox page also starts scenario payments (src/sandbox-scenarios).
   // The Banks page runs the go-live check of `openpis banks check` (src/bank-onboarding).
   console: [
+    'payment-links',
     'bank-onboarding',
     'hosted',
     'identity',
@@ -80,9 +81,29 @@ const LAYERS = {
     'domain',
     'http',
   ],
-  // The API as one plugin: the token, providers, payments and event feed routes, health and readiness.
-  api: ['payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
+  // Payment links: their API routes and the payer's page of a link, which starts a payment in the hosted flow (the
+  // payment-building rules of src/payments, the page layout of src/hosted). Their storage and status writer are in
+  // src/flow (the flow pays a link in the commit its payment completes in).
+  'payment-links': [
+    'payments',
+    'hosted',
+    'flow',
+    'branding',
+    'i18n',
+    'auth',
+    'providers',
+    'storage',
+    'jobs',
+    'webhooks',
+    'config',
+    'crypto',
+    'domain',
+    'http',
+  ],
+  // The API as one plugin: the token, providers, payments, payment links and event feed routes, health and readiness.
+  api: ['payment-links', 'payments', 'providers', 'auth', 'observability', 'flow', 'webhooks', 'storage', 'http'],
   cli: [
+    'payment-links',
     'bank-onboarding',
     'identity',
     'people',

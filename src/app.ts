@@ -13,6 +13,8 @@ import { buildServiceGraph } from './composition.js';
 import { HandoverStore } from './flow/handovers.js';
 import { certificateWarnings } from './identity/identity.js';
 import { hostedPagesPlugin } from './hosted/plugin.js';
+import { PaymentLinkService } from './payment-links/payment-link-service.js';
+import { linkPayerRoutes } from './payment-links/payer-routes.js';
 import { apiDocumentation } from './http/api-documentation.js';
 import { createFastifyApp } from './http/fastify-instance.js';
 import type { App } from './http/fastify-types.js';
@@ -134,6 +136,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
     auth: services.auth,
     tokens: services.tokens,
     payments: services.payments,
+    paymentLinks: new PaymentLinkService(services.paymentLinks, now),
+    now,
     events: services.events,
     flow,
     cursors: services.cursors,
@@ -154,6 +158,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       handovers: new HandoverStore(database.db, now),
       failingBanks: () => failingBankIds(database.db, now()),
     });
+    // The payer's page of a payment link: it starts a payment of the link, then hands over to the pages above.
+    await app.register(linkPayerRoutes, {
+      links: services.paymentLinks,
+      engine: flow,
+      branding: services.branding,
+      operator: config.operator,
+      baseUrl: config.baseUrl,
+      flowDeadlineSeconds: config.flowDeadlineSeconds,
+      now,
+    });
     await app.register(consolePlugin, {
       prefix: '/console',
       db: database.db,
@@ -164,6 +178,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       now,
       sandboxFaultOperations: { 'berlin-group': BERLIN_GROUP_SANDBOX_OPERATIONS, 'uk-open-banking': UK_SANDBOX_OPERATIONS },
       bankCertificateWarnings: () => certificateWarnings(services.bankIdentities.reports(now())),
+      paymentLinks: services.paymentLinks,
     });
   }
 

@@ -24,6 +24,7 @@ import { BankPendingReport } from './flow/bank-pending.js';
 import { FlowEngine } from './flow/engine.js';
 import { PaymentRepository } from './payments/payment-repository.js';
 import { PaymentStateStore } from './flow/payment-state-store.js';
+import { PaymentLinkStore } from './flow/payment-link-store.js';
 import { CursorCodec } from './http/cursor.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { JobKind } from './jobs/job-kinds.js';
@@ -75,6 +76,8 @@ export interface ServiceGraph {
   /** Signs the page cursors of the lists. */
   readonly cursors: CursorCodec;
   readonly payments: PaymentService;
+  /** Payment links: their storage, the one writer of their status, their expiry job. */
+  readonly paymentLinks: PaymentLinkStore;
   readonly events: EventFeed;
   readonly flow: FlowEngine;
   readonly branding: ClientBrandingStore;
@@ -121,6 +124,8 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     flowDeadlineSeconds: config.flowDeadlineSeconds,
     now,
   });
+
+  const paymentLinks = new PaymentLinkStore(database.db, secrets, now, (work) => workSignal.notify(work));
 
   // The payer's journey: the flow engine drives the banks through their connectors (src/flow/, src/hosted/).
   // Our UK Open Banking identity: the operator's signing key, or one made now that only the sandbox banks are told.
@@ -186,6 +191,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     tokens,
     cursors,
     payments,
+    paymentLinks,
     events: new EventFeed(database.db),
     flow,
     branding: new ClientBrandingStore(database.db, now),
@@ -193,7 +199,7 @@ export async function buildServiceGraph(inputs: ServiceGraphInputs): Promise<Ser
     bankIdentities,
     sandboxClients,
     ukSandboxBanks,
-    jobHandlers: { ...flow.jobHandlers() },
+    jobHandlers: { ...flow.jobHandlers(), 'payment-link-expiry': (job) => paymentLinks.expiryJob(job) },
     workSignal,
     bankCallRecorder,
     ready: async () => revocations?.ready(5000),

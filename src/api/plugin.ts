@@ -17,6 +17,8 @@ import { registerObservabilityRoutes } from '../observability/routes.js';
 import { registerBankNotificationRoutes } from '../payments/bank-notification-routes.js';
 import { registerEventFeedRoutes } from '../payments/event-feed-routes.js';
 import type { PaymentService } from '../payments/payment-service.js';
+import type { PaymentLinkService } from '../payment-links/payment-link-service.js';
+import { registerPaymentLinkRoutes } from '../payment-links/routes.js';
 import { registerPaymentRoutes } from '../payments/routes.js';
 import type { CatalogueView } from '../providers/catalogue.js';
 import { registerProviderRoutes } from '../providers/routes.js';
@@ -31,6 +33,9 @@ export interface ApiPluginOptions {
   readonly auth: Authenticator;
   readonly tokens: TokenService;
   readonly payments: PaymentService;
+  readonly paymentLinks: PaymentLinkService;
+  /** The clock (a link's default and latest expiry). */
+  readonly now: () => Date;
   readonly events: EventFeed;
   readonly flow: FlowEngine;
   readonly cursors: CursorCodec;
@@ -61,6 +66,15 @@ export const apiPlugin: AppPlugin<ApiPluginOptions> = async (api, options) => {
       flow: options.flow,
       allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
       cursors,
+    });
+    registerPaymentLinkRoutes(api, {
+      auth,
+      links: options.paymentLinks,
+      catalogue,
+      baseUrl,
+      cursors,
+      allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+      now: options.now,
     });
     registerEventFeedRoutes(api, { auth, events: options.events, cursors });
     registerBankNotificationRoutes(api, { flow: options.flow, rateLimiter: options.bankNotificationLimiter });

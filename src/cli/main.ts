@@ -18,6 +18,7 @@ import { clientsCommand } from './commands/clients.js';
 import { identityCommand } from './commands/identity.js';
 import { listenCommand } from './commands/listen.js';
 import { migrateCommand } from './commands/migrate.js';
+import { paymentLinksCommand } from './commands/payment-links.js';
 import { sandboxBankCommand, sandboxCommand, SandboxFaultError } from './commands/sandbox.js';
 import { secretsCommand } from './commands/secrets.js';
 import { triggerCommand } from './commands/trigger.js';
@@ -36,6 +37,7 @@ export function buildCli(): Command {
   bankRegistrationCommand(banks);
   bankCheckCommand(banks);
   webhooksCommand(program);
+  paymentLinksCommand(program);
   listenCommand(program);
   triggerCommand(program);
   sandboxCommand(program);

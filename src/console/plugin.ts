@@ -29,6 +29,9 @@ import { clientsSection } from './clients/routes.js';
 import { insightSection } from './insight/routes.js';
 import { ConsoleNavigation } from './navigation.js';
 import { paymentsSection } from './payments/routes.js';
+import { paymentLinksSection } from './payment-links/routes.js';
+import type { PaymentLinkStore } from '../flow/payment-link-store.js';
+import { PaymentLinkService } from '../payment-links/payment-link-service.js';
 import { peopleSection } from './people/routes.js';
 import { consoleErrorHandler, sendNotFound, seeOther } from './replies.js';
 import { sandboxSection } from './sandbox/routes.js';
@@ -54,11 +57,14 @@ export interface ConsoleOptions {
   readonly sandboxFaultOperations: SandboxFaultOperations;
   /** Warnings of our certificates towards the banks (src/identity/), shown to operators above every page. */
   readonly bankCertificateWarnings?: () => readonly string[];
+  /** Payment links (the app's store: its commits wake this process's workers). */
+  readonly paymentLinks: PaymentLinkStore;
 }
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
 export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [
   paymentsSection,
+  paymentLinksSection,
   banksSection,
   insightSection,
   sandboxSection,
@@ -88,6 +94,8 @@ export function consoleServices(options: ConsoleOptions): ConsoleServices {
     clients: new ClientService(db, secrets, now),
     branding: new ClientBrandingStore(db, now),
     outbox: new WebhookOutbox(db, options.databaseKind, secrets, now),
+    paymentLinkStore: options.paymentLinks,
+    paymentLinkService: new PaymentLinkService(options.paymentLinks, now),
     sandboxFaultOperations: options.sandboxFaultOperations,
     cookies: { secure: new URL(config.baseUrl).protocol === 'https:' },
     unfinishedWork: new UnfinishedWork(),

@@ -12,6 +12,8 @@ import type { CatalogueView } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 import type { DatabaseConfig } from '../config/config.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { PaymentLinkStore } from '../flow/payment-link-store.js';
+import type { PaymentLinkService } from '../payment-links/payment-link-service.js';
 import type { ConsoleNavigation } from './navigation.js';
 import type { CookieSettings } from './security.js';
 import type { UnfinishedWork } from './unfinished-work.js';
@@ -38,6 +40,10 @@ export interface ConsoleServices {
   readonly clients: ClientService;
   readonly branding: ClientBrandingStore;
   readonly outbox: WebhookOutbox;
+  /** Payment links as stored (their pages read them, deactivation goes through their status writer). */
+  readonly paymentLinkStore: PaymentLinkStore;
+  /** Creates payment links as the API does. */
+  readonly paymentLinkService: PaymentLinkService;
   /** How the console's cookies are set (Secure whenever BASE_URL is https). */
   readonly cookies: CookieSettings;
   /** What the Sandbox page offers to make fail. */

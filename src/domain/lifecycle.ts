@@ -6,7 +6,7 @@
  */
 
 /** The kinds of subject. Adding a resource with a lifecycle adds its name here. */
-export const SUBJECT_TYPES = ['payment'] as const;
+export const SUBJECT_TYPES = ['payment', 'payment_link'] as const;
 
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
 

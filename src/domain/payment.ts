@@ -104,6 +104,8 @@ export interface Payment {
   readonly retryAllowed: boolean;
   /** The payer's account once the bank told it (docs/api-decisions.md, "The payer's account"); null before. */
   readonly payer: PayerDetails | null;
+  /** The payment link a payer started this payment from (docs/api-decisions.md, "Payment links"), else null. */
+  readonly paymentLinkId: string | null;
 }
 
 export interface StatusRecord {

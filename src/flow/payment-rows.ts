@@ -56,6 +56,7 @@ export function paymentFromRow(row: Selectable<PaymentsTable>, secrets: SecretBo
     retryOf: row.retry_of,
     retryAllowed: Number(row.retry_allowed) === 1,
     payer: parseJson(row.payer),
+    paymentLinkId: row.payment_link_id,
   };
 }
 
@@ -102,6 +103,7 @@ export function paymentColumns(payment: Payment): Omit<PaymentsTable, 'flow_toke
     retry_of: payment.retryOf,
     retry_allowed: payment.retryAllowed ? 1 : 0,
     payer: payment.payer === null ? null : JSON.stringify(payment.payer),
+    payment_link_id: payment.paymentLinkId,
   };
 }
 

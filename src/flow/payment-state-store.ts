@@ -17,6 +17,7 @@ import { paymentColumns, paymentFromRow } from './payment-rows.js';
 import { DETAILED_STATUSES, isFinal, type DetailedStatus } from '../domain/detailed-status.js';
 import { appendStatusRecords, type StatusEntry } from './status-writer.js';
 import { assertTransition } from '../domain/transitions.js';
+import { payLinkOfPayment } from './payment-link-store.js';
 
 /** Columns a step may change together with the status. */
 export interface PaymentChanges {
@@ -220,7 +221,10 @@ export class PaymentStateStore {
           .executeTakeFirst();
         records = await appendStatusRecords(trx, next, path, Number(lastRecord?.sequence ?? 0), at);
       }
-      return { kind: 'applied' as const, payment: next, records };
+      // A single-use payment link is paid in the very commit its payment completes in (docs/api-decisions.md).
+      const linkEvent =
+        last?.status === 'PAYMENT_EXECUTION_COMPLETED' && next.paymentLinkId !== null ? await payLinkOfPayment(trx, next, at) : false;
+      return { kind: 'applied' as const, payment: next, records, linkEvent };
     };
     // Grouped or not, the caller hears of its write only once it has committed.
     const result = this.groupCommit === undefined ? await this.db.transaction().execute(work) : await this.groupCommit.run(work);
@@ -228,8 +232,9 @@ export class PaymentStateStore {
       const scheduled = isFinal(next.detailedStatus) ? [] : schedule;
       this.onCommitted(result.records, {
         jobsDueAt: earliestDue(scheduled.map((job) => job.runAt)),
-        webhooks: result.records.length > 0 && next.webhookUrl !== null,
+        webhooks: (result.records.length > 0 && next.webhookUrl !== null) || result.linkEvent,
       });
+      return { kind: 'applied', payment: result.payment, records: result.records };
     }
     return result;
   }

@@ -16,7 +16,7 @@ const CURSOR = /^([A-Za-z0-9_-]{1,512})\.([A-Za-z0-9_-]{22})$/;
 export const INVALID_CURSOR_MESSAGE = (field: string): string => `${field} must be a cursor this list returned to you, unchanged`;
 
 /** The lists whose cursors must not be swapped for one another. */
-export type CursorList = 'payments' | 'events';
+export type CursorList = 'payments' | 'payment-links' | 'events';
 
 export class CursorCodec {
   private readonly macKeys: readonly Buffer[];

@@ -105,6 +105,26 @@ const WEBHOOKS: JsonObject = {
       },
     },
   },
+  'payment_link.*': {
+    post: {
+      operationId: 'paymentLinkWebhook',
+      security: [],
+      tags: ['Webhooks'],
+      summary: 'A payment link was paid, expired or was deactivated',
+      description:
+        "Sent to the link's `metadata.webhookUrl` when it enters a final status: `payment_link.paid`, `payment_link.expired` or `payment_link.deactivated` (docs/webhooks.md). Signed and retried as payments' webhooks; the same events are in `GET /api/v1/events`.",
+      parameters: WEBHOOK_HEADER_PARAMETERS,
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `${SCHEMAS}PaymentLinkWebhook` } } },
+      },
+      responses: {
+        '200': { description: 'Received. Any 2xx within 15 seconds counts; the body is ignored.' },
+        '410': { description: 'Gone: no further events of this link are sent to this URL.' },
+        '500': { description: "Retried as payments' webhooks are." },
+      },
+    },
+  },
 };
 
 /** `X-Request-ID` as the client may send it. */
@@ -134,6 +154,7 @@ export function openApiDocumentation(): SwaggerOptions {
       tags: [
         { name: 'Authentication', description: 'OAuth 2.0 client credentials' },
         { name: 'Payments', description: 'Create payments, read them, list them' },
+        { name: 'Payment links', description: 'Links payers open to pay: create them, read them, list them, deactivate them' },
         { name: 'Payment statuses', description: 'The status history of a payment' },
         { name: 'Events', description: 'The event feed: the webhooks, to read at your own pace' },
         { name: 'Providers', description: 'Banks available to the caller' },

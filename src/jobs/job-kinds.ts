@@ -9,6 +9,8 @@ export const JOB_KIND_SUBJECTS = {
   'bank-status': 'payment',
   /** Fail a payer's flow that passed its deadline (decisions §3, EXPIRED). */
   'flow-expiry': 'payment',
+  /** Expire a payment link still ACTIVE at its expiresAt (docs/api-decisions.md, "Payment links"). */
+  'payment-link-expiry': 'payment_link',
 } as const satisfies Readonly<Record<string, SubjectType>>;
 
 export type JobKind = keyof typeof JOB_KIND_SUBJECTS;

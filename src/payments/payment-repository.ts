@@ -7,6 +7,7 @@
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { DetailedStatus } from '../domain/detailed-status.js';
 import { appendStatusRecords, statusChangeRows } from '../flow/status-writer.js';
+import { holdLinkForRetry } from '../flow/payment-link-store.js';
 import { paymentFromRow, paymentToRow, statusRecordFromRow } from '../flow/payment-rows.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import { jobRows, scheduleJobs } from '../jobs/job-queue.js';
@@ -139,17 +140,27 @@ export class PaymentRepository {
   ): Promise<{ kind: 'created' | 'existing'; payment: Payment } | { kind: 'refused' }> {
     const retryOf = payment.retryOf;
     if (retryOf === null) throw new Error('A retry names the payment it retries');
-    const result = await this.db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto('payments')
-        .values({ ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null })
-        .onConflict((conflict) => conflict.doNothing())
-        .executeTakeFirst();
-      if (inserted.numInsertedOrUpdatedRows === 0n) return 'not-inserted' as const;
-      await scheduleJobs(trx, payment, jobs, payment.createdAt);
-      await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
-      return 'created' as const;
-    });
+    const linkTaken = new Error('the payment link is no longer held by the failed payment');
+    const result = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('payments')
+          .values({ ...paymentToRow(payment, this.secrets), amount_scaled: scaledAmount(payment.amount) ?? null })
+          .onConflict((conflict) => conflict.doNothing())
+          .executeTakeFirst();
+        if (inserted.numInsertedOrUpdatedRows === 0n) return 'not-inserted' as const;
+        // A payment link's retry takes over the link's payment in progress, or is not made (docs/api-decisions.md).
+        if (!(await holdLinkForRetry(trx, payment, retryOf))) throw linkTaken;
+        await scheduleJobs(trx, payment, jobs, payment.createdAt);
+        await appendStatusRecords(trx, payment, [{ status: payment.detailedStatus }], 0, payment.createdAt);
+        return 'created' as const;
+      })
+      .catch((error: unknown) => {
+        if (error === linkTaken) return 'link-taken' as const;
+        throw error;
+      });
+    if (result === 'link-taken') return { kind: 'refused' };
     if (result === 'created') {
       this.onCommitted({ jobsDueAt: earliestDue(jobs.map((job) => job.runAt)), webhooks: payment.webhookUrl !== null });
       return { kind: 'created', payment };

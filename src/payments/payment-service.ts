@@ -98,6 +98,7 @@ export class PaymentService {
       // mode (the client chose the bank) only when the client asked for it.
       retryAllowed: request.metadata.retryWithAnotherBank ?? valid.mode === 'hosted',
       payer: null,
+      paymentLinkId: null,
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
     const result = await this.payments.create(payment, [
@@ -144,6 +145,8 @@ export class PaymentService {
       retryOf: failed.id,
       retryAllowed: failed.retryAllowed,
       payer: null,
+      // A retry of a link's payment is the link's too: its completion pays the link.
+      paymentLinkId: failed.paymentLinkId,
     };
     return this.payments.createRetry(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }]);
   }

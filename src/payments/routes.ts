@@ -74,6 +74,7 @@ function paymentResourceView(payment: Payment, catalogue: CatalogueView, baseUrl
     ...(payment.payer === null
       ? {}
       : { payer: { account: { ...payment.payer.account }, ...(payment.payer.name === undefined ? {} : { name: payment.payer.name }) } }),
+    ...(payment.paymentLinkId === null ? {} : { paymentLinkId: payment.paymentLinkId }),
   };
 }
 

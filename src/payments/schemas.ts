@@ -395,6 +395,9 @@ export const PaymentResourceSchema = Type.Object(
       }),
     ),
     payer: Type.Optional(PayerSchema),
+    paymentLinkId: Type.Optional(
+      Type.String({ format: 'uuid', description: "Present on a payment a payer started from a payment link: the link's id" }),
+    ),
   },
   { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, COMPLETED_PAYMENT_EXAMPLE] },
 );
@@ -583,6 +586,9 @@ export const PaymentStatusUpdatedWebhookSchema = Type.Object(
               "On every event of a payment the payer started with another bank after a failure: the failed payment's id. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new payment",
           }),
         ),
+        paymentLinkId: Type.Optional(
+          Type.String({ format: 'uuid', description: "On every event of a payment a payer started from a payment link: the link's id" }),
+        ),
       },
       { title: 'PaymentStatusUpdatedData' },
     ),
@@ -594,6 +600,49 @@ export const PaymentStatusUpdatedWebhookSchema = Type.Object(
   },
 );
 
+const LINK_EVENT_EXAMPLE = {
+  type: 'payment_link.paid',
+  timestamp: '2026-11-21T10:04:10.000Z',
+  data: {
+    paymentLinkId: '01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f',
+    reference: 'invoice-2026-001',
+    status: 'PAID',
+    paymentId: EXAMPLE.paymentId,
+    createdAt: '2026-11-21T10:04:10.000Z',
+  },
+};
+
+/**
+ * The body of a `payment_link.*` webhook (docs/api-decisions.md, "Payment links"); here beside the payments' own,
+ * because the event feed serves both (src/webhooks/payment-link-payload.ts), field for field in the same order. */
+export const PaymentLinkWebhookSchema = Type.Object(
+  {
+    type: Type.String({
+      description: '`payment_link.paid`, `payment_link.expired` or `payment_link.deactivated`. Ignore types you do not know',
+      examples: ['payment_link.paid'],
+    }),
+    timestamp: Type.String({ format: 'date-time', description: 'When the event was written; the same on every retry' }),
+    data: Type.Object(
+      {
+        paymentLinkId: Type.String({ format: 'uuid' }),
+        reference: Type.String({ description: 'Your reference of the link' }),
+        status: Type.String({
+          description: 'The status the link entered: `PAID`, `EXPIRED` or `DEACTIVATED`. An open list',
+          'x-extensible-enum': ['PAID', 'EXPIRED', 'DEACTIVATED'],
+        }),
+        paymentId: Type.Optional(Type.String({ format: 'uuid', description: '`payment_link.paid` only: the payment that paid the link' })),
+        createdAt: Type.String({ format: 'date-time', description: 'When the link entered the status' }),
+      },
+      { title: 'PaymentLinkEventData' },
+    ),
+  },
+  {
+    title: 'PaymentLinkWebhook',
+    description: 'The body of a `payment_link.*` webhook. New fields may be added: do not reject what you do not know.',
+    examples: [LINK_EVENT_EXAMPLE],
+  },
+);
+
 const EVENT_EXAMPLE = { id: EXAMPLE.eventId, type: 'payment.status.updated', createdAt: EXAMPLE.updatedAt, data: WEBHOOK_BODY_EXAMPLE };
 
 export const EventSchema = Type.Object(
@@ -601,7 +650,9 @@ export const EventSchema = Type.Object(
     id: Type.String({ description: "The event's id: a webhook of this event carries it as `webhook-id`", examples: [EXAMPLE.eventId] }),
     type: Type.String({ description: 'The event type. An open list: skip types you do not know', examples: ['payment.status.updated'] }),
     createdAt: DateTime,
-    data: PaymentStatusUpdatedWebhookSchema,
+    data: Type.Union([PaymentStatusUpdatedWebhookSchema, PaymentLinkWebhookSchema], {
+      description: "The body of the event's webhook: a payment's status change, or a payment link's (by `type`)",
+    }),
   },
   {
     title: 'Event',

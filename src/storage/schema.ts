@@ -116,6 +116,45 @@ export interface PaymentsTable {
    * once, by the flow engine, with the commit of the bank's answer that first told it.
    */
   payer: string | null;
+  /** The payment link a payer started this payment from (migration 0020), else null. */
+  payment_link_id: string | null;
+}
+
+/** Payment links (migration 0020, src/domain/payment-link.ts). */
+export interface PaymentLinksTable {
+  id: string;
+  client_id: string;
+  environment: 'sandbox' | 'production';
+  /** The public, unguessable part of the link's URL (128 random bits, base64url); unique. */
+  slug: string;
+  /** The client's reference; unique per client. */
+  reference: string;
+  /** 1: every payer may pay; 0: one completed payment closes the link. */
+  reusable: number;
+  status: string;
+  amount: string;
+  currency: string;
+  payment_scheme: 'SEPA' | 'DOMESTIC';
+  scheme_mode: 'INSTANT' | 'STANDARD' | null;
+  fee_paid_by: string | null;
+  /** JSON of the recipient. */
+  recipient: string;
+  /** JSON of the remittance. */
+  remittance: string;
+  redirect_uri: string;
+  webhook_url: string | null;
+  provider_id: string | null;
+  provider_preferences: string | null;
+  /** A single-use link's payment in progress (compare-and-set when a payer continues). */
+  open_payment_id: string | null;
+  /** How many payments the link started (numbers their end-to-end ids). */
+  payment_count: number;
+  paid_by_payment_id: string | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+  /** Bumped by every status change: the sequence of the link's events. */
+  version: number;
 }
 
 export interface PaymentStatusHistoryTable {
@@ -348,6 +387,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   payments: PaymentsTable & PaymentListColumns;
   payment_status_history: PaymentStatusHistoryTable;
+  payment_links: PaymentLinksTable;
   events: EventsTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;

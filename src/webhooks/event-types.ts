@@ -16,6 +16,18 @@ export const EVENT_TYPES = {
     subjectType: 'payment',
     description: 'A payment entered a new status (one event per status record of its history).',
   },
+  'payment_link.paid': {
+    subjectType: 'payment_link',
+    description: "A single-use payment link's payment completed: the link is PAID and takes no more payments.",
+  },
+  'payment_link.expired': {
+    subjectType: 'payment_link',
+    description: 'A payment link reached its expiresAt while ACTIVE: it is EXPIRED and takes no more payments.',
+  },
+  'payment_link.deactivated': {
+    subjectType: 'payment_link',
+    description: 'The client deactivated a payment link: it is DEACTIVATED and takes no more payments.',
+  },
 } as const satisfies Readonly<Record<string, EventTypeDefinition>>;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -28,6 +28,11 @@ export interface PaymentStatusUpdatedData {
    * (docs/api-decisions.md, "Paying with another bank"). Absent on other payments' events.
    */
   readonly retryOf?: string;
+  /**
+   * On every event of a payment a payer started from a payment link: the link's id (docs/api-decisions.md, "Payment
+   * links"). Absent on other payments' events.
+   */
+  readonly paymentLinkId?: string;
 }
 
 export interface PaymentStatusUpdatedEvent {
@@ -47,6 +52,8 @@ export interface StatusRecordForEvent {
   readonly createdAt: Date | string;
   /** The failed payment this one retries with another bank, if it is a retry. */
   readonly retryOf?: string | null;
+  /** The payment link the payment was started from, if any. */
+  readonly paymentLinkId?: string | null;
 }
 
 /**
@@ -71,6 +78,7 @@ export function buildPaymentStatusUpdatedEvent(record: StatusRecordForEvent, now
           : record.failureReasons.map((reason) => ({ code: reason.code, message: reason.message })),
       createdAt,
       ...(record.retryOf === undefined || record.retryOf === null ? {} : { retryOf: record.retryOf }),
+      ...(record.paymentLinkId === undefined || record.paymentLinkId === null ? {} : { paymentLinkId: record.paymentLinkId }),
     },
   };
 }

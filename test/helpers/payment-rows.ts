@@ -47,6 +47,7 @@ export function storedPaymentRow(clientId: string, at: string, changes: Partial<
     retry_of: null,
     retry_allowed: 0,
     payer: null,
+    payment_link_id: null,
     ...changes,
   };
 }

@@ -11,6 +11,10 @@ import {
   type FeedEvent,
   type Payment,
   type PaymentCreationRequest,
+  type PaymentLink,
+  type PaymentLinkCreationRequest,
+  type PaymentLinkListQuery,
+  type PaymentLinkPage,
   type PaymentListQuery,
   type PaymentPage,
   type PaymentStatusRecord,
@@ -44,11 +48,63 @@ export interface FollowOptions extends CallOptions {
   readonly pollIntervalMs?: number;
 }
 
+/** Payment links: `client.paymentLinks.create(…)`, `.get(id)`, `.list(query)`, `.deactivate(id)`. */
+export interface PaymentLinksApi {
+  /**
+   * Creates a payment link. Safe to call again after a lost answer is retried: when an earlier attempt may have reached
+   * the service and a later one answers 409, the link that attempt created is looked up by `reference` and returned
+   * (when its amount and currency match); otherwise the 409 is the caller's duplicate (`OpenpisConflictError`).
+   */
+  create(request: PaymentLinkCreationRequest, options?: CallOptions): Promise<PaymentLink>;
+  /** The link with its current status. */
+  get(paymentLinkId: string, options?: CallOptions): Promise<PaymentLink>;
+  /** One page of this client's links, newest first. */
+  list(query?: PaymentLinkListQuery, options?: CallOptions): Promise<PaymentLinkPage>;
+  /** Deactivates an ACTIVE link (again: the same answer); a PAID or EXPIRED link throws `OpenpisConflictError`. */
+  deactivate(paymentLinkId: string, options?: CallOptions): Promise<PaymentLink>;
+}
+
 export class OpenpisClient {
   private readonly transport: Transport;
+  readonly paymentLinks: PaymentLinksApi;
 
   constructor(options: OpenpisClientOptions) {
     this.transport = new Transport(options);
+    this.paymentLinks = {
+      create: (request, callOptions = {}) => this.createPaymentLink(request, callOptions),
+      get: async (paymentLinkId, callOptions = {}) =>
+        (await this.get(`/api/v1/ob/payment-links/${encodeURIComponent(paymentLinkId)}`, {}, callOptions)) as PaymentLink,
+      list: async (query = {}, callOptions = {}) =>
+        (await this.get(
+          '/api/v1/ob/payment-links',
+          {
+            status: query.status === undefined || query.status.length === 0 ? undefined : query.status.join(','),
+            reference: query.reference,
+            limit: query.limit === undefined ? undefined : String(query.limit),
+            cursor: query.cursor,
+          },
+          callOptions,
+        )) as PaymentLinkPage,
+      deactivate: async (paymentLinkId, callOptions = {}) =>
+        (
+          await this.transport.callOk({
+            method: 'POST',
+            path: `/api/v1/ob/payment-links/${encodeURIComponent(paymentLinkId)}/deactivate`,
+            signal: callOptions.signal,
+          })
+        ).body as PaymentLink,
+    };
+  }
+
+  private async createPaymentLink(request: PaymentLinkCreationRequest, options: CallOptions): Promise<PaymentLink> {
+    const exchange = await this.transport.call({ method: 'POST', path: '/api/v1/ob/payment-links', json: request, signal: options.signal });
+    if (exchange.status === 201) return exchange.body as PaymentLink;
+    if (exchange.status === 409 && exchange.earlierAttemptMayHaveBeenProcessed) {
+      const page = await this.paymentLinks.list({ reference: request.reference, limit: 1 }, options);
+      const found = page.items[0];
+      if (found !== undefined && found.currency === request.currency && found.amount === request.amount) return found;
+    }
+    throw errorOf(exchange, undefined);
   }
 
   /**

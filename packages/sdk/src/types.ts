@@ -101,3 +101,25 @@ export interface EventQuery {
   /** Only events of this type. */
   readonly type?: string;
 }
+
+/** The body of a payment link creation request (`POST /api/v1/ob/payment-links`). */
+export type PaymentLinkCreationRequest = Schemas['PaymentLinkCreationRequest'];
+/** The payment link resource (`GET /api/v1/ob/payment-links/{paymentLinkId}`, each item of the list, the creation's answer). */
+export type PaymentLink = Schemas['PaymentLink'];
+/** A payment link's status: `'ACTIVE' | 'PAID' | 'EXPIRED' | 'DEACTIVATED' | (string & {})`; only ACTIVE takes payments. */
+export type PaymentLinkStatus = Schemas['PaymentLinkStatus'];
+/** One page of the payment link list, newest first; `nextCursor` is `null` on the last page. */
+export type PaymentLinkPage = Schemas['PaymentLinkList'];
+/** The body of a `payment_link.*` webhook (and `data` of such an event of the feed). */
+export type PaymentLinkWebhookBody = Schemas['PaymentLinkWebhook'];
+
+/** Filters of the payment link list (`GET /api/v1/ob/payment-links`). */
+export interface PaymentLinkListQuery {
+  readonly status?: readonly PaymentLinkStatus[];
+  /** Exactly this reference (unique per client, so at most one link). */
+  readonly reference?: string;
+  /** Page size, 1–100 (the service's default: 20). */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string;
+}

@@ -187,4 +187,16 @@ export const de: Catalogue = {
   'consent.serviceTerms':
     'Wenn Sie fortfahren, beauftragen Sie diesen Zahlungsauslösedienst, diese Zahlung von Ihrem Bankkonto auszulösen, und akzeptieren dessen {terms}.',
   'consent.termsLink': 'Nutzungsbedingungen',
+  'link.heading': 'Mit Ihrer Bank bezahlen',
+  'link.intro': 'Wenn Sie fortfahren, wählen Sie Ihre Bank und geben die Zahlung dort frei.',
+  'link.continue': 'Weiter zur Zahlung',
+  'link.paid.heading': 'Diese Zahlung ist erfolgt',
+  'link.paid.intro': 'Dieser Zahlungslink wurde bezahlt und nimmt keine weiteren Zahlungen an. Sie müssen nichts weiter tun.',
+  'link.expired.heading': 'Dieser Zahlungslink ist abgelaufen',
+  'link.expired.intro': 'Er nimmt keine Zahlungen mehr an. Bitte fragen Sie den Händler nach einem neuen Link.',
+  'link.deactivated.heading': 'Dieser Zahlungslink ist nicht mehr aktiv',
+  'link.deactivated.intro': 'Der Händler hat ihn zurückgezogen. Bitte fragen Sie den Händler nach einem neuen Link.',
+  'link.busy.heading': 'Mit diesem Link wird gerade bezahlt',
+  'link.busy.intro':
+    'Jemand hat vor einem Moment begonnen, mit diesem Link zu bezahlen. Bitte versuchen Sie es in einigen Minuten erneut: Kommt diese Zahlung nicht zustande, kann der Link wieder bezahlt werden.',
 };

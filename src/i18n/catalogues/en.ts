@@ -179,6 +179,18 @@ export const en = {
   'consent.serviceTerms':
     'By continuing, you instruct this payment initiation service to initiate this payment from your bank account, and accept its {terms}.',
   'consent.termsLink': 'terms of use',
+  'link.heading': 'Pay with your bank',
+  'link.intro': 'When you continue, you choose your bank and approve the payment there.',
+  'link.continue': 'Continue to pay',
+  'link.paid.heading': 'This payment has been made',
+  'link.paid.intro': 'This payment link has been paid and takes no more payments. There is nothing more to do.',
+  'link.expired.heading': 'This payment link has expired',
+  'link.expired.intro': 'It no longer takes payments. Please ask the merchant for a new link.',
+  'link.deactivated.heading': 'This payment link is no longer active',
+  'link.deactivated.intro': 'The merchant has withdrawn it. Please ask the merchant for a new link.',
+  'link.busy.heading': 'This link is being paid right now',
+  'link.busy.intro':
+    'Someone started paying with this link a moment ago. Please try again in a few minutes: if that payment does not go through, the link can be paid again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -181,4 +181,16 @@ export const es: Catalogue = {
   'consent.serviceTerms':
     'Al continuar, encarga a este servicio de iniciación de pagos que inicie este pago desde su cuenta bancaria, y acepta sus {terms}.',
   'consent.termsLink': 'condiciones de uso',
+  'link.heading': 'Pagar con su banco',
+  'link.intro': 'Al continuar, elige su banco y aprueba allí el pago.',
+  'link.continue': 'Continuar al pago',
+  'link.paid.heading': 'Este pago ya se ha realizado',
+  'link.paid.intro': 'Este enlace de pago ya se ha pagado y no admite más pagos. No tiene que hacer nada más.',
+  'link.expired.heading': 'Este enlace de pago ha caducado',
+  'link.expired.intro': 'Ya no admite pagos. Pida un enlace nuevo al comercio.',
+  'link.deactivated.heading': 'Este enlace de pago ya no está activo',
+  'link.deactivated.intro': 'El comercio lo ha retirado. Pida un enlace nuevo al comercio.',
+  'link.busy.heading': 'Alguien está pagando con este enlace ahora mismo',
+  'link.busy.intro':
+    'Alguien empezó a pagar con este enlace hace un momento. Vuelva a intentarlo dentro de unos minutos: si ese pago no se completa, el enlace podrá pagarse de nuevo.',
 };

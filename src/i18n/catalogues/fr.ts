@@ -182,4 +182,16 @@ export const fr: Catalogue = {
   'consent.serviceTerms':
     'En continuant, vous chargez ce service d’initiation de paiement d’initier ce paiement depuis votre compte bancaire, et acceptez ses {terms}.',
   'consent.termsLink': 'conditions d’utilisation',
+  'link.heading': 'Payer avec votre banque',
+  'link.intro': 'En continuant, vous choisissez votre banque et y approuvez le paiement.',
+  'link.continue': 'Continuer vers le paiement',
+  'link.paid.heading': 'Ce paiement a été effectué',
+  'link.paid.intro': 'Ce lien de paiement a été payé et n’accepte plus de paiements. Vous n’avez rien d’autre à faire.',
+  'link.expired.heading': 'Ce lien de paiement a expiré',
+  'link.expired.intro': 'Il n’accepte plus de paiements. Veuillez demander un nouveau lien au commerçant.',
+  'link.deactivated.heading': 'Ce lien de paiement n’est plus actif',
+  'link.deactivated.intro': 'Le commerçant l’a retiré. Veuillez lui demander un nouveau lien.',
+  'link.busy.heading': 'Ce lien est en cours de paiement',
+  'link.busy.intro':
+    'Quelqu’un a commencé à payer avec ce lien il y a un instant. Veuillez réessayer dans quelques minutes : si ce paiement n’aboutit pas, le lien pourra de nouveau être payé.',
 };

@@ -181,4 +181,16 @@ export const lt: Catalogue = {
   'consent.serviceTerms':
     'Tęsdami pavedate šiai mokėjimo inicijavimo paslaugai inicijuoti šį mokėjimą iš jūsų banko sąskaitos ir sutinkate su jos {terms}.',
   'consent.termsLink': 'naudojimo sąlygomis',
+  'link.heading': 'Mokėkite per savo banką',
+  'link.intro': 'Tęsdami pasirinksite savo banką ir ten patvirtinsite mokėjimą.',
+  'link.continue': 'Tęsti mokėjimą',
+  'link.paid.heading': 'Šis mokėjimas atliktas',
+  'link.paid.intro': 'Ši mokėjimo nuoroda apmokėta ir daugiau mokėjimų nepriima. Daugiau nieko daryti nereikia.',
+  'link.expired.heading': 'Šios mokėjimo nuorodos galiojimas baigėsi',
+  'link.expired.intro': 'Ji nebepriima mokėjimų. Paprašykite prekybininko naujos nuorodos.',
+  'link.deactivated.heading': 'Ši mokėjimo nuoroda nebeaktyvi',
+  'link.deactivated.intro': 'Prekybininkas ją atšaukė. Paprašykite prekybininko naujos nuorodos.',
+  'link.busy.heading': 'Šia nuoroda šiuo metu mokama',
+  'link.busy.intro':
+    'Kažkas ką tik pradėjo mokėti šia nuoroda. Bandykite dar kartą po kelių minučių: jei tas mokėjimas nepavyks, nuorodą bus galima apmokėti iš naujo.',
 };

@@ -127,6 +127,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ob/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links
+         * @description The caller's payment links, newest first, with filters and cursor pagination. Requires scope `payments:read`.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description Creates a link that payers open to pay: each payer who continues starts a payment of it (hosted bank selection unless `provider.id` is sent) with their own IP address and browser. A single-use link (`reusable` false, the default) closes as `PAID` when one of its payments completes. Requires scope `payments:write`.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ob/payment-links/{paymentLinkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment link
+         * @description The payment link with its current status. Requires scope `payments:read`.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ob/payment-links/{paymentLinkId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description An `ACTIVE` link becomes `DEACTIVATED` and takes no more payments (a payment already started goes on). Again on a `DEACTIVATED` link: the same answer. A `PAID` or `EXPIRED` link: 409. Requires scope `payments:write`.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -163,6 +227,26 @@ export interface webhooks {
          * @description Sent to the payment's `metadata.webhookUrl` for every status record, in order per payment, at least once (docs/webhooks.md). The same events, with the same ids and bodies, are in `GET /api/v1/events`. New fields and new event types may appear: ignore what you do not know.
          */
         post: operations["paymentStatusUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.*": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment link was paid, expired or was deactivated
+         * @description Sent to the link's `metadata.webhookUrl` when it enters a final status: `payment_link.paid`, `payment_link.expired` or `payment_link.deactivated` (docs/webhooks.md). Signed and retried as payments' webhooks; the same events are in `GET /api/v1/events`.
+         */
+        post: operations["paymentLinkWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -293,7 +377,8 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             createdAt: string;
-            data: components["schemas"]["PaymentStatusUpdatedWebhook"];
+            /** @description The body of the event's webhook: a payment's status change, or a payment link's (by `type`) */
+            data: components["schemas"]["PaymentStatusUpdatedWebhook"] | components["schemas"]["PaymentLinkWebhook"];
         };
         /**
          * EventFeed
@@ -497,6 +582,11 @@ export interface components {
              */
             retriedBy?: string;
             payer?: components["schemas"]["Payer"];
+            /**
+             * Format: uuid
+             * @description Present on a payment a payer started from a payment link: the link's id
+             */
+            paymentLinkId?: string;
         };
         /** PaymentCreationRequest */
         PaymentCreationRequest: {
@@ -601,6 +691,218 @@ export interface components {
              */
             updatedAt: string;
             status: components["schemas"]["PaymentStatus"];
+        };
+        /**
+         * PaymentLink
+         * @example {
+         *       "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+         *       "url": "http://localhost:8080/link/Qm9vW2VjX3RhbGtzLWxp",
+         *       "status": "ACTIVE",
+         *       "reference": "invoice-2026-001",
+         *       "reusable": false,
+         *       "amount": 10.5,
+         *       "currency": "EUR",
+         *       "remittance": "Invoice 2026-001",
+         *       "recipientName": "Acme GmbH",
+         *       "expiresAt": "2026-11-22T10:00:00.000Z",
+         *       "createdAt": "2026-11-21T10:00:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z",
+         *       "paymentCount": 0
+         *     }
+         */
+        PaymentLink: {
+            /** Format: uuid */
+            paymentLinkId: string;
+            /**
+             * Format: uri
+             * @description The address to give the payer (a page of ours; show it as a link or QR code)
+             */
+            url: string;
+            status: components["schemas"]["PaymentLinkStatus"];
+            reference: string;
+            reusable: boolean;
+            /** @description In the currency, with its minor-unit digits (EUR: 2) */
+            amount: number;
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description The remittance information of every payment of the link */
+            remittance: string;
+            recipientName: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description How many payments payers started from the link (failed ones included) */
+            paymentCount: number;
+            /**
+             * Format: uuid
+             * @description On a `PAID` link: the payment that paid it
+             */
+            paymentId?: string;
+        };
+        /** PaymentLinkCreationRequest */
+        PaymentLinkCreationRequest: {
+            provider?: {
+                /**
+                 * Format: uuid
+                 * @description Provider id from the providers list (custom bank selection)
+                 */
+                id?: string;
+                preferences?: {
+                    countryCodes?: {
+                        list?: ("AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AQ" | "AG" | "AR" | "AM" | "AW" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BB" | "BY" | "BE" | "BZ" | "BJ" | "BM" | "BT" | "BO" | "BA" | "BW" | "BR" | "IO" | "BN" | "BG" | "BF" | "BI" | "CV" | "KH" | "CM" | "CA" | "KY" | "CF" | "TD" | "CL" | "CN" | "CX" | "CC" | "CO" | "KM" | "CG" | "CD" | "CK" | "CR" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "GQ" | "ER" | "EE" | "SZ" | "ET" | "FJ" | "FI" | "FR" | "GF" | "PF" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GD" | "GP" | "GU" | "GT" | "GN" | "GW" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IR" | "IQ" | "IE" | "IL" | "IT" | "JM" | "JP" | "JO" | "KZ" | "KE" | "KI" | "KP" | "KR" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LR" | "LY" | "LI" | "LT" | "LU" | "MO" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MH" | "MQ" | "MR" | "MU" | "YT" | "MX" | "FM" | "MD" | "MC" | "MN" | "ME" | "MS" | "MA" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NC" | "NZ" | "NI" | "NE" | "NG" | "NU" | "NF" | "MK" | "MP" | "NO" | "OM" | "PK" | "PW" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RE" | "RO" | "RU" | "RW" | "BL" | "SH" | "KN" | "LC" | "MF" | "PM" | "VC" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SX" | "SK" | "SI" | "SB" | "SO" | "ZA" | "SS" | "ES" | "LK" | "SD" | "SR" | "SE" | "CH" | "SY" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TK" | "TO" | "TT" | "TN" | "TR" | "TM" | "TV" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "VG" | "VI" | "WF" | "EH" | "YE" | "ZM" | "ZW")[];
+                        /**
+                         * @description ISO 3166-1 alpha-2 country code
+                         * @example DE
+                         * @enum {unknown}
+                         */
+                        default?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AQ" | "AG" | "AR" | "AM" | "AW" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BB" | "BY" | "BE" | "BZ" | "BJ" | "BM" | "BT" | "BO" | "BA" | "BW" | "BR" | "IO" | "BN" | "BG" | "BF" | "BI" | "CV" | "KH" | "CM" | "CA" | "KY" | "CF" | "TD" | "CL" | "CN" | "CX" | "CC" | "CO" | "KM" | "CG" | "CD" | "CK" | "CR" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "GQ" | "ER" | "EE" | "SZ" | "ET" | "FJ" | "FI" | "FR" | "GF" | "PF" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GD" | "GP" | "GU" | "GT" | "GN" | "GW" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IR" | "IQ" | "IE" | "IL" | "IT" | "JM" | "JP" | "JO" | "KZ" | "KE" | "KI" | "KP" | "KR" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LR" | "LY" | "LI" | "LT" | "LU" | "MO" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MH" | "MQ" | "MR" | "MU" | "YT" | "MX" | "FM" | "MD" | "MC" | "MN" | "ME" | "MS" | "MA" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NC" | "NZ" | "NI" | "NE" | "NG" | "NU" | "NF" | "MK" | "MP" | "NO" | "OM" | "PK" | "PW" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RE" | "RO" | "RU" | "RW" | "BL" | "SH" | "KN" | "LC" | "MF" | "PM" | "VC" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SX" | "SK" | "SI" | "SB" | "SO" | "ZA" | "SS" | "ES" | "LK" | "SD" | "SR" | "SE" | "CH" | "SY" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TK" | "TO" | "TT" | "TN" | "TR" | "TM" | "TV" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "VG" | "VI" | "WF" | "EH" | "YE" | "ZM" | "ZW";
+                    };
+                };
+            };
+            paymentScheme: {
+                /**
+                 * @example SEPA
+                 * @enum {unknown}
+                 */
+                name: "SEPA" | "DOMESTIC";
+                preferences?: {
+                    /** @enum {unknown} */
+                    mode?: "INSTANT" | "STANDARD";
+                    /**
+                     * @description ISO 20022 charge bearer
+                     * @enum {unknown}
+                     */
+                    feePaidBy?: "DEBT" | "CRED" | "SHAR" | "SLEV";
+                };
+            };
+            recipient: components["schemas"]["Recipient"];
+            /**
+             * @description At most as many decimals as the currency has (EUR: 2)
+             * @example 10.5
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 currency code
+             * @example EUR
+             * @enum {unknown}
+             */
+            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XTS" | "XUA" | "XXX" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            remittanceInformation: components["schemas"]["RemittanceInformation"];
+            metadata: components["schemas"]["PaymentLinkMetadata"];
+            /**
+             * @description The link's id in your system: printable ASCII, no leading or trailing spaces; unique per client (a second link with it answers 409). The link's payments get `endToEndId` `<reference>-<n>` (1, 2, …)
+             * @example invoice-2026-001
+             */
+            reference: string;
+            /**
+             * Format: date-time
+             * @description When the link stops taking payments (ISO 8601 with an offset). Default: 24 hours from now; at most 90 days ahead
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expiresAt?: string;
+            /** @description false (default): the first completed payment closes the link (`PAID`). true: every payer may pay until it expires or is deactivated */
+            reusable?: boolean;
+        };
+        /** PaymentLinkEventData */
+        PaymentLinkEventData: {
+            /** Format: uuid */
+            paymentLinkId: string;
+            /** @description Your reference of the link */
+            reference: string;
+            /** @description The status the link entered: `PAID`, `EXPIRED` or `DEACTIVATED`. An open list */
+            status: "PAID" | "EXPIRED" | "DEACTIVATED" | (string & {});
+            /**
+             * Format: uuid
+             * @description `payment_link.paid` only: the payment that paid the link
+             */
+            paymentId?: string;
+            /**
+             * Format: date-time
+             * @description When the link entered the status
+             */
+            createdAt: string;
+        };
+        /**
+         * PaymentLinkList
+         * @example {
+         *       "items": [
+         *         {
+         *           "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+         *           "url": "http://localhost:8080/link/Qm9vW2VjX3RhbGtzLWxp",
+         *           "status": "ACTIVE",
+         *           "reference": "invoice-2026-001",
+         *           "reusable": false,
+         *           "amount": 10.5,
+         *           "currency": "EUR",
+         *           "remittance": "Invoice 2026-001",
+         *           "recipientName": "Acme GmbH",
+         *           "expiresAt": "2026-11-22T10:00:00.000Z",
+         *           "createdAt": "2026-11-21T10:00:00.000Z",
+         *           "updatedAt": "2026-11-21T10:00:00.000Z",
+         *           "paymentCount": 0
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        PaymentLinkList: {
+            /** @description Newest first (createdAt descending, then paymentLinkId descending) */
+            items: components["schemas"]["PaymentLink"][];
+            /** @description Pass as `cursor` for the next page; `null` on the last page */
+            nextCursor: string | null;
+        };
+        /**
+         * PaymentLinkMetadata
+         * @description Where each payer is sent when their payment's flow ends, and where the link's and its payments' webhooks go
+         */
+        PaymentLinkMetadata: {
+            /**
+             * Format: uri
+             * @description Where the payer is sent when the flow ends (https)
+             */
+            redirectUri: string;
+            /**
+             * Format: uri
+             * @description Receives a webhook when the status changes (https)
+             */
+            webhookUrl?: string;
+        };
+        /**
+         * PaymentLinkStatus
+         * @description `ACTIVE` takes payments; `PAID` (a single-use link paid), `EXPIRED` and `DEACTIVATED` are final. An open list: treat a value you do not know as not taking payments.
+         * @example ACTIVE
+         */
+        PaymentLinkStatus: "ACTIVE" | "PAID" | "EXPIRED" | "DEACTIVATED" | (string & {});
+        /**
+         * PaymentLinkWebhook
+         * @description The body of a `payment_link.*` webhook. New fields may be added: do not reject what you do not know.
+         * @example {
+         *       "type": "payment_link.paid",
+         *       "timestamp": "2026-11-21T10:04:10.000Z",
+         *       "data": {
+         *         "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+         *         "reference": "invoice-2026-001",
+         *         "status": "PAID",
+         *         "paymentId": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11",
+         *         "createdAt": "2026-11-21T10:04:10.000Z"
+         *       }
+         *     }
+         */
+        PaymentLinkWebhook: {
+            /**
+             * @description `payment_link.paid`, `payment_link.expired` or `payment_link.deactivated`. Ignore types you do not know
+             * @example payment_link.paid
+             */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the event was written; the same on every retry
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentLinkEventData"];
         };
         /**
          * PaymentList
@@ -746,6 +1048,11 @@ export interface components {
              * @description On every event of a payment the payer started with another bank after a failure: the failed payment's id. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new payment
              */
             retryOf?: string;
+            /**
+             * Format: uuid
+             * @description On every event of a payment a payer started from a payment link: the link's id
+             */
+            paymentLinkId?: string;
         };
         /**
          * PaymentStatusUpdatedWebhook
@@ -2091,6 +2398,738 @@ export interface operations {
             };
         };
     };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only links in one of these statuses, separated by commas. Repeating the parameter works too.
+                 * @example [
+                 *       "ACTIVE"
+                 *     ]
+                 */
+                status?: ("ACTIVE" | "PAID" | "EXPIRED" | "DEACTIVATED")[];
+                /**
+                 * @description Only the link with this reference (exact match): finds a link after a 409 or a lost answer
+                 * @example invoice-2026-001
+                 */
+                reference?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description `nextCursor` of the previous page, unchanged (opaque). Send the same filters with it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1–128 of `A–Z a–z 0–9 . _ : -`): echoed in the answer, logged and sent on to the banks. Without it (or when malformed) the service makes one. */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment links, newest first */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+                     *           "url": "http://localhost:8080/link/Qm9vW2VjX3RhbGtzLWxp",
+                     *           "status": "ACTIVE",
+                     *           "reference": "invoice-2026-001",
+                     *           "reusable": false,
+                     *           "amount": 10.5,
+                     *           "currency": "EUR",
+                     *           "remittance": "Invoice 2026-001",
+                     *           "recipientName": "Acme GmbH",
+                     *           "expiresAt": "2026-11-22T10:00:00.000Z",
+                     *           "createdAt": "2026-11-21T10:00:00.000Z",
+                     *           "updatedAt": "2026-11-21T10:00:00.000Z",
+                     *           "paymentCount": 0
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentLinkList"];
+                };
+            };
+            /** @description The request breaks a rule: `message` lists every violated rule as `<field path> <rule>`, comma-separated */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "statusCode": 400,
+                     *       "message": "amount must not be less than 0.01, recipient should not be empty"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-Bearer"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unauthorized",
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not hold the scope this operation requires */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Forbidden",
+                     *       "statusCode": 403,
+                     *       "message": "Access denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Too Many Requests",
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Internal Server Error",
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1–128 of `A–Z a–z 0–9 . _ : -`): echoed in the answer, logged and sent on to the banks. Without it (or when malformed) the service makes one. */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "paymentScheme": {
+                 *         "name": "SEPA"
+                 *       },
+                 *       "recipient": {
+                 *         "account": {
+                 *           "number": {
+                 *             "type": "IBAN",
+                 *             "value": "DE89370400440532013000"
+                 *           }
+                 *         },
+                 *         "name": "Acme GmbH",
+                 *         "address": {
+                 *           "country": "DE",
+                 *           "city": "Berlin",
+                 *           "streetName": "Unter den Linden",
+                 *           "buildingNumber": "77",
+                 *           "postCode": "10117"
+                 *         }
+                 *       },
+                 *       "amount": 10.5,
+                 *       "currency": "EUR",
+                 *       "remittanceInformation": {
+                 *         "type": "UNSTRUCTURED",
+                 *         "value": "Invoice 2026-001"
+                 *       },
+                 *       "metadata": {
+                 *         "redirectUri": "https://merchant.example/return"
+                 *       },
+                 *       "reference": "invoice-2026-001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentLinkCreationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, `ACTIVE`: give the payer `url` */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+                     *       "url": "http://localhost:8080/link/Qm9vW2VjX3RhbGtzLWxp",
+                     *       "status": "ACTIVE",
+                     *       "reference": "invoice-2026-001",
+                     *       "reusable": false,
+                     *       "amount": 10.5,
+                     *       "currency": "EUR",
+                     *       "remittance": "Invoice 2026-001",
+                     *       "recipientName": "Acme GmbH",
+                     *       "expiresAt": "2026-11-22T10:00:00.000Z",
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z",
+                     *       "paymentCount": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request breaks a rule: `message` lists every violated rule as `<field path> <rule>`, comma-separated */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "statusCode": 400,
+                     *       "message": "amount must not be less than 0.01, recipient should not be empty"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-Bearer"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unauthorized",
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not hold the scope this operation requires */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Forbidden",
+                     *       "statusCode": 403,
+                     *       "message": "Access denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource of the caller (another client’s is answered the same) */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "statusCode": 404,
+                     *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller already has a payment with this `metadata.endToEndId`: find it with `GET /api/v1/ob/payments?endToEndId=…` */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "statusCode": 409,
+                     *       "message": "A payment with endToEndId \"order-1001\" already exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Payload Too Large",
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unsupported Media Type",
+                     *       "statusCode": 415,
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Too Many Requests",
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Internal Server Error",
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1–128 of `A–Z a–z 0–9 . _ : -`): echoed in the answer, logged and sent on to the banks. Without it (or when malformed) the service makes one. */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                paymentLinkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment link */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+                     *       "url": "http://localhost:8080/link/Qm9vW2VjX3RhbGtzLWxp",
+                     *       "status": "ACTIVE",
+                     *       "reference": "invoice-2026-001",
+                     *       "reusable": false,
+                     *       "amount": 10.5,
+                     *       "currency": "EUR",
+                     *       "remittance": "Invoice 2026-001",
+                     *       "recipientName": "Acme GmbH",
+                     *       "expiresAt": "2026-11-22T10:00:00.000Z",
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z",
+                     *       "paymentCount": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request breaks a rule: `message` lists every violated rule as `<field path> <rule>`, comma-separated */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "statusCode": 400,
+                     *       "message": "amount must not be less than 0.01, recipient should not be empty"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-Bearer"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unauthorized",
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not hold the scope this operation requires */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Forbidden",
+                     *       "statusCode": 403,
+                     *       "message": "Access denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource of the caller (another client’s is answered the same) */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "statusCode": 404,
+                     *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Too Many Requests",
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Internal Server Error",
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1–128 of `A–Z a–z 0–9 . _ : -`): echoed in the answer, logged and sent on to the banks. Without it (or when malformed) the service makes one. */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                paymentLinkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment link, `DEACTIVATED` */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+                     *       "url": "http://localhost:8080/link/Qm9vW2VjX3RhbGtzLWxp",
+                     *       "status": "ACTIVE",
+                     *       "reference": "invoice-2026-001",
+                     *       "reusable": false,
+                     *       "amount": 10.5,
+                     *       "currency": "EUR",
+                     *       "remittance": "Invoice 2026-001",
+                     *       "recipientName": "Acme GmbH",
+                     *       "expiresAt": "2026-11-22T10:00:00.000Z",
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z",
+                     *       "paymentCount": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request breaks a rule: `message` lists every violated rule as `<field path> <rule>`, comma-separated */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "statusCode": 400,
+                     *       "message": "amount must not be less than 0.01, recipient should not be empty"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-Bearer"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unauthorized",
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not hold the scope this operation requires */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Forbidden",
+                     *       "statusCode": 403,
+                     *       "message": "Access denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource of the caller (another client’s is answered the same) */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "statusCode": 404,
+                     *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller already has a payment with this `metadata.endToEndId`: find it with `GET /api/v1/ob/payments?endToEndId=…` */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "statusCode": 409,
+                     *       "message": "A payment with endToEndId \"order-1001\" already exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Too Many Requests",
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Internal Server Error",
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -2300,6 +3339,62 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other answer, a timeout or a connection error is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter; `Retry-After` honoured within bounds). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry and the `id` of the event in `GET /api/v1/events`: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; changes on every retry. Reject it when it is more than 5 minutes off (replays). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks v1 signatures, space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with your `whsec_…` secret; two during a secret rotation. Verify the raw body bytes with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "payment_link.paid",
+                 *       "timestamp": "2026-11-21T10:04:10.000Z",
+                 *       "data": {
+                 *         "paymentLinkId": "01936b2e-4c1a-7d3e-9f10-2a3b4c5d6e7f",
+                 *         "reference": "invoice-2026-001",
+                 *         "status": "PAID",
+                 *         "paymentId": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11",
+                 *         "createdAt": "2026-11-21T10:04:10.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentLinkWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 15 seconds counts; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: no further events of this link are sent to this URL. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried as payments' webhooks are. */
             500: {
                 headers: {
                     [name: string]: unknown;
