@@ -23,7 +23,7 @@ export interface StatusChangeRows extends EventRows {
   readonly history: Insertable<PaymentStatusHistoryTable>[];
 }
 
-type PaymentForRecords = Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'> & Partial<Pick<Payment, 'retryOf'>>;
+type PaymentForRecords = Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'> & Partial<Pick<Payment, 'retryOf' | 'refundOf'>>;
 
 /**
  * The rows of one history record per entry, numbered after `lastSequence`, each at `at`, with its event (feed and
@@ -98,6 +98,7 @@ function recordsOf(
       failureReasons: record.failureReasons,
       createdAt: record.createdAt,
       retryOf: payment.retryOf ?? null,
+      refundOf: payment.refundOf ?? null,
     }),
   }));
   return { records, history, events };

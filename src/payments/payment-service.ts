@@ -97,6 +97,7 @@ export class PaymentService {
       // Hosted mode offers another bank after a failure another bank could avoid unless the client said no; custom
       // mode (the client chose the bank) only when the client asked for it.
       retryAllowed: request.metadata.retryWithAnotherBank ?? valid.mode === 'hosted',
+      refundOf: null,
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
     const result = await this.payments.create(payment, [
@@ -142,6 +143,9 @@ export class PaymentService {
       flowState: null,
       retryOf: failed.id,
       retryAllowed: failed.retryAllowed,
+      // Refunds are never retried (they are created with retryAllowed false): a retry is not a refund, so it never
+      // escapes the refunds' sum rule (docs/api-decisions.md, "Refunds").
+      refundOf: null,
     };
     return this.payments.createRetry(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }]);
   }

@@ -111,6 +111,8 @@ export interface PaymentsTable {
   retry_of: string | null;
   /** 1 when the payer's outcome page may offer to pay with another bank after a failure the bank caused, else 0. */
   retry_allowed: number;
+  /** The completed payment this one refunds (migration 0021); null on every payment that is not a refund. */
+  refund_of: string | null;
 }
 
 export interface PaymentStatusHistoryTable {

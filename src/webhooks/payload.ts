@@ -28,6 +28,11 @@ export interface PaymentStatusUpdatedData {
    * (docs/api-decisions.md, "Paying with another bank"). Absent on other payments' events.
    */
   readonly retryOf?: string;
+  /**
+   * On every event of a refund: the id of the completed payment it refunds (docs/api-decisions.md, "Refunds"). Absent
+   * on other payments' events, so their wire format is unchanged.
+   */
+  readonly refundOf?: string;
 }
 
 export interface PaymentStatusUpdatedEvent {
@@ -47,6 +52,8 @@ export interface StatusRecordForEvent {
   readonly createdAt: Date | string;
   /** The failed payment this one retries with another bank, if it is a retry. */
   readonly retryOf?: string | null;
+  /** The completed payment this one refunds, if it is a refund. */
+  readonly refundOf?: string | null;
 }
 
 /**
@@ -71,6 +78,7 @@ export function buildPaymentStatusUpdatedEvent(record: StatusRecordForEvent, now
           : record.failureReasons.map((reason) => ({ code: reason.code, message: reason.message })),
       createdAt,
       ...(record.retryOf === undefined || record.retryOf === null ? {} : { retryOf: record.retryOf }),
+      ...(record.refundOf === undefined || record.refundOf === null ? {} : { refundOf: record.refundOf }),
     },
   };
 }
