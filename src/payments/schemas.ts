@@ -12,6 +12,7 @@ import { DETAILED_STATUSES, FAILURE_CODES } from '../domain/detailed-status.js';
 import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from '../domain/reference-data.js';
 import { IBAN_FORMAT_NOTE } from '../http/ajv.js';
 import { CLIENT_ID_TEXT, IBAN_SHAPE, PSU_IP_ADDRESS, REMITTANCE_TEXT, VISIBLE_TEXT } from '../http/string-rules.js';
+import { RefundOfSchema, RefundsOfPaymentSchema } from './refund-schemas.js';
 
 /** Ids and times the examples share, so that the examples of one story agree with each other. */
 const EXAMPLE = {
@@ -297,6 +298,37 @@ const PAYMENT_RESOURCE_EXAMPLE = {
   provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
 };
 
+/** A refund of a completed payment, as it is created (docs/api-decisions.md, "Refunds"). */
+const REFUND_RESOURCE_EXAMPLE = {
+  paymentId: '7c2e9a14-3b6d-4f8e-a1c5-d9e0f2a3b4c5',
+  redirectUrl: 'http://localhost:8080/pay/Xq4Lm8Rt2Vw6Yz0Bc3Df7Gh1Jk5Np9Qs2Tu6Wx0Za4C',
+  createdAt: '2026-11-22T09:00:00.000Z',
+  updatedAt: '2026-11-22T09:00:00.000Z',
+  status: 'PENDING',
+  detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING',
+  failureReasons: null,
+  endToEndId: 'refund-1001-1',
+  amount: 4,
+  currency: 'EUR',
+  refundOf: EXAMPLE.paymentId,
+};
+
+/** A completed payment with one refund under way. */
+const REFUNDED_PAYMENT_EXAMPLE = {
+  paymentId: EXAMPLE.paymentId,
+  redirectUrl: EXAMPLE.redirectUrl,
+  createdAt: EXAMPLE.createdAt,
+  updatedAt: EXAMPLE.updatedAt,
+  status: 'COMPLETED',
+  detailedStatus: 'PAYMENT_EXECUTION_COMPLETED',
+  failureReasons: null,
+  endToEndId: EXAMPLE.endToEndId,
+  amount: 10.5,
+  currency: 'EUR',
+  provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
+  refunds: [{ paymentId: REFUND_RESOURCE_EXAMPLE.paymentId, amount: 4, status: 'PENDING' }],
+};
+
 export const PaymentResourceSchema = Type.Object(
   {
     paymentId: Type.String({ format: 'uuid' }),
@@ -330,8 +362,10 @@ export const PaymentResourceSchema = Type.Object(
           "Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one",
       }),
     ),
+    refundOf: Type.Optional(RefundOfSchema),
+    refunds: Type.Optional(RefundsOfPaymentSchema),
   },
-  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE] },
+  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, REFUND_RESOURCE_EXAMPLE, REFUNDED_PAYMENT_EXAMPLE] },
 );
 
 export type PaymentResource = Static<typeof PaymentResourceSchema>;
@@ -516,6 +550,13 @@ export const PaymentStatusUpdatedWebhookSchema = Type.Object(
             format: 'uuid',
             description:
               "On every event of a payment the payer started with another bank after a failure: the failed payment's id. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new payment",
+          }),
+        ),
+        refundOf: Type.Optional(
+          Type.String({
+            format: 'uuid',
+            description:
+              'On every event of a refund: the id of the completed payment it refunds. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new refund',
           }),
         ),
       },
