@@ -199,10 +199,12 @@ export class PayerPages {
   /** The payment as every page summarises it (the typed view the layout renders). */
   private summaryOf(payment: Payment, merchant: MerchantView): PaymentSummaryView {
     const bank = this.engine.bankOf(payment);
+    const refund = payment.refundOf !== null;
     return {
       amount: payment.amount,
       currency: payment.currency,
-      merchant: merchant.name,
+      // A refund's payee is the payer being paid back, not the merchant whose pages these are.
+      merchant: refund ? payerVisibleText(payment.recipient.name) : merchant.name,
       recipientName: payerVisibleText(payment.recipient.name),
       recipientIban: payment.recipient.account.number.value,
       reference: payerVisibleText(
@@ -212,15 +214,19 @@ export class PayerPages {
       ),
       bankName: bank === undefined ? undefined : payerVisibleText(bank.name),
       fromIban: payment.sender?.account?.number.value,
+      ...(refund ? { refund } : {}),
     };
   }
 
   /** The client as its payers see it: its branding, falling back to the payment's recipient name. */
   private async merchantOf(payment: Payment): Promise<MerchantView> {
     const brand = await this.branding.get(payment.clientId);
+    // A refund's recipient is the payer: without branding, the merchant is named as the refunded payment's recipient.
+    const refunded =
+      brand?.displayName === undefined && payment.refundOf !== null ? await this.engine.loadById(payment.refundOf) : undefined;
     return {
       // Names and references reach the payer only through payerVisibleText: NFC, no control or format characters.
-      name: payerVisibleText(brand?.displayName ?? payment.recipient.name),
+      name: payerVisibleText(brand?.displayName ?? refunded?.recipient.name ?? payment.recipient.name),
       logo:
         brand?.logo === undefined
           ? undefined

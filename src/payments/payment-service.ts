@@ -190,11 +190,17 @@ export class PaymentService {
   ): Promise<CreatedPayment> {
     const original = await this.get(client, paymentId);
     if (original.refundOf !== null) {
-      throw refused('PAYMENT_IS_A_REFUND', `payment ${original.id} is itself a refund (of ${original.refundOf}); refund the original payment`);
+      throw refused(
+        'PAYMENT_IS_A_REFUND',
+        `payment ${original.id} is itself a refund (of ${original.refundOf}); refund the original payment`,
+      );
     }
     const status = topLevelStatus(original.detailedStatus);
     if (status !== 'COMPLETED') {
-      throw refused('PAYMENT_NOT_COMPLETED', `payment ${original.id} is ${status} (${original.detailedStatus}); only a COMPLETED payment can be refunded`);
+      throw refused(
+        'PAYMENT_NOT_COMPLETED',
+        `payment ${original.id} is ${status} (${original.detailedStatus}); only a COMPLETED payment can be refunded`,
+      );
     }
     const payer = original.payer;
     if (payer === null) {

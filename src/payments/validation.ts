@@ -77,7 +77,10 @@ function webhookUrlViolations(url: URL, context: Pick<ValidationContext, 'allowP
  * The rules of `metadata.redirectUri` and `metadata.webhookUrl` beyond the schema, for every request that creates a
  * payment (a refund included): https, except http to localhost for sandbox clients; webhooks only to public addresses.
  */
-export function returnAndWebhookViolations(body: unknown, context: Pick<ValidationContext, 'environment' | 'allowPrivateWebhookTargets'>): string[] {
+export function returnAndWebhookViolations(
+  body: unknown,
+  context: Pick<ValidationContext, 'environment' | 'allowPrivateWebhookTargets'>,
+): string[] {
   const violations: string[] = [];
   const redirectUri = pick(body, 'metadata', 'redirectUri');
   if (typeof redirectUri === 'string') {

@@ -176,7 +176,10 @@ for (const kind of await testDatabaseKinds()) {
       await refused(await refund(withoutPayer, refundRequest()), 'PAYER_ACCOUNT_UNKNOWN');
 
       const sortCode = await storedPayment({
-        payer: JSON.stringify({ account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001' }, name: 'Bob' }),
+        payer: JSON.stringify({
+          account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001' },
+          name: 'Bob',
+        }),
       });
       await refused(await refund(sortCode, refundRequest()), 'PAYER_ACCOUNT_NOT_SUPPORTED');
 
@@ -210,9 +213,15 @@ for (const kind of await testDatabaseKinds()) {
 
       // The end-to-end id is unique per client among all its payments, refunds included.
       const endToEndId = `refund-${randomUUID()}`;
-      const once = await refund(original, refundRequest({ amount: 1, metadata: { redirectUri: 'https://merchant.example/r', endToEndId } }));
+      const once = await refund(
+        original,
+        refundRequest({ amount: 1, metadata: { redirectUri: 'https://merchant.example/r', endToEndId } }),
+      );
       assert.equal(once.status, 201);
-      const twice = await refund(original, refundRequest({ amount: 1, metadata: { redirectUri: 'https://merchant.example/r', endToEndId } }));
+      const twice = await refund(
+        original,
+        refundRequest({ amount: 1, metadata: { redirectUri: 'https://merchant.example/r', endToEndId } }),
+      );
       assert.equal(twice.status, 409);
       assert.equal(((await twice.json()) as ErrorBody).message, `A payment with endToEndId ${JSON.stringify(endToEndId)} already exists`);
     });
@@ -222,7 +231,11 @@ for (const kind of await testDatabaseKinds()) {
       const response = await refund(original, { amount: '1.234', metadata: { redirectUri: 'ftp://x', endToEndId: ' x' }, extra: 1 });
       assert.equal(response.status, 400);
       const { message } = (await response.json()) as ErrorBody;
-      for (const expected of ['reference should not be empty', 'extra should not exist', 'metadata.endToEndId must contain only printable ASCII']) {
+      for (const expected of [
+        'reference should not be empty',
+        'extra should not exist',
+        'metadata.endToEndId must contain only printable ASCII',
+      ]) {
         assert.ok(message.includes(expected), message);
       }
       const decimals = await refund(original, refundRequest({ amount: '1.234' }));
@@ -254,11 +267,7 @@ for (const kind of await testDatabaseKinds()) {
       for (const answer of answers.filter((candidate) => candidate.status === 409)) {
         await refused(answer, 'REFUND_EXCEEDS_REMAINING');
       }
-      const stored = await flow.app.database.db
-        .selectFrom('payments')
-        .select(['id', 'amount'])
-        .where('refund_of', '=', original)
-        .execute();
+      const stored = await flow.app.database.db.selectFrom('payments').select(['id', 'amount']).where('refund_of', '=', original).execute();
       assert.equal(stored.length, 10);
       assert.ok(stored.every((row) => row.amount === '1.00'));
       assert.equal((await resource(original)).refunds?.length, 10);
@@ -272,10 +281,7 @@ for (const kind of await testDatabaseKinds()) {
         .where('id', '=', first.id)
         .execute();
       const again = await Promise.all(Array.from({ length: 5 }, () => refund(original, refundRequest({ amount: '1.00' }))));
-      assert.deepEqual(
-        again.map((answer) => answer.status).sort(),
-        [201, 409, 409, 409, 409],
-      );
+      assert.deepEqual(again.map((answer) => answer.status).sort(), [201, 409, 409, 409, 409]);
       const refunds = (await resource(original)).refunds ?? [];
       assert.equal(refunds.length, 11);
       assert.equal(refunds.filter((entry) => entry.status === 'FAILED').length, 1);
