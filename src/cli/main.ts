@@ -21,6 +21,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { sandboxBankCommand, sandboxCommand, SandboxFaultError } from './commands/sandbox.js';
 import { secretsCommand } from './commands/secrets.js';
 import { triggerCommand } from './commands/trigger.js';
+import { refundsCommand } from './commands/refunds.js';
 import { usersCommand } from './commands/users.js';
 import { webhooksCommand } from './commands/webhooks.js';
 
@@ -38,6 +39,7 @@ export function buildCli(): Command {
   webhooksCommand(program);
   listenCommand(program);
   triggerCommand(program);
+  refundsCommand(program);
   sandboxCommand(program);
   return program;
 }
