@@ -2,13 +2,15 @@
  * `openpis banks check <bank>`: the self-test an operator runs before go-live and after any change
  * (docs/going-live.md, "Check a bank"). It reaches the bank over TLS with our certificate, and where the bank is a
  * sandbox it creates, reads and cancels a payment through the bank's own connector — so what passes here is what
- * the service does — with every answer recorded on the way and validated against the standard's OpenAPI file
- * (standard-answers.ts). One line per check: pass, warn or fail with a reason an operator can act on.
+ * the service does; a live bank gets no test payment, but a read of a payment that cannot exist, which it answers
+ * only once it has accepted our certificate, signature or token — with every answer recorded on the way and
+ * validated against the standard's OpenAPI file (standard-answers.ts). One line per check: pass, warn or fail with a
+ * reason an operator can act on.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DecoratorHandler, request, type Dispatcher } from 'undici';
-import { createConnectors, type ConnectorIdentity } from '../connectors/index.js';
+import { absentPaymentReference, createConnectors, type ConnectorIdentity } from '../connectors/index.js';
 import type { BankConnector, BankReference, CallContext, PaymentOrder } from '../connectors/contract.js';
 import { BankProtocolError, BankRejectedError, BankUnavailableError } from '../connectors/errors.js';
 import type { BankRegistrationStore } from '../connectors/uk-open-banking/registration.js';
@@ -17,7 +19,7 @@ import { BankIdentityError, type CertificateReport } from '../identity/identity.
 import { withRegistration } from '../providers/bank-registrations.js';
 import type { Bank } from '../providers/catalogue.js';
 import { mutualTlsAgent } from '../connectors/transport.js';
-import { ukSigningKeysOf, type BankReach, type OnboardingSetup } from './setup.js';
+import { payerReturnAddress, ukSigningKeysOf, type BankReach, type OnboardingSetup } from './setup.js';
 import { StandardAnswers, type BankAnswer } from './standard-answers.js';
 
 export type CheckOutcome = 'pass' | 'warn' | 'fail';
@@ -60,7 +62,7 @@ export async function checkBank(setup: OnboardingSetup, bankId: string, store?: 
     return report();
   }
   lines.push(...certificateLines(reach.certificates, standard));
-  const settings = await settingsWithRegistration(bank, store, add);
+  const settings = await settingsWithRegistration(bank, store, payerReturnAddress(setup.config), add);
   const base = mutualTlsAgent(reach.identity.tls ?? {});
   try {
     const reached = await reachBank(base, addressOf(settings));
@@ -71,11 +73,8 @@ export async function checkBank(setup: OnboardingSetup, bankId: string, store?: 
     const answers: RecordedAnswer[] = [];
     const connectors = createConnectors({ ...identity, dispatcher: recordingDispatcher(base, answers), now: setup.now });
     const connector = connectors.for(settings);
-    if (bank.environment !== 'sandbox') {
-      add('payment', 'warn', 'not tried: a live bank (a test payment is made at sandbox banks only)');
-      return report();
-    }
-    await paymentChecks(connector, bank, settings, answers, add);
+    if (bank.environment === 'sandbox') await paymentChecks(connector, bank, settings, answers, add);
+    else await liveBankChecks(connector, settings, answers, add);
     answerLines(standard, settings, answers, add);
     return report();
   } finally {
@@ -87,6 +86,7 @@ export async function checkBank(setup: OnboardingSetup, bankId: string, store?: 
 async function settingsWithRegistration(
   bank: Bank,
   store: BankRegistrationStore | undefined,
+  returnAddress: string,
   add: (check: string, outcome: CheckOutcome, reason: string) => void,
 ): Promise<Bank['connector']> {
   if (bank.connector.standard !== 'uk-open-banking') return bank.connector;
@@ -96,7 +96,21 @@ async function settingsWithRegistration(
     add('registration', 'warn', `no registration kept for ${bank.id}: using the client id of its settings (${settings.clientId})`);
     return settings;
   }
-  add('registration', 'pass', `client ${registration.clientId} (${registration.tokenEndpointAuthMethod})`);
+  const registered = registration.answer['redirect_uris'];
+  if (
+    settings.authorisation === 'redirect' &&
+    Array.isArray(registered) &&
+    !registered.some((uri) => typeof uri === 'string' && uri.replace(/\/+$/, '') === returnAddress)
+  ) {
+    // The bank sends payers back only to a registered address (BASE_URL changed since, or the SSA listed others).
+    add(
+      'registration',
+      'fail',
+      `client ${registration.clientId} is registered with the redirect URIs ${registered.join(', ')}, not ${returnAddress}, where payers ` +
+        `come back to us (BASE_URL + /pay/return): the bank would refuse every payment's authorisation; run openpis banks register ` +
+        `${bank.id} --update (with a software statement listing it)`,
+    );
+  } else add('registration', 'pass', `client ${registration.clientId} (${registration.tokenEndpointAuthMethod})`);
   return withRegistration(settings, registration);
 }
 
@@ -261,6 +275,91 @@ async function paymentChecks(
   );
 }
 
+/**
+ * A live bank: no test payment. One read, through the bank's connector, of a payment that cannot exist (a fresh random
+ * id): the request carries all a payment's calls carry (our TLS certificate; the Berlin Group signature; the UK token,
+ * got with our client assertion), so the bank refuses us in its own words if it does not accept them, and otherwise
+ * can only answer that it knows no such payment. Nothing is created at the bank.
+ */
+async function liveBankChecks(
+  connector: BankConnector,
+  settings: Bank['connector'],
+  answers: readonly RecordedAnswer[],
+  add: (check: string, outcome: CheckOutcome, reason: string) => void,
+): Promise<void> {
+  const standard = settings.standard;
+  const check = 'bank accepts us';
+  const reference = absentPaymentReference(settings);
+  try {
+    const status = await connector.getPaymentStatus({
+      context: { requestId: randomUUID(), psuIpAddress: '192.0.2.10' },
+      payment: reference,
+    });
+    tokenLine(standard, answers, add);
+    add(check, 'warn', `the bank answered a status (${status.transactionStatus.code}) for a payment that cannot exist: ask the bank why`);
+    return;
+  } catch (error) {
+    tokenLine(standard, answers, add);
+    // UK: a refused token is the line above; the read was never sent.
+    if (standard === 'uk-open-banking' && tokenAnswer(answers)?.status !== 200) return;
+    const refused = [...answers].reverse().find((answer) => answer.status >= 400);
+    if (refused !== undefined && isUnknownResource(refused)) {
+      const what =
+        standard === 'uk-open-banking'
+          ? 'our certificate and token'
+          : settings.standard === 'berlin-group' && settings.signRequests === true
+            ? 'our certificate and signature'
+            : 'our certificate';
+      add(
+        check,
+        'pass',
+        `the bank took ${what}: it answered that it holds no payment of a fresh random id (${bankWords(refused) ?? 'no such resource'}, ` +
+          `HTTP ${refused.status}), as it should; a live bank gets no test payment`,
+      );
+      return;
+    }
+    if (refused?.status === 404) {
+      // A bare 404 may be the bank's "no such payment", or an address that is not its API (a wrong baseUrl path).
+      add(
+        check,
+        'warn',
+        `the bank answered HTTP 404 without the standard's error body to a read at ${refused.url}: it may hold no such payment, ` +
+          "or the address is not the bank's API (check the entry's addresses)",
+      );
+      return;
+    }
+    add(check, 'fail', refusalReason(error, answers));
+  }
+}
+
+/** UK: the answer to the client-credentials token request among the recorded answers. */
+function tokenAnswer(answers: readonly RecordedAnswer[]): RecordedAnswer | undefined {
+  return answers.find((answer) => /\/token$/.test(new URL(answer.url).pathname));
+}
+
+/**
+ * The bank's answer, in its standard's words, is that it knows no such payment (Berlin Group RESOURCE_UNKNOWN, UK
+ * UK.OBIE.Resource.NotFound).
+ */
+function isUnknownResource(answer: RecordedAnswer): boolean {
+  const body = parsedBody(answer);
+  const tppMessages = body?.['tppMessages'];
+  if (
+    Array.isArray(tppMessages) &&
+    tppMessages.some((message) => (message as Record<string, unknown> | null)?.['code'] === 'RESOURCE_UNKNOWN')
+  )
+    return true;
+  // UK: v3 names the code in ErrorCode; v4 gives a code of OBL's set there and starts the Message with the name.
+  const errors = body?.['Errors'];
+  return (
+    Array.isArray(errors) &&
+    errors.some((entry) => {
+      const error = entry as Record<string, unknown> | null;
+      return [error?.['ErrorCode'], String(error?.['Message']).split(' ')[0]].includes('UK.OBIE.Resource.NotFound');
+    })
+  );
+}
+
 /** UK: the client-credentials token the connector asked for first, as its own line. */
 function tokenLine(
   standard: string,
@@ -268,7 +367,7 @@ function tokenLine(
   add: (check: string, outcome: CheckOutcome, reason: string) => void,
 ): void {
   if (standard !== 'uk-open-banking') return;
-  const token = answers.find((answer) => /\/token$/.test(new URL(answer.url).pathname));
+  const token = tokenAnswer(answers);
   if (token === undefined) return add('token', 'fail', 'no token was asked for (discovery failed first)');
   if (token.status === 200) return add('token', 'pass', 'a client-credentials token was issued');
   add('token', 'fail', `the token endpoint refused us: ${bankWords(token) ?? `HTTP ${token.status}`}${hintFor(bankCode(token))}`);

@@ -10,12 +10,15 @@ import type { ConnectorSettings } from '../connectors/settings.js';
 import type { UkOpenBankingSettings } from '../connectors/uk-open-banking/settings.js';
 import { loadSigningKeys } from '../connectors/uk-open-banking/keys.js';
 import { BankIdentities } from '../identity/bank-identities.js';
-import { loadBankIdentity, type BankIdentity, type CertificateReport } from '../identity/identity.js';
+import { BankIdentityError, loadBankIdentity, type BankIdentity, type CertificateReport } from '../identity/identity.js';
 import type { Bank, CatalogueView } from '../providers/catalogue.js';
 
 export interface OnboardingSetup {
   readonly config: Config;
-  /** The process's identity (BANK_*, QWAC_*, QSEAL_*, OB_* settings): the SSA, and what a bank entry does not replace. */
+  /**
+   * The process's identity (BANK_*, QWAC_*, QSEAL_*, OB_* settings): the SSA, and what a bank entry does not replace.
+   * Reading it throws the BankIdentityError of files that cannot be used.
+   */
   readonly identity: BankIdentity;
   /** Every bank of the database by provider id (sandbox and production). */
   readonly bank: (bankId: string) => Bank;
@@ -43,26 +46,51 @@ export function onboardingSetup(
   banks: Pick<CatalogueView, 'findInAnyEnvironment'>,
   now: () => Date = () => new Date(),
 ): OnboardingSetup {
-  const identity = loadBankIdentity(config.bankIdentity);
+  // Files that cannot be used are the answer to every question about them: `banks check` reports it as its identity
+  // line (as for a bank entry's own files), `banks register` stops with it.
+  let loaded: BankIdentity | BankIdentityError;
+  try {
+    loaded = loadBankIdentity(config.bankIdentity);
+  } catch (error) {
+    if (!(error instanceof BankIdentityError)) throw error;
+    loaded = error;
+  }
+  const usable = (): BankIdentity => {
+    if (loaded instanceof BankIdentityError) throw loaded;
+    return loaded;
+  };
   // Made as the service makes it at start (src/composition.ts), once, on first use: the UK signing key is read then.
   // Without OB_SIGNING_KEY_FILE the service signs with a key of its own making, which no live bank knows: here, none.
   let identities: Promise<BankIdentities> | undefined;
   const identitiesOnce = (): Promise<BankIdentities> =>
     (identities ??= (async () => {
       const keys = config.openBankingSigningKey === undefined ? undefined : await loadSigningKeys(config.openBankingSigningKey);
-      return new BankIdentities(identity, keys);
+      return new BankIdentities(usable(), keys);
     })());
   return {
     config,
-    identity,
+    get identity() {
+      return usable();
+    },
     now,
     bank: (bankId) => {
       const found = banks.findInAnyEnvironment(bankId);
       if (found.kind !== 'bank') throw new OnboardingError(`No bank ${bankId} in the bank list (openpis banks list shows them)`);
       return found.bank;
     },
-    reach: async (bank) => (await identitiesOnce()).forBank(bank, now()),
+    reach: async (bank) => {
+      usable();
+      return (await identitiesOnce()).forBank(bank, now());
+    },
   };
+}
+
+/**
+ * Where a bank sends the payer back to us: the one fixed return address of the service (`{BASE_URL}/pay/return`,
+ * src/flow/steps/callback.ts), which a UK bank accepts only when it is among the client's registered redirect URIs.
+ */
+export function payerReturnAddress(config: Pick<Config, 'baseUrl'>): string {
+  return `${config.baseUrl}/pay/return`;
 }
 
 /** The bank's UK settings, or an error saying it is of another standard. */

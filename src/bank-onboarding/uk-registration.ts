@@ -12,7 +12,7 @@ import {
 /** The bank's refusal of a registration step (its RFC 7591 error and description), for the command line. */
 export { RegistrationRefusedError } from '../connectors/uk-open-banking/registration.js';
 import { mutualTlsAgent } from '../connectors/transport.js';
-import { OnboardingError, ukSettingsOf, ukSigningKeysOf, type OnboardingSetup } from './setup.js';
+import { OnboardingError, payerReturnAddress, ukSettingsOf, ukSigningKeysOf, type OnboardingSetup } from './setup.js';
 
 export type RegistrationAction = 'register' | 'read' | 'update' | 'delete';
 
@@ -39,7 +39,17 @@ export async function runRegistration(
   const reach = await setup.reach(bank);
   const keys = ukSigningKeysOf(reach);
   const transportCertificate = reach.identity.tls?.cert;
-  const redirectUris = statement.redirectUris.length > 0 ? statement.redirectUris : [`${setup.config.baseUrl}/pay/return`];
+  const returnAddress = payerReturnAddress(setup.config);
+  const redirectUris = statement.redirectUris.length > 0 ? statement.redirectUris : [returnAddress];
+  // A redirect bank sends payers back only to a registered address: a registration without ours would pass every
+  // check and then fail every payment's authorisation at the bank.
+  if ((action === 'register' || action === 'update') && settings.authorisation === 'redirect' && !redirectUris.includes(returnAddress)) {
+    throw new OnboardingError(
+      `The software statement (OB_SSA_FILE) lists the redirect URIs ${redirectUris.join(', ')}, not ${returnAddress}, where payers come ` +
+        `back to us (BASE_URL + /pay/return): ${bank.name} would refuse every payment's authorisation. Add ${returnAddress} to the ` +
+        "software's redirect URIs in the directory and set OB_SSA_FILE to the statement it then issues (or correct BASE_URL).",
+    );
+  }
   const dispatcher = mutualTlsAgent(reach.identity.tls ?? {});
   const client = new DynamicClientRegistration(
     {

@@ -7,12 +7,13 @@
  * Where no connector is at hand (the providers list), {@link bankProfile} and {@link offersAccountInformation} say
  * what a bank asks of the payer, from the same per-standard code the connector uses.
  */
-import { X509Certificate } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
 import { getGlobalDispatcher, type Agent, type Dispatcher } from 'undici';
 import type { ConnectorSettings, Standard } from './settings.js';
-import type { BankConnector, BankProfile, SettingsOf } from './contract.js';
+import { toBankReference, type BankConnector, type BankProfile, type BankReference, type SettingsOf } from './contract.js';
 import { BerlinGroupConnector } from './berlin-group/berlin-group-connector.js';
 import { berlinGroupProfile } from './berlin-group/profile.js';
+import { paymentReference } from './berlin-group/references.js';
 import { BerlinGroupHttpClient } from './berlin-group/http-client.js';
 import type { ConnectorLogger } from './http/core.js';
 import { TokenCache } from './http/oauth2.js';
@@ -127,6 +128,8 @@ interface StandardEntry<S extends Standard> {
   readonly withSandboxBankUrl: (settings: SettingsOf<S>, sandboxBankUrl: string) => SettingsOf<S>;
   /** Every address of the bank in the settings (checked by {@link bankAddressProblems}). */
   readonly addresses: (settings: SettingsOf<S>) => readonly string[];
+  /** A reference to a payment the bank cannot hold (a fresh random id): see {@link absentPaymentReference}. */
+  readonly absentPaymentReference: (settings: SettingsOf<S>) => BankReference;
 }
 
 /** One entry per banking standard; a new standard adds its entry here (docs/adding-a-connector.md). */
@@ -156,6 +159,14 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
       baseUrl: settings.baseUrl.replace('{SANDBOX_BANK_URL}', sandboxBankUrl),
     }),
     addresses: (settings) => [settings.baseUrl],
+    absentPaymentReference: (settings) =>
+      paymentReference({
+        kind: 'payment',
+        paymentId: randomUUID(),
+        paymentService: 'payments',
+        paymentProduct: Object.values(settings.products).find((product) => product !== undefined) ?? 'sepa-credit-transfers',
+        links: {},
+      }),
   },
   'uk-open-banking': {
     credentials: (settings, identity) => {
@@ -179,6 +190,8 @@ const STANDARDS: { readonly [S in Standard]: StandardEntry<S> } = {
     offersAccountInformation: () => false,
     withSandboxBankUrl: (settings, sandboxBankUrl) => withUkSandboxBankUrl(settings, sandboxBankUrl),
     addresses: (settings) => [settings.issuer, settings.resourceBaseUrl],
+    // A consent that was never created: reading it asks for a client-credentials token first, as every call does.
+    absentPaymentReference: () => toBankReference({ consentId: randomUUID(), initiation: {}, risk: {} }),
   },
 };
 
@@ -203,6 +216,15 @@ function entryFor(settings: ConnectorSettings): StandardEntry<Standard> {
 /** What a bank asks of the payer and the flow: the profile its connector would have, without creating one. */
 export function bankProfile(settings: ConnectorSettings): BankProfile {
   return entryFor(settings).profile(settings);
+}
+
+/**
+ * A reference to a payment the bank does not hold (a fresh random id), in the shape the bank's connector reads.
+ * Reading it is the one request a check may send a live bank: the bank sees our certificate, signature or token and
+ * can only answer that it knows no such payment, or refuse us; nothing is created.
+ */
+export function absentPaymentReference(settings: ConnectorSettings): BankReference {
+  return entryFor(settings).absentPaymentReference(settings);
 }
 
 /** Whether the bank's connector offers account information (so the payer may choose the sender account from a list). */

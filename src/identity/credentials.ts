@@ -45,7 +45,13 @@ export function loadCertifiedKey(source: CredentialSource, name: string, names: 
   } catch (error) {
     throw new Error(`${name}: ${error instanceof Error ? error.message : 'the certificate or key is unreadable'}`, { cause: error });
   }
-  if (!matches) throw new Error(`${name}: the private key does not belong to the certificate`);
+  if (!matches) {
+    const files =
+      source.kind === 'pem'
+        ? `${names.keyFile} ${source.keyFile} is not the key of ${names.certFile} ${source.certFile}`
+        : `in ${names.p12File} ${source.file}`;
+    throw new Error(`${name}: the private key does not belong to the certificate (${files})`);
+  }
   return pair;
 }
 

@@ -23,32 +23,46 @@ export const UK_BANK = 'a1b2c3d4-0000-4000-8000-000000000002';
 export const SIGNING_KID = 'obseal-kid-1';
 export const SOFTWARE_ID = 'openpisTestSoftware1';
 export const ORG_ID = '0015800001041RbAAI';
+/** The software statement's redirect URI unless a test names its own: the service at https://localhost. */
+const DEFAULT_REDIRECT_URI = 'https://localhost/pay/return';
 
 export interface StrictWorld {
   readonly ca: TestCertificateAuthority;
   /** Another CA: certificates from it are "wrong". */
   readonly otherCa: TestCertificateAuthority;
   readonly sandboxUrl: string;
+  /** The bank's HTTPS server certificate (from `ca`, for localhost). */
+  readonly bankServer: TestCertificate;
   readonly qwac: TestCertificate;
   readonly qseal: TestCertificate;
   readonly transport: TestCertificate;
   readonly obSeal: TestCertificate;
   readonly ssaFile: string;
+  /** The Berlin Group bank's entry (in the service's bank list, `{SANDBOX_BANK_URL}` in its addresses). */
+  readonly berlinGroupBankEntry: Readonly<Record<string, unknown>>;
   /** The UK bank's entry, not in the service's bank list: a test adds it (ukBankFile for `openpis banks add`). */
   readonly ukBankEntry: Readonly<Record<string, unknown>>;
   readonly ukBankFile: string;
   readonly directoryJwks: JSONWebKeySet;
+  /** Another software statement of ours, signed by the directory, listing `redirectUris`: its file. */
+  softwareStatementFile(name: string, redirectUris: readonly string[]): Promise<string>;
   /** The operator's environment for the service and the CLI. */
   readonly env: Record<string, string>;
   readonly config: (overrides?: Record<string, string>) => Config;
   close(): Promise<void>;
 }
 
-/**
- * `standAlone`: the bank is `openpis sandbox-bank --strict` started from its files (certificates, client CA,
- * directory keys, its own catalogue) as a live bank would be, in a process of its own; else it runs in this process.
- */
-export async function startStrictWorld(options: { standAlone?: boolean } = {}): Promise<StrictWorld> {
+export interface StrictWorldOptions {
+  /**
+   * The bank is `openpis sandbox-bank --strict` started from its files (certificates, client CA, directory keys, its
+   * own catalogue) as a live bank would be, in a process of its own; else it runs in this process.
+   */
+  readonly standAlone?: boolean;
+  /** The software statement's redirect URIs (where the service's payers come back); default https://localhost/pay/return. */
+  readonly softwareRedirectUris?: readonly string[];
+}
+
+export async function startStrictWorld(options: StrictWorldOptions = {}): Promise<StrictWorld> {
   const ca = new TestCertificateAuthority('Strict Test QTSP');
   const otherCa = new TestCertificateAuthority('Unknown QTSP');
   const server = ca.server('bank', ['localhost']);
@@ -63,7 +77,11 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
   };
   const softwareKey = await importPKCS8(obSeal.privateKeyPem, 'PS256', { extractable: true });
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...softwarePublic } = await exportJWK(softwareKey);
-  const ssa = await softwareStatement(directory.privateKey, { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] });
+  const ssa = await softwareStatement(
+    directory.privateKey,
+    { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] },
+    options.softwareRedirectUris,
+  );
   const ssaFile = join(ca.dir, 'ssa.jwt');
   writeFileSync(ssaFile, ssa);
 
@@ -122,6 +140,8 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
 
   const env: Record<string, string> = {
     NODE_ENV: 'test',
+    // The service's address as the software statement lists it: payers come back to {BASE_URL}/pay/return.
+    BASE_URL: new URL(options.softwareRedirectUris?.[0] ?? DEFAULT_REDIRECT_URI).origin,
     SANDBOX_BANK_URL: sandboxUrl,
     PROVIDER_CATALOGUE_FILE: serviceCatalogueFile,
     DATABASE_URL: `sqlite:${join(ca.dir, 'openpis.sqlite')}`,
@@ -141,14 +161,28 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
     ca,
     otherCa,
     sandboxUrl,
+    bankServer: server,
     qwac,
     qseal,
     transport,
     obSeal,
     ssaFile,
+    berlinGroupBankEntry: berlinGroupBank,
     ukBankEntry,
     ukBankFile,
     directoryJwks,
+    async softwareStatementFile(name, redirectUris) {
+      const file = join(ca.dir, `${name}.jwt`);
+      writeFileSync(
+        file,
+        await softwareStatement(
+          directory.privateKey,
+          { keys: [{ ...softwarePublic, kid: SIGNING_KID, alg: 'PS256', use: 'sig' }] },
+          redirectUris,
+        ),
+      );
+      return file;
+    },
     env,
     config: (overrides = {}) => loadConfig({ ...env, ...overrides }),
     async close() {
@@ -160,13 +194,17 @@ export async function startStrictWorld(options: { standAlone?: boolean } = {}): 
 }
 
 /** A software statement as a directory issues one: signed by its key, publishing the software's keys and redirects. */
-export async function softwareStatement(directoryKey: Parameters<SignJWT['sign']>[0], softwareJwks: JSONWebKeySet): Promise<string> {
+export async function softwareStatement(
+  directoryKey: Parameters<SignJWT['sign']>[0],
+  softwareJwks: JSONWebKeySet,
+  redirectUris: readonly string[] = [DEFAULT_REDIRECT_URI],
+): Promise<string> {
   return new SignJWT({
     software_id: SOFTWARE_ID,
     org_id: ORG_ID,
     software_client_name: 'openpis test',
     software_jwks: softwareJwks,
-    software_redirect_uris: ['https://localhost/pay/return'],
+    software_redirect_uris: redirectUris,
     software_roles: ['PISP'],
   })
     .setProtectedHeader({ alg: 'PS256', kid: 'directory-1', typ: 'JWT' })

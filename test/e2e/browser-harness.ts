@@ -4,6 +4,7 @@
  * of our pages. Skipped when Chromium is absent, unless OPENPIS_REQUIRE_BROWSER=1.
  */
 import assert from 'node:assert/strict';
+import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
@@ -42,11 +43,27 @@ export async function startShop(): Promise<Shop> {
   return { url, landings, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Chromium, headless. `trustedServerCertificates`: PEM server certificates (of a test CA) the browser accepts as it
+ * accepts a publicly trusted one, by their public keys (`--ignore-certificate-errors-spki-list`): this machine's
+ * Chromium has no tool to add a CA to its store, and every other certificate is still checked.
+ */
+export async function launchBrowser(options: { readonly trustedServerCertificates?: readonly string[] } = {}): Promise<Browser> {
   assert.ok(available, `${CHROMIUM} is required (OPENPIS_REQUIRE_BROWSER=1)`);
+  const trusted = (options.trustedServerCertificates ?? []).map((pem) =>
+    createHash('sha256')
+      .update(new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64'),
+  );
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      ...(trusted.length === 0 ? [] : [`--ignore-certificate-errors-spki-list=${trusted.join(',')}`]),
+    ],
   });
 }
 

@@ -10,7 +10,7 @@ export function bankCheckCommand(banks: Command): Command {
   return banks
     .command('check')
     .description(
-      'reach a bank with our certificate, get a token, and at a sandbox bank create, read and cancel a payment; every answer checked against the standard',
+      'reach a bank with our certificate, get a token, and at a sandbox bank create, read and cancel a payment (at a live bank: read one that cannot exist); every answer checked against the standard',
     )
     .argument('<bank>', 'the bank, by provider id')
     .option('--json', 'print JSON')
