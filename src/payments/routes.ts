@@ -52,8 +52,8 @@ export interface PaymentRoutesOptions {
 
 const bearer = [{ bearerAuth: [] }];
 
-/** Validates the path and headers of a route whose body is validated in its handler. */
-const partsAjv = createAjv();
+/** Validates the path of a route whose body is validated in its handler (its headers are documentation only). */
+const paramsAjv = createAjv();
 
 /**
  * The address a request came from as the bank's PSU-IP-Address wants it: an IPv4 address mapped into IPv6 (what a
@@ -288,7 +288,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       onRequest: auth.require('payments:write'),
       // Validated in the handler, like a payment's creation: the caller's environment decides some rules, and every
       // violation is reported in one message.
-      validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : partsAjv.compile(schema as object)),
+      validatorCompiler: ({ schema, httpPart }) => (httpPart === 'params' ? paramsAjv.compile(schema as object) : () => true),
       schema: {
         operationId: 'createRefund',
         tags: ['Refunds'],

@@ -252,6 +252,9 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(response.status, 404);
       assert.equal(((await response.json()) as ErrorBody).message, `Payment ${theirs} not found`);
       assert.equal((await refund(randomUUID(), refundRequest())).status, 404);
+      const malformed = await refund('not-a-payment', refundRequest());
+      assert.equal(malformed.status, 400);
+      assert.match(((await malformed.json()) as ErrorBody).message, /paymentId must be a UUID/);
       const mine = await storedPayment();
       assert.equal((await refund(mine, refundRequest(), await flow.client.token('payments:read'))).status, 403);
       const theirToken = await other.token();
