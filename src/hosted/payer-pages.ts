@@ -113,7 +113,7 @@ export class PayerPages {
     let payment = loaded;
     // A finished payment's page has a form only when it offers another bank (its CSRF token needs the key).
     if (flowStateOf(payment).pageKey === undefined && (!flowIsOverForPayer(payment) || this.offersRetry(payment)))
-      payment = await engine.updatePage(payment, { pageKey: newPageKey() });
+      payment = await engine.updatePage(payment, { pageKey: newPageKey(), ...approverOf(request, payment) });
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
     const step = await this.stepFor(request, payment);
@@ -137,7 +137,8 @@ export class PayerPages {
   /** "Cancel this payment?": the page every page's cancel link opens (its form posts the cancel). */
   async showCancelConfirmation(request: FastifyRequest, reply: FastifyReply, loaded: Payment): Promise<FastifyReply> {
     let payment = loaded;
-    if (flowStateOf(payment).pageKey === undefined) payment = await this.engine.updatePage(payment, { pageKey: newPageKey() });
+    if (flowStateOf(payment).pageKey === undefined)
+      payment = await this.engine.updatePage(payment, { pageKey: newPageKey(), ...approverOf(request, payment) });
     const context = await this.contextOf(request, payment, { errors: [], notice: undefined, liveView: liveViewOf('cancel', payment) });
     return sendPage(reply, 200, cancelConfirmationPage(context));
   }
@@ -235,6 +236,22 @@ export class PayerPages {
       stylesheetPath: brand?.brandColour === undefined ? undefined : brandStylesheetPath(brand.brandColour),
     };
   }
+}
+
+/**
+ * A refund's PSU is the merchant's approver, who first appears here: their browser's address and user agent replace
+ * the refund request's (which came from the merchant's server) before any bank is called (docs/api-decisions.md,
+ * "Refunds"). Nothing for other payments, whose client sent the payer's own.
+ */
+function approverOf(request: FastifyRequest, payment: Payment): { psu?: { ipAddress: string; userAgent: string } } {
+  if (payment.refundOf === null) return {};
+  const userAgent = request.headers['user-agent'];
+  return {
+    psu: {
+      ipAddress: /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(request.ip)?.[1] ?? request.ip,
+      userAgent: typeof userAgent === 'string' && userAgent !== '' ? userAgent.slice(0, 1024) : payment.psuUserAgent,
+    },
+  };
 }
 
 /** The page's language: asked for in the query, else the payment's, else the browser's. */

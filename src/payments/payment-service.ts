@@ -38,7 +38,7 @@ function refused(reason: RefundRefusal, explanation: string): ApiError {
   return new ApiError(409, `${reason}: ${explanation}`);
 }
 
-/** Who sent the refund request: the defaults of the approver's IP address and user agent the bank is told. */
+/** Who sent the refund request: the PSU's IP address and user agent until the approver's browser shows up. */
 export interface RefundRequester {
   readonly ipAddress: string;
   readonly userAgent: string;
@@ -247,8 +247,10 @@ export class PaymentService {
         remittance: { type: 'UNSTRUCTURED', value: request.reference, truncate: false },
         redirectUri: request.metadata.redirectUri,
         webhookUrl: request.metadata.webhookUrl ?? null,
-        psuIpAddress: request.metadata.psuIpAddress ?? requester.ipAddress,
-        psuUserAgent: request.metadata.psuUserAgent ?? requester.userAgent,
+        // Until the approver opens the refund's page, whose browser then replaces them (src/hosted/payer-pages.ts):
+        // no bank is called before that.
+        psuIpAddress: requester.ipAddress,
+        psuUserAgent: requester.userAgent,
         locale: locale ?? null,
         flowToken: randomBytes(32).toString('base64url'),
         providerPaymentId: null,

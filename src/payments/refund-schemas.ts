@@ -3,7 +3,7 @@
  * resource (`refundOf` on a refund, `refunds` on the payment refunded). A refund's answer is the payment resource.
  */
 import { Type, type Static } from 'typebox';
-import { CLIENT_ID_TEXT, PSU_IP_ADDRESS, REMITTANCE_TEXT, VISIBLE_TEXT } from '../http/string-rules.js';
+import { CLIENT_ID_TEXT, REMITTANCE_TEXT, VISIBLE_TEXT } from '../http/string-rules.js';
 
 /** The amount of a refund as the API takes it: a JSON number like a payment's, or the same as a decimal string. */
 export const REFUND_AMOUNT_TEXT = '^[0-9]{1,9}(?:\\.[0-9]{1,4})?$';
@@ -57,21 +57,6 @@ export const RefundCreationRequestSchema = Type.Object(
         }),
         webhookUrl: Type.Optional(
           Type.String({ format: 'uri', maxLength: 2048, description: "Receives a webhook when the refund's status changes (https)" }),
-        ),
-        psuIpAddress: Type.Optional(
-          Type.String({
-            pattern: PSU_IP_ADDRESS.pattern,
-            maxLength: 39,
-            description:
-              "The IP address of the person who will authorise the refund at the merchant's bank, when you know it. Default: the address this request came from",
-          }),
-        ),
-        psuUserAgent: Type.Optional(
-          Type.String({
-            minLength: 1,
-            maxLength: 1024,
-            description: "The approver's browser user agent, when you know it. Default: this request's `User-Agent`",
-          }),
         ),
       },
       { additionalProperties: false, title: 'RefundMetadata' },

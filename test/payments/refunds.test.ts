@@ -137,6 +137,17 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(JSON.parse(row.remittance).value, 'Refund order 1001');
       assert.equal(Number(row.amount_scaled), 40000);
 
+      // The approver's browser, on its first visit, is the PSU the bank will be told of (not the merchant's server).
+      const page = await fetch(created.redirectUrl, { headers: { 'user-agent': 'Approver browser/1.0' } });
+      assert.equal(page.status, 200);
+      await page.body?.cancel();
+      const psu = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['psu_ip_address', 'psu_user_agent'])
+        .where('id', '=', created.paymentId)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(psu, { psu_ip_address: '127.0.0.1', psu_user_agent: 'Approver browser/1.0' });
+
       const refunded = await resource(paymentId);
       assert.deepEqual(refunded.refunds, [{ paymentId: created.paymentId, amount: 4, status: 'PENDING' }]);
       assert.equal(refunded.status, 'COMPLETED');

@@ -874,10 +874,6 @@ export interface components {
              * @description Receives a webhook when the refund's status changes (https)
              */
             webhookUrl?: string;
-            /** @description The IP address of the person who will authorise the refund at the merchant's bank, when you know it. Default: the address this request came from */
-            psuIpAddress?: string;
-            /** @description The approver's browser user agent, when you know it. Default: this request's `User-Agent` */
-            psuUserAgent?: string;
         };
         /** RefundSummary */
         RefundSummary: {
