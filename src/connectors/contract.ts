@@ -36,11 +36,11 @@
  * The scenarios every connector must pass are in `test/connectors/contract/` (docs/adding-a-connector.md).
  */
 import type { FailureCode } from '../domain/detailed-status.js';
-import type { PostalAddress } from '../domain/payment.js';
+import type { PayerDetails, PostalAddress } from '../domain/payment.js';
 import type { PaymentSchemeName, ScaApproach } from '../domain/reference-data.js';
 import type { ConnectorSettings, Standard } from './settings.js';
 
-export type { PostalAddress } from '../domain/payment.js';
+export type { PayerAccountNumber, PayerDetails, PostalAddress } from '../domain/payment.js';
 export type { ScaApproach } from '../domain/reference-data.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -493,6 +493,29 @@ export interface PaymentStatusResult {
   readonly bankMessages: readonly BankMessage[];
   /** Seconds the bank asked us to wait before asking again. */
   readonly retryAfterSeconds?: number;
+  /**
+   * The account the payer paid from and its holder's name, when this answer tells them: UK, the payment's
+   * `Data.Refund` (asked for with `ReadRefundAccount: "Yes"` on the consent); Berlin Group, the authorised payment's
+   * debtor account (the payer's choice at the bank, or the one we sent) with the owner's name where the bank gives
+   * it. Absent until the bank says so, and whenever the caller said it knows it already ({@link
+   * PaymentStatusInput.payerKnown}). Validated by the connector: what does not have the standard's shape is left out.
+   */
+  readonly payer?: PayerDetails;
+  /**
+   * Why account data the bank sent was left out of {@link payer} (its shape was not the standard's), for the log.
+   * Paths and rules only, never the values.
+   */
+  readonly payerIgnored?: string;
+}
+
+export interface PaymentStatusInput {
+  readonly context: CallContext;
+  readonly payment: BankReference;
+  /**
+   * The caller holds the payer's account already: a connector that needs a call of its own to learn it (Berlin
+   * Group: the payment resource) skips that call. Absent: not known.
+   */
+  readonly payerKnown?: boolean;
 }
 
 export interface CancelPaymentResult {
@@ -648,7 +671,7 @@ export interface BankConnector extends ConnectorCapabilities {
    * Reads the payment's status, mapped, with the outcome for this bank. Safe to retry; uses every source of the
    * status the standard offers before giving up on an indeterminate error.
    */
-  getPaymentStatus(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<PaymentStatusResult>;
+  getPaymentStatus(input: PaymentStatusInput): Promise<PaymentStatusResult>;
 
   /** Makes sure a payment not yet executed never will be (the payer gave up, the flow expired). */
   cancelPayment(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<CancelPaymentResult>;

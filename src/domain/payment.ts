@@ -23,6 +23,33 @@ export interface SenderDetails {
   readonly address?: PostalAddress;
 }
 
+/**
+ * The account the payer paid from, as the bank identifies it: an IBAN (Berlin Group, and UK banks that name one), or
+ * a UK sort code and account number (with the building society's roll number where the bank gives one).
+ */
+export type PayerAccountNumber =
+  | { readonly type: 'IBAN'; readonly value: string }
+  | {
+      readonly type: 'SORT_CODE_ACCOUNT_NUMBER';
+      /** Six digits. */
+      readonly sortCode: string;
+      /** Eight digits. */
+      readonly accountNumber: string;
+      /** A building society's roll number (the standard's `SecondaryIdentification`), when the bank gives one. */
+      readonly rollNumber?: string;
+    };
+
+/**
+ * The payer's account and its holder's name, as the bank told them once the payer authorised the payment (UK: the
+ * refund account of `ReadRefundAccount`; Berlin Group: the payment's debtor account and its owner's name). Nothing
+ * the payer typed on our pages alone, and never the payer's credentials.
+ */
+export interface PayerDetails {
+  readonly account: PayerAccountNumber;
+  /** The account holder's name, when the bank gives it. */
+  readonly name?: string;
+}
+
 export interface Recipient {
   readonly account: { readonly number: AccountNumber };
   readonly name: string;
@@ -78,6 +105,8 @@ export interface Payment {
   readonly retryAllowed: boolean;
   /** The completed payment this one refunds (docs/api-decisions.md, "Refunds"); null on every other payment. */
   readonly refundOf: string | null;
+  /** The payer's account once the bank told it (docs/api-decisions.md, "The payer's account"); null before. */
+  readonly payer: PayerDetails | null;
 }
 
 export interface StatusRecord {

@@ -472,8 +472,12 @@ export class FlowEngine {
     if (executing) {
       const run = new FlowRun(this.context, payment, log, actor.requestId);
       const poll = await pollExecution(run);
-      if (poll.kind === 'pending')
+      if (poll.kind === 'pending') {
+        // A pending answer that told the payer's account: kept now (with no status), not asked for again. A write
+        // that finds the payment changed meanwhile keeps nothing: the next look asks again.
+        if (run.changes.payer !== undefined) await this.commit(run);
         return { kind: 'retry', runAt: this.nextLook(job, payment, poll.retryAfterSeconds), note: 'execution pending' };
+      }
       const committed = await this.commit(run);
       return committed ? { kind: 'done' } : { kind: 'retry', runAt: this.later(BUSY_RETRY_MS), note: 'conflict' };
     }

@@ -56,6 +56,7 @@ export function paymentFromRow(row: Selectable<PaymentsTable>, secrets: SecretBo
     retryOf: row.retry_of,
     retryAllowed: Number(row.retry_allowed) === 1,
     refundOf: row.refund_of,
+    payer: parseJson(row.payer),
   };
 }
 
@@ -102,6 +103,7 @@ export function paymentColumns(payment: Payment): Omit<PaymentsTable, 'flow_toke
     retry_of: payment.retryOf,
     retry_allowed: payment.retryAllowed ? 1 : 0,
     refund_of: payment.refundOf,
+    payer: payment.payer === null ? null : JSON.stringify(payment.payer),
   };
 }
 

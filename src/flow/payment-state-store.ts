@@ -12,7 +12,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
 import { earliestDue, type CommittedWork } from '../jobs/work-signal.js';
 import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
-import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
+import type { PayerDetails, Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
 import { paymentColumns, paymentFromRow } from './payment-rows.js';
 import { DETAILED_STATUSES, isFinal, type DetailedStatus } from '../domain/detailed-status.js';
 import { appendStatusRecords, type StatusEntry } from './status-writer.js';
@@ -24,6 +24,8 @@ export interface PaymentChanges {
   readonly providerId?: string | null;
   readonly providerPaymentId?: string;
   readonly sender?: SenderDetails | null;
+  /** The payer's account, written once: when the bank first tells it (src/flow/run.ts, `paymentStatus`). */
+  readonly payer?: PayerDetails;
   readonly locale?: string;
   readonly flowState?: Readonly<Record<string, unknown>> | null;
   /** The PSU's IP address and user agent the bank is told (a refund's approver, from their browser's first visit). */
@@ -173,6 +175,7 @@ export class PaymentStateStore {
       ...(changes.providerId === undefined ? {} : { providerId: changes.providerId }),
       ...(changes.providerPaymentId === undefined ? {} : { providerPaymentId: changes.providerPaymentId }),
       ...(changes.sender === undefined ? {} : { sender: changes.sender }),
+      ...(changes.payer === undefined ? {} : { payer: changes.payer }),
       ...(changes.locale === undefined ? {} : { locale: changes.locale }),
       ...(changes.flowState === undefined ? {} : { flowState: changes.flowState }),
       ...(changes.psu === undefined ? {} : { psuIpAddress: changes.psu.ipAddress, psuUserAgent: changes.psu.userAgent }),
@@ -192,6 +195,7 @@ export class PaymentStateStore {
     if (changes.providerId !== undefined) row.provider_id = columns.provider_id;
     if (changes.providerPaymentId !== undefined) row.provider_payment_id = columns.provider_payment_id;
     if (changes.sender !== undefined) row.sender = columns.sender;
+    if (changes.payer !== undefined) row.payer = columns.payer;
     if (changes.locale !== undefined) row.locale = columns.locale;
     if (changes.flowState !== undefined) row.flow_state = columns.flow_state;
     if (changes.psu !== undefined) {

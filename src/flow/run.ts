@@ -10,15 +10,17 @@ import type {
   AccountInformation,
   BankConnector,
   BankProfile,
+  BankReference,
   BankReturn,
   CallContext,
   Connectors,
   EmbeddedAuthentication,
   NextScaStep,
+  PaymentStatusResult,
 } from '../connectors/index.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { JobKind, JobSchedule } from '../jobs/job-kinds.js';
-import type { Payment, SenderDetails } from '../domain/payment.js';
+import type { PayerDetails, Payment, SenderDetails } from '../domain/payment.js';
 import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import { failureReason, type DetailedStatus, type FailureCode, type FailureReason } from '../domain/detailed-status.js';
 import { flowStateOf, heldSecretContext, type FlowState, type StateChangingCall } from './flow-state.js';
@@ -51,7 +53,7 @@ export class FlowRun {
   readonly path: StatusEntry[] = [];
   readonly schedule: JobSchedule[] = [];
   readonly cancel: JobKind[] = [];
-  changes: { providerId?: string | null; providerPaymentId?: string; sender?: SenderDetails | null } = {};
+  changes: { providerId?: string | null; providerPaymentId?: string; sender?: SenderDetails | null; payer?: PayerDetails } = {};
   state: FlowState;
   secrets: Secrets;
   /** The latest SCA step the bank asked for in this run (from initiation or an authorisation call). */
@@ -183,6 +185,34 @@ export class FlowRun {
 
   sender(): SenderDetails | null {
     return this.changes.sender !== undefined ? this.changes.sender : this.payment.sender;
+  }
+
+  /** The payer's account as the bank told it: learnt by this run, or stored before it. */
+  payer(): PayerDetails | null {
+    return this.changes.payer ?? this.payment.payer;
+  }
+
+  /**
+   * Reads the bank's status of the payment it holds (`payment`: its reference), as a read that changes nothing at the
+   * bank. The first answer that tells the payer's account has it kept for the run's commit, so it is written with the
+   * statuses this answer decides (or on its own when it decides none); a connector that needs a call of its own to
+   * learn it is spared that call once the account is known. What the connector left out of the bank's account data
+   * is logged, with its reason (never the values).
+   */
+  async paymentStatus(payment: BankReference): Promise<BankCall<PaymentStatusResult>> {
+    const payerKnown = this.payer() !== null;
+    const status = await callBank(() => this.connector().getPaymentStatus({ context: this.callContext(), payment, payerKnown }));
+    if (status.ok) {
+      const { payer, payerIgnored } = status.value;
+      if (payerIgnored !== undefined) {
+        this.log.warn(
+          { paymentId: this.payment.id, requestId: this.requestId, reason: payerIgnored },
+          "the bank's account data of the payer was left out",
+        );
+      }
+      if (payer !== undefined && !payerKnown) this.changes = { ...this.changes, payer };
+    }
+    return status;
   }
 
   /** The payment's bank (a stand-alone bank or a subsidiary) in the payment's environment. */

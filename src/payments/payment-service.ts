@@ -122,6 +122,7 @@ export class PaymentService {
       // mode (the client chose the bank) only when the client asked for it.
       retryAllowed: request.metadata.retryWithAnotherBank ?? valid.mode === 'hosted',
       refundOf: null,
+      payer: null,
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
     const result = await this.payments.create(payment, [
@@ -170,6 +171,7 @@ export class PaymentService {
       // Refunds are never retried (they are created with retryAllowed false): a retry is not a refund, so it never
       // escapes the refunds' sum rule (docs/api-decisions.md, "Refunds").
       refundOf: null,
+      payer: null,
     };
     return this.payments.createRetry(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }]);
   }

@@ -102,6 +102,10 @@ function paymentResourceView(
             status: topLevelStatus(refund.detailedStatus),
           })),
         }),
+    // Once the bank told it (src/flow/run.ts, `paymentStatus`); absent before, like the other fields not yet known.
+    ...(payment.payer === null
+      ? {}
+      : { payer: { account: { ...payment.payer.account }, ...(payment.payer.name === undefined ? {} : { name: payment.payer.name }) } }),
   };
 }
 

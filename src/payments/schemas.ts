@@ -284,6 +284,54 @@ export const PaymentCreationResponseSchema = Type.Object(
   },
 );
 
+/** The payer's account as the bank names it (`PayerDetails` of src/domain/payment.ts). */
+const PayerAccountSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        type: Type.Literal('IBAN'),
+        value: Type.String({ description: 'IBAN, electronic form (no spaces)', examples: ['DE54500105171000007919'] }),
+      },
+      {
+        additionalProperties: false,
+        title: 'PayerAccountIban',
+        description: 'An account by IBAN (Berlin Group banks; UK banks that name one)',
+      },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('SORT_CODE_ACCOUNT_NUMBER'),
+        sortCode: Type.String({ pattern: '^[0-9]{6}$', examples: ['040004'] }),
+        accountNumber: Type.String({ pattern: '^[0-9]{8}$', examples: ['10001001'] }),
+        rollNumber: Type.Optional(
+          Type.String({ description: "A building society's roll number, when the bank gives one", examples: ['ROLL-0042'] }),
+        ),
+      },
+      {
+        additionalProperties: false,
+        title: 'PayerAccountSortCode',
+        description: 'A UK account by sort code and account number (UK Open Banking banks)',
+      },
+    ),
+  ],
+  {
+    title: 'PayerAccount',
+    description: 'Discriminated by `type`; further types may come, so a client should accept types it does not know',
+  },
+);
+
+export const PayerSchema = Type.Object(
+  {
+    account: PayerAccountSchema,
+    name: Type.Optional(Type.String({ description: "The account holder's name, when the bank gives it", examples: ['Alice Happy'] })),
+  },
+  {
+    title: 'Payer',
+    description:
+      "The account the payer paid from, as the bank told it once the payer had authorised the payment: UK Open Banking, the payment's refund account (`Data.Refund`, asked for with `ReadRefundAccount`); Berlin Group, the payment's debtor account (chosen at the bank or sent with the payment) with the owner's name where the bank gives it. Present once the bank has told it (usually with `COMPLETED`), absent before and for banks that do not tell it. Never the payer's credentials. docs/api-decisions.md, “The payer's account”",
+  },
+);
+
 const PAYMENT_RESOURCE_EXAMPLE = {
   paymentId: EXAMPLE.paymentId,
   redirectUrl: EXAMPLE.redirectUrl,
@@ -313,9 +361,10 @@ const REFUND_RESOURCE_EXAMPLE = {
   refundOf: EXAMPLE.paymentId,
 };
 
-/** A completed payment with one refund under way. */
-const REFUNDED_PAYMENT_EXAMPLE = {
+/** A completed payment: the payer's account known, one refund under way. */
+const COMPLETED_PAYMENT_EXAMPLE = {
   paymentId: EXAMPLE.paymentId,
+  providerPaymentId: 'a1b2c3d4e5',
   redirectUrl: EXAMPLE.redirectUrl,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.updatedAt,
@@ -326,6 +375,7 @@ const REFUNDED_PAYMENT_EXAMPLE = {
   amount: 10.5,
   currency: 'EUR',
   provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
+  payer: { account: { type: 'IBAN', value: 'DE54500105171000007919' }, name: 'Alice Happy' },
   refunds: [{ paymentId: REFUND_RESOURCE_EXAMPLE.paymentId, amount: 4, status: 'PENDING' }],
 };
 
@@ -362,10 +412,11 @@ export const PaymentResourceSchema = Type.Object(
           "Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one",
       }),
     ),
+    payer: Type.Optional(PayerSchema),
     refundOf: Type.Optional(RefundOfSchema),
     refunds: Type.Optional(RefundsOfPaymentSchema),
   },
-  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, REFUND_RESOURCE_EXAMPLE, REFUNDED_PAYMENT_EXAMPLE] },
+  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, COMPLETED_PAYMENT_EXAMPLE, REFUND_RESOURCE_EXAMPLE] },
 );
 
 export type PaymentResource = Static<typeof PaymentResourceSchema>;

@@ -65,10 +65,12 @@ describe('keys hook', () => {
       },
     });
     for (const bankSettings of [ownBank, otherBank]) {
-      // Any signed call will do: the status of a payment the fake bank says is settled.
+      // Any signed call will do: the status of a payment the fake bank says is settled (its payer known, so the one
+      // call: a settled payment's payer would be read from the payment resource).
       const status = await connectors.for(bankSettings).getPaymentStatus({
         context: { requestId: '6f1c1f5e-6a1b-4a39-9d3c-6a3f0f2b9a10' },
         payment: bgPayment({ paymentId: 'p-1', paymentService: 'payments', paymentProduct: 'sepa-credit-transfers', links: {} }),
+        payerKnown: true,
       });
       assert.equal(status.transactionStatus.code, 'ACSC');
     }

@@ -148,6 +148,35 @@ describe('console pages', () => {
     );
   });
 
+  it('shows the payer’s account as the bank told it, in preference to the account sent with the payment', async () => {
+    const paymentId = await create(acme, {
+      amount: 7,
+      sender: { account: { number: { type: 'IBAN', value: IBANS.FR }, currency: 'EUR' } },
+    });
+    const payers = [
+      {
+        stored: { account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001' }, name: 'Alice <Happy>' },
+        shown:
+          /<dt>Paid from<\/dt><dd>Alice &lt;Happy&gt;<span class="detail">Sort code 04-00-04 · account 10001001<\/span><span class="hint">As the bank told it<\/span><\/dd>/,
+      },
+      {
+        stored: { account: { type: 'IBAN', value: 'DE54500105171000007919' } },
+        shown: /<dt>Paid from<\/dt><dd>Holder not named by the bank<span class="detail">DE54500105171000007919<\/span>/,
+      },
+    ];
+    for (const { stored, shown } of payers) {
+      await app.database.db
+        .updateTable('payments')
+        .set({ payer: JSON.stringify(stored) })
+        .where('id', '=', paymentId)
+        .execute();
+      const facts =
+        /<dl class="facts">[\s\S]*?<\/dl>/.exec((await member.get(`/console/payments/${paymentId}`)).html.replace(/<wbr>/g, ''))?.[0] ?? '';
+      assert.match(facts, shown);
+      assert.doesNotMatch(facts, new RegExp(IBANS.FR));
+    }
+  });
+
   it('shows a payment’s timeline and webhook deliveries, and redelivers with one audited click', async () => {
     const paymentId = acmePayments[0] ?? '';
     const detail = await member.get(`/console/payments/${paymentId}`);

@@ -47,6 +47,7 @@ export function storedPaymentRow(clientId: string, at: string, changes: Partial<
     retry_of: null,
     retry_allowed: 0,
     refund_of: null,
+    payer: null,
     ...changes,
   };
 }

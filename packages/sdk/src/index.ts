@@ -43,6 +43,8 @@ export {
   type FailureCode,
   type FeedEvent,
   type Open,
+  type Payer,
+  type PayerAccount,
   type Payment,
   type PaymentCreationRequest,
   type PaymentListQuery,

@@ -21,6 +21,13 @@ export type Payment = Schemas['Payment'];
 export type RefundCreationRequest = Schemas['RefundCreationRequest'];
 /** One refund as the refunded payment lists it (`Payment.refunds`). */
 export type RefundSummary = Schemas['RefundSummary'];
+/**
+ * The payment's `payer`: the account the payer paid from and its holder's name, once the bank told them. Its
+ * `account` is one of {@link PayerAccount}'s types, told apart by `type`; accept a type you do not know.
+ */
+export type Payer = Schemas['Payer'];
+/** The payer's account: `{ type: 'IBAN', value }` or `{ type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode, accountNumber, rollNumber? }`. */
+export type PayerAccount = Schemas['PayerAccount'];
 /** One element of a payment's status history. */
 export type PaymentStatusRecord = Schemas['PaymentStatusRecord'];
 /** A bank of the providers list. */

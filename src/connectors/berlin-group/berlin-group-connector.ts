@@ -26,7 +26,10 @@ import type {
   CreateConsentResult,
   EmbeddedAuthentication,
   NextScaStep,
+  PayerDetails,
+  PaymentStatusInput,
   PaymentStatusResult,
+  PaymentTransactionState,
   PsuCredentials,
   RegisterPaymentInput,
   RegistrationResult,
@@ -38,14 +41,18 @@ import { BankProtocolError, BankUnavailableError, isConnectorError } from '../er
 import type { BankResponse, BerlinGroupHttpClient } from './http-client.js';
 import {
   authorisationIdFromLinks,
+  debtorAccountOf,
   linksOf,
+  ownerNamesOf,
   nextScaStep,
   scaApproachOf,
   toBankAccount,
   toBankMessages,
   toChallenge,
   toScaMethod,
+  type OwnerNameReading,
 } from './mapping.js';
+import { payerFields } from '../payer-details.js';
 import { berlinGroupProfile, offersEmbeddedSteps } from './profile.js';
 import {
   authorisationReference,
@@ -78,6 +85,9 @@ import { check, type AuthorisationResponse, type PaymentInitiationStatusResponse
 const DECOUPLED_APP_LINK = 'sandboxDecoupledApp';
 
 const PAYMENT_SERVICE = 'payments';
+
+/** Statuses of a payment the bank has authorised: its debtor account is then fixed (and may be told). */
+const AUTHORISED_STATES: ReadonlySet<PaymentTransactionState> = new Set(['accepted', 'accepted-for-execution', 'settled']);
 
 /** A payment status as either source answers it (the status endpoint, or the payment resource). */
 type StatusAnswer = Pick<PaymentInitiationStatusResponse200, 'transactionStatus' | 'fundsAvailable' | 'psuMessage' | 'tppMessages'>;
@@ -327,11 +337,18 @@ export class BerlinGroupConnector implements BankConnector {
    * The status endpoint first. When it fails indeterminately, the standard's other source before giving up: the
    * payment resource (`GET …/{paymentId}`) carries `transactionStatus` too, so a bank whose status endpoint is down
    * does not leave a settled payment pending for ever.
+   *
+   * Once the bank has authorised the payment (and it has not failed), the payer's account unless the caller knows it
+   * already: the payment resource's `debtorAccount` (read for it, unless it was the status's source), with the owners'
+   * names of the status answer (1.3.12) or the resource's `debtorName`. Before the authorisation the debtor account
+   * may still change (the payer chooses at the bank), so it is not told.
    */
-  async getPaymentStatus(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<PaymentStatusResult> {
+  async getPaymentStatus(input: PaymentStatusInput): Promise<PaymentStatusResult> {
     const operation = 'getPaymentStatus';
     const payment = decodePayment(operation, input.payment);
     let answer: StatusAnswer;
+    /** The payment resource, when it was the status's source. */
+    let resource: unknown;
     try {
       const response = await this.http.send({
         operation,
@@ -343,7 +360,8 @@ export class BerlinGroupConnector implements BankConnector {
     } catch (error) {
       const fromResource = await this.statusFromPaymentResource(input.context, payment, error);
       if (fromResource === undefined) throw error;
-      answer = fromResource;
+      answer = fromResource.status;
+      resource = fromResource.resource;
     }
     const transactionStatus = mapTransactionStatus(answer.transactionStatus);
     const outcome = paymentOutcome(transactionStatus, this.settings);
@@ -361,6 +379,7 @@ export class BerlinGroupConnector implements BankConnector {
             ? 'PSU_CANCELLED'
             : 'BANK_REJECTED');
     }
+    const payerTold = outcome !== 'failed' && AUTHORISED_STATES.has(transactionStatus.state) && input.payerKnown !== true;
     return {
       transactionStatus,
       outcome,
@@ -369,7 +388,36 @@ export class BerlinGroupConnector implements BankConnector {
       fundsAvailable: answer.fundsAvailable,
       psuMessage: answer.psuMessage,
       bankMessages,
+      ...(payerTold ? await this.payerOf(input.context, payment, ownerNamesOf(answer), resource) : {}),
     };
+  }
+
+  /**
+   * The payer's account of an authorised payment, from the payment resource (`resource` when already read). A
+   * resource that cannot be read now leaves the payer untold, with the reason: the next status read asks again.
+   */
+  private async payerOf(
+    context: CallContext,
+    payment: PaymentReference,
+    owners: OwnerNameReading,
+    resource: unknown,
+  ): Promise<{ payer?: PayerDetails; payerIgnored?: string }> {
+    if (resource === undefined) {
+      const operation = 'getPaymentInformation';
+      try {
+        const response = await this.http.send({
+          operation,
+          method: 'GET',
+          url: this.linkOr(operation, payment.links['self'], paymentPath(payment)),
+          context,
+        });
+        resource = this.parse(operation, response, check.paymentInitiationWithStatusResponse);
+      } catch (error) {
+        if (!isConnectorError(error)) throw error;
+        return { payerIgnored: `the payment resource could not be read: ${error.message}` };
+      }
+    }
+    return payerFields(debtorAccountOf(resource, owners));
   }
 
   /**
@@ -383,7 +431,7 @@ export class BerlinGroupConnector implements BankConnector {
     context: CallContext,
     payment: PaymentReference,
     statusError: unknown,
-  ): Promise<StatusAnswer | undefined> {
+  ): Promise<{ readonly status: StatusAnswer; readonly resource: unknown } | undefined> {
     const indeterminate =
       statusError instanceof BankProtocolError || (statusError instanceof BankUnavailableError && statusError.reason !== 'rate-limited');
     if (!indeterminate) return undefined;
@@ -398,8 +446,11 @@ export class BerlinGroupConnector implements BankConnector {
       const answer = this.parse(operation, response, check.paymentInitiationWithStatusResponse);
       if (answer.transactionStatus === undefined) return undefined;
       return {
-        transactionStatus: answer.transactionStatus,
-        ...(answer.tppMessages === undefined ? {} : { tppMessages: answer.tppMessages }),
+        status: {
+          transactionStatus: answer.transactionStatus,
+          ...(answer.tppMessages === undefined ? {} : { tppMessages: answer.tppMessages }),
+        },
+        resource: answer,
       };
     } catch (error) {
       if (isConnectorError(error)) return undefined;

@@ -5,6 +5,7 @@
  */
 import type { ScaApproach } from '../../domain/reference-data.js';
 import type { BankAccount, NextScaStep, ScaChallenge, ScaMethod, ScaStatus } from '../contract.js';
+import { ABSENT, found, holderNameOf, ibanOf, type PayerReading } from '../payer-details.js';
 import type { BankLinks } from './references.js';
 import type { AccountDetails, AuthenticationObject, ChallengeData, TppMessage } from './wire-types.js';
 
@@ -153,4 +154,69 @@ export function authorisationIdFromLinks(links: BankLinks): string | undefined {
     if (match?.[1] !== undefined) return decodeURIComponent(match[1]);
   }
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The payer's account
+// ---------------------------------------------------------------------------------------------------------------
+
+/** `accountOwner.name` and `debtorName` are `Max70Text`. */
+const OWNER_NAME_MAX = 70;
+
+/** The owners' names (`ownerNames` of 1.3.12's status answer, or the payment's `debtorName`), or why left out. */
+export interface OwnerNameReading {
+  readonly name?: string;
+  readonly ignored?: string;
+}
+
+/**
+ * The account owners' names from a payment status answer (`paymentInitiationStatusResponse-200_json.ownerNames`, new
+ * in 1.3.12: an array of `accountOwner` with `name` and an optional `role`, "only delivered after successful SCA").
+ * The names of owners (`role` absent or `owner`) are taken, joined as an account name lists joint owners; a legal
+ * representative or an authorised user is a person acting on the account, not its holder. `psuName` is not read: it
+ * may be someone acting for a company. A malformed list is left out with the reason.
+ */
+export function ownerNamesOf(statusAnswer: unknown): OwnerNameReading {
+  if (typeof statusAnswer !== 'object' || statusAnswer === null) return {};
+  const owners = (statusAnswer as Record<string, unknown>)['ownerNames'];
+  if (owners === undefined) return {};
+  if (!Array.isArray(owners)) return { ignored: 'ownerNames is not an array' };
+  const names: string[] = [];
+  for (const owner of owners as unknown[]) {
+    if (typeof owner !== 'object' || owner === null || Array.isArray(owner))
+      return { ignored: 'ownerNames holds an entry that is not an object' };
+    const entry = owner as Record<string, unknown>;
+    const name = holderNameOf(entry['name'], OWNER_NAME_MAX);
+    if (name === undefined) return { ignored: `ownerNames[].name is missing or not text of 1 to ${OWNER_NAME_MAX} characters` };
+    const role = entry['role'];
+    if (role !== undefined && typeof role !== 'string') return { ignored: 'ownerNames[].role is not text' };
+    if (role === undefined || role === 'owner') names.push(name);
+  }
+  return names.length === 0 ? {} : { name: names.join(', ') };
+}
+
+/**
+ * The payer's account from the payment resource (`GET …/{paymentId}`, `paymentInitiationWithStatusResponse`): its
+ * `debtorAccount` (mandatory there: the account the payer chose at the bank, or the one we sent), with the owners'
+ * names of the status answer, else the payment's `debtorName`. Only an IBAN is taken: it is what SEPA refunds are paid
+ * to; an account the bank names otherwise (BBAN, PAN, MSISDN, a proprietary id) is left out with the reason.
+ */
+export function debtorAccountOf(paymentResource: unknown, owners: OwnerNameReading): PayerReading {
+  if (typeof paymentResource !== 'object' || paymentResource === null) return ABSENT;
+  const resource = paymentResource as Record<string, unknown>;
+  const debtor = resource['debtorAccount'];
+  if (debtor === undefined) return ABSENT;
+  if (typeof debtor !== 'object' || debtor === null || Array.isArray(debtor))
+    return { kind: 'malformed', reason: 'debtorAccount is not an object' };
+  const reference = debtor as Record<string, unknown>;
+  if (reference['iban'] === undefined) return { kind: 'malformed', reason: 'debtorAccount names the account without an IBAN' };
+  const iban = ibanOf(reference['iban']);
+  if (iban === undefined) return { kind: 'malformed', reason: 'debtorAccount.iban is not a valid IBAN' };
+  const debtorName = resource['debtorName'] === undefined ? undefined : holderNameOf(resource['debtorName'], OWNER_NAME_MAX);
+  const debtorNameIgnored =
+    resource['debtorName'] !== undefined && debtorName === undefined
+      ? `debtorName is not text of 1 to ${OWNER_NAME_MAX} characters`
+      : undefined;
+  const name = owners.name ?? debtorName;
+  return found({ type: 'IBAN', value: iban }, name, owners.ignored ?? (name === undefined ? debtorNameIgnored : undefined));
 }

@@ -7,6 +7,7 @@ import { electronicFormatIBAN, extractIBAN, isValidIBAN } from 'ibantools';
 import type { FailureCode } from '../../domain/detailed-status.js';
 import type { BankMessage } from '../errors.js';
 import type { PaymentOrder, PaymentOutcome, PaymentTransactionState, PaymentTransactionStatus } from '../contract.js';
+import { ABSENT, found, holderNameOf, ibanOf, sortCodeAccountNumberOf, type PayerReading } from '../payer-details.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -54,6 +55,54 @@ export function initiationOf(order: PaymentOrder): { readonly initiation: JsonOb
       : { RemittanceInformation: { Unstructured: [order.remittanceInformation.slice(0, 140)] } }),
   };
   return { initiation, risk: { PaymentContextCode: PAYMENT_CONTEXT_CODE } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The payer's account
+// ---------------------------------------------------------------------------------------------------------------
+
+/** `Data.Refund.Account.Name` is `Max350Text` (OBWriteDomesticResponse5). */
+const REFUND_ACCOUNT_NAME_MAX = 350;
+
+/**
+ * The payer's account from a domestic payment's `Data.Refund` (OBWriteDomesticResponse5, present when the consent
+ * asked `ReadRefundAccount: "Yes"`): `Account` with `SchemeName`, `Identification`, `Name` and the optional
+ * `SecondaryIdentification`. A sort code and account number (14 digits) or an IBAN is taken; the standard's other
+ * schemes (a card number, a wallet, a Paym mobile number, a BBAN) identify nothing a refund could be paid to here, so
+ * they are left out with the reason, as is anything not of the standard's shape. A missing or malformed `Name`
+ * (mandatory in the standard) leaves the account without a name, and says so.
+ */
+export function refundAccountOf(data: JsonObject): PayerReading {
+  const refund = data['Refund'];
+  if (refund === undefined) return ABSENT;
+  if (!isObject(refund) || !isObject(refund['Account'])) return { kind: 'malformed', reason: 'Data.Refund has no Account object' };
+  const account = refund['Account'];
+  const scheme = account['SchemeName'];
+  let number;
+  if (scheme === 'UK.OBIE.SortCodeAccountNumber') {
+    number = sortCodeAccountNumberOf(account['Identification'], account['SecondaryIdentification']);
+    if (number === undefined) {
+      return { kind: 'malformed', reason: 'Data.Refund.Account.Identification is not a sort code and account number of 14 digits' };
+    }
+  } else if (scheme === 'UK.OBIE.IBAN') {
+    const iban = ibanOf(account['Identification']);
+    if (iban === undefined) return { kind: 'malformed', reason: 'Data.Refund.Account.Identification is not a valid IBAN' };
+    number = { type: 'IBAN' as const, value: iban };
+  } else {
+    return {
+      kind: 'malformed',
+      reason:
+        typeof scheme === 'string' && /^[A-Za-z0-9.]{1,40}$/.test(scheme)
+          ? `Data.Refund.Account.SchemeName ${scheme} is not a sort code and account number or an IBAN`
+          : 'Data.Refund.Account.SchemeName is missing or not a scheme name',
+    };
+  }
+  const name = holderNameOf(account['Name'], REFUND_ACCOUNT_NAME_MAX);
+  return found(
+    number,
+    name,
+    name === undefined ? `Data.Refund.Account.Name is missing or not text of 1 to ${REFUND_ACCOUNT_NAME_MAX} characters` : undefined,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import {
   type CancelPaymentResult,
   type CompleteAuthorisationInput,
   type NextScaStep,
+  type PaymentStatusInput,
   type PaymentStatusResult,
   type RegisterPaymentInput,
   type RegistrationResult,
@@ -50,8 +51,10 @@ import {
   messagesOfObError,
   outcomeOf,
   paymentTransactionState,
+  refundAccountOf,
   type JsonObject,
 } from './mapping.js';
+import { payerFields } from '../payer-details.js';
 import type { UkOpenBankingSettings } from './settings.js';
 import { ukOpenBankingProfile } from './profile.js';
 
@@ -200,7 +203,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
         path: 'domestic-payment-consents',
         token,
         context,
-        body: { Data: { Initiation: initiation }, Risk: risk },
+        // The refund account: the bank then names the account the payer paid from in the payment (`Data.Refund`).
+        body: { Data: { ReadRefundAccount: 'Yes', Initiation: initiation }, Risk: risk },
         idempotencyKey: idempotencyKeyOf('consent', idempotencySeed, shortHash),
       }),
     );
@@ -238,7 +242,8 @@ export class UkOpenBankingConnector implements UkBankConnector {
       : this.consentProgress(input.context, payment, authorisation);
   }
 
-  async getPaymentStatus(input: { readonly context: CallContext; readonly payment: BankReference }): Promise<PaymentStatusResult> {
+  /** The payer's account comes with the payment's own answer (`Data.Refund`): `payerKnown` saves no call here. */
+  async getPaymentStatus(input: PaymentStatusInput): Promise<PaymentStatusResult> {
     const payment = paymentRefOf(input.payment);
     return this.withClientToken('getPaymentStatus', (token) =>
       payment.domesticPaymentId === undefined
@@ -622,7 +627,10 @@ export class UkOpenBankingConnector implements UkBankConnector {
     try {
       const { json, response } = await this.resource({ operation, method: 'GET', path, token, context });
       const data = dataOf(operation, json);
-      return this.paymentStatusResult(requiredString(operation, data, 'Status'), reasonsOf(data), response);
+      return {
+        ...this.paymentStatusResult(requiredString(operation, data, 'Status'), reasonsOf(data), response),
+        ...payerFields(refundAccountOf(data)),
+      };
     } catch (error) {
       if (!(error instanceof BankUnavailableError) && !(error instanceof BankProtocolError)) throw error;
       this.deps.logger?.warn({ operation, reason: error.message }, 'payment status unavailable; reading payment-details');

@@ -239,19 +239,47 @@ function senderAccount(stored: string | null): { readonly iban: string; readonly
   return typeof iban === 'string' ? { iban, currency: typeof currency === 'string' ? currency : undefined } : undefined;
 }
 
+/**
+ * The payer's account as the bank told it (the payment's `payer`, migration 0019): the holder's name and the account
+ * in words, from the stored JSON read field by field, so that nothing else of it can reach the page.
+ */
+function bankToldPayer(stored: string | null): { readonly name: string | undefined; readonly account: string } | undefined {
+  if (stored === null) return undefined;
+  let payer: unknown;
+  try {
+    payer = JSON.parse(stored);
+  } catch {
+    return undefined;
+  }
+  if (typeof payer !== 'object' || payer === null) return undefined;
+  const { account, name } = payer as { account?: unknown; name?: unknown };
+  if (typeof account !== 'object' || account === null) return undefined;
+  const { type, value, sortCode, accountNumber, rollNumber } = account as Record<string, unknown>;
+  let text: string | undefined;
+  if (type === 'IBAN' && typeof value === 'string') text = value;
+  if (type === 'SORT_CODE_ACCOUNT_NUMBER' && typeof sortCode === 'string' && typeof accountNumber === 'string') {
+    const dashed = sortCode.replace(/^(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3');
+    text = `Sort code ${dashed} · account ${accountNumber}${typeof rollNumber === 'string' ? ` · roll number ${rollNumber}` : ''}`;
+  }
+  return text === undefined ? undefined : { name: typeof name === 'string' ? name : undefined, account: text };
+}
+
 type Recipient = { name?: string; account?: { number?: { value?: string } } };
 
 function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string | undefined, bank: string | undefined): SafeHtml {
   const detailed = row.detailed_status as DetailedStatus;
   const sender = senderAccount(row.sender);
+  const payer = bankToldPayer(row.payer);
   return html`<section class="card" aria-labelledby="facts"><h2 id="facts" class="visually-hidden">Payment</h2><dl class="facts">
 <dt>Status</dt><dd>${statusBadge(detailed)}</dd>
 <dt>Amount</dt><dd>${money(row.amount, row.currency)}</dd>
 <dt>Recipient</dt><dd>${recipient.name ?? ''}<span class="detail">${recipient.account?.number?.value ?? ''}</span></dd>
 <dt>Paid from</dt><dd>${
-    sender === undefined
-      ? html`<span class="muted">${isFinal(detailed) ? 'Not known' : 'Not known yet'}</span>`
-      : html`${sender.currency === undefined ? 'Account' : `Account in ${sender.currency}`}<span class="detail">${sender.iban}</span>`
+    payer !== undefined
+      ? html`${payer.name ?? 'Holder not named by the bank'}<span class="detail">${payer.account}</span><span class="hint">As the bank told it</span>`
+      : sender === undefined
+        ? html`<span class="muted">${isFinal(detailed) ? 'Not known' : 'Not known yet'}</span>`
+        : html`${sender.currency === undefined ? 'Account' : `Account in ${sender.currency}`}<span class="detail">${sender.iban}</span>`
   }</dd>
 <dt>End-to-end id</dt><dd class="mono">${row.end_to_end_id}</dd>
 <dt>Client</dt><dd>${clientName ?? row.client_id}</dd>

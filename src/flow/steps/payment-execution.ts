@@ -5,14 +5,13 @@
  */
 import type { FlowRun } from '../run.js';
 import { failureReason } from '../../domain/detailed-status.js';
-import { callBank } from './bank-errors.js';
 
 export type ExecutionPoll = { readonly kind: 'final' } | { readonly kind: 'pending'; readonly retryAfterSeconds?: number };
 
 export async function pollExecution(run: FlowRun): Promise<ExecutionPoll> {
   const bankPayment = run.state.bankPayment;
   if (bankPayment === undefined) throw new Error('Execution without a bank payment');
-  const status = await callBank(() => run.connector().getPaymentStatus({ context: run.callContext(), payment: bankPayment }));
+  const status = await run.paymentStatus(bankPayment);
   if (!status.ok) {
     const retryAfterSeconds = 'retryAfterSeconds' in status.error ? (status.error.retryAfterSeconds as number | undefined) : undefined;
     return retryAfterSeconds === undefined ? { kind: 'pending' } : { kind: 'pending', retryAfterSeconds };

@@ -52,7 +52,7 @@ export type BankView =
 export async function lookAtPayment(run: FlowRun): Promise<BankView> {
   const bankPayment = run.state.bankPayment;
   if (bankPayment === undefined) throw new Error('Nothing to look at: the bank holds no payment');
-  const status = await callBank(() => run.connector().getPaymentStatus({ context: run.callContext(), payment: bankPayment }));
+  const status = await run.paymentStatus(bankPayment);
   if (!status.ok) return { kind: 'unknown' };
   const { outcome, transactionStatus, failureCode } = status.value;
   if (outcome === 'failed') return { kind: 'closed', failureCode: failureCode ?? 'BANK_REJECTED' };
@@ -188,7 +188,7 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
       return 'moved';
     }
     if (sca.ok && sca.value.scaStatus.state === 'failed') {
-      const status = await callBank(() => connector.getPaymentStatus({ context, payment: payment() }));
+      const status = await run.paymentStatus(payment());
       // The payment's specific reason first; the authorisation's own (the payer denied, no funds at the bank's check)
       // before the payment's generic refusal.
       const fromStatus = status.ok && status.value.outcome === 'failed' ? status.value.failureCode : undefined;
@@ -202,7 +202,7 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
       return 'moved';
     }
   }
-  const status = await callBank(() => connector.getPaymentStatus({ context, payment: payment() }));
+  const status = await run.paymentStatus(payment());
   if (!status.ok) return status.definite ? 'pending' : 'unreachable';
   const { outcome, transactionStatus, failureCode } = status.value;
   if (outcome === 'failed') {
@@ -221,7 +221,7 @@ export async function reconcile(run: FlowRun, options: ReconcileOptions = {}): P
   if (!cancelled.ok && !cancelled.definite) return 'unreachable';
   if (!cancelled.ok) {
     // Refused: look again; it may have moved on meanwhile.
-    const again = await callBank(() => connector.getPaymentStatus({ context, payment: payment() }));
+    const again = await run.paymentStatus(payment());
     if (!again.ok || again.value.transactionStatus.state !== 'received') return again.ok ? reconcile(run, {}) : 'unreachable';
   }
   const to = failureStatusFrom(run.status);

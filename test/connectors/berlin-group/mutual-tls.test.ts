@@ -52,7 +52,10 @@ test('the client certificate is presented and the bank CA trusted', async () => 
   const connectors = createConnectors({
     tls: { cert: clientCertificate.certificatePem, key: clientCertificate.keyPem, ca: bankCertificate.certificatePem },
   });
-  const status = await connectors.for(settings(`${origin}/bank`)).getPaymentStatus({ context: { requestId: randomUUID() }, payment });
+  // The payer known: one call (a settled payment's payer would be read from the payment resource too).
+  const status = await connectors
+    .for(settings(`${origin}/bank`))
+    .getPaymentStatus({ context: { requestId: randomUUID() }, payment, payerKnown: true });
   assert.equal(status.outcome, 'completed');
   assert.deepEqual(seenClients, ['openpis QWAC']);
   await connectors.close();

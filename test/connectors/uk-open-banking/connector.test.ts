@@ -93,13 +93,22 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
     assert.deepEqual(status.transactionStatus, { state: 'settled', code: 'ACSC' });
     assert.equal(status.outcome, 'completed');
+    // The refund account the consent asked for (ReadRefundAccount), from the payment's Data.Refund.
+    assert.deepEqual(status.payer, {
+      account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001' },
+      name: 'Alice Happy',
+    });
+    assert.equal(status.payerIgnored, undefined);
     assert.equal(countOf(test.requests, OPERATIONS.createPayment), 1);
     assertRequestsConform(test.requests);
     assertAnswersConform(test.exchanges);
     const consentRequest = test.requests.find(
       (request) => request.method === 'POST' && request.url.pathname.endsWith('/domestic-payment-consents'),
     );
-    const body = JSON.parse(consentRequest?.bodyText ?? '{}') as { Data: { Initiation: Record<string, unknown> } };
+    const body = JSON.parse(consentRequest?.bodyText ?? '{}') as {
+      Data: { ReadRefundAccount?: string; Initiation: Record<string, unknown> };
+    };
+    assert.equal(body.Data.ReadRefundAccount, 'Yes');
     assert.equal(body.Data.Initiation['LocalInstrument'], 'UK.OBIE.FPS');
     assert.deepEqual(body.Data.Initiation['CreditorAccount'], {
       SchemeName: 'UK.OBIE.SortCodeAccountNumber',
@@ -119,6 +128,9 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     const status = await test.connector.getPaymentStatus({ context: context(), payment: completed.payment });
     assert.equal(status.transactionStatus.code, 'ACCC');
     assert.equal(status.outcome, 'completed');
+    // The account bob chose at the bank, named by its holder.
+    assert.equal(status.payer?.account.type, 'SORT_CODE_ACCOUNT_NUMBER');
+    assert.equal(status.payer?.name, 'Bob Many-Accounts');
     assertRequestsConform(test.requests);
     assertAnswersConform(test.exchanges);
   });
@@ -174,6 +186,8 @@ describe('UK connector: redirect bank (hybrid flow)', () => {
     assert.deepEqual(status.transactionStatus, { state: 'settled', code: 'ACSC' });
     assert.equal(countOf(test.requests, OPERATIONS.getPayment), 1);
     assert.equal(countOf(test.requests, OPERATIONS.paymentDetails), 1);
+    // payment-details carries no refund account: the payer is not told by this answer.
+    assert.equal(status.payer, undefined);
   });
 
   it('refuses a return with another state, and an id_token for another nonce, without paying', async () => {

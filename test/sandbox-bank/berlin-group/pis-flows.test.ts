@@ -189,6 +189,9 @@ describe('embedded approach', () => {
     assert.equal(created.headers.get('aspsp-sca-approach'), 'EMBEDDED');
     assert.equal(start.body.scaStatus, 'scaMethodSelected');
     assert.equal(start.body.chosenScaMethod.authenticationType, 'SMS_OTP');
+    // Owner names only after successful SCA (1.3.12).
+    const before = await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() });
+    assert.equal(before.body.ownerNames, undefined);
     const done = await bank.call('updatePaymentPsuData', 'PUT', start.body._links.authoriseTransaction.href, {
       headers: xs2aHeaders({ 'PSU-ID': 'alice' }),
       body: { scaAuthenticationData: '123456' },
@@ -196,6 +199,10 @@ describe('embedded approach', () => {
     assert.equal(done.status, 200);
     assert.equal(done.body.scaStatus, 'finalised');
     assert.equal(await status(created.body._links.status.href), 'ACSC');
+    const after = await bank.call('getPaymentInitiationStatus', 'GET', created.body._links.status.href, { headers: xs2aHeaders() });
+    assert.deepEqual(after.body.ownerNames, [{ name: 'Alice Happy', role: 'owner' }]);
+    const resource = await bank.call('getPaymentInformation', 'GET', created.body._links.self.href, { headers: xs2aHeaders() });
+    assert.equal(resource.body.debtorAccount.iban, 'DE54500105171000007919');
   });
 
   it('several SCA methods: select, then code', async () => {

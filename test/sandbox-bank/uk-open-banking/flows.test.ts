@@ -20,11 +20,12 @@ after(async () => {
 });
 
 /** Consent → payer approves at the bank → code exchange: the payer-bound token and the consent id. */
-async function authorised(tpp: Tpp, psuId: string, amount: string, extra: { accountId?: string } = {}) {
-  const consent = await tpp.createConsent(gbpPayment(amount));
+async function authorised(tpp: Tpp, psuId: string, amount: string, extra: { accountId?: string; readRefundAccount?: 'Yes' | 'No' } = {}) {
+  const { readRefundAccount, ...choices } = extra;
+  const consent = await tpp.createConsent(gbpPayment(amount), readRefundAccount === undefined ? {} : { readRefundAccount });
   assert.equal(consent.status, 201);
   const consentId = consent.body.Data.ConsentId as string;
-  const visit = await payerAtBank(await tpp.authorizeUrl(consentId), { psuId, ...extra });
+  const visit = await payerAtBank(await tpp.authorizeUrl(consentId), { psuId, ...choices });
   const fragment = fragmentOf(visit.location);
   const code = fragment.get('code');
   assert.ok(code, `approved: ${visit.location}`);
@@ -129,6 +130,7 @@ describe('UK sandbox: redirect bank (hybrid flow)', () => {
     assert.equal(payment.status, 201);
     assert.equal(payment.body.Data.Status, 'ACSC');
     assert.equal(payment.body.Data.Debtor.SchemeName, 'UK.OBIE.SortCodeAccountNumber');
+    assert.equal(payment.body.Data.Refund, undefined, 'no refund account without ReadRefundAccount');
     const paymentId = payment.body.Data.DomesticPaymentId as string;
     const status = await tpp.api('GetDomesticPaymentsDomesticPaymentId', 'GET', `/domestic-payments/${paymentId}`, { token });
     assert.equal(status.body.Data.Status, 'ACSC');
@@ -213,6 +215,24 @@ describe('UK sandbox: accounts and outcomes', () => {
     assert.ok(index.includes(payment.body.Data.Debtor.Identification), "the debtor is one of Bob's listed accounts");
     const main = await authorised(await new Tpp(bank, 'albion').register(), 'bob', '1.00');
     assert.deepEqual(main.visit.steps, ['login', 'review'], 'the redirect bank pays from the main account without asking');
+  });
+
+  it('ReadRefundAccount "Yes": the payment names the account the payer chose as Data.Refund, with its holder', async () => {
+    const tpp = await new Tpp(bank, 'severn').register();
+    const { token, consent } = await authorised(tpp, 'bob', '3.00', { accountId: 'acc-bob-eur-savings', readRefundAccount: 'Yes' });
+    assert.equal(consent.Data.ReadRefundAccount, 'Yes');
+    const payment = await pay(tpp, token, consent);
+    assert.equal(payment.status, 201);
+    const refund = {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: payment.body.Data.Debtor.Identification,
+      Name: 'Bob Many-Accounts',
+    };
+    assert.deepEqual(payment.body.Data.Refund, { Account: refund });
+    const read = await tpp.api('GetDomesticPaymentsDomesticPaymentId', 'GET', `/domestic-payments/${payment.body.Data.DomesticPaymentId}`, {
+      token,
+    });
+    assert.deepEqual(read.body.Data.Refund, { Account: refund });
   });
 
   it('insufficient funds: funds confirmation says false and the payment is rejected (AM04), exactly at the balance edge', async () => {

@@ -241,12 +241,21 @@ export class Tpp {
     return { status: response.status, headers: response.headers, body, text: responseText };
   }
 
-  async createConsent(initiation: Record<string, unknown>, options: { token?: string; idempotencyKey?: string } = {}): Promise<ApiResult> {
+  async createConsent(
+    initiation: Record<string, unknown>,
+    options: { token?: string; idempotencyKey?: string; readRefundAccount?: 'Yes' | 'No' } = {},
+  ): Promise<ApiResult> {
     const token = options.token ?? (await this.clientCredentialsToken());
     return this.api('CreateDomesticPaymentConsents', 'POST', '/domestic-payment-consents', {
       token,
       idempotencyKey: options.idempotencyKey ?? randomUUID(),
-      body: { Data: { Initiation: initiation }, Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment' } },
+      body: {
+        Data: {
+          ...(options.readRefundAccount === undefined ? {} : { ReadRefundAccount: options.readRefundAccount }),
+          Initiation: initiation,
+        },
+        Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment' },
+      },
     });
   }
 
@@ -425,18 +434,19 @@ export function fragmentOf(location: string | undefined): URLSearchParams {
   return new URLSearchParams(location.slice(location.indexOf('#') + 1));
 }
 
-/** Approves (or denies) every pending CIBA request of a payer in the sandbox bank app. */
+/** Approves (or denies) every pending CIBA request of a payer in the sandbox bank app (`password`: the fixtures'). */
 export async function payerInBankApp(
   bank: Pick<UkBank, 'base'>,
   slug: string,
   psuId: string,
   decision: 'approve' | 'deny',
+  password = 'sandbox',
 ): Promise<number> {
   const login = await fetch(`${bank.base}/${slug}/app`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ psuId, password: 'sandbox' }),
+    body: new URLSearchParams({ psuId, password }),
   });
   assert.equal(login.status, 303);
   const appUrl = `${bank.base}/${slug}/${login.headers.get('location') ?? ''}`;

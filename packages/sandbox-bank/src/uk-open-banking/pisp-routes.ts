@@ -109,6 +109,25 @@ function debtorOf(context: UkContext, accountId: string): Body {
     : { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: account.sortCodeAccountNumber, Name: account.name };
 }
 
+/**
+ * `Data.Refund` of a payment whose consent asked `ReadRefundAccount: "Yes"` (OBWriteDomesticResponse5): the account
+ * the payer paid from, named as its holder's account (the standard's `Name` is the owners' name, not the product's).
+ */
+function refundOf(context: UkContext, payment: Payment): Body {
+  if (context.state.consent(payment.consentId)?.readRefundAccount !== 'Yes') return {};
+  const account = context.state.account(payment.debtorAccountId);
+  if (account === undefined) return {};
+  return {
+    Refund: {
+      Account: {
+        SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+        Identification: account.sortCodeAccountNumber,
+        Name: context.state.accountHolderName(account.accountId) ?? account.name,
+      },
+    },
+  };
+}
+
 function consentBody(context: UkContext, bank: UkSandboxBank, consent: Consent): Body {
   return {
     Data: {
@@ -136,6 +155,7 @@ function paymentBody(context: UkContext, bank: UkSandboxBank, payment: Payment):
       Status: payment.status,
       ...(payment.reason === undefined ? {} : { StatusReason: [payment.reason] }),
       StatusUpdateDateTime: iso(payment.statusUpdatedAt),
+      ...refundOf(context, payment),
       Initiation: payment.initiation,
       Debtor: debtorOf(context, payment.debtorAccountId),
     },

@@ -255,6 +255,11 @@ export class UkSandboxState {
     return accountId === undefined ? undefined : this.accounts.get(accountId)?.account;
   }
 
+  /** The name of the test payer who owns the account (the account holder's name a bank reports). */
+  accountHolderName(accountId: string): string | undefined {
+    return this.accounts.get(accountId)?.payer.name;
+  }
+
   accountByIdentification(identification: string): UkAccount | undefined {
     const id = this.accountsByIdentification.get(identification);
     return id === undefined ? undefined : this.account(id);

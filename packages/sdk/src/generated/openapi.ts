@@ -383,6 +383,53 @@ export interface components {
             message: string;
         };
         /**
+         * Payer
+         * @description The account the payer paid from, as the bank told it once the payer had authorised the payment: UK Open Banking, the payment's refund account (`Data.Refund`, asked for with `ReadRefundAccount`); Berlin Group, the payment's debtor account (chosen at the bank or sent with the payment) with the owner's name where the bank gives it. Present once the bank has told it (usually with `COMPLETED`), absent before and for banks that do not tell it. Never the payer's credentials. docs/api-decisions.md, “The payer's account”
+         */
+        Payer: {
+            account: components["schemas"]["PayerAccount"];
+            /**
+             * @description The account holder's name, when the bank gives it
+             * @example Alice Happy
+             */
+            name?: string;
+        };
+        /**
+         * PayerAccount
+         * @description Discriminated by `type`; further types may come, so a client should accept types it does not know
+         */
+        PayerAccount: components["schemas"]["PayerAccountIban"] | components["schemas"]["PayerAccountSortCode"];
+        /**
+         * PayerAccountIban
+         * @description An account by IBAN (Berlin Group banks; UK banks that name one)
+         */
+        PayerAccountIban: {
+            /** @enum {string} */
+            type: "IBAN";
+            /**
+             * @description IBAN, electronic form (no spaces)
+             * @example DE54500105171000007919
+             */
+            value: string;
+        };
+        /**
+         * PayerAccountSortCode
+         * @description A UK account by sort code and account number (UK Open Banking banks)
+         */
+        PayerAccountSortCode: {
+            /** @enum {string} */
+            type: "SORT_CODE_ACCOUNT_NUMBER";
+            /** @example 040004 */
+            sortCode: string;
+            /** @example 10001001 */
+            accountNumber: string;
+            /**
+             * @description A building society's roll number, when the bank gives one
+             * @example ROLL-0042
+             */
+            rollNumber?: string;
+        };
+        /**
          * Payment
          * @example {
          *       "paymentId": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11",
@@ -406,20 +453,8 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "paymentId": "7c2e9a14-3b6d-4f8e-a1c5-d9e0f2a3b4c5",
-         *       "redirectUrl": "http://localhost:8080/pay/Xq4Lm8Rt2Vw6Yz0Bc3Df7Gh1Jk5Np9Qs2Tu6Wx0Za4C",
-         *       "createdAt": "2026-11-22T09:00:00.000Z",
-         *       "updatedAt": "2026-11-22T09:00:00.000Z",
-         *       "status": "PENDING",
-         *       "detailedStatus": "PROVIDER_SELECTION_REDIRECT_PENDING",
-         *       "failureReasons": null,
-         *       "endToEndId": "refund-1001-1",
-         *       "amount": 4,
-         *       "currency": "EUR",
-         *       "refundOf": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11"
-         *     }
-         * @example {
          *       "paymentId": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11",
+         *       "providerPaymentId": "a1b2c3d4e5",
          *       "redirectUrl": "http://localhost:8080/pay/pD2eA5JkR1Yb8WqN0tXcVz3LmH6sGf9UoI4yKeTr7Qw",
          *       "createdAt": "2026-11-21T10:00:00.000Z",
          *       "updatedAt": "2026-11-21T10:02:13.000Z",
@@ -433,6 +468,13 @@ export interface components {
          *         "id": "6d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09",
          *         "name": "Rheinland Sandbox Bank"
          *       },
+         *       "payer": {
+         *         "account": {
+         *           "type": "IBAN",
+         *           "value": "DE54500105171000007919"
+         *         },
+         *         "name": "Alice Happy"
+         *       },
          *       "refunds": [
          *         {
          *           "paymentId": "7c2e9a14-3b6d-4f8e-a1c5-d9e0f2a3b4c5",
@@ -440,6 +482,19 @@ export interface components {
          *           "status": "PENDING"
          *         }
          *       ]
+         *     }
+         * @example {
+         *       "paymentId": "7c2e9a14-3b6d-4f8e-a1c5-d9e0f2a3b4c5",
+         *       "redirectUrl": "http://localhost:8080/pay/Xq4Lm8Rt2Vw6Yz0Bc3Df7Gh1Jk5Np9Qs2Tu6Wx0Za4C",
+         *       "createdAt": "2026-11-22T09:00:00.000Z",
+         *       "updatedAt": "2026-11-22T09:00:00.000Z",
+         *       "status": "PENDING",
+         *       "detailedStatus": "PROVIDER_SELECTION_REDIRECT_PENDING",
+         *       "failureReasons": null,
+         *       "endToEndId": "refund-1001-1",
+         *       "amount": 4,
+         *       "currency": "EUR",
+         *       "refundOf": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11"
          *     }
          */
         Payment: {
@@ -481,6 +536,7 @@ export interface components {
              * @description Present on a failed payment the payer went on to pay with another bank: the new payment's id. This payment stays `FAILED`; follow the new one
              */
             retriedBy?: string;
+            payer?: components["schemas"]["Payer"];
             /**
              * Format: uuid
              * @description Present on a refund: the id of the completed payment it refunds

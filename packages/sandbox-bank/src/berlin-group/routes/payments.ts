@@ -186,6 +186,10 @@ async function getPaymentStatus(context: BankContext, request: PaymentRequest, r
     body['psuMessage'] = payment.reason.text;
     body['tppMessages'] = [{ category: 'ERROR', code: payment.reason.code, text: payment.reason.text }];
   }
+  // 1.3.12's owner names, "only delivered after successful SCA": the debtor account's holder.
+  const owner =
+    payment.authorisedAt === undefined || payment.debtorIban === undefined ? undefined : context.state.accountOwner(payment.debtorIban);
+  if (owner !== undefined) body['ownerNames'] = [{ name: owner.name, role: 'owner' }];
   return sendJson(reply, 200, body);
 }
 
