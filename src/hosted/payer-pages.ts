@@ -204,8 +204,7 @@ export class PayerPages {
     return {
       amount: payment.amount,
       currency: payment.currency,
-      // A refund's payee is the payer being paid back, not the merchant whose pages these are.
-      merchant: refund ? payerVisibleText(payment.recipient.name) : merchant.name,
+      merchant: merchant.name,
       recipientName: payerVisibleText(payment.recipient.name),
       recipientIban: payment.recipient.account.number.value,
       reference: payerVisibleText(

@@ -75,7 +75,8 @@ export function paymentSentence(context: PageContext): string {
   const { summary: payment, t, locale, operator } = context;
   const params = {
     amount: formatAmount(payment.amount, payment.currency, locale),
-    merchant: payment.merchant,
+    // A refund's sentence names who is paid back, the payer, where a payment's names the merchant.
+    merchant: payment.refund === true ? payment.recipientName : payment.merchant,
     bank: payment.bankName ?? '',
     operator: operator.name ?? '',
   };
@@ -121,7 +122,7 @@ ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${
  */
 function recipient(context: PageContext): string {
   const { summary, t } = context;
-  return summary.recipientName === summary.merchant
+  return summary.recipientName === summary.merchant || summary.refund === true
     ? summary.recipientName
     : t('summary.recipientFor', { recipient: summary.recipientName, merchant: summary.merchant });
 }
