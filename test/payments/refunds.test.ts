@@ -299,6 +299,10 @@ for (const kind of await testDatabaseKinds()) {
       const refunds = (await resource(original)).refunds ?? [];
       assert.equal(refunds.length, 11);
       assert.equal(refunds.filter((entry) => entry.status === 'FAILED').length, 1);
+      // The list shows the same as the resource.
+      const list = await flow.app.request(`/api/v1/ob/payments?endToEndId=${original.slice(0, 20)}`, { token });
+      const items = ((await list.json()) as { items: Resource[] }).items;
+      assert.deepEqual(items[0]?.refunds, refunds);
     });
   });
 }
