@@ -48,6 +48,11 @@ export type RefundInsertResult =
   | { readonly kind: 'exceeds-remaining'; readonly remaining: string }
   | { readonly kind: 'duplicate' };
 
+/** What the refund's transaction did: the insert's answer, or the rows it stored, told to the workers after the commit. */
+type RefundWrite =
+  | Exclude<RefundInsertResult, { readonly kind: 'created' }>
+  | { readonly kind: 'stored'; readonly refund: Payment; readonly jobs: readonly JobSchedule[]; readonly firstStatus: StatusRecord };
+
 /** Detailed statuses whose refunds no longer count towards the original's amount (failed ones, final). */
 const FAILED_STATUSES = DETAILED_STATUSES.filter((status) => topLevelStatus(status) === 'FAILED');
 
@@ -196,43 +201,36 @@ export class PaymentRepository {
     if (originalScaled === undefined) throw new Error(`Payment ${original.id} has no exact amount`);
     const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
     try {
-      const result = await this.db
-        .transaction()
-        .execute(
-          async (
-            trx,
-          ): Promise<RefundInsertResult | { kind: 'stored'; refund: Payment; jobs: readonly JobSchedule[]; firstStatus: StatusRecord }> => {
-            let lock = trx.selectFrom('payments').select('id').where('client_id', '=', original.clientId).where('id', '=', original.id);
-            if (postgres) lock = lock.forUpdate();
-            await lock.executeTakeFirstOrThrow();
-            const counted = await trx
-              .selectFrom('payments')
-              .select(['amount_scaled'])
-              .where('client_id', '=', original.clientId)
-              .where('refund_of', '=', original.id)
-              .where('detailed_status', 'not in', FAILED_STATUSES)
-              .execute();
-            // Summed here as bigints rather than by SUM(), whose type differs between the databases (bigint, numeric).
-            const refunded = counted.reduce((sum, row) => sum + BigInt(row.amount_scaled ?? 0), 0n);
-            const remaining = BigInt(originalScaled) - refunded;
-            const remainingText = decimalFromScaled(remaining < 0n ? 0n : remaining, original.currency);
-            const amount = requestedAmount ?? remainingText;
-            const asked = scaledAmount(amount);
-            if (asked === undefined || asked <= 0 || BigInt(asked) > remaining)
-              return { kind: 'exceeds-remaining', remaining: remainingText };
-            const { refund, jobs } = build(amount);
-            const inserted = await trx
-              .insertInto('payments')
-              .values({ ...paymentToRow(refund, this.secrets), amount_scaled: asked })
-              .onConflict((conflict) => conflict.columns(['client_id', 'end_to_end_id']).doNothing())
-              .executeTakeFirst();
-            if (inserted.numInsertedOrUpdatedRows === 0n) return { kind: 'duplicate' };
-            await scheduleJobs(trx, refund, jobs, refund.createdAt);
-            const [firstStatus] = await appendStatusRecords(trx, refund, [{ status: refund.detailedStatus }], 0, refund.createdAt);
-            if (firstStatus === undefined) throw new Error('The first status record was not written');
-            return { kind: 'stored', refund, jobs, firstStatus };
-          },
-        );
+      const result = await this.db.transaction().execute(async (trx): Promise<RefundWrite> => {
+        let lock = trx.selectFrom('payments').select('id').where('client_id', '=', original.clientId).where('id', '=', original.id);
+        if (postgres) lock = lock.forUpdate();
+        await lock.executeTakeFirstOrThrow();
+        const counted = await trx
+          .selectFrom('payments')
+          .select(['amount_scaled'])
+          .where('client_id', '=', original.clientId)
+          .where('refund_of', '=', original.id)
+          .where('detailed_status', 'not in', FAILED_STATUSES)
+          .execute();
+        // Summed here as bigints rather than by SUM(), whose type differs between the databases (bigint, numeric).
+        const refunded = counted.reduce((sum, row) => sum + BigInt(row.amount_scaled ?? 0), 0n);
+        const remaining = BigInt(originalScaled) - refunded;
+        const remainingText = decimalFromScaled(remaining < 0n ? 0n : remaining, original.currency);
+        const amount = requestedAmount ?? remainingText;
+        const asked = scaledAmount(amount);
+        if (asked === undefined || asked <= 0 || BigInt(asked) > remaining) return { kind: 'exceeds-remaining', remaining: remainingText };
+        const { refund, jobs } = build(amount);
+        const inserted = await trx
+          .insertInto('payments')
+          .values({ ...paymentToRow(refund, this.secrets), amount_scaled: asked })
+          .onConflict((conflict) => conflict.columns(['client_id', 'end_to_end_id']).doNothing())
+          .executeTakeFirst();
+        if (inserted.numInsertedOrUpdatedRows === 0n) return { kind: 'duplicate' };
+        await scheduleJobs(trx, refund, jobs, refund.createdAt);
+        const [firstStatus] = await appendStatusRecords(trx, refund, [{ status: refund.detailedStatus }], 0, refund.createdAt);
+        if (firstStatus === undefined) throw new Error('The first status record was not written');
+        return { kind: 'stored', refund, jobs, firstStatus };
+      });
       if (result.kind !== 'stored') return result;
       this.onCommitted({ jobsDueAt: earliestDue(result.jobs.map((job) => job.runAt)), webhooks: result.refund.webhookUrl !== null });
       return { kind: 'created', refund: result.refund, firstStatus: result.firstStatus };
