@@ -22,6 +22,7 @@ import { paymentLinksCommand } from './commands/payment-links.js';
 import { sandboxBankCommand, sandboxCommand, SandboxFaultError } from './commands/sandbox.js';
 import { secretsCommand } from './commands/secrets.js';
 import { triggerCommand } from './commands/trigger.js';
+import { refundsCommand } from './commands/refunds.js';
 import { usersCommand } from './commands/users.js';
 import { webhooksCommand } from './commands/webhooks.js';
 
@@ -40,6 +41,7 @@ export function buildCli(): Command {
   paymentLinksCommand(program);
   listenCommand(program);
   triggerCommand(program);
+  refundsCommand(program);
   sandboxCommand(program);
   return program;
 }

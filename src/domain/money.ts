@@ -62,3 +62,30 @@ export function scaledAmount(decimal: string): number | undefined {
   const [, whole = '0', fraction = ''] = match;
   return Number(whole) * 10 ** AMOUNT_SCALE_DIGITS + Number(fraction.padEnd(AMOUNT_SCALE_DIGITS, '0'));
 }
+
+/**
+ * A decimal string (`"10.5"`, `"10.50"`) → the same amount with exactly the currency's minor-unit digits (`"10.50"`);
+ * undefined for text that is not a plain non-negative decimal or has more decimals than the currency allows.
+ */
+export function normalisedDecimalString(text: string, currency: string): string | undefined {
+  const match = /^(\d{1,12})(?:\.(\d{1,4}))?$/.exec(text);
+  if (match === null) return undefined;
+  const [, whole = '0', fraction = ''] = match;
+  const digits = minorUnitDigits(currency);
+  if (fraction.length > digits) return undefined;
+  const wholeDigits = whole.replace(/^0+(?=\d)/, '');
+  return digits === 0 ? wholeDigits : `${wholeDigits}.${fraction.padEnd(digits, '0')}`;
+}
+
+/**
+ * Whole ten-thousandths (as `scaledAmount` gives them, summed exactly as a bigint) → a decimal string with the
+ * currency's minor-unit digits (105000n, EUR → `"10.50"`). Exact for sums of amounts of that currency.
+ */
+export function decimalFromScaled(scaled: bigint, currency: string): string {
+  const digits = minorUnitDigits(currency);
+  const negative = scaled < 0n;
+  const text = (negative ? -scaled : scaled).toString().padStart(AMOUNT_SCALE_DIGITS + 1, '0');
+  const whole = text.slice(0, -AMOUNT_SCALE_DIGITS);
+  const fraction = text.slice(-AMOUNT_SCALE_DIGITS, -AMOUNT_SCALE_DIGITS + digits || undefined);
+  return `${negative ? '-' : ''}${whole}${digits === 0 ? '' : `.${fraction}`}`;
+}

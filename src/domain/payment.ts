@@ -53,7 +53,8 @@ export interface PayerDetails {
 export interface Recipient {
   readonly account: { readonly number: AccountNumber };
   readonly name: string;
-  readonly address: PostalAddress;
+  /** Required by the API for a payment; absent on a refund, whose recipient is the payer (the bank gives no address). */
+  readonly address?: PostalAddress;
 }
 
 export interface Remittance {
@@ -102,6 +103,8 @@ export interface Payment {
   readonly retryOf: string | null;
   /** Whether the payer's outcome page may offer another bank after a failure another bank could avoid. */
   readonly retryAllowed: boolean;
+  /** The completed payment this one refunds (docs/api-decisions.md, "Refunds"); null on every other payment. */
+  readonly refundOf: string | null;
   /** The payer's account once the bank told it (docs/api-decisions.md, "The payer's account"); null before. */
   readonly payer: PayerDetails | null;
   /** The payment link a payer started this payment from (docs/api-decisions.md, "Payment links"), else null. */

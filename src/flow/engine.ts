@@ -221,7 +221,16 @@ export class FlowEngine {
    * language choice, and that the completed page was shown (it continues to the shop by itself once). Retries once on
    * a concurrent change.
    */
-  async updatePage(payment: Payment, change: { pageKey?: string; locale?: string; outcomeShown?: true }): Promise<Payment> {
+  async updatePage(
+    payment: Payment,
+    change: {
+      pageKey?: string;
+      locale?: string;
+      outcomeShown?: true;
+      /** Kept with a new page key only: the browser of the first visit (a refund's approver) is the PSU banks are told of. */
+      psu?: { readonly ipAddress: string; readonly userAgent: string };
+    },
+  ): Promise<Payment> {
     let current: Payment | undefined = payment;
     for (let attempt = 0; attempt < 3 && current !== undefined; attempt += 1) {
       const state = flowStateOf(current);
@@ -230,6 +239,7 @@ export class FlowEngine {
       if (!newKey && !newlyShown && change.locale === undefined) return current;
       const result = await this.store.update(current, {
         ...(change.locale === undefined ? {} : { locale: change.locale }),
+        ...(newKey && change.psu !== undefined ? { psu: change.psu } : {}),
         ...(!newKey && !newlyShown
           ? {}
           : {

@@ -55,6 +55,7 @@ export function paymentFromRow(row: Selectable<PaymentsTable>, secrets: SecretBo
     flowState: parseJson<Record<string, unknown>>(row.flow_state),
     retryOf: row.retry_of,
     retryAllowed: Number(row.retry_allowed) === 1,
+    refundOf: row.refund_of,
     payer: parseJson(row.payer),
     paymentLinkId: row.payment_link_id,
   };
@@ -102,6 +103,7 @@ export function paymentColumns(payment: Payment): Omit<PaymentsTable, 'flow_toke
     flow_state: payment.flowState === null ? null : JSON.stringify(payment.flowState),
     retry_of: payment.retryOf,
     retry_allowed: payment.retryAllowed ? 1 : 0,
+    refund_of: payment.refundOf,
     payer: payment.payer === null ? null : JSON.stringify(payment.payer),
     payment_link_id: payment.paymentLinkId,
   };

@@ -29,6 +29,8 @@ export interface PaymentChanges {
   readonly payer?: PayerDetails;
   readonly locale?: string;
   readonly flowState?: Readonly<Record<string, unknown>> | null;
+  /** The PSU's IP address and user agent the bank is told (a refund's approver, from their browser's first visit). */
+  readonly psu?: { readonly ipAddress: string; readonly userAgent: string };
 }
 
 export interface TransitionRequest {
@@ -177,6 +179,7 @@ export class PaymentStateStore {
       ...(changes.payer === undefined ? {} : { payer: changes.payer }),
       ...(changes.locale === undefined ? {} : { locale: changes.locale }),
       ...(changes.flowState === undefined ? {} : { flowState: changes.flowState }),
+      ...(changes.psu === undefined ? {} : { psuIpAddress: changes.psu.ipAddress, psuUserAgent: changes.psu.userAgent }),
       ...(last === undefined ? {} : { detailedStatus: last.status, failureReasons: last.failureReasons ?? null }),
       version: payment.version + 1,
       updatedAt: at,
@@ -196,6 +199,10 @@ export class PaymentStateStore {
     if (changes.payer !== undefined) row.payer = columns.payer;
     if (changes.locale !== undefined) row.locale = columns.locale;
     if (changes.flowState !== undefined) row.flow_state = columns.flow_state;
+    if (changes.psu !== undefined) {
+      row.psu_ip_address = columns.psu_ip_address;
+      row.psu_user_agent = columns.psu_user_agent;
+    }
     const work = async (trx: Transaction<Database>) => {
       const updated = await trx
         .updateTable('payments')

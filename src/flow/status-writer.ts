@@ -24,7 +24,7 @@ export interface StatusChangeRows extends EventRows {
 }
 
 type PaymentForRecords = Pick<Payment, 'id' | 'clientId' | 'endToEndId' | 'webhookUrl'> &
-  Partial<Pick<Payment, 'retryOf' | 'paymentLinkId'>>;
+  Partial<Pick<Payment, 'retryOf' | 'paymentLinkId' | 'refundOf'>>;
 
 /**
  * The rows of one history record per entry, numbered after `lastSequence`, each at `at`, with its event (feed and
@@ -100,6 +100,7 @@ function recordsOf(
       createdAt: record.createdAt,
       retryOf: payment.retryOf ?? null,
       paymentLinkId: payment.paymentLinkId ?? null,
+      refundOf: payment.refundOf ?? null,
     }),
   }));
   return { records, history, events };

@@ -113,7 +113,7 @@ export class PayerPages {
     let payment = loaded;
     // A finished payment's page has a form only when it offers another bank (its CSRF token needs the key).
     if (flowStateOf(payment).page?.key === undefined && (!flowIsOverForPayer(payment) || this.offersRetry(payment)))
-      payment = await engine.updatePage(payment, { pageKey: newPageKey() });
+      payment = await engine.updatePage(payment, { pageKey: newPageKey(), ...approverOf(request, payment) });
     if (isWaiting(payment) && extras.errors === undefined) payment = await engine.refresh(payment, actorOf(request));
     const input = this.stepInput(request, payment);
     const step = await this.stepFor(request, payment);
@@ -141,7 +141,8 @@ export class PayerPages {
   /** "Cancel this payment?": the page every page's cancel link opens (its form posts the cancel). */
   async showCancelConfirmation(request: FastifyRequest, reply: FastifyReply, loaded: Payment): Promise<FastifyReply> {
     let payment = loaded;
-    if (flowStateOf(payment).page?.key === undefined) payment = await this.engine.updatePage(payment, { pageKey: newPageKey() });
+    if (flowStateOf(payment).page?.key === undefined)
+      payment = await this.engine.updatePage(payment, { pageKey: newPageKey(), ...approverOf(request, payment) });
     const context = await this.contextOf(request, payment, { errors: [], notice: undefined, liveView: liveViewOf('cancel', payment) });
     return sendPage(reply, 200, cancelConfirmationPage(context));
   }
@@ -203,6 +204,7 @@ export class PayerPages {
   /** The payment as every page summarises it (the typed view the layout renders). */
   private summaryOf(payment: Payment, merchant: MerchantView): PaymentSummaryView {
     const bank = this.engine.bankOf(payment);
+    const refund = payment.refundOf !== null;
     return {
       amount: payment.amount,
       currency: payment.currency,
@@ -216,15 +218,19 @@ export class PayerPages {
       ),
       bankName: bank === undefined ? undefined : payerVisibleText(bank.name),
       fromIban: payment.sender?.account?.number.value,
+      ...(refund ? { refund } : {}),
     };
   }
 
   /** The client as its payers see it: its branding, falling back to the payment's recipient name. */
   private async merchantOf(payment: Payment): Promise<MerchantView> {
     const brand = await this.branding.get(payment.clientId);
+    // A refund's recipient is the payer: without branding, the merchant is named as the refunded payment's recipient.
+    const refunded =
+      brand?.displayName === undefined && payment.refundOf !== null ? await this.engine.loadById(payment.refundOf) : undefined;
     return {
       // Names and references reach the payer only through payerVisibleText: NFC, no control or format characters.
-      name: payerVisibleText(brand?.displayName ?? payment.recipient.name),
+      name: payerVisibleText(brand?.displayName ?? refunded?.recipient.name ?? payment.recipient.name),
       logo:
         brand?.logo === undefined
           ? undefined
@@ -233,6 +239,22 @@ export class PayerPages {
       stylesheetPath: brand?.brandColour === undefined ? undefined : brandStylesheetPath(brand.brandColour),
     };
   }
+}
+
+/**
+ * A refund's PSU is the merchant's approver, who first appears here: their browser's address and user agent replace
+ * the refund request's (which came from the merchant's server) before any bank is called (docs/api-decisions.md,
+ * "Refunds"). Nothing for other payments, whose client sent the payer's own.
+ */
+function approverOf(request: FastifyRequest, payment: Payment): { psu?: { ipAddress: string; userAgent: string } } {
+  if (payment.refundOf === null) return {};
+  const userAgent = request.headers['user-agent'];
+  return {
+    psu: {
+      ipAddress: /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(request.ip)?.[1] ?? request.ip,
+      userAgent: typeof userAgent === 'string' && userAgent !== '' ? userAgent.slice(0, 1024) : payment.psuUserAgent,
+    },
+  };
 }
 
 /** The page's language: asked for in the query, else the payment's, else the browser's. */

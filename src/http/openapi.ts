@@ -155,6 +155,7 @@ export function openApiDocumentation(): SwaggerOptions {
         { name: 'Authentication', description: 'OAuth 2.0 client credentials' },
         { name: 'Payments', description: 'Create payments, read them, list them' },
         { name: 'Payment links', description: 'Links payers open to pay: create them, read them, list them, deactivate them' },
+        { name: 'Refunds', description: "Pay a completed payment back to the payer's account, authorised by the merchant" },
         { name: 'Payment statuses', description: 'The status history of a payment' },
         { name: 'Events', description: 'The event feed: the webhooks, to read at your own pace' },
         { name: 'Providers', description: 'Banks available to the caller' },

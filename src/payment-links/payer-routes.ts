@@ -228,6 +228,7 @@ export const linkPayerRoutes: AppPlugin<LinkPayerRoutesOptions> = async (scope, 
       retryAllowed: mode === 'hosted',
       payer: null,
       paymentLinkId: link.id,
+      refundOf: null,
     };
   }
 

@@ -11,7 +11,8 @@ import { holdLinkForRetry } from '../flow/payment-link-store.js';
 import { paymentFromRow, paymentToRow, statusRecordFromRow } from '../flow/payment-rows.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import { jobRows, scheduleJobs } from '../jobs/job-queue.js';
-import { scaledAmount } from '../domain/money.js';
+import { decimalFromScaled, scaledAmount } from '../domain/money.js';
+import { DETAILED_STATUSES, isDetailedStatus, topLevelStatus } from '../domain/detailed-status.js';
 import { isUniqueViolation } from '../storage/database.js';
 import { insertWithDependents } from '../storage/insert-with-dependents.js';
 import type { GroupCommitter } from '../storage/group-commit.js';
@@ -32,6 +33,29 @@ export interface PaymentListFilter {
   /** Created before (ISO 8601 UTC). */
   readonly createdTo?: string;
 }
+
+/** A refund as its original's resource lists it (`refunds`). */
+export interface RefundSummary {
+  readonly paymentId: string;
+  /** Exact decimal string. */
+  readonly amount: string;
+  readonly detailedStatus: DetailedStatus;
+}
+
+/** What the insert of a refund did (PaymentRepository.createRefund). */
+export type RefundInsertResult =
+  | { readonly kind: 'created'; readonly refund: Payment; readonly firstStatus: StatusRecord }
+  /** The amount asked (or, without one, nothing at all) is more than is left: `remaining` as an exact decimal string. */
+  | { readonly kind: 'exceeds-remaining'; readonly remaining: string }
+  | { readonly kind: 'duplicate' };
+
+/** What the refund's transaction did: the insert's answer, or the rows it stored, told to the workers after the commit. */
+type RefundWrite =
+  | Exclude<RefundInsertResult, { readonly kind: 'created' }>
+  | { readonly kind: 'stored'; readonly refund: Payment; readonly jobs: readonly JobSchedule[]; readonly firstStatus: StatusRecord };
+
+/** Detailed statuses whose refunds no longer count towards the original's amount (failed ones, final). */
+const FAILED_STATUSES = DETAILED_STATUSES.filter((status) => topLevelStatus(status) === 'FAILED');
 
 /** Where a page of the newest-first list starts: after this payment of the previous page. */
 export interface PaymentListPosition {
@@ -167,6 +191,84 @@ export class PaymentRepository {
     }
     const earlier = await this.findRetryOf(payment.clientId, retryOf);
     return earlier === undefined ? { kind: 'refused' } : { kind: 'existing', payment: earlier };
+  }
+
+  /**
+   * Stores a refund of `original` (a client's completed payment) with its jobs and first status record, in one
+   * transaction that first takes the original's row: PostgreSQL locks it (`FOR UPDATE`), so concurrent refunds of one
+   * payment run this transaction one after another; SQLite has one writer, and our transactions take its lock at
+   * BEGIN (src/storage/database.ts). Inside, the refunds of the original not failed are summed (scaled integers,
+   * exact) and the new one is inserted only if it fits in what is left, so their sum never exceeds the original's
+   * amount whatever the concurrency. A refund failing later frees its amount: its status changes without this lock,
+   * which is safe because a failure only lowers the sum. `build` makes the refund for its amount: the one asked, or
+   * without one, all that is left.
+   */
+  async createRefund(
+    original: Payment,
+    requestedAmount: string | undefined,
+    build: (amount: string) => { readonly refund: Payment; readonly jobs: readonly JobSchedule[] },
+  ): Promise<RefundInsertResult> {
+    const originalScaled = scaledAmount(original.amount);
+    if (originalScaled === undefined) throw new Error(`Payment ${original.id} has no exact amount`);
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    try {
+      const result = await this.db.transaction().execute(async (trx): Promise<RefundWrite> => {
+        let lock = trx.selectFrom('payments').select('id').where('client_id', '=', original.clientId).where('id', '=', original.id);
+        if (postgres) lock = lock.forUpdate();
+        await lock.executeTakeFirstOrThrow();
+        const counted = await trx
+          .selectFrom('payments')
+          .select(['amount_scaled'])
+          .where('client_id', '=', original.clientId)
+          .where('refund_of', '=', original.id)
+          .where('detailed_status', 'not in', FAILED_STATUSES)
+          .execute();
+        // Summed here as bigints rather than by SUM(), whose type differs between the databases (bigint, numeric).
+        const refunded = counted.reduce((sum, row) => sum + BigInt(row.amount_scaled ?? 0), 0n);
+        const remaining = BigInt(originalScaled) - refunded;
+        const remainingText = decimalFromScaled(remaining < 0n ? 0n : remaining, original.currency);
+        const amount = requestedAmount ?? remainingText;
+        const asked = scaledAmount(amount);
+        if (asked === undefined || asked <= 0 || BigInt(asked) > remaining) return { kind: 'exceeds-remaining', remaining: remainingText };
+        const { refund, jobs } = build(amount);
+        const inserted = await trx
+          .insertInto('payments')
+          .values({ ...paymentToRow(refund, this.secrets), amount_scaled: asked })
+          .onConflict((conflict) => conflict.columns(['client_id', 'end_to_end_id']).doNothing())
+          .executeTakeFirst();
+        if (inserted.numInsertedOrUpdatedRows === 0n) return { kind: 'duplicate' };
+        await scheduleJobs(trx, refund, jobs, refund.createdAt);
+        const [firstStatus] = await appendStatusRecords(trx, refund, [{ status: refund.detailedStatus }], 0, refund.createdAt);
+        if (firstStatus === undefined) throw new Error('The first status record was not written');
+        return { kind: 'stored', refund, jobs, firstStatus };
+      });
+      if (result.kind !== 'stored') return result;
+      this.onCommitted({ jobsDueAt: earliestDue(result.jobs.map((job) => job.runAt)), webhooks: result.refund.webhookUrl !== null });
+      return { kind: 'created', refund: result.refund, firstStatus: result.firstStatus };
+    } catch (error) {
+      if (isUniqueViolation(error)) return { kind: 'duplicate' };
+      throw error;
+    }
+  }
+
+  /** For each of the client's payments given, its refunds, oldest first (failed ones too). */
+  async refundsOf(clientId: string, paymentIds: readonly string[]): Promise<ReadonlyMap<string, readonly RefundSummary[]>> {
+    if (paymentIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('payments')
+      .select(['id', 'refund_of', 'amount', 'detailed_status', 'created_at'])
+      .where('client_id', '=', clientId)
+      .where('refund_of', 'in', [...paymentIds])
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    const refunds = new Map<string, RefundSummary[]>();
+    for (const row of rows) {
+      if (row.refund_of === null || !isDetailedStatus(row.detailed_status)) continue;
+      const summary: RefundSummary = { paymentId: row.id, amount: row.amount, detailedStatus: row.detailed_status };
+      refunds.set(row.refund_of, [...(refunds.get(row.refund_of) ?? []), summary]);
+    }
+    return refunds;
   }
 
   /** The retry made from a client's payment, if any. */

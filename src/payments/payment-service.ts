@@ -6,11 +6,13 @@ import { topLevelStatus } from '../domain/detailed-status.js';
 import { initialStatus } from '../domain/transitions.js';
 import { retryEndToEndId } from '../domain/retry.js';
 import { payerMayRetryWithAnotherBank } from '../flow/retry.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, ValidationError } from '../http/errors.js';
 import type { AuthenticatedClient } from '../auth/authenticated-client.js';
 import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
-import type { PaymentListFilter, PaymentListPosition, PaymentRepository } from './payment-repository.js';
+import type { PaymentListFilter, PaymentListPosition, PaymentRepository, RefundSummary } from './payment-repository.js';
 import type { ValidPaymentRequest } from './validation.js';
+import type { RefundCreationRequest } from './refund-schemas.js';
+import { normalisedDecimalString, toDecimalString } from '../domain/money.js';
 
 export interface CreatedPayment {
   readonly payment: Payment;
@@ -19,6 +21,28 @@ export interface CreatedPayment {
 
 /** What "pay with another bank" did (PaymentService.retryWithAnotherBank). */
 export type RetryResult = { readonly kind: 'created' | 'existing'; readonly payment: Payment } | { readonly kind: 'refused' };
+
+/**
+ * Why a payment cannot be refunded (409). Each is the start of the answer's `message`, a stable code a program can
+ * test, followed by words for people (docs/api-decisions.md, "Refunds").
+ */
+export type RefundRefusal =
+  | 'PAYMENT_NOT_COMPLETED'
+  | 'PAYMENT_IS_A_REFUND'
+  | 'PAYER_ACCOUNT_UNKNOWN'
+  | 'PAYER_ACCOUNT_NOT_SUPPORTED'
+  | 'PAYER_NAME_UNKNOWN'
+  | 'REFUND_EXCEEDS_REMAINING';
+
+function refused(reason: RefundRefusal, explanation: string): ApiError {
+  return new ApiError(409, `${reason}: ${explanation}`);
+}
+
+/** Who sent the refund request: the PSU's IP address and user agent until the approver's browser shows up. */
+export interface RefundRequester {
+  readonly ipAddress: string;
+  readonly userAgent: string;
+}
 
 export interface PaymentServiceOptions {
   readonly baseUrl: string;
@@ -97,6 +121,7 @@ export class PaymentService {
       // Hosted mode offers another bank after a failure another bank could avoid unless the client said no; custom
       // mode (the client chose the bank) only when the client asked for it.
       retryAllowed: request.metadata.retryWithAnotherBank ?? valid.mode === 'hosted',
+      refundOf: null,
       payer: null,
       paymentLinkId: null,
     };
@@ -144,11 +169,129 @@ export class PaymentService {
       flowState: null,
       retryOf: failed.id,
       retryAllowed: failed.retryAllowed,
+      // Refunds are never retried (they are created with retryAllowed false): a retry is not a refund, so it never
+      // escapes the refunds' sum rule (docs/api-decisions.md, "Refunds").
+      refundOf: null,
       payer: null,
       // A retry of a link's payment is the link's too: its completion pays the link.
       paymentLinkId: failed.paymentLinkId,
     };
     return this.payments.createRetry(payment, [{ kind: 'flow-expiry', runAt: payment.flowExpiresAt }]);
+  }
+
+  /**
+   * A refund of the client's completed payment `paymentId` (docs/api-decisions.md, "Refunds"): a hosted-mode payment
+   * from the merchant's account (the original's recipient, as the refund's sender account) to the payer's account as
+   * the bank told it, in the original's currency and scheme, for the merchant's approver to authorise at their bank
+   * through our pages. 404 for another client's payment; 409 with the reason when it cannot be refunded, or when the
+   * amount (by default all that is left) is more than is left; the sum rule is kept by the repository's insert.
+   */
+  async refund(
+    client: AuthenticatedClient,
+    paymentId: string,
+    request: RefundCreationRequest,
+    requester: RefundRequester,
+    locale: string | undefined,
+  ): Promise<CreatedPayment> {
+    const original = await this.get(client, paymentId);
+    if (original.refundOf !== null) {
+      throw refused(
+        'PAYMENT_IS_A_REFUND',
+        `payment ${original.id} is itself a refund (of ${original.refundOf}); refund the original payment`,
+      );
+    }
+    const status = topLevelStatus(original.detailedStatus);
+    if (status !== 'COMPLETED') {
+      throw refused(
+        'PAYMENT_NOT_COMPLETED',
+        `payment ${original.id} is ${status} (${original.detailedStatus}); only a COMPLETED payment can be refunded`,
+      );
+    }
+    const payer = original.payer;
+    if (payer === null) {
+      throw refused(
+        'PAYER_ACCOUNT_UNKNOWN',
+        `the bank of payment ${original.id} did not tell the account the payer paid from, so there is no account to refund to`,
+      );
+    }
+    if (payer.account.type !== 'IBAN') {
+      throw refused(
+        'PAYER_ACCOUNT_NOT_SUPPORTED',
+        `the payer of payment ${original.id} is known by a UK sort code and account number; refunds are paid to IBANs only for now`,
+      );
+    }
+    const payerName = payer.name ?? request.payerName;
+    if (payerName === undefined) {
+      throw refused(
+        'PAYER_NAME_UNKNOWN',
+        `the bank of payment ${original.id} did not name the payer's account holder: send payerName, the name the refund is paid to`,
+      );
+    }
+    const requestedAmount = request.amount === undefined ? undefined : refundAmount(request.amount, original.currency);
+    const iban = payer.account.value;
+    const result = await this.payments.createRefund(original, requestedAmount, (amount) => {
+      const now = this.now();
+      const at = now.toISOString();
+      const refund: Payment = {
+        id: newRecordId(),
+        clientId: client.clientId,
+        environment: client.environment,
+        endToEndId: request.metadata.endToEndId,
+        mode: 'hosted',
+        providerId: null,
+        providerPreferences: null,
+        paymentScheme: original.paymentScheme,
+        schemeMode: original.schemeMode,
+        feePaidBy: original.feePaidBy,
+        amount,
+        currency: original.currency,
+        // The merchant's account the original was paid into is the account the refund is paid from.
+        sender: { account: { number: original.recipient.account.number, currency: original.currency } },
+        // The payer's address is not known: a refund's recipient has none (banks do not need one within SEPA).
+        recipient: { account: { number: { type: 'IBAN', value: iban } }, name: payerName },
+        remittance: { type: 'UNSTRUCTURED', value: request.reference, truncate: false },
+        redirectUri: request.metadata.redirectUri,
+        webhookUrl: request.metadata.webhookUrl ?? null,
+        // Until the approver opens the refund's page, whose browser then replaces them (src/hosted/payer-pages.ts):
+        // no bank is called before that.
+        psuIpAddress: requester.ipAddress,
+        psuUserAgent: requester.userAgent,
+        locale: locale ?? null,
+        flowToken: randomBytes(32).toString('base64url'),
+        providerPaymentId: null,
+        detailedStatus: initialStatus('hosted'),
+        failureReasons: null,
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
+        flowState: null,
+        retryOf: null,
+        // A failed refund is not retried with another bank: the approver asks for a new refund, whose insert checks
+        // the sum again.
+        retryAllowed: false,
+        refundOf: original.id,
+        paymentLinkId: null,
+        payer: null,
+      };
+      return { refund, jobs: [{ kind: 'flow-expiry', runAt: refund.flowExpiresAt }] };
+    });
+    switch (result.kind) {
+      case 'created':
+        return { payment: result.refund, firstStatus: result.firstStatus };
+      case 'duplicate':
+        throw new ApiError(409, `A payment with endToEndId ${JSON.stringify(request.metadata.endToEndId)} already exists`);
+      case 'exceeds-remaining':
+        throw refused(
+          'REFUND_EXCEEDS_REMAINING',
+          `${result.remaining} ${original.currency} is left to refund of payment ${original.id} (${original.amount} ${original.currency} less its refunds not failed)`,
+        );
+    }
+  }
+
+  /** For each of the client's payments given, its refunds, oldest first (`refunds` of the resource). */
+  async refundsOf(client: AuthenticatedClient, paymentIds: readonly string[]): Promise<ReadonlyMap<string, readonly RefundSummary[]>> {
+    return this.payments.refundsOf(client.clientId, paymentIds);
   }
 
   /** For each of the client's payments given, the retry made from it, if any (`retriedBy` of the resource). */
@@ -183,6 +326,25 @@ export class PaymentService {
     if (latest === undefined) throw paymentNotFound(paymentId);
     return latest;
   }
+}
+
+/**
+ * A refund's amount as an exact decimal string with the currency's minor-unit digits; 400 when it has more decimals
+ * than the currency allows (the request's form was checked by validation).
+ */
+function refundAmount(amount: number | string, currency: string): string {
+  const decimal =
+    typeof amount === 'number'
+      ? (() => {
+          try {
+            return toDecimalString(amount, currency);
+          } catch {
+            return undefined;
+          }
+        })()
+      : normalisedDecimalString(amount, currency);
+  if (decimal === undefined) throw new ValidationError([`amount must not have more decimals than ${currency} has`]);
+  return decimal;
 }
 
 function paymentNotFound(paymentId: string): ApiError {

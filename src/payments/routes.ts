@@ -10,6 +10,7 @@ import { queryStringValidator, splitCommaLists } from '../http/query-string.js';
 import { initialStatus } from '../domain/transitions.js';
 import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
 import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
+import { createAjv } from '../http/ajv.js';
 import { localeFromAcceptLanguage } from '../i18n/locale.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { CatalogueView } from '../providers/catalogue.js';
@@ -31,6 +32,9 @@ import {
   PaymentStatusRecordSchema,
 } from './schemas.js';
 import { validatePaymentCreation } from './validation.js';
+import { validateRefundCreation } from './refund-validation.js';
+import { RefundCreationRequestSchema } from './refund-schemas.js';
+import type { RefundSummary } from './payment-repository.js';
 
 export interface PaymentRoutesOptions {
   readonly auth: Authenticator;
@@ -48,12 +52,29 @@ export interface PaymentRoutesOptions {
 
 const bearer = [{ bearerAuth: [] }];
 
+/** Validates the path of a route whose body is validated in its handler (its headers are documentation only). */
+const paramsAjv = createAjv();
+
+/**
+ * The address a request came from as the bank's PSU-IP-Address wants it: an IPv4 address mapped into IPv6 (what a
+ * dual-stack socket reports) as the IPv4 address.
+ */
+function requesterIpAddress(ip: string): string {
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
+}
+
 function isJson(contentType: string | undefined): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
 }
 
 /** The payment resource, as `GET /api/v1/ob/payments/{paymentId}` and the list answer it. */
-function paymentResourceView(payment: Payment, catalogue: CatalogueView, baseUrl: string, retriedBy: string | undefined): PaymentResource {
+function paymentResourceView(
+  payment: Payment,
+  catalogue: CatalogueView,
+  baseUrl: string,
+  retriedBy: string | undefined,
+  refunds: readonly RefundSummary[] | undefined,
+): PaymentResource {
   const bank = payment.providerId === null ? undefined : catalogue.find(payment.providerId, payment.environment);
   return {
     paymentId: payment.id,
@@ -70,6 +91,17 @@ function paymentResourceView(payment: Payment, catalogue: CatalogueView, baseUrl
     ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
     ...(payment.retryOf === null ? {} : { retryOf: payment.retryOf }),
     ...(retriedBy === undefined ? {} : { retriedBy }),
+    ...(payment.refundOf === null ? {} : { refundOf: payment.refundOf }),
+    // Absent on a payment without refunds, so other payments' resource is unchanged.
+    ...(refunds === undefined || refunds.length === 0
+      ? {}
+      : {
+          refunds: refunds.map((refund) => ({
+            paymentId: refund.paymentId,
+            amount: toJsonNumber(refund.amount),
+            status: topLevelStatus(refund.detailedStatus),
+          })),
+        }),
     // Once the bank told it (src/flow/run.ts, `paymentStatus`); absent before, like the other fields not yet known.
     ...(payment.payer === null
       ? {}
@@ -221,12 +253,10 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
       const found = await payments.list(client, paymentListFilter(request.query), limit + 1, position);
       const page = found.slice(0, limit);
       const last = page[page.length - 1];
-      const retries = await payments.retriesOf(
-        client,
-        page.map((payment) => payment.id),
-      );
+      const ids = page.map((payment) => payment.id);
+      const [retries, refunds] = await Promise.all([payments.retriesOf(client, ids), payments.refundsOf(client, ids)]);
       return {
-        items: page.map((payment) => paymentResourceView(payment, catalogue, baseUrl, retries.get(payment.id))),
+        items: page.map((payment) => paymentResourceView(payment, catalogue, baseUrl, retries.get(payment.id), refunds.get(payment.id))),
         nextCursor:
           found.length > limit && last !== undefined
             ? cursors.encode('payments', client.clientId, { createdAt: last.createdAt, id: last.id })
@@ -252,8 +282,58 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     async (request) => {
       const client = callerOf(request);
       const payment = await payments.get(client, request.params.paymentId);
-      const retries = await payments.retriesOf(client, [payment.id]);
-      return paymentResourceView(payment, catalogue, baseUrl, retries.get(payment.id));
+      const [retries, refunds] = await Promise.all([payments.retriesOf(client, [payment.id]), payments.refundsOf(client, [payment.id])]);
+      return paymentResourceView(payment, catalogue, baseUrl, retries.get(payment.id), refunds.get(payment.id));
+    },
+  );
+
+  app.post(
+    '/api/v1/ob/payments/:paymentId/refunds',
+    {
+      onRequest: auth.require('payments:write'),
+      // Validated in the handler, like a payment's creation: the caller's environment decides some rules, and every
+      // violation is reported in one message.
+      validatorCompiler: ({ schema, httpPart }) => (httpPart === 'params' ? paramsAjv.compile(schema as object) : () => true),
+      schema: {
+        operationId: 'createRefund',
+        tags: ['Refunds'],
+        summary: 'Refund a payment',
+        description:
+          "Creates a refund of a `COMPLETED` payment whose payer's account the bank told (`payer` on the payment): a payment from the merchant's account the payment was paid into to the payer's account, in the same currency and scheme, for `amount` (default: what is left to refund). Send the merchant's approver to `redirectUrl`: they choose their bank and authorise the refund there, and it runs through the statuses, history, webhooks and event feed of any payment, with `refundOf`. The refunds of a payment that have not failed never add up to more than its amount. A 409 `message` begins with the reason: `PAYMENT_NOT_COMPLETED`, `PAYMENT_IS_A_REFUND`, `PAYER_ACCOUNT_UNKNOWN`, `PAYER_ACCOUNT_NOT_SUPPORTED`, `PAYER_NAME_UNKNOWN`, `REFUND_EXCEEDS_REMAINING` (with the amount left), or the `endToEndId` is taken. Requires scope `payments:write`.",
+        security: bearer,
+        params: PaymentIdParamsSchema,
+        headers: Type.Object({
+          'accept-language': Type.Optional(
+            Type.String({ description: "Preferred initial language of the approver's pages (ISO 639-1); invalid values are ignored" }),
+          ),
+        }),
+        body: RefundCreationRequestSchema,
+        response: {
+          201: jsonResponse("The refund (a payment), `PENDING`: send the merchant's approver to `redirectUrl`", PaymentResourceSchema),
+          ...ErrorResponses(400, 401, 403, 404, 409, 413, 415, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const client = callerOf(request);
+      if (!isJson(request.headers['content-type'])) throw new ApiError(415, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
+      const result = validateRefundCreation(request.body, {
+        environment: client.environment,
+        allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+      });
+      if (result.kind === 'invalid') throw new ValidationError(result.violations, result.unlisted ?? 0);
+      const created = await payments.refund(
+        client,
+        request.params.paymentId,
+        result.request,
+        { ipAddress: requesterIpAddress(request.ip), userAgent: request.headers['user-agent'] ?? 'unknown' },
+        localeFromAcceptLanguage(request.headers['accept-language']),
+      );
+      const refund = created.payment;
+      request.log.info({ paymentId: refund.id, refundOf: refund.refundOf }, 'refund created');
+      metrics.paymentsCreated.inc({ mode: refund.mode });
+      metrics.transitions.inc({ detailed_status: refund.detailedStatus });
+      return reply.code(201).send(paymentResourceView(refund, catalogue, baseUrl, undefined, undefined));
     },
   );
 

@@ -12,6 +12,7 @@ import { DETAILED_STATUSES, FAILURE_CODES } from '../domain/detailed-status.js';
 import { COUNTRY_CODES, CURRENCY_CODES, FEE_PAID_BY } from '../domain/reference-data.js';
 import { IBAN_FORMAT_NOTE } from '../http/ajv.js';
 import { CLIENT_ID_TEXT, IBAN_SHAPE, PSU_IP_ADDRESS, REMITTANCE_TEXT, VISIBLE_TEXT } from '../http/string-rules.js';
+import { RefundOfSchema, RefundsOfPaymentSchema } from './refund-schemas.js';
 
 /** Ids and times the examples share, so that the examples of one story agree with each other. */
 const EXAMPLE = {
@@ -345,6 +346,22 @@ const PAYMENT_RESOURCE_EXAMPLE = {
   provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
 };
 
+/** A refund of a completed payment, as it is created (docs/api-decisions.md, "Refunds"). */
+const REFUND_RESOURCE_EXAMPLE = {
+  paymentId: '7c2e9a14-3b6d-4f8e-a1c5-d9e0f2a3b4c5',
+  redirectUrl: 'http://localhost:8080/pay/Xq4Lm8Rt2Vw6Yz0Bc3Df7Gh1Jk5Np9Qs2Tu6Wx0Za4C',
+  createdAt: '2026-11-22T09:00:00.000Z',
+  updatedAt: '2026-11-22T09:00:00.000Z',
+  status: 'PENDING',
+  detailedStatus: 'PROVIDER_SELECTION_REDIRECT_PENDING',
+  failureReasons: null,
+  endToEndId: 'refund-1001-1',
+  amount: 4,
+  currency: 'EUR',
+  refundOf: EXAMPLE.paymentId,
+};
+
+/** A completed payment: the payer's account known, one refund under way. */
 const COMPLETED_PAYMENT_EXAMPLE = {
   paymentId: EXAMPLE.paymentId,
   providerPaymentId: 'a1b2c3d4e5',
@@ -359,6 +376,7 @@ const COMPLETED_PAYMENT_EXAMPLE = {
   currency: 'EUR',
   provider: { id: EXAMPLE.providerId, name: 'Rheinland Sandbox Bank' },
   payer: { account: { type: 'IBAN', value: 'DE54500105171000007919' }, name: 'Alice Happy' },
+  refunds: [{ paymentId: REFUND_RESOURCE_EXAMPLE.paymentId, amount: 4, status: 'PENDING' }],
 };
 
 export const PaymentResourceSchema = Type.Object(
@@ -398,8 +416,10 @@ export const PaymentResourceSchema = Type.Object(
     paymentLinkId: Type.Optional(
       Type.String({ format: 'uuid', description: "Present on a payment a payer started from a payment link: the link's id" }),
     ),
+    refundOf: Type.Optional(RefundOfSchema),
+    refunds: Type.Optional(RefundsOfPaymentSchema),
   },
-  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, COMPLETED_PAYMENT_EXAMPLE] },
+  { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, COMPLETED_PAYMENT_EXAMPLE, REFUND_RESOURCE_EXAMPLE] },
 );
 
 export type PaymentResource = Static<typeof PaymentResourceSchema>;
@@ -588,6 +608,13 @@ export const PaymentStatusUpdatedWebhookSchema = Type.Object(
         ),
         paymentLinkId: Type.Optional(
           Type.String({ format: 'uuid', description: "On every event of a payment a payer started from a payment link: the link's id" }),
+        ),
+        refundOf: Type.Optional(
+          Type.String({
+            format: 'uuid',
+            description:
+              'On every event of a refund: the id of the completed payment it refunds. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new refund',
+          }),
         ),
       },
       { title: 'PaymentStatusUpdatedData' },

@@ -63,13 +63,38 @@ function parseUrl(value: string): URL | undefined {
  * than at delivery (decisions §4). The address rules are the delivery guard's own (src/webhooks/ssrf-guard.ts);
  * host names are resolved and checked again at connect time.
  */
-function webhookUrlViolations(url: URL, context: ValidationContext): string[] {
+function webhookUrlViolations(url: URL, context: Pick<ValidationContext, 'allowPrivateWebhookTargets'>): string[] {
   const violations: string[] = [];
   if (url.protocol !== 'https:') violations.push('metadata.webhookUrl must be an https URL');
   if (url.username !== '' || url.password !== '') violations.push('metadata.webhookUrl must not contain a user name or password');
   const refusedKind = refusedHostKind(url.hostname, { allowPrivateTargets: context.allowPrivateWebhookTargets });
   if (refusedKind !== undefined)
     violations.push(`metadata.webhookUrl must point to a public address (${refusedKind} addresses are not allowed)`);
+  return violations;
+}
+
+/**
+ * The rules of `metadata.redirectUri` and `metadata.webhookUrl` beyond the schema, for every request that creates a
+ * payment (a refund included): https, except http to localhost for sandbox clients; webhooks only to public addresses.
+ */
+export function returnAndWebhookViolations(
+  body: unknown,
+  context: Pick<ValidationContext, 'environment' | 'allowPrivateWebhookTargets'>,
+): string[] {
+  const violations: string[] = [];
+  const redirectUri = pick(body, 'metadata', 'redirectUri');
+  if (typeof redirectUri === 'string') {
+    const url = parseUrl(redirectUri);
+    const loopbackHttpAllowed = url?.protocol === 'http:' && isLoopbackHost(url.hostname) && context.environment === 'sandbox';
+    if (url !== undefined && url.protocol !== 'https:' && !loopbackHttpAllowed) {
+      violations.push('metadata.redirectUri must be an https URL (http only for localhost, sandbox clients only)');
+    }
+  }
+  const webhookUrl = pick(body, 'metadata', 'webhookUrl');
+  if (typeof webhookUrl === 'string') {
+    const url = parseUrl(webhookUrl);
+    if (url !== undefined) violations.push(...webhookUrlViolations(url, context));
+  }
   return violations;
 }
 
@@ -114,19 +139,7 @@ function semanticViolations(body: unknown, context: ValidationContext): string[]
     violations.push('currency must be EUR for the SEPA payment scheme');
   }
 
-  const redirectUri = pick(body, 'metadata', 'redirectUri');
-  if (typeof redirectUri === 'string') {
-    const url = parseUrl(redirectUri);
-    const loopbackHttpAllowed = url?.protocol === 'http:' && isLoopbackHost(url.hostname) && context.environment === 'sandbox';
-    if (url !== undefined && url.protocol !== 'https:' && !loopbackHttpAllowed) {
-      violations.push('metadata.redirectUri must be an https URL (http only for localhost, sandbox clients only)');
-    }
-  }
-  const webhookUrl = pick(body, 'metadata', 'webhookUrl');
-  if (typeof webhookUrl === 'string') {
-    const url = parseUrl(webhookUrl);
-    if (url !== undefined) violations.push(...webhookUrlViolations(url, context));
-  }
+  violations.push(...returnAndWebhookViolations(body, context));
 
   // The schema's pattern names the Basic Multilingual Plane's invisible characters; this is the whole rule
   // (format characters beyond it too), with the same message (src/domain/display-text.ts).

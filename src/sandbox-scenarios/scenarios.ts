@@ -22,7 +22,7 @@ import { parseScopes } from '../auth/scopes.js';
 import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import type { Database } from '../storage/schema.js';
 
-export const SCENARIOS = ['completed', 'insufficient-funds', 'rejected', 'cancelled', 'expired'] as const;
+export const SCENARIOS = ['completed', 'insufficient-funds', 'rejected', 'cancelled', 'expired', 'refunded'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export function isScenario(value: string | undefined): value is Scenario {
@@ -38,6 +38,11 @@ interface ScenarioPlan {
   /** What the payer does on our page once the bank asks for a code. */
   readonly payerAction?: 'enter-code' | 'cancel';
   readonly expected: ExpectedOutcome;
+  /**
+   * refunded: the merchant's account (the payment's recipient) is this sandbox payer's, who then approves the refund
+   * of the whole payment on our pages at the same bank, as the merchant's approver.
+   */
+  readonly refundApprover?: { readonly psuId: string; readonly iban: string };
 }
 
 export interface ExpectedOutcome {
@@ -73,6 +78,14 @@ const PLANS: Record<Scenario, ScenarioPlan> = {
   },
   // Nobody logs in: the shortened deadline passes while the payer is awaited on our page.
   expired: { payer: 'alice', amount: 1, credentialsInRequest: false, expected: { status: 'FAILED', failureCode: 'EXPIRED' } },
+  // dave pays alice's account (the merchant's); the bank tells dave's account, and alice approves its refund with a code.
+  refunded: {
+    payer: 'dave',
+    amount: 1,
+    credentialsInRequest: true,
+    expected: { status: 'COMPLETED' },
+    refundApprover: { psuId: 'alice', iban: 'DE54500105171000007919' },
+  },
 };
 
 /** The outcome a scenario promises. */
@@ -121,6 +134,8 @@ export interface TriggerResult {
   readonly failureReasons: StatusRecordView['failureReasons'];
   /** Whether the payment ended as the scenario promises. */
   readonly reachedExpectedOutcome: boolean;
+  /** refunded: the payment is the refund, and this the completed payment it refunds. */
+  readonly refundOf?: string;
   readonly history: readonly StatusRecordView[];
 }
 
@@ -136,6 +151,8 @@ export class ScenarioRun {
   readonly provider: { readonly id: string; readonly name: string };
   /** Our payer page for the payment, where the payer's part is played. */
   private readonly redirectUrl: string;
+  /** refunded: the refund made of the payment, once `play` made it. */
+  private refund: { readonly paymentId: string; readonly endToEndId: string } | undefined;
 
   constructor(
     private readonly context: ScenarioContext,
@@ -170,12 +187,58 @@ export class ScenarioRun {
   async play(): Promise<void> {
     if (this.plan.payerAction !== undefined) await actAsPayer(this.redirectUrl, this.plan.payerAction);
     if (this.options.scenario === 'expired') await shortenFlowDeadline(this.context.db, this.paymentId, this.options.deadlineSeconds);
+    if (this.plan.refundApprover !== undefined) await this.refundAsMerchant(this.plan.refundApprover.psuId);
+  }
+
+  /**
+   * refunded: waits for the payment to complete with the payer's account known, refunds all of it through the API and
+   * plays the merchant's approver on our pages: the bank chosen, the approver's login, the one-time code.
+   */
+  private async refundAsMerchant(approver: string): Promise<void> {
+    const api = this.access.api;
+    const deadline = Date.now() + REFUND_WAIT_MS;
+    for (;;) {
+      const payment = await api<{ status: string; detailedStatus: string; payer?: unknown }>(
+        'GET',
+        `/api/v1/ob/payments/${this.paymentId}`,
+        undefined,
+        200,
+      );
+      if (payment.status === 'COMPLETED' && payment.payer !== undefined) break;
+      if (payment.status === 'FAILED' || Date.now() > deadline)
+        throw new TriggerError(`Payment ${this.paymentId} did not complete with the payer's account known (${payment.detailedStatus})`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const endToEndId = `${this.endToEndId}-refund`;
+    const refund = await api<{ paymentId: string; redirectUrl: string }>(
+      'POST',
+      `/api/v1/ob/payments/${this.paymentId}/refunds`,
+      {
+        reference: `openpis trigger refund`,
+        metadata: { redirectUri: returnAddress(this.context.baseUrl.replace(/\/+$/, '')), endToEndId },
+      },
+      201,
+    );
+    this.refund = { paymentId: refund.paymentId, endToEndId };
+    await postForm(refund.redirectUrl, requiredForm(await payerPage(refund.redirectUrl), 'select-bank'), { providerId: this.provider.id });
+    let page = await payerPage(refund.redirectUrl);
+    const review = formOf(page, 'continue');
+    if (review !== undefined) {
+      await postForm(refund.redirectUrl, review, {});
+      page = await payerPage(refund.redirectUrl);
+    }
+    await postForm(refund.redirectUrl, requiredForm(page, 'details'), {
+      loginId: approver,
+      password: SANDBOX_PASSWORD,
+    });
+    await actAsPayer(refund.redirectUrl, 'enter-code');
   }
 
   /** Waits for the final status (`expired`: the deadline and then `timeoutSeconds`), with the payment's history. */
   async awaitOutcome(timeoutSeconds: number): Promise<TriggerResult> {
     const api = this.access.api;
-    const paymentPath = `/api/v1/ob/payments/${this.paymentId}`;
+    const paymentId = this.refund?.paymentId ?? this.paymentId;
+    const paymentPath = `/api/v1/ob/payments/${paymentId}`;
     const waitMs = ((this.options.scenario === 'expired' ? this.options.deadlineSeconds : 0) + timeoutSeconds) * 1000;
     const deadline = Date.now() + waitMs;
     let payment = await api<{ status: string; detailedStatus: string; failureReasons: StatusRecordView['failureReasons'] }>(
@@ -187,18 +250,18 @@ export class ScenarioRun {
     while (payment.status !== 'COMPLETED' && payment.status !== 'FAILED') {
       if (Date.now() > deadline)
         throw new TriggerError(
-          `Payment ${this.paymentId} was still ${payment.detailedStatus} after ${Math.round(waitMs / 1000)} s (are the service's workers running?)`,
+          `Payment ${paymentId} was still ${payment.detailedStatus} after ${Math.round(waitMs / 1000)} s (are the service's workers running?)`,
         );
       await new Promise((resolve) => setTimeout(resolve, 250));
       payment = await api('GET', paymentPath, undefined, 200);
     }
-    const history = await api<StatusRecordView[]>('GET', `/api/v1/archive/payment-statuses?paymentId=${this.paymentId}`, undefined, 200);
+    const history = await api<StatusRecordView[]>('GET', `/api/v1/archive/payment-statuses?paymentId=${paymentId}`, undefined, 200);
     const failureCodes = (payment.failureReasons ?? []).map((reason) => reason.code);
     const expected = this.plan.expected;
     return {
       scenario: this.options.scenario,
-      paymentId: this.paymentId,
-      endToEndId: this.endToEndId,
+      paymentId,
+      endToEndId: this.refund?.endToEndId ?? this.endToEndId,
       clientId: this.clientId,
       provider: this.provider,
       payer: this.plan.payer,
@@ -208,6 +271,7 @@ export class ScenarioRun {
       reachedExpectedOutcome:
         payment.status === expected.status && (expected.failureCode === undefined || failureCodes.includes(expected.failureCode)),
       history,
+      ...(this.refund === undefined ? {} : { refundOf: this.paymentId }),
     };
   }
 
@@ -276,7 +340,8 @@ export async function trigger(
   }
 }
 
-async function deleteToken(db: Kysely<Database>, token: string): Promise<void> {
+/** Deletes an access token issued by `issueToken`. */
+export async function deleteToken(db: Kysely<Database>, token: string): Promise<void> {
   await db.deleteFrom('access_tokens').where('token_hash', '=', sha256Hex(token)).execute();
 }
 
@@ -309,7 +374,8 @@ async function sandboxClient(db: Kysely<Database>, clientId: string | undefined)
   return only.id;
 }
 
-async function issueToken(db: Kysely<Database>, clientId: string): Promise<string> {
+/** An access token with the payment scopes for a client, issued from the database (no client secret needed). */
+export async function issueToken(db: Kysely<Database>, clientId: string): Promise<string> {
   const issued = await new TokenService(db).issue(
     { clientId, scopes: ['payments:read', 'payments:write'] },
     'payments:read payments:write',
@@ -323,7 +389,7 @@ function creationRequest(bank: Bank, plan: ScenarioPlan, endToEndId: string, bas
     provider: { id: bank.id },
     paymentScheme: { name: 'SEPA' },
     recipient: {
-      account: { number: { type: 'IBAN', value: 'DE89370400440532013000' } },
+      account: { number: { type: 'IBAN', value: plan.refundApprover?.iban ?? 'DE89370400440532013000' } },
       name: 'openpis trigger',
       address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
     },
@@ -332,8 +398,7 @@ function creationRequest(bank: Bank, plan: ScenarioPlan, endToEndId: string, bas
     remittanceInformation: { type: 'UNSTRUCTURED', value: `openpis trigger ${endToEndId.split('-').slice(1, -1).join(' ')}` },
     ...(plan.credentialsInRequest ? { sender: { credentials: { id: plan.payer, password: SANDBOX_PASSWORD } } } : {}),
     metadata: {
-      // Nobody follows it: no browser comes back. A loopback address is what a sandbox client may use over http.
-      redirectUri: new URL('/', baseUrl).protocol === 'https:' ? `${baseUrl}/` : 'http://localhost/openpis-trigger',
+      redirectUri: returnAddress(baseUrl),
       psuIpAddress: '203.0.113.7',
       psuUserAgent: 'openpis-trigger',
       endToEndId,
@@ -341,9 +406,25 @@ function creationRequest(bank: Bank, plan: ScenarioPlan, endToEndId: string, bas
   };
 }
 
-type Api = <T>(method: 'GET' | 'POST', path: string, body: unknown, expectedStatus: number) => Promise<T>;
+export /** Nobody follows it: no browser comes back. A loopback address is what a sandbox client may use over http. */
+function returnAddress(baseUrl: string): string {
+  return new URL('/', baseUrl).protocol === 'https:' ? `${baseUrl}/` : 'http://localhost/openpis-trigger';
+}
 
-function apiClient(baseUrl: string, token: string): Api {
+/** A form the page must show, else the scenario cannot go on. */
+function requiredForm(html: string, action: string): { readonly action: string; readonly csrf: string } {
+  const form = formOf(html, action);
+  if (form === undefined) throw new TriggerError(`The approver's page shows no ${action} form`);
+  return form;
+}
+
+/** How long `refunded` waits for the payment to complete before refunding it. */
+const REFUND_WAIT_MS = 60_000;
+
+export type Api = <T>(method: 'GET' | 'POST', path: string, body: unknown, expectedStatus: number) => Promise<T>;
+
+/** Calls the running service's API with `token`; an answer other than `expectedStatus` is a TriggerError with its body. */
+export function apiClient(baseUrl: string, token: string): Api {
   return async <T>(method: 'GET' | 'POST', path: string, body: unknown, expectedStatus: number): Promise<T> => {
     let response: Response;
     try {

@@ -111,6 +111,8 @@ export interface PaymentsTable {
   retry_of: string | null;
   /** 1 when the payer's outcome page may offer to pay with another bank after a failure the bank caused, else 0. */
   retry_allowed: number;
+  /** The completed payment this one refunds (migration 0021); null on every payment that is not a refund. */
+  refund_of: string | null;
   /**
    * JSON of the payer's account and name once the bank told them (migration 0019; `PayerDetails`), else null. Written
    * once, by the flow engine, with the commit of the bank's answer that first told it.

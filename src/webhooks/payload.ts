@@ -33,6 +33,11 @@ export interface PaymentStatusUpdatedData {
    * links"). Absent on other payments' events.
    */
   readonly paymentLinkId?: string;
+  /**
+   * On every event of a refund: the id of the completed payment it refunds (docs/api-decisions.md, "Refunds"). Absent
+   * on other payments' events, so their wire format is unchanged.
+   */
+  readonly refundOf?: string;
 }
 
 export interface PaymentStatusUpdatedEvent {
@@ -54,6 +59,8 @@ export interface StatusRecordForEvent {
   readonly retryOf?: string | null;
   /** The payment link the payment was started from, if any. */
   readonly paymentLinkId?: string | null;
+  /** The completed payment this one refunds, if it is a refund. */
+  readonly refundOf?: string | null;
 }
 
 /**
@@ -79,6 +86,7 @@ export function buildPaymentStatusUpdatedEvent(record: StatusRecordForEvent, now
       createdAt,
       ...(record.retryOf === undefined || record.retryOf === null ? {} : { retryOf: record.retryOf }),
       ...(record.paymentLinkId === undefined || record.paymentLinkId === null ? {} : { paymentLinkId: record.paymentLinkId }),
+      ...(record.refundOf === undefined || record.refundOf === null ? {} : { refundOf: record.refundOf }),
     },
   };
 }

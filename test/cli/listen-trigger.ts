@@ -92,6 +92,7 @@ export async function describeListenAndTrigger(database: TestDatabaseKind['name'
       ['rejected', 'FAILED', 'BANK_REJECTED'],
       ['cancelled', 'FAILED', 'PSU_CANCELLED'],
       ['expired', 'FAILED', 'EXPIRED'],
+      ['refunded', 'COMPLETED', undefined],
     ];
     for (const [scenario, status, failureCode] of expectations) {
       it(`trigger ${scenario}: a sandbox payment reaches ${failureCode ?? status} with no browser; its id and history are printed`, async () => {
@@ -113,8 +114,73 @@ export async function describeListenAndTrigger(database: TestDatabaseKind['name'
           await service.request(`/api/v1/ob/payments/${output.paymentId}`, { token: await client.token() })
         ).json()) as { status: string };
         assert.equal(payment.status, status);
+        if (scenario === 'refunded') {
+          // The payment printed is the refund, completed, of a completed payment that lists it.
+          const refunded = (await (
+            await service.request(`/api/v1/ob/payments/${String((output as { refundOf?: string }).refundOf)}`, {
+              token: await client.token(),
+            })
+          ).json()) as { status: string; refunds?: { paymentId: string; status: string }[] };
+          assert.equal(refunded.status, 'COMPLETED');
+          assert.deepEqual(refunded.refunds, [{ paymentId: output.paymentId, amount: 1, status: 'COMPLETED' }]);
+        }
       });
     }
+
+    it('refunds create: refunds a completed payment as its client through the running service, and says why it cannot', async () => {
+      const paid = JSON.parse(await cli('trigger', 'completed', '--client', client.clientId, '--json')) as TriggerOutput;
+      const refund = JSON.parse(
+        await cli(
+          'refunds',
+          'create',
+          '--payment',
+          paid.paymentId,
+          '--amount',
+          '0.40',
+          '--reference',
+          'Refund order 7',
+          '--end-to-end-id',
+          `cli-refund-${paid.paymentId}`,
+          '--redirect-uri',
+          'http://localhost/refunds',
+          '--json',
+        ),
+      ) as { paymentId: string; refundOf: string; amount: number; status: string; redirectUrl: string };
+      assert.equal(refund.refundOf, paid.paymentId);
+      assert.equal(refund.amount, 0.4);
+      assert.equal(refund.status, 'PENDING');
+      const text = await cli(
+        'refunds',
+        'create',
+        '--payment',
+        paid.paymentId,
+        '--reference',
+        'Refund order 7',
+        '--end-to-end-id',
+        `cli-rest-${paid.paymentId}`,
+        '--redirect-uri',
+        'http://localhost/refunds',
+      );
+      assert.match(
+        text,
+        new RegExp(`^Refund [0-9a-f-]{36} of payment ${paid.paymentId}: 0.6 EUR, PENDING\nThe merchant's approver authorises it at: http`),
+      );
+      await assert.rejects(
+        cli(
+          'refunds',
+          'create',
+          '--payment',
+          paid.paymentId,
+          '--reference',
+          'More',
+          '--end-to-end-id',
+          `cli-more-${paid.paymentId}`,
+          '--redirect-uri',
+          'http://localhost/r',
+        ),
+        (error: { stderr: string }) => /answered 409: .*REFUND_EXCEEDS_REMAINING: 0\.00 EUR is left/.test(error.stderr),
+      );
+    });
 
     it('trigger prints the payment and its history as a table for people; refuses bad input clearly', async () => {
       const text = await cli('trigger', 'completed', '--client', client.clientId);
@@ -124,8 +190,8 @@ export async function describeListenAndTrigger(database: TestDatabaseKind['name'
       );
       assert.match(text, /\nCREATED +STATUS +DETAILED STATUS +FAILURE\n/);
       assert.match(text, /PAYMENT_EXECUTION_COMPLETED\s*$/);
-      await assert.rejects(cli('trigger', 'refunded', '--client', client.clientId), (error: { stderr: string }) =>
-        /value 'refunded' is invalid for argument 'scenario'/.test(error.stderr),
+      await assert.rejects(cli('trigger', 'paid-twice', '--client', client.clientId), (error: { stderr: string }) =>
+        /value 'paid-twice' is invalid for argument 'scenario'/.test(error.stderr),
       );
       await assert.rejects(cli('trigger', 'completed', '--client', 'acme'), (error: { stderr: string }) =>
         /--client must be a UUID/.test(error.stderr),

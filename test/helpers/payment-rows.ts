@@ -46,6 +46,7 @@ export function storedPaymentRow(clientId: string, at: string, changes: Partial<
     flow_state: null,
     retry_of: null,
     retry_allowed: 0,
+    refund_of: null,
     payer: null,
     payment_link_id: null,
     ...changes,

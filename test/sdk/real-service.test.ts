@@ -1,7 +1,7 @@
 /**
  * The SDK against the real service (SQLite and PostgreSQL): a creation whose answer is lost resolves through the
  * real payment list to the payment it made, a duplicate endToEndId is a typed conflict, and the payment list and
- * event feed iterate across pages.
+ * event feed iterate across pages; a refund is created, and resolved after a lost answer, like a payment.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +15,7 @@ import {
 } from '../../packages/sdk/src/index.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
+import { storedPaymentRow } from '../helpers/payment-rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 for (const kind of await testDatabaseKinds()) {
@@ -23,9 +24,11 @@ for (const kind of await testDatabaseKinds()) {
     let openpis: OpenpisClient;
     /** POSTs whose answer the network "loses" after the service has processed them. */
     let answersToLose = 0;
+    let clientId: string;
     before(async () => {
       service = await startTestApp(kind);
       const client = await service.createClient({ name: 'sdk' });
+      clientId = client.clientId;
       openpis = new OpenpisClient({
         baseUrl: service.baseUrl,
         clientId: client.clientId,
@@ -33,11 +36,8 @@ for (const kind of await testDatabaseKinds()) {
         retry: { baseDelayMs: 10 },
         fetch: async (input, init) => {
           const response = await fetch(input, init);
-          if (
-            init?.method === 'POST' &&
-            (input instanceof Request ? input.url : String(input)).endsWith('/api/v1/ob/payments') &&
-            answersToLose > 0
-          ) {
+          const url = input instanceof Request ? input.url : String(input);
+          if (init?.method === 'POST' && (url.endsWith('/api/v1/ob/payments') || url.endsWith('/refunds')) && answersToLose > 0) {
             answersToLose--;
             await response.body?.cancel();
             throw new TypeError('fetch failed', { cause: new Error('socket hang up') });
@@ -105,6 +105,36 @@ for (const kind of await testDatabaseKinds()) {
       }
       assert.ok(made.every((paymentId) => events.some((event) => event.data.data.paymentId === paymentId)));
       assert.equal(new Set(events.map((event) => event.id)).size, events.length, 'no event twice across pages');
+    });
+
+    it('refunds.create: a refund of a completed payment, safe to retry after a lost answer; its 409s are conflict errors', async () => {
+      const original = storedPaymentRow(clientId, new Date().toISOString(), {
+        detailed_status: 'PAYMENT_EXECUTION_COMPLETED',
+        amount: '10.00',
+        payer: JSON.stringify({ account: { type: 'IBAN', value: 'DE54500105171000007919' }, name: 'Alice Happy' }),
+      });
+      await service.database.db.insertInto('payments').values(original).execute();
+      const body = {
+        amount: '4.00',
+        reference: 'Refund order 1001',
+        metadata: { redirectUri: 'https://merchant.example/r', endToEndId: `refund-${original.id}` },
+      };
+      answersToLose = 1;
+      const refund = await openpis.refunds.create(original.id, body);
+      assert.equal(answersToLose, 0, 'the first answer was lost');
+      assert.equal(refund.refundOf, original.id);
+      assert.equal(refund.amount, 4);
+      assert.equal(refund.status, 'PENDING');
+      assert.deepEqual((await openpis.getPayment(original.id)).refunds, [{ paymentId: refund.paymentId, amount: 4, status: 'PENDING' }]);
+      await assert.rejects(openpis.refunds.create(original.id, body), OpenpisConflictError);
+      await assert.rejects(
+        openpis.refunds.create(original.id, { ...body, amount: 7, metadata: { ...body.metadata, endToEndId: `more-${original.id}` } }),
+        (error: unknown) => {
+          assert.ok(error instanceof OpenpisConflictError);
+          assert.match(error.message, /^REFUND_EXCEEDS_REMAINING: 6\.00 EUR is left/);
+          return true;
+        },
+      );
     });
   });
 }

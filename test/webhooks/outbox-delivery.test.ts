@@ -12,6 +12,7 @@ import { createBackgroundWorkers, type BackgroundWorkers } from '../../src/backg
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
+import { storedPaymentRow } from '../helpers/payment-rows.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { createTestPkiWithCaFile, startReceiver, type ReceivedRequest, type TestReceiver } from './https-receiver.js';
@@ -28,6 +29,7 @@ interface EventBody {
     detailedStatus: string;
     failureReasons: unknown;
     createdAt: string;
+    refundOf?: string;
   };
 }
 
@@ -132,6 +134,50 @@ for (const kind of await testDatabaseKinds()) {
       const ids = deliveredTo('/ok').map((request) => request.headers['webhook-id']);
       assert.equal(new Set(ids).size, ids.length, 'one webhook-id per status record');
       assert.equal(deliveredTo('/ok')[0]?.headers['content-type'], 'application/json');
+    });
+
+    it("a refund's webhooks carry refundOf, signed like every payment's; the refunded payment gets none", async () => {
+      receiver.routes.set('/refunds', (_request, response) => response.writeHead(204).end());
+      const original = storedPaymentRow(client.clientId, new Date().toISOString(), {
+        detailed_status: 'PAYMENT_EXECUTION_COMPLETED',
+        webhook_url: `${receiver.origin}/refunds`,
+        payer: JSON.stringify({ account: { type: 'IBAN', value: 'DE54500105171000007919' }, name: 'Alice Happy' }),
+      });
+      await t.database.db.insertInto('payments').values(original).execute();
+      const response = await t.request(`/api/v1/ob/payments/${original.id}/refunds`, {
+        method: 'POST',
+        token,
+        json: {
+          reference: 'Refund order 1001',
+          metadata: {
+            redirectUri: 'https://merchant.example/r',
+            endToEndId: `refund-${original.id}`,
+            webhookUrl: `${receiver.origin}/refunds`,
+          },
+        },
+      });
+      assert.equal(response.status, 201);
+      const refundId = ((await response.json()) as { paymentId: string }).paymentId;
+      await move(refundId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING');
+      await waitFor('two deliveries', () => (deliveredTo('/refunds').length >= 2 ? true : undefined));
+      const bodies = deliveredTo('/refunds').map((request) => verify(request, client.webhookSecret));
+      assert.deepEqual(
+        bodies.map((body) => [body.data.paymentId, body.data.detailedStatus, body.data.refundOf]),
+        [
+          [refundId, 'PROVIDER_SELECTION_REDIRECT_PENDING', original.id],
+          [refundId, 'PROVIDER_SELECTION_CALLBACK_PROCESSING_PENDING', original.id],
+        ],
+      );
+      assert.deepEqual(Object.keys(bodies[0]?.data ?? {}), [
+        'paymentId',
+        'endToEndId',
+        'statusId',
+        'status',
+        'detailedStatus',
+        'failureReasons',
+        'createdAt',
+        'refundOf',
+      ]);
     });
 
     it('retries after 500s and timeouts, keeping later events of the payment behind the failing one', async () => {

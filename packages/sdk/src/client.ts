@@ -20,6 +20,7 @@ import {
   type PaymentStatusRecord,
   type Provider,
   type ProviderQuery,
+  type RefundCreationRequest,
 } from './types.js';
 
 export type OpenpisClientOptions = TransportOptions;
@@ -64,12 +65,32 @@ export interface PaymentLinksApi {
   deactivate(paymentLinkId: string, options?: CallOptions): Promise<PaymentLink>;
 }
 
+export interface CreateRefundOptions extends CallOptions {
+  /** `Accept-Language`: the first language of the approver's pages (ISO 639-1). */
+  readonly acceptLanguage?: string;
+}
+
+/** Refunds of completed payments (`client.refunds.create(paymentId, body)`). */
+export interface Refunds {
+  /**
+   * Refunds the completed payment `paymentId`: the answer is the refund, a payment with `refundOf`, whose
+   * `redirectUrl` the merchant's approver opens to authorise it at their bank. Safe to call again after a lost answer
+   * like `createPayment`: a 409 after an attempt that may have reached the service returns the refund that attempt
+   * created (found by `metadata.endToEndId`). Other 409s (`message` begins with the reason, such as
+   * `REFUND_EXCEEDS_REMAINING`) are `OpenpisConflictError`.
+   */
+  create(paymentId: string, request: RefundCreationRequest, options?: CreateRefundOptions): Promise<Payment>;
+}
+
 export class OpenpisClient {
   private readonly transport: Transport;
   readonly paymentLinks: PaymentLinksApi;
+  /** Refunds of completed payments. */
+  readonly refunds: Refunds;
 
   constructor(options: OpenpisClientOptions) {
     this.transport = new Transport(options);
+    this.refunds = { create: (paymentId, request, callOptions) => this.createRefund(paymentId, request, callOptions ?? {}) };
     this.paymentLinks = {
       create: (request, callOptions = {}) => this.createPaymentLink(request, callOptions),
       get: async (paymentLinkId, callOptions = {}) =>
@@ -103,6 +124,26 @@ export class OpenpisClient {
       const page = await this.paymentLinks.list({ reference: request.reference, limit: 1 }, options);
       const found = page.items[0];
       if (found !== undefined && found.currency === request.currency && found.amount === request.amount) return found;
+    }
+    throw errorOf(exchange, undefined);
+  }
+
+  private async createRefund(paymentId: string, request: RefundCreationRequest, options: CreateRefundOptions): Promise<Payment> {
+    const exchange = await this.transport.call({
+      method: 'POST',
+      path: `/api/v1/ob/payments/${encodeURIComponent(paymentId)}/refunds`,
+      json: request,
+      signal: options.signal,
+      ...(options.acceptLanguage === undefined ? {} : { headers: { 'accept-language': options.acceptLanguage } }),
+    });
+    if (exchange.status === 201) return exchange.body as Payment;
+    if (exchange.status === 409 && exchange.earlierAttemptMayHaveBeenProcessed) {
+      const page = await this.listPayments(
+        { endToEndId: request.metadata.endToEndId, limit: 1 },
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
+      const found = page.items[0];
+      if (found !== undefined && found.refundOf === paymentId) return found;
     }
     throw errorOf(exchange, undefined);
   }

@@ -11,6 +11,8 @@ export {
   OpenpisClient,
   type CallOptions,
   type CreatePaymentOptions,
+  type CreateRefundOptions,
+  type Refunds,
   type FollowOptions,
   type OpenpisClientOptions,
   type WaitOptions,
@@ -58,6 +60,8 @@ export {
   type PaymentStatusUpdatedData,
   type Provider,
   type ProviderQuery,
+  type RefundCreationRequest,
+  type RefundSummary,
   type WebhookEventBody,
 } from './types.js';
 export type { paths as OpenApiPaths, components as OpenApiComponents } from './generated/openapi.js';

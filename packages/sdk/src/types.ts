@@ -17,6 +17,10 @@ export type PaymentCreationRequest = Schemas['PaymentCreationRequest'];
 export type CreatedPayment = Schemas['PaymentCreationResponse'];
 /** The payment resource (`GET /api/v1/ob/payments/{paymentId}`, and each item of the payment list). */
 export type Payment = Schemas['Payment'];
+/** The body of a refund request (`POST /api/v1/ob/payments/{paymentId}/refunds`). */
+export type RefundCreationRequest = Schemas['RefundCreationRequest'];
+/** One refund as the refunded payment lists it (`Payment.refunds`). */
+export type RefundSummary = Schemas['RefundSummary'];
 /**
  * The payment's `payer`: the account the payer paid from and its holder's name, once the bank told them. Its
  * `account` is one of {@link PayerAccount}'s types, told apart by `type`; accept a type you do not know.

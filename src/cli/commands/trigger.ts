@@ -48,7 +48,8 @@ export async function triggerScenario(scenario: Scenario, options: TriggerOption
   );
   print(result, options.json === true, () =>
     [
-      `Payment ${result.paymentId} (${result.endToEndId}) at ${result.provider.name}, test payer ${result.payer}: ${result.status} ${result.detailedStatus}` +
+      (result.refundOf === undefined ? '' : `Refund of payment ${result.refundOf}, approved by the merchant: `) +
+        `Payment ${result.paymentId} (${result.endToEndId}) at ${result.provider.name}, test payer ${result.payer}: ${result.status} ${result.detailedStatus}` +
         (result.failureReasons === null ? '' : ` [${result.failureReasons.map((reason) => reason.code).join(', ')}]`),
       '',
       table(

@@ -37,6 +37,7 @@ const SCENARIO_LABELS: Record<Scenario, string> = {
   rejected: 'Failed: rejected by the bank',
   cancelled: 'Failed: cancelled by the payer',
   expired: `Failed: expired (${EXPIRED_DEADLINE_SECONDS} s)`,
+  refunded: 'Completed, then refunded (the merchant approves)',
 };
 
 export interface SandboxPageView {

@@ -59,6 +59,14 @@ export function countryName(code: string, locale: Locale): string {
   }
 }
 
+/** The refund's sentence for each of a payment's. */
+const REFUND_SENTENCES = {
+  'summary.sentence': 'summary.refundSentence',
+  'summary.sentenceOperator': 'summary.refundSentenceOperator',
+  'summary.sentenceBank': 'summary.refundSentenceBank',
+  'summary.sentenceBankOperator': 'summary.refundSentenceBankOperator',
+} as const satisfies Readonly<Record<string, MessageKey>>;
+
 /**
  * The payment in one plain sentence: "You are paying €10.50 to Acme GmbH from your account at Rheinland Bank,
  * initiated by <operator>"; the bank and the operator are left out while unknown or unset.
@@ -67,11 +75,12 @@ export function paymentSentence(context: PageContext): string {
   const { summary: payment, t, locale, operator } = context;
   const params = {
     amount: formatAmount(payment.amount, payment.currency, locale),
-    merchant: payment.merchant,
+    // A refund's sentence names who is paid back, the payer, where a payment's names the merchant.
+    merchant: payment.refund === true ? payment.recipientName : payment.merchant,
     bank: payment.bankName ?? '',
     operator: operator.name ?? '',
   };
-  const key: MessageKey =
+  const key: keyof typeof REFUND_SENTENCES =
     payment.bankName === undefined
       ? operator.name === undefined
         ? 'summary.sentence'
@@ -79,7 +88,8 @@ export function paymentSentence(context: PageContext): string {
       : operator.name === undefined
         ? 'summary.sentenceBank'
         : 'summary.sentenceBankOperator';
-  return t(key, params);
+  // A refund is paid by the merchant's approver to the payer: "You are refunding €7.50 to Dave" rather than paying.
+  return t(payment.refund === true ? REFUND_SENTENCES[key] : key, params);
 }
 
 /**
@@ -112,7 +122,7 @@ ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${
  */
 function recipient(context: PageContext): string {
   const { summary, t } = context;
-  return summary.recipientName === summary.merchant
+  return summary.recipientName === summary.merchant || summary.refund === true
     ? summary.recipientName
     : t('summary.recipientFor', { recipient: summary.recipientName, merchant: summary.merchant });
 }

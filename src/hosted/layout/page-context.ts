@@ -21,6 +21,11 @@ export interface PaymentSummaryView {
   readonly reference: string;
   readonly bankName: string | undefined;
   readonly fromIban: string | undefined;
+  /**
+   * A refund (docs/api-decisions.md, "Refunds"): the merchant's approver pays the payer (`recipientName`) back; the
+   * merchant is still who the pages are of, told of the outcome and returned to.
+   */
+  readonly refund?: boolean;
 }
 
 /** The client as its payers see it in the header and the footer (its branding, src/branding/). */

@@ -26,7 +26,7 @@ function receipt(context: PageContext): SafeHtml {
   const { t, summary } = context;
   return html`<dl class="receipt">
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(summary.amount, summary.currency, context.locale)}</dd>
-<dt>${t('outcome.paidTo')}</dt><dd>${summary.merchant}</dd>
+<dt>${t('outcome.paidTo')}</dt><dd>${summary.refund === true ? summary.recipientName : summary.merchant}</dd>
 <dt>${t('summary.reference')}</dt><dd>${summary.reference}</dd>
 ${summary.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${summary.bankName}</dd>`}
 ${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(summary.fromIban)}</dd>`}

@@ -132,6 +132,11 @@ export const es: Catalogue = {
   'summary.sentenceBank': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}.',
   'summary.sentenceOperator': 'Va a pagar {amount} a {merchant}, pago iniciado por {operator}.',
   'summary.sentenceBankOperator': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}, pago iniciado por {operator}.',
+  'summary.refundSentence': 'Va a reembolsar {amount} a {merchant}.',
+  'summary.refundSentenceBank': 'Va a reembolsar {amount} a {merchant} desde su cuenta en {bank}.',
+  'summary.refundSentenceOperator': 'Va a reembolsar {amount} a {merchant}, reembolso iniciado por {operator}.',
+  'summary.refundSentenceBankOperator':
+    'Va a reembolsar {amount} a {merchant} desde su cuenta en {bank}, reembolso iniciado por {operator}.',
   'page.operator': 'Iniciación de pagos por {operator}.',
   'page.support': 'Ayuda de {merchant}',
   'page.terms': 'Condiciones',

@@ -133,6 +133,11 @@ export const fr: Catalogue = {
   'summary.sentenceBank': 'Vous payez {amount} à {merchant} depuis votre compte chez {bank}.',
   'summary.sentenceOperator': 'Vous payez {amount} à {merchant}, paiement initié par {operator}.',
   'summary.sentenceBankOperator': 'Vous payez {amount} à {merchant} depuis votre compte chez {bank}, paiement initié par {operator}.',
+  'summary.refundSentence': 'Vous remboursez {amount} à {merchant}.',
+  'summary.refundSentenceBank': 'Vous remboursez {amount} à {merchant} depuis votre compte chez {bank}.',
+  'summary.refundSentenceOperator': 'Vous remboursez {amount} à {merchant}, remboursement initié par {operator}.',
+  'summary.refundSentenceBankOperator':
+    'Vous remboursez {amount} à {merchant} depuis votre compte chez {bank}, remboursement initié par {operator}.',
   'page.operator': 'Initiation de paiement par {operator}.',
   'page.support': 'Aide de {merchant}',
   'page.terms': 'Conditions',

@@ -132,6 +132,11 @@ export const lt: Catalogue = {
   'summary.sentenceBank': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}.',
   'summary.sentenceOperator': 'Jūs mokate {amount} gavėjui {merchant}; mokėjimą inicijuoja {operator}.',
   'summary.sentenceBankOperator': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}; mokėjimą inicijuoja {operator}.',
+  'summary.refundSentence': 'Jūs grąžinate {amount} gavėjui {merchant}.',
+  'summary.refundSentenceBank': 'Jūs grąžinate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}.',
+  'summary.refundSentenceOperator': 'Jūs grąžinate {amount} gavėjui {merchant}; grąžinimą inicijuoja {operator}.',
+  'summary.refundSentenceBankOperator':
+    'Jūs grąžinate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}; grąžinimą inicijuoja {operator}.',
   'page.operator': 'Mokėjimo inicijavimo paslauga: {operator}.',
   'page.support': 'Pagalba: {merchant}',
   'page.terms': 'Sąlygos',

@@ -87,6 +87,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ob/payments/{paymentId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a payment
+         * @description Creates a refund of a `COMPLETED` payment whose payer's account the bank told (`payer` on the payment): a payment from the merchant's account the payment was paid into to the payer's account, in the same currency and scheme, for `amount` (default: what is left to refund). Send the merchant's approver to `redirectUrl`: they choose their bank and authorise the refund there, and it runs through the statuses, history, webhooks and event feed of any payment, with `refundOf`. The refunds of a payment that have not failed never add up to more than its amount. A 409 `message` begins with the reason: `PAYMENT_NOT_COMPLETED`, `PAYMENT_IS_A_REFUND`, `PAYER_ACCOUNT_UNKNOWN`, `PAYER_ACCOUNT_NOT_SUPPORTED`, `PAYER_NAME_UNKNOWN`, `REFUND_EXCEEDS_REMAINING` (with the amount left), or the `endToEndId` is taken. Requires scope `payments:write`.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/archive/payment-statuses": {
         parameters: {
             query?: never;
@@ -539,7 +559,27 @@ export interface components {
          *           "value": "DE54500105171000007919"
          *         },
          *         "name": "Alice Happy"
-         *       }
+         *       },
+         *       "refunds": [
+         *         {
+         *           "paymentId": "7c2e9a14-3b6d-4f8e-a1c5-d9e0f2a3b4c5",
+         *           "amount": 4,
+         *           "status": "PENDING"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "paymentId": "7c2e9a14-3b6d-4f8e-a1c5-d9e0f2a3b4c5",
+         *       "redirectUrl": "http://localhost:8080/pay/Xq4Lm8Rt2Vw6Yz0Bc3Df7Gh1Jk5Np9Qs2Tu6Wx0Za4C",
+         *       "createdAt": "2026-11-22T09:00:00.000Z",
+         *       "updatedAt": "2026-11-22T09:00:00.000Z",
+         *       "status": "PENDING",
+         *       "detailedStatus": "PROVIDER_SELECTION_REDIRECT_PENDING",
+         *       "failureReasons": null,
+         *       "endToEndId": "refund-1001-1",
+         *       "amount": 4,
+         *       "currency": "EUR",
+         *       "refundOf": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11"
          *     }
          */
         Payment: {
@@ -587,6 +627,13 @@ export interface components {
              * @description Present on a payment a payer started from a payment link: the link's id
              */
             paymentLinkId?: string;
+            /**
+             * Format: uuid
+             * @description Present on a refund: the id of the completed payment it refunds
+             */
+            refundOf?: string;
+            /** @description Present on a payment that has refunds: each refund, oldest first, failed ones included (they do not count towards the payment's amount). Embedded rather than ids alone, so the refunded total is one read */
+            refunds?: components["schemas"]["RefundSummary"][];
         };
         /** PaymentCreationRequest */
         PaymentCreationRequest: {
@@ -1053,6 +1100,11 @@ export interface components {
              * @description On every event of a payment a payer started from a payment link: the link's id
              */
             paymentLinkId?: string;
+            /**
+             * Format: uuid
+             * @description On every event of a refund: the id of the completed payment it refunds. Its first event (`PROVIDER_SELECTION_REDIRECT_PENDING`) announces the new refund
+             */
+            refundOf?: string;
         };
         /**
          * PaymentStatusUpdatedWebhook
@@ -1148,6 +1200,55 @@ export interface components {
         /** RecipientAccount */
         RecipientAccount: {
             number: components["schemas"]["AccountNumber"];
+        };
+        /** RefundCreationRequest */
+        RefundCreationRequest: {
+            /**
+             * @description In the payment's currency, with at most its minor-unit digits (EUR: 2): a JSON number like a payment's `amount`, or a decimal string. Default: what is left to refund (the payment's amount less its refunds not failed). More than is left answers 409 `REFUND_EXCEEDS_REMAINING`
+             * @example 4.00
+             */
+            amount?: number | string;
+            /**
+             * @description The refund's remittance information, shown to the payer by their bank: letters, digits, `/ + -` and spaces
+             * @example Refund order 1001
+             */
+            reference: string;
+            /**
+             * @description The payer's name as you know it, used as the refund's recipient name only when the payer's bank did not name the account's holder (`payer.name` absent on the payment). Without either, the refund answers 409 `PAYER_NAME_UNKNOWN`: banks check a recipient's name against the account, so none is made up
+             * @example Alice Happy
+             */
+            payerName?: string;
+            metadata: components["schemas"]["RefundMetadata"];
+        };
+        /** RefundMetadata */
+        RefundMetadata: {
+            /**
+             * Format: uri
+             * @description Where the merchant's approver is sent when the refund's flow ends (https)
+             */
+            redirectUri: string;
+            /**
+             * @description The refund's id in your system, unique per client among all your payments (refunds are payments): a second one with it answers 409
+             * @example refund-1001-1
+             */
+            endToEndId: string;
+            /**
+             * Format: uri
+             * @description Receives a webhook when the refund's status changes (https)
+             */
+            webhookUrl?: string;
+        };
+        /** RefundSummary */
+        RefundSummary: {
+            /**
+             * Format: uuid
+             * @description The refund's payment id: `GET /api/v1/ob/payments/{paymentId}` for all of it
+             */
+            paymentId: string;
+            /** @description In the currency of the payment refunded */
+            amount: number;
+            /** @description The refund's top-level status (`PENDING`, `COMPLETED`, `FAILED`). An open list: accept values you do not know */
+            status: "PENDING" | "COMPLETED" | "FAILED" | "UNKNOWN" | (string & {});
         };
         /** RemittanceInformation */
         RemittanceInformation: {
@@ -2048,6 +2149,244 @@ export interface operations {
                      *       "title": "Not Found",
                      *       "statusCode": 404,
                      *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller’s rate limit is spent: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Too Many Requests",
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit of 100 requests per second exceeded; retry after 1 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the details are in the service’s logs under the request’s `X-Request-ID` */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Internal Server Error",
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Preferred initial language of the approver's pages (ISO 639-1); invalid values are ignored */
+                "accept-language"?: string;
+                /** @description Your id for this request (1–128 of `A–Z a–z 0–9 . _ : -`): echoed in the answer, logged and sent on to the banks. Without it (or when malformed) the service makes one. */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The service's id of the payment
+                 * @example 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11
+                 */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "4.00",
+                 *       "reference": "Refund order 1001",
+                 *       "metadata": {
+                 *         "redirectUri": "https://merchant.example/refunds/done",
+                 *         "endToEndId": "refund-1001-1"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreationRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund (a payment), `PENDING`: send the merchant's approver to `redirectUrl` */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11",
+                     *       "redirectUrl": "http://localhost:8080/pay/pD2eA5JkR1Yb8WqN0tXcVz3LmH6sGf9UoI4yKeTr7Qw",
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:02:13.000Z",
+                     *       "status": "FAILED",
+                     *       "detailedStatus": "PAYMENT_CONSENT_CALLBACK_PROCESSING_FAILED",
+                     *       "failureReasons": [
+                     *         {
+                     *           "code": "PSU_CANCELLED",
+                     *           "message": "The payer cancelled at the bank."
+                     *         }
+                     *       ],
+                     *       "endToEndId": "order-1001",
+                     *       "amount": 10.5,
+                     *       "currency": "EUR",
+                     *       "provider": {
+                     *         "id": "6d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a09",
+                     *         "name": "Rheinland Sandbox Bank"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The request breaks a rule: `message` lists every violated rule as `<field path> <rule>`, comma-separated */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "statusCode": 400,
+                     *       "message": "amount must not be less than 0.01, recipient should not be empty"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token: missing, malformed, unknown, expired or revoked */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-Bearer"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unauthorized",
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not hold the scope this operation requires */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Forbidden",
+                     *       "statusCode": 403,
+                     *       "message": "Access denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource of the caller (another client’s is answered the same) */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "statusCode": 404,
+                     *       "message": "Payment 5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller already has a payment with this `metadata.endToEndId`: find it with `GET /api/v1/ob/payments?endToEndId=…` */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "statusCode": 409,
+                     *       "message": "A payment with endToEndId \"order-1001\" already exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Payload Too Large",
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unsupported Media Type",
+                     *       "statusCode": 415,
+                     *       "message": "Content-Type must be application/json"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
