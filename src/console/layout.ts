@@ -20,15 +20,18 @@ export interface ConsolePageOptions {
   /** Beside the heading (e.g. a button). */
   readonly headActions?: SafeHtml;
   readonly body: SafeHtml;
+  /** Reload the page after this many seconds (a page following work elsewhere; the console has no script). */
+  readonly refreshSeconds?: number;
 }
 
-function document(title: string, body: SafeHtml): string {
+function document(title: string, body: SafeHtml, refreshSeconds?: number): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+${refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${String(refreshSeconds)}">`}
 <title>${title} · openpis console</title>
 <link rel="stylesheet" href="${CONSOLE_CSS_PATH}">
 </head>
@@ -80,6 +83,7 @@ ${options.body}
 </main>
 </div>
 </body>`,
+    options.refreshSeconds,
   );
 }
 

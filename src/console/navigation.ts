@@ -4,7 +4,7 @@
  */
 import type { ConsoleUser } from '../people/accounts.js';
 
-export const SECTION_ORDER = ['payments', 'payment-links', 'banks', 'insight', 'sandbox', 'clients', 'people', 'audit'] as const;
+export const SECTION_ORDER = ['payments', 'payment-links', 'refunds', 'banks', 'insight', 'sandbox', 'clients', 'people', 'audit'] as const;
 export type ConsoleSectionId = (typeof SECTION_ORDER)[number];
 
 export interface ConsoleSection {

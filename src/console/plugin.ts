@@ -29,6 +29,7 @@ import { clientsSection } from './clients/routes.js';
 import { insightSection } from './insight/routes.js';
 import { ConsoleNavigation } from './navigation.js';
 import { paymentsSection } from './payments/routes.js';
+import { refundsSection } from './refunds/routes.js';
 import { paymentLinksSection } from './payment-links/routes.js';
 import type { PaymentLinkStore } from '../flow/payment-link-store.js';
 import { PaymentLinkService } from '../payment-links/payment-link-service.js';
@@ -65,6 +66,7 @@ export interface ConsoleOptions {
 export const CONSOLE_SECTIONS: readonly ConsoleSectionRoutes[] = [
   paymentsSection,
   paymentLinksSection,
+  refundsSection,
   banksSection,
   insightSection,
   sandboxSection,

@@ -50,10 +50,8 @@ export interface PaymentServiceOptions {
   readonly now?: () => Date;
 }
 
-/** The payer's entry into the flow: an unguessable link under our base URL. */
-export function redirectUrlOf(baseUrl: string, payment: Pick<Payment, 'flowToken'>): string {
-  return `${baseUrl}/pay/${payment.flowToken}`;
-}
+/** The payer's entry into the flow (src/flow/redirect-url.ts). */
+export { redirectUrlOf } from '../flow/redirect-url.js';
 
 export class PaymentService {
   private readonly now: () => Date;

@@ -1,5 +1,5 @@
 /**
- * What the Payments pages read: a payment with its records (timeline, webhook deliveries, bank calls), and the
+ * What the Payments pages read: a payment with its records (timeline, webhook deliveries, bank calls, refunds), and the
  * payment list.
  *
  * The console's payment list: filters, search and keyset pagination over one client's payments (a member, or an
@@ -193,6 +193,16 @@ export interface PaymentRecords {
   readonly events: readonly WebhookEventView[];
   readonly bankCalls: readonly BankCallRecord[];
   readonly clientName: string | undefined;
+  /** The payment's refunds, oldest first (failed ones too); empty for a refund itself and a payment never refunded. */
+  readonly refunds: readonly RefundOfPayment[];
+}
+
+export interface RefundOfPayment {
+  readonly id: string;
+  readonly amount: string;
+  readonly currency: string;
+  readonly detailedStatus: DetailedStatus;
+  readonly createdAt: string;
 }
 
 /** What a payment's page shows beside the row: its status timeline, webhook deliveries, bank calls and client. */
@@ -206,5 +216,25 @@ export async function paymentRecords(
   const events = await outbox.listForSubject(row.id);
   const client = (await clients.list()).find((candidate) => candidate.clientId === row.client_id);
   const bankCalls = await bankCallsOf(db, row.id);
-  return { history, events, bankCalls, clientName: client?.name };
+  const refunds = await db
+    .selectFrom('payments')
+    .select(['id', 'amount', 'currency', 'detailed_status', 'created_at'])
+    .where('client_id', '=', row.client_id)
+    .where('refund_of', '=', row.id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return {
+    history,
+    events,
+    bankCalls,
+    clientName: client?.name,
+    refunds: refunds.map((refund) => ({
+      id: refund.id,
+      amount: refund.amount,
+      currency: refund.currency,
+      detailedStatus: refund.detailed_status as DetailedStatus,
+      createdAt: refund.created_at,
+    })),
+  };
 }

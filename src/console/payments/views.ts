@@ -282,6 +282,7 @@ function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string 
         : html`${sender.currency === undefined ? 'Account' : `Account in ${sender.currency}`}<span class="detail">${sender.iban}</span>`
   }</dd>
 <dt>End-to-end id</dt><dd class="mono">${row.end_to_end_id}</dd>
+${row.refund_of === null ? '' : html`<dt>Refund of</dt><dd><a class="mono" href="/console/payments/${row.refund_of}">${row.refund_of}</a></dd>`}
 <dt>Client</dt><dd>${clientName ?? row.client_id}</dd>
 <dt>Bank</dt><dd>${bank ?? (row.provider_id === null ? 'Not chosen yet' : row.provider_id)}</dd>
 <dt>Bank’s payment id</dt><dd class="mono">${row.provider_payment_id ?? '—'}</dd>
@@ -298,6 +299,17 @@ function paymentDetails(row: PaymentRow): SafeHtml {
 <dt>Environment</dt><dd>${row.environment}</dd>
 <dt>Failure</dt><dd>${reasons.length === 0 ? '—' : html`<ul class="reasons">${reasons.map((reason) => html`<li><strong>${reason.code}</strong>: ${reason.message}</li>`)}</ul>`}</dd>
 </dl></section>`;
+}
+
+/** The payment's refunds (none: nothing shown), each with its amount, status and page. */
+function refundsSection(refunds: PaymentRecords['refunds']): SafeHtml | '' {
+  if (refunds.length === 0) return '';
+  return html`<section aria-labelledby="refunds"><h2 id="refunds">Refunds</h2><div class="card table-card"><table class="cards"><caption class="visually-hidden">Refunds of this payment, oldest first</caption>
+<thead><tr><th scope="col">Refund</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+<tbody>${refunds.map(
+    (refund) =>
+      html`<tr><td data-label="Refund"><a class="mono" href="/console/payments/${refund.id}">${refund.id}</a></td><td data-label="Amount" class="num">${money(refund.amount, refund.currency)}</td><td data-label="Status">${statusBadge(refund.detailedStatus)}</td><td data-label="Created">${timeTag(refund.createdAt)}</td></tr>`,
+  )}</tbody></table></div></section>`;
 }
 
 export interface PaymentPageView {
@@ -325,6 +337,7 @@ export function paymentPage(view: PaymentPageView): string {
 ${paymentFacts(row, recipient, records.clientName, view.bank)}
 ${paymentDetails(row)}
 </div>
+${refundsSection(records.refunds)}
 <section aria-labelledby="timeline"><h2 id="timeline">Status timeline</h2><div class="card">${timeline(records.history)}</div></section>
 ${bankCallsSection(records.bankCalls)}
 ${webhooksSection(row, records.events, viewer.csrfToken)}`,
