@@ -112,10 +112,15 @@ for (const kind of await testDatabaseKinds()) {
       const selected = await member.get(`/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}`);
       assert.equal(selected.status, 200);
       assert.match(selected.html, /no bank offers bulk payments here yet/);
-      assert.match(selected.html, /<meta http-equiv="refresh" content="5">/);
+      assert.doesNotMatch(selected.html, /http-equiv="refresh"/, 'still unless asked');
+      assert.match(selected.html, /Check every 5 seconds by itself/);
       assert.equal(selected.html.match(/>Approve<span/g)?.length, 2);
       assert.ok(selected.html.includes(`/console/refunds/${first.paymentId}/approve`));
       assert.ok(selected.html.includes(`/console/refunds/${second.paymentId}/approve`));
+
+      const following = await member.get(`/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}&follow=yes`);
+      assert.match(following.html, /<meta http-equiv="refresh" content="5">/);
+      assert.match(following.html, /Stop checking by itself/);
 
       const payment = await member.get(`/console/payments/${paymentId}`);
       assert.match(payment.html, /<h2 id="refunds">Refunds<\/h2>/);

@@ -11,12 +11,24 @@ import { waitFor } from './wait.js';
  * A payment at Hansa (embedded approach: the payer's credentials travel in the request, dave needs no one-time
  * code) that the service runs by itself until its detailed status is `until`; its id. dave holds 1000.00 EUR, so a
  * larger amount ends in PAYMENT_EXECUTION_FAILED. The app needs the workers and the fixtures' TEST_PASSWORD.
+ * `overrides`: other fields of the request (a recipient account a sandbox user holds, to refund from it).
  */
-export async function paidAtHansa(app: TestApp, client: TestClient, amount: number, until: string): Promise<string> {
+export async function paidAtHansa(
+  app: TestApp,
+  client: TestClient,
+  amount: number,
+  until: string,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   const response = await app.request('/api/v1/ob/payments', {
     method: 'POST',
     token: await client.token(),
-    json: paymentRequest({ amount, provider: { id: BANKS.hansa }, sender: { credentials: { id: 'dave', password: TEST_PASSWORD } } }),
+    json: paymentRequest({
+      amount,
+      provider: { id: BANKS.hansa },
+      sender: { credentials: { id: 'dave', password: TEST_PASSWORD } },
+      ...overrides,
+    }),
   });
   assert.equal(response.status, 201);
   const { paymentId } = (await response.json()) as { paymentId: string };

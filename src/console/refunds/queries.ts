@@ -36,6 +36,8 @@ export interface RefundRow {
   readonly detailedStatus: DetailedStatus;
   /** The payer of the refunded payment: the refund's recipient. */
   readonly payerName: string;
+  /** The refund's `reference`: the remittance information the payer's statement shows. */
+  readonly reference: string;
   readonly endToEndId: string;
   readonly createdAt: string;
 }
@@ -47,7 +49,7 @@ export interface RefundListPage {
 
 type RefundColumns = Pick<
   Database['payments'],
-  'id' | 'client_id' | 'refund_of' | 'amount' | 'currency' | 'detailed_status' | 'recipient' | 'end_to_end_id' | 'created_at'
+  'id' | 'client_id' | 'refund_of' | 'amount' | 'currency' | 'detailed_status' | 'recipient' | 'remittance' | 'end_to_end_id' | 'created_at'
 >;
 
 const COLUMNS = [
@@ -58,6 +60,7 @@ const COLUMNS = [
   'currency',
   'detailed_status',
   'recipient',
+  'remittance',
   'end_to_end_id',
   'created_at',
 ] as const;
@@ -71,6 +74,7 @@ function refundRow(row: RefundColumns): RefundRow {
     currency: row.currency,
     detailedStatus: row.detailed_status as DetailedStatus,
     payerName: (JSON.parse(row.recipient) as { name?: string }).name ?? '',
+    reference: (JSON.parse(row.remittance) as { value?: string }).value ?? '',
     endToEndId: row.end_to_end_id,
     createdAt: row.created_at,
   };
@@ -118,18 +122,6 @@ export async function visibleRefunds(db: Kysely<Database>, ids: readonly string[
   if (clientScope !== undefined) query = query.where('client_id', '=', clientScope);
   const found = new Map((await query.execute()).map((row) => [row.id, refundRow(row)]));
   return wanted.flatMap((id) => found.get(id) ?? []);
-}
-
-/** The refunds of a payment, oldest first (failed ones too), for its page. */
-export async function refundsOfPayment(db: Kysely<Database>, paymentId: string): Promise<RefundRow[]> {
-  const rows = await db
-    .selectFrom('payments')
-    .select([...COLUMNS])
-    .where('refund_of', '=', paymentId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(refundRow);
 }
 
 /**

@@ -19,7 +19,9 @@ import { approvalPage, refundListPage } from './views.js';
 const PAGE_SIZE = 50;
 
 const ListRoute = { querystring: Type.Object({ show: Type.Optional(QueryText), after: Type.Optional(QueryText) }) };
-const ApproveSelectedRoute = { querystring: Type.Object({ refund: Type.Optional(Repeated(QueryText)) }) };
+const ApproveSelectedRoute = {
+  querystring: Type.Object({ refund: Type.Optional(Repeated(QueryText)), follow: Type.Optional(QueryText) }),
+};
 const ApproveOneRoute = { params: Type.Object({ refundId: IdParam }), querystring: NoQuery };
 
 async function showRefunds(services: ConsoleServices, request: RequestOf<typeof ListRoute>, reply: FastifyReply): Promise<FastifyReply> {
@@ -50,7 +52,7 @@ async function showApproval(
 ): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const refunds = await visibleRefunds(services.db, allValues(request.query.refund), viewer.clientScope);
-  return sendPage(reply, approvalPage({ viewer, navigation: services.navigation, refunds }));
+  return sendPage(reply, approvalPage({ viewer, navigation: services.navigation, refunds, following: request.query.follow === 'yes' }));
 }
 
 /**

@@ -1,0 +1,159 @@
+/**
+ * Two refunds approved from the console in Chromium (docs/console.md, "Refunds"): dave pays the merchant at Hansa;
+ * the merchant makes two refunds of it through the API; a member of the merchant selects both on the Refunds page and
+ * approves them one after another, each in its own tab through the hosted flow at Rheinland (alice holds the
+ * merchant's account there); the approval page, reloading itself, shows both COMPLETED. Screenshots under /tmp; axe-core
+ * finds no violation on the Refunds pages at 1280×800 and 390×844.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { consoleUsers, PASSWORD } from '../console/console-http.js';
+import { testDatabaseKinds } from '../helpers/databases.js';
+import { paidAtHansa } from '../helpers/sandbox-payments.js';
+import { waitFor } from '../helpers/wait.js';
+import {
+  type AxeFinding,
+  axeViolationsAtViewports,
+  browserSkip,
+  launchBrowser,
+  signInToConsole,
+  startAll,
+  VIEWPORTS,
+} from './browser-harness.js';
+import { TEST_PASSWORD, startFlowHarness, type FlowHarness } from './flow-harness.js';
+
+const [sqlite] = await testDatabaseKinds();
+
+/** alice's account at the sandbox banks: the merchant's, which the payment is paid into and the refunds paid from. */
+const MERCHANT_IBAN = 'DE54500105171000007919';
+
+/** The approver authorises the refund open in `tab` at Rheinland, as alice, up to our outcome page. */
+async function approveAtRheinland(tab: Page): Promise<void> {
+  await tab.getByRole('heading', { name: 'Choose your bank' }).waitFor();
+  await tab.getByRole('button', { name: /Rheinland Sandbox Bank/ }).click();
+  await tab.getByLabel('User ID').fill('alice');
+  await tab.getByLabel('Password').fill(TEST_PASSWORD);
+  await tab.getByRole('button', { name: 'Log in' }).click();
+  await tab
+    .getByRole('button', { name: /^(Approve|Continue)$/ })
+    .first()
+    .click();
+  const otp = tab.getByLabel('One-time code');
+  if (!(await otp.isVisible()))
+    await tab
+      .getByRole('button', { name: /^(Approve|Continue)$/ })
+      .first()
+      .click();
+  await otp.fill('123456');
+  await tab.getByRole('button', { name: 'Confirm' }).click();
+  await tab.getByRole('heading', { name: /^(Payment complete|Refund complete|Your bank is processing the (payment|refund))$/ }).waitFor();
+}
+
+describe('refunds approved one after another from the console', { skip: browserSkip }, () => {
+  let flow: FlowHarness;
+  let browser: Browser;
+  let context: BrowserContext | undefined;
+  const findings: AxeFinding[] = [];
+
+  before(async () => {
+    assert.ok(sqlite);
+    [flow, browser] = await startAll([
+      startFlowHarness(sqlite, { BANK_STATUS_POLL_BASE_MS: '100', BANK_STATUS_POLL_MAX_MS: '300' }),
+      launchBrowser(),
+    ]);
+    await consoleUsers(flow.app).create({
+      email: 'rita@acme.example',
+      name: 'Rita Refunds',
+      role: 'member',
+      clientId: flow.client.clientId,
+      password: PASSWORD,
+    });
+  });
+  after(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close();
+    await flow?.close();
+  });
+
+  it('selects two refunds, approves each at the bank in its own tab, and sees both COMPLETED', async () => {
+    const token = await flow.client.token();
+    const paymentId = await paidAtHansa(flow.app, flow.client, 25, 'PAYMENT_EXECUTION_COMPLETED', {
+      recipient: {
+        account: { number: { type: 'IBAN', value: MERCHANT_IBAN } },
+        name: 'Acme GmbH',
+        address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
+      },
+    });
+    await waitFor('the payer known', async () => {
+      const row = await flow.app.database.db.selectFrom('payments').select('payer').where('id', '=', paymentId).executeTakeFirstOrThrow();
+      return row.payer === null ? undefined : true;
+    });
+    const refunds: string[] = [];
+    for (const amount of ['5.00', '7.50']) {
+      const response = await flow.app.request(`/api/v1/ob/payments/${paymentId}/refunds`, {
+        method: 'POST',
+        token,
+        json: {
+          amount,
+          reference: `Refund order 1001 part ${refunds.length + 1}`,
+          metadata: { redirectUri: 'https://merchant.example/refunds/done', endToEndId: `refund-${randomUUID()}` },
+        },
+      });
+      const body = await response.text();
+      assert.equal(response.status, 201, body);
+      refunds.push((JSON.parse(body) as { paymentId: string }).paymentId);
+    }
+
+    context = await browser.newContext({ viewport: VIEWPORTS[0], locale: 'en-GB' });
+    const page = await context.newPage();
+    await signInToConsole(page, flow.app.baseUrl, 'rita@acme.example');
+    await page.getByRole('link', { name: 'Refunds' }).click();
+    await page.waitForURL(/\/console\/refunds$/);
+    findings.push(...(await axeViolationsAtViewports(page)));
+    await page.screenshot({ path: '/tmp/console-refunds-awaiting.png', fullPage: true });
+    await page.getByRole('checkbox', { name: /5\.00 EUR/ }).check();
+    await page.getByRole('checkbox', { name: /7\.50 EUR/ }).check();
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+    await page.waitForURL(/\/console\/refunds\/approve\?/);
+    findings.push(...(await axeViolationsAtViewports(page)));
+    await page.screenshot({ path: '/tmp/console-refunds-approve-before.png', fullPage: true });
+
+    // The page stands still until asked; the approver asks it to follow the refunds.
+    await page.getByRole('link', { name: /^Check every \d+ seconds by itself$/ }).click();
+    await page.waitForURL(/follow=yes/);
+    const rows = page.locator('tbody tr');
+    assert.equal(await rows.count(), 2);
+    for (const amount of ['5.00 EUR', '7.50 EUR']) {
+      const row = rows.filter({ hasText: amount });
+      const [tab] = await Promise.all([context.waitForEvent('page'), row.getByRole('link', { name: /^Approve/ }).click()]);
+      await approveAtRheinland(tab);
+      await tab.close();
+      // The page reloads itself while a refund is under way; the row shows the bank's outcome.
+      await waitFor(
+        `the ${amount} refund completed on the page`,
+        async () => ((await row.innerText()).includes('Completed') ? true : undefined),
+        60_000,
+        250,
+      );
+    }
+    for (const refundId of refunds) await flow.waitFor(refundId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
+    assert.equal(await page.locator('tbody tr .badge.completed').count(), 2);
+    assert.match(await page.locator('main').innerText(), /no bank offers bulk payments here yet/);
+    assert.equal(await page.locator('meta[http-equiv="refresh"]').count(), 0, 'nothing under way: the page stops reloading');
+    await page.screenshot({ path: '/tmp/console-refunds-approve-after.png', fullPage: true });
+
+    await page.goto(`${flow.app.baseUrl}/console/payments/${paymentId}`);
+    const listed = page.locator('section[aria-labelledby="refunds"] tbody tr');
+    assert.equal(await listed.count(), 2);
+    assert.equal(await listed.locator('.badge.completed').count(), 2);
+    await page.screenshot({ path: '/tmp/console-refunds-payment.png', fullPage: true });
+    await page.goto(`${flow.app.baseUrl}/console/refunds`);
+    assert.match(await page.locator('main').innerText(), /No refunds awaiting approval/);
+  });
+
+  it('found no accessibility violation of any impact on the Refunds pages', () => {
+    assert.deepEqual(findings, []);
+  });
+});
