@@ -178,6 +178,7 @@ figure.chart th,figure.chart td{padding:.5rem .5rem}
 @media (max-width:40rem){figure.chart th,figure.chart td{padding:.5rem .3125rem}}
 figure.chart tbody th{color:#111827;background:#fff;font-size:.875rem}
 figure.chart th .hint{font-weight:400}
+.table-wrap + .actions{margin-top:1rem}
 .tabs ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;padding:0;margin:0 0 1rem}
 .tabs a{display:inline-block;padding:.5rem 0}
 .tabs a[aria-current]{font-weight:700;color:inherit;text-decoration:none;border-bottom:3px solid #2563eb}

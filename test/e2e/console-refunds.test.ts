@@ -113,6 +113,9 @@ describe('refunds approved one after another from the console', { skip: browserS
     await page.waitForURL(/\/console\/refunds$/);
     findings.push(...(await axeViolationsAtViewports(page)));
     await page.screenshot({ path: '/tmp/console-refunds-awaiting.png', fullPage: true });
+    await page.setViewportSize(VIEWPORTS[1]);
+    await page.screenshot({ path: '/tmp/console-refunds-awaiting-phone.png', fullPage: true });
+    await page.setViewportSize(VIEWPORTS[0]);
     await page.getByRole('checkbox', { name: /5\.00 EUR/ }).check();
     await page.getByRole('checkbox', { name: /7\.50 EUR/ }).check();
     await page.getByRole('button', { name: 'Approve selected' }).click();

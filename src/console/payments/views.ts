@@ -304,7 +304,7 @@ function paymentDetails(row: PaymentRow): SafeHtml {
 /** The payment's refunds (none: nothing shown), each with its amount, status and page. */
 function refundsSection(refunds: PaymentRecords['refunds']): SafeHtml | '' {
   if (refunds.length === 0) return '';
-  return html`<section aria-labelledby="refunds"><h2 id="refunds">Refunds</h2><div class="card table-card"><table class="cards"><caption class="visually-hidden">Refunds of this payment, oldest first</caption>
+  return html`<section aria-labelledby="refunds"><h2 id="refunds">Refunds</h2><div class="table-wrap"><table class="cards"><caption class="visually-hidden">Refunds of this payment, oldest first</caption>
 <thead><tr><th scope="col">Refund</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
 <tbody>${refunds.map(
     (refund) =>

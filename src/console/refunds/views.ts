@@ -54,14 +54,14 @@ export function refundListPage(view: RefundListView): string {
             ? html`Every refund has been approved at the bank or has ended. <a href="/console/refunds?show=all">Show all refunds</a>.`
             : 'A refund appears here when it is made through the API (POST /api/v1/ob/payments/{id}/refunds).',
         )
-      : html`<form method="get" action="/console/refunds/approve"><div class="card table-card"><table class="cards"><caption>${view.awaiting ? 'Refunds awaiting approval' : 'Refunds'}, newest first</caption>
+      : html`<form method="get" action="/console/refunds/approve"><div class="table-wrap"><table class="cards"><caption class="visually-hidden">${view.awaiting ? 'Refunds awaiting approval' : 'Refunds'}, newest first</caption>
 <thead><tr><th scope="col">Select</th><th scope="col">Refund</th><th scope="col">Refunded payment</th><th scope="col">Amount</th><th scope="col">Payer</th><th scope="col">Status</th>${operator ? html`<th scope="col">Client</th>` : ''}<th scope="col">Created</th><th scope="col">Approval</th></tr></thead>
 <tbody>${view.rows.map((row) => {
           const awaiting = isAwaitingApproval(row.detailedStatus);
           return html`<tr>
 <td data-label="Select">${awaiting ? html`<input type="checkbox" name="refund" value="${row.id}" aria-label="Select the refund of ${money(row.amount, row.currency)} to ${row.payerName}">` : ''}</td>
 <td data-label="Refund"><a href="/console/payments/${row.id}">${row.reference}</a></td>
-<td data-label="Refunded payment"><a href="/console/payments/${row.refundOf}" class="mono">${shortId(row.refundOf)}</a></td>
+<td data-label="Of payment"><a href="/console/payments/${row.refundOf}" class="mono">${shortId(row.refundOf)}</a></td>
 <td data-label="Amount" class="num">${money(row.amount, row.currency)}</td>
 <td data-label="Payer">${row.payerName}</td>
 <td data-label="Status">${statusBadge(row.detailedStatus)}</td>
@@ -123,12 +123,12 @@ export function approvalPage(view: ApprovalView): string {
     view.refunds.length === 0
       ? emptyState('No refunds selected', html`Select refunds awaiting approval on the <a href="/console/refunds">Refunds</a> page.`)
       : html`<p>Your bank authorises each refund on its own: no bank offers bulk payments here yet. Approve them one after another; each opens your bank in a new tab.${refreshing ? ` This page checks their status every ${APPROVAL_REFRESH_SECONDS} seconds.` : ''}</p>
-<div class="card table-card"><table class="cards"><caption>Selected refunds</caption>
+<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Selected refunds</caption>
 <thead><tr><th scope="col">Refund</th><th scope="col">Refunded payment</th><th scope="col">Amount</th><th scope="col">Payer</th><th scope="col">Status</th><th scope="col">Approval</th></tr></thead>
 <tbody>${view.refunds.map(
           (refund) => html`<tr>
 <td data-label="Refund"><a href="/console/payments/${refund.id}">${refund.reference}</a></td>
-<td data-label="Refunded payment"><a href="/console/payments/${refund.refundOf}" class="mono">${shortId(refund.refundOf)}</a></td>
+<td data-label="Of payment"><a href="/console/payments/${refund.refundOf}" class="mono">${shortId(refund.refundOf)}</a></td>
 <td data-label="Amount" class="num">${money(refund.amount, refund.currency)}</td>
 <td data-label="Payer">${refund.payerName}</td>
 <td data-label="Status">${statusBadge(refund.detailedStatus)}</td>
