@@ -6,6 +6,7 @@
  */
 import type { Connectors } from '../../src/connectors/index.js';
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { loadSandboxFixtures, type SandboxFixtures } from '@openpis/sandbox-bank';
@@ -183,3 +184,25 @@ export const PLAIN_TO_REGISTRATION = [
   'PAYMENT_REGISTRATION_PENDING',
   'PAYMENT_CONSENT_REQUIRED_CHECK_PENDING',
 ];
+
+/**
+ * On a Berlin Group sandbox bank's own pages (Rheinland and its like): logs in as `psuId`, approves (past the account or
+ * method step a bank shows first) and confirms with the sandbox's one-time code; the bank then sends the browser back.
+ */
+export async function approveAtSandboxBank(page: Page, psuId: string, password: string = TEST_PASSWORD): Promise<void> {
+  await page.getByLabel('User ID').fill(psuId);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page
+    .getByRole('button', { name: /^(Approve|Continue)$/ })
+    .first()
+    .click();
+  const otp = page.getByLabel('One-time code');
+  if (!(await otp.isVisible()))
+    await page
+      .getByRole('button', { name: /^(Approve|Continue)$/ })
+      .first()
+      .click();
+  await otp.fill('123456');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+}

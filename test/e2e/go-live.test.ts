@@ -33,6 +33,7 @@ import { freePort } from '../helpers/test-app.js';
 import { WAIT_BOUND_MS } from '../helpers/wait.js';
 import { ORG_ID, startStrictWorld, type StrictWorld } from '../bank-onboarding/strict-world.js';
 import { browserSkip, launchBrowser } from './browser-harness.js';
+import { approveAtSandboxBank } from './flow-harness.js';
 
 /** The live entries' ids: banks an operator adds, not the sandbox catalogue's. */
 const BERLIN_GROUP_LIVE = 'c0ffee00-0000-4000-8000-00000000b601';
@@ -303,21 +304,7 @@ describe('going live: openpis in production over HTTPS against a strict stand-al
     assert.ok(await page.getByText(REGULATORY_STATEMENT).isVisible());
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL((url) => url.origin === new URL(world.sandboxUrl).origin);
-    await page.getByLabel('User ID').fill('alice');
-    await page.getByLabel('Password').fill(SANDBOX_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page
-      .getByRole('button', { name: /^(Approve|Continue)$/ })
-      .first()
-      .click();
-    const otp = page.getByLabel('One-time code');
-    if (!(await otp.isVisible()))
-      await page
-        .getByRole('button', { name: /^(Approve|Continue)$/ })
-        .first()
-        .click();
-    await otp.fill('123456');
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    await approveAtSandboxBank(page, 'alice', SANDBOX_PASSWORD);
     await backAtShop(page, paymentId, 'berlin-group');
     assert.equal(await waitForStatus(paymentId, 'PAYMENT_EXECUTION_COMPLETED'), 'COMPLETED');
     await page.context().close();

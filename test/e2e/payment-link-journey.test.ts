@@ -22,7 +22,7 @@ import {
   startAll,
   startShop,
 } from './browser-harness.js';
-import { TEST_PASSWORD, startFlowHarness, type FlowHarness } from './flow-harness.js';
+import { approveAtSandboxBank, startFlowHarness, type FlowHarness } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -90,21 +90,7 @@ describe('payment links in a browser', { skip: browserSkip }, () => {
     await page.getByRole('button', { name: 'Continue to pay' }).click();
     await page.getByRole('heading', { name: 'Choose your bank' }).waitFor();
     await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).click();
-    await page.getByLabel('User ID').fill('alice');
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page
-      .getByRole('button', { name: /^(Approve|Continue)$/ })
-      .first()
-      .click();
-    const otp = page.getByLabel('One-time code');
-    if (!(await otp.isVisible()))
-      await page
-        .getByRole('button', { name: /^(Approve|Continue)$/ })
-        .first()
-        .click();
-    await page.getByLabel('One-time code').fill('123456');
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    await approveAtSandboxBank(page, 'alice');
     await page.getByRole('heading', { name: /^(Payment complete|Your bank is processing the payment)$/ }).waitFor();
     await page.getByRole('link', { name: /^Continue to / }).click();
     await page.waitForURL((url) => url.pathname === '/return');

@@ -12,7 +12,7 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { paymentRequest } from '../helpers/payment-requests.js';
 import { waitFor } from '../helpers/wait.js';
 import { browserSkip, launchBrowser, openPage, type Shop, startAll, startShop } from './browser-harness.js';
-import { BANKS, TEST_PASSWORD, startFlowHarness, type FlowHarness } from './flow-harness.js';
+import { BANKS, TEST_PASSWORD, approveAtSandboxBank, startFlowHarness, type FlowHarness } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -101,22 +101,7 @@ describe('a refund approved by the merchant in a browser', { skip: browserSkip }
     await page.getByRole('button', { name: /Rheinland Sandbox Bank/ }).click();
 
     // Rheinland's redirect pages: alice logs in and approves the transfer from the merchant's account.
-    await page.getByLabel('User ID').fill('alice');
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.screenshot({ path: '/tmp/refund-approver-at-bank.png', fullPage: true });
-    await page
-      .getByRole('button', { name: /^(Approve|Continue)$/ })
-      .first()
-      .click();
-    const otp = page.getByLabel('One-time code');
-    if (!(await otp.isVisible()))
-      await page
-        .getByRole('button', { name: /^(Approve|Continue)$/ })
-        .first()
-        .click();
-    await page.getByLabel('One-time code').fill('123456');
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    await approveAtSandboxBank(page, 'alice');
     await page
       .getByRole('heading', { name: /^(Payment complete|Refund complete|Your bank is processing the (payment|refund))$/ })
       .waitFor();

@@ -19,7 +19,7 @@ import {
   startAll,
   startShop,
 } from './browser-harness.js';
-import { TEST_PASSWORD, startFlowHarness, type FlowHarness } from './flow-harness.js';
+import { TEST_PASSWORD, approveAtSandboxBank, startFlowHarness, type FlowHarness } from './flow-harness.js';
 
 const [sqlite] = await testDatabaseKinds();
 
@@ -63,23 +63,6 @@ describe('paying with another bank in a browser', { skip: browserSkip }, () => {
   }
 
   /** The sandbox bank's redirect pages: log in, approve, one-time code. */
-  async function approveAtBank(page: Page, psuId: string): Promise<void> {
-    await page.getByLabel('User ID').fill(psuId);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page
-      .getByRole('button', { name: /^(Approve|Continue)$/ })
-      .first()
-      .click();
-    const otp = page.getByLabel('One-time code');
-    if (!(await otp.isVisible()))
-      await page
-        .getByRole('button', { name: /^(Approve|Continue)$/ })
-        .first()
-        .click();
-    await page.getByLabel('One-time code').fill('123456');
-    await page.getByRole('button', { name: 'Confirm' }).click();
-  }
 
   it('fails for lack of funds at one bank, then pays with another and completes', async () => {
     const endToEndId = `order-${Date.now()}`;
@@ -113,7 +96,7 @@ describe('paying with another bank in a browser', { skip: browserSkip }, () => {
     await page.getByRole('heading', { name: 'Choose your bank' }).waitFor();
     assert.notEqual(new URL(page.url()).pathname, new URL(redirectUrl).pathname, 'the retry has a link of its own');
     await page.getByRole('button', { name: 'Pay with Rheinland Sandbox Bank' }).click();
-    await approveAtBank(page, 'alice');
+    await approveAtSandboxBank(page, 'alice');
 
     await page.getByRole('heading', { name: /^(Payment complete|Your bank is processing the payment)$/ }).waitFor();
     await page.getByRole('link', { name: /^Continue to / }).click();
