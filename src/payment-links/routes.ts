@@ -1,13 +1,13 @@
 /** Payment link endpoints: creation, the link resource, the list of links and deactivation (docs/api-decisions.md). */
 import type { Static } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
-import { INVALID_CURSOR_MESSAGE, type CursorCodec } from '../http/cursor.js';
+import type { CursorCodec } from '../http/cursor.js';
+import { newestFirstPage, newestFirstPosition } from '../http/newest-first-page.js';
 import { ErrorResponses, jsonResponse } from '../http/error-schemas.js';
 import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
 import type { App } from '../http/fastify-types.js';
 import { queryStringValidator, splitCommaLists } from '../http/query-string.js';
 import type { CatalogueView } from '../providers/catalogue.js';
-import type { LinkListPosition } from '../flow/payment-link-store.js';
 import { paymentLinkView, type PaymentLinkService } from './payment-link-service.js';
 import {
   PAYMENT_LINK_LIST_DEFAULT_LIMIT,
@@ -30,22 +30,9 @@ export interface PaymentLinkRoutesOptions {
 }
 
 const bearer = [{ bearerAuth: [] }];
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
-}
-
-/** The position a links cursor carries: the last link of the previous page (the payments list's rules). */
-function linkListPosition(cursors: CursorCodec, clientId: string, cursor: string): LinkListPosition {
-  const position = cursors.decode('payment-links', clientId, cursor);
-  const createdAt = position?.createdAt;
-  const id = position?.id;
-  if (typeof createdAt !== 'string' || !ISO_UTC.test(createdAt) || typeof id !== 'string' || !UUID.test(id)) {
-    throw new ValidationError([INVALID_CURSOR_MESSAGE('cursor')]);
-  }
-  return { createdAt, id };
 }
 
 function listFilter(query: Static<typeof PaymentLinkListQuerySchema>) {
@@ -116,18 +103,13 @@ export function registerPaymentLinkRoutes(app: App, options: PaymentLinkRoutesOp
     async (request) => {
       const client = callerOf(request);
       const limit = request.query.limit ?? PAYMENT_LINK_LIST_DEFAULT_LIMIT;
-      const position = request.query.cursor === undefined ? undefined : linkListPosition(cursors, client.clientId, request.query.cursor);
-      // One more than the page: whether it exists decides between a next cursor and null.
+      const position =
+        request.query.cursor === undefined
+          ? undefined
+          : newestFirstPosition(cursors, 'payment-links', client.clientId, request.query.cursor);
       const found = await links.list(client, listFilter(request.query), limit + 1, position);
-      const page = found.slice(0, limit);
-      const last = page[page.length - 1];
-      return {
-        items: page.map((link) => paymentLinkView(link, baseUrl)),
-        nextCursor:
-          found.length > limit && last !== undefined
-            ? cursors.encode('payment-links', client.clientId, { createdAt: last.createdAt, id: last.id })
-            : null,
-      };
+      const { page, nextCursor } = newestFirstPage(found, limit, cursors, 'payment-links', client.clientId);
+      return { items: page.map((link) => paymentLinkView(link, baseUrl)), nextCursor };
     },
   );
 

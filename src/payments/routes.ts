@@ -4,8 +4,9 @@ import { Type, type Static } from 'typebox';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { DETAILED_STATUSES, topLevelStatus } from '../domain/detailed-status.js';
 import type { Payment } from '../domain/payment.js';
-import type { PaymentListFilter, PaymentListPosition } from './payment-repository.js';
-import { INVALID_CURSOR_MESSAGE, type CursorCodec } from '../http/cursor.js';
+import type { PaymentListFilter } from './payment-repository.js';
+import type { CursorCodec } from '../http/cursor.js';
+import { newestFirstPage, newestFirstPosition } from '../http/newest-first-page.js';
 import { queryStringValidator, splitCommaLists } from '../http/query-string.js';
 import { initialStatus } from '../domain/transitions.js';
 import { ApiError, UNSUPPORTED_MEDIA_TYPE_MESSAGE, ValidationError } from '../http/errors.js';
@@ -130,20 +131,6 @@ function paymentListFilter(query: Static<typeof PaymentListQuerySchema>): Paymen
   };
 }
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The position a payments cursor carries: the last payment of the previous page. */
-function paymentListPosition(cursors: CursorCodec, clientId: string, cursor: string): PaymentListPosition {
-  const position = cursors.decode('payments', clientId, cursor);
-  const createdAt = position?.createdAt;
-  const id = position?.id;
-  if (typeof createdAt !== 'string' || !ISO_UTC.test(createdAt) || typeof id !== 'string' || !UUID.test(id)) {
-    throw new ValidationError([INVALID_CURSOR_MESSAGE('cursor')]);
-  }
-  return { createdAt, id };
-}
-
 export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): void {
   const { auth, payments, catalogue, baseUrl, metrics, cursors } = options;
 
@@ -248,19 +235,15 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
     async (request) => {
       const client = callerOf(request);
       const limit = request.query.limit ?? PAYMENT_LIST_DEFAULT_LIMIT;
-      const position = request.query.cursor === undefined ? undefined : paymentListPosition(cursors, client.clientId, request.query.cursor);
-      // One more than the page: whether it exists decides between a next cursor and null.
+      const position =
+        request.query.cursor === undefined ? undefined : newestFirstPosition(cursors, 'payments', client.clientId, request.query.cursor);
       const found = await payments.list(client, paymentListFilter(request.query), limit + 1, position);
-      const page = found.slice(0, limit);
-      const last = page[page.length - 1];
+      const { page, nextCursor } = newestFirstPage(found, limit, cursors, 'payments', client.clientId);
       const ids = page.map((payment) => payment.id);
       const [retries, refunds] = await Promise.all([payments.retriesOf(client, ids), payments.refundsOf(client, ids)]);
       return {
         items: page.map((payment) => paymentResourceView(payment, catalogue, baseUrl, retries.get(payment.id), refunds.get(payment.id))),
-        nextCursor:
-          found.length > limit && last !== undefined
-            ? cursors.encode('payments', client.clientId, { createdAt: last.createdAt, id: last.id })
-            : null,
+        nextCursor,
       };
     },
   );
