@@ -76,7 +76,6 @@ export class PaymentService {
   ): Promise<CreatedPayment> {
     const { request } = valid;
     const now = this.now();
-    const at = now.toISOString();
     // Credentials never reach storage (decisions §7): login id and password are dropped here; when they came
     // with the request, the route hands them to the flow engine for the bank calls of this same request.
     const { credentials: _credentials, ...senderRest } = request.sender ?? {};
@@ -106,21 +105,12 @@ export class PaymentService {
       psuIpAddress: request.metadata.psuIpAddress,
       psuUserAgent: request.metadata.psuUserAgent,
       locale: locale ?? null,
-      flowToken: randomBytes(32).toString('base64url'),
-      providerPaymentId: null,
-      detailedStatus: initialStatus(valid.mode),
-      failureReasons: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-      flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
-      flowState: null,
+      ...this.freshFlow(valid.mode, now),
       retryOf: null,
       // Hosted mode offers another bank after a failure another bank could avoid unless the client said no; custom
       // mode (the client chose the bank) only when the client asked for it.
       retryAllowed: request.metadata.retryWithAnotherBank ?? valid.mode === 'hosted',
       refundOf: null,
-      payer: null,
       paymentLinkId: null,
     };
     // The expiry job is born with the payment, so an abandoned flow fails even if the payer never shows up.
@@ -148,7 +138,6 @@ export class PaymentService {
     const earlier = await this.payments.findRetryOf(failed.clientId, failed.id);
     if (earlier !== undefined) return { kind: 'existing', payment: earlier };
     const now = this.now();
-    const at = now.toISOString();
     const payment: Payment = {
       ...failed,
       id: newRecordId(),
@@ -156,21 +145,12 @@ export class PaymentService {
       mode: 'hosted',
       providerId: null,
       sender: failed.sender?.address === undefined ? null : { address: failed.sender.address },
-      flowToken: randomBytes(32).toString('base64url'),
-      providerPaymentId: null,
-      detailedStatus: initialStatus('hosted'),
-      failureReasons: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-      flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
-      flowState: null,
+      ...this.freshFlow('hosted', now),
       retryOf: failed.id,
       retryAllowed: failed.retryAllowed,
       // Refunds are never retried (they are created with retryAllowed false): a retry is not a refund, so it never
       // escapes the refunds' sum rule (docs/api-decisions.md, "Refunds").
       refundOf: null,
-      payer: null,
       // A retry of a link's payment is the link's too: its completion pays the link.
       paymentLinkId: failed.paymentLinkId,
     };
@@ -229,7 +209,6 @@ export class PaymentService {
     const iban = payer.account.value;
     const result = await this.payments.createRefund(original, requestedAmount, (amount) => {
       const now = this.now();
-      const at = now.toISOString();
       const refund: Payment = {
         id: newRecordId(),
         clientId: client.clientId,
@@ -255,22 +234,13 @@ export class PaymentService {
         psuIpAddress: requester.ipAddress,
         psuUserAgent: requester.userAgent,
         locale: locale ?? null,
-        flowToken: randomBytes(32).toString('base64url'),
-        providerPaymentId: null,
-        detailedStatus: initialStatus('hosted'),
-        failureReasons: null,
-        version: 1,
-        createdAt: at,
-        updatedAt: at,
-        flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
-        flowState: null,
+        ...this.freshFlow('hosted', now),
         retryOf: null,
         // A failed refund is not retried with another bank: the approver asks for a new refund, whose insert checks
         // the sum again.
         retryAllowed: false,
         refundOf: original.id,
         paymentLinkId: null,
-        payer: null,
       };
       return { refund, jobs: [{ kind: 'flow-expiry', runAt: refund.flowExpiresAt }] };
     });
@@ -285,6 +255,41 @@ export class PaymentService {
           `${result.remaining} ${original.currency} is left to refund of payment ${original.id} (${original.amount} ${original.currency} less its refunds not failed)`,
         );
     }
+  }
+
+  /**
+   * What every new payment's flow starts with: a fresh flow token, the first status of its mode, no bank reference or
+   * payer yet, and its deadline from `now`.
+   */
+  private freshFlow(
+    mode: Payment['mode'],
+    now: Date,
+  ): Pick<
+    Payment,
+    | 'flowToken'
+    | 'providerPaymentId'
+    | 'detailedStatus'
+    | 'failureReasons'
+    | 'version'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'flowExpiresAt'
+    | 'flowState'
+    | 'payer'
+  > {
+    const at = now.toISOString();
+    return {
+      flowToken: randomBytes(32).toString('base64url'),
+      providerPaymentId: null,
+      detailedStatus: initialStatus(mode),
+      failureReasons: null,
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+      flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
+      flowState: null,
+      payer: null,
+    };
   }
 
   /** For each of the client's payments given, its refunds, oldest first (`refunds` of the resource). */
