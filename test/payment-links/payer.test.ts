@@ -345,4 +345,31 @@ for (const kind of kinds)
       const unknown = await new Browser('x').get(`${flow.app.baseUrl}/link/AAAAAAAAAAAAAAAAAAAAAA`);
       assert.equal(unknown.status, 404);
     });
+
+    it('delivers a closed link’s event as a signed webhook: deactivated, and expired', async () => {
+      const hooks = { redirectUri: 'https://merchant.example/return', webhookUrl: `${receiver.origin}/hooks` };
+      const deactivated = await createLink({ metadata: hooks });
+      const answer = await flow.app.request(`/api/v1/ob/payment-links/${deactivated.paymentLinkId}/deactivate`, { method: 'POST', token });
+      assert.equal(answer.status, 200);
+      const expired = await createLink({ metadata: hooks, expiresAt: new Date(Date.now() + 1500).toISOString() });
+      for (const [link, type, status] of [
+        [deactivated, 'payment_link.deactivated', 'DEACTIVATED'],
+        [expired, 'payment_link.expired', 'EXPIRED'],
+      ] as const) {
+        const delivery = await waitFor(`the ${type} webhook`, () =>
+          receiver.requests.find(
+            (request) => request.path === '/hooks' && request.body.includes(link.paymentLinkId) && request.body.includes(type),
+          ),
+        );
+        const verified = new Webhook(flow.client.webhookSecret).verify(delivery.body, {
+          'webhook-id': String(delivery.headers['webhook-id']),
+          'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+          'webhook-signature': String(delivery.headers['webhook-signature']),
+        }) as { type: string; data: Record<string, unknown> };
+        assert.equal(verified.type, type);
+        assert.equal(verified.data['paymentLinkId'], link.paymentLinkId);
+        assert.equal(verified.data['status'], status);
+        assert.equal(verified.data['paymentId'], undefined, 'only a paid link names a payment');
+      }
+    });
   });
