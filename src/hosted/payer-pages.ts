@@ -11,7 +11,7 @@ import { isWaiting, type ActionOutcome, type FlowEngine, type InputError, type N
 import { flowStateOf } from '../flow/flow-state.js';
 import { sha256, type HandoverStore } from '../flow/handovers.js';
 import { isSupportedLocale, type Locale } from '../i18n/locale.js';
-import { translator } from '../i18n/messages.js';
+import { translator, type Translate } from '../i18n/messages.js';
 import { actorOf, queryText, requestLocale, sendPage } from './answers.js';
 import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
 import { brandStylesheetPath } from './layout/styles.js';
@@ -158,7 +158,7 @@ export class PayerPages {
     const pageKey = flowStateOf(payment).page?.key ?? '';
     return {
       locale,
-      t: translator(locale),
+      t: pageTranslator(locale, payment),
       flowUrl: `/pay/${payment.flowToken}`,
       csrf: (action) => csrfToken(pageKey, action),
       summary: this.summaryOf(payment, merchant),
@@ -255,6 +255,14 @@ function approverOf(request: FastifyRequest, payment: Payment): { psu?: { ipAddr
       userAgent: typeof userAgent === 'string' && userAgent !== '' ? userAgent.slice(0, 1024) : payment.psuUserAgent,
     },
   };
+}
+
+/**
+ * The words of a payment's pages: a refund's (docs/api-decisions.md, "Refunds") speak to the merchant's approver
+ * paying the customer, its recipient, back, every other payment's to its payer.
+ */
+export function pageTranslator(locale: Locale, payment: Pick<Payment, 'refundOf' | 'recipient'>): Translate {
+  return payment.refundOf === null ? translator(locale) : translator(locale, { recipient: payerVisibleText(payment.recipient.name) });
 }
 
 /** The page's language: asked for in the query, else the payment's, else the browser's. */

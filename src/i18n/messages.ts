@@ -25,8 +25,32 @@ export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
 
 export type Translate = (key: MessageKey, params?: Readonly<Record<string, string>>) => string;
 
-/** A translator for one language; `{name}` placeholders are replaced (the caller escapes the result for HTML). */
-export function translator(locale: Locale): Translate {
+/**
+ * A refund's pages (docs/api-decisions.md, "Refunds") speak to the merchant's approver paying a customer back, not
+ * to a payer: where the words differ, each catalogue has `refund.<key>` beside `<key>`, and a refund's translator
+ * says it instead. Those texts may name the customer refunded, `{recipient}`, besides the placeholders of `<key>`.
+ */
+export interface RefundWording {
+  /** The customer paid back (the refund's recipient), as the pages show names. */
+  readonly recipient: string;
+}
+
+/** The prefix of a refund's words for a key (`refund.page.cancel` for `page.cancel`). */
+export const REFUND_KEY_PREFIX = 'refund.';
+
+/**
+ * A translator for one language; `{name}` placeholders are replaced (the caller escapes the result for HTML). With
+ * `refund`, the refund's words wherever the catalogue has them: the one place the words are picked by payment kind.
+ */
+export function translator(locale: Locale, refund?: RefundWording): Translate {
   const catalogue = CATALOGUES[locale];
-  return (key, params = {}) => catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
+  const fill = (text: string, params: Readonly<Record<string, string>>): string =>
+    text.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
+  if (refund === undefined) return (key, params = {}) => fill(catalogue[key], params);
+  const refundWords = new Map(
+    Object.entries(catalogue)
+      .filter(([key]) => key.startsWith(REFUND_KEY_PREFIX))
+      .map(([key, text]) => [key.slice(REFUND_KEY_PREFIX.length), text]),
+  );
+  return (key, params = {}) => fill(refundWords.get(key) ?? catalogue[key], { recipient: refund.recipient, ...params });
 }

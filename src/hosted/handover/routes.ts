@@ -10,7 +10,7 @@ import type { HandoverStore } from '../../flow/handovers.js';
 import type { AppPlugin } from '../../http/root-plugin.js';
 import { actorOf, requestLocale, sendInvalidLink, sendPage } from '../answers.js';
 import { standalonePage } from '../layout/layout.js';
-import { DEVICE_COOKIE, type PayerPages } from '../payer-pages.js';
+import { DEVICE_COOKIE, pageTranslator, type PayerPages } from '../payer-pages.js';
 import { UnreadQuery } from '../schemas.js';
 import { pageHeaders, setPayerCookie } from '../security.js';
 
@@ -37,7 +37,12 @@ export const handoverRoutes: AppPlugin<HandoverRoutesOptions> = async (scope, { 
       if (payment === undefined) return sendInvalidLink(request, reply, operator);
       if (result.kind === 'used') {
         request.log.info({ paymentId: payment.id }, 'hand-over link used again: the payment goes on on another device');
-        return sendPage(reply, 409, standalonePage(requestLocale(request), 'handover.usedHeading', 'handover.usedIntro', operator));
+        const locale = requestLocale(request);
+        return sendPage(
+          reply,
+          409,
+          standalonePage(locale, 'handover.usedHeading', 'handover.usedIntro', operator, pageTranslator(locale, payment)),
+        );
       }
       actorOf(request).log.info({ paymentId: payment.id }, 'payer flow taken over on another device');
       setPayerCookie(

@@ -59,14 +59,6 @@ export function countryName(code: string, locale: Locale): string {
   }
 }
 
-/** The refund's sentence for each of a payment's. */
-const REFUND_SENTENCES = {
-  'summary.sentence': 'summary.refundSentence',
-  'summary.sentenceOperator': 'summary.refundSentenceOperator',
-  'summary.sentenceBank': 'summary.refundSentenceBank',
-  'summary.sentenceBankOperator': 'summary.refundSentenceBankOperator',
-} as const satisfies Readonly<Record<string, MessageKey>>;
-
 /**
  * The payment in one plain sentence: "You are paying €10.50 to Acme GmbH from your account at Rheinland Bank,
  * initiated by <operator>"; the bank and the operator are left out while unknown or unset.
@@ -75,12 +67,12 @@ export function paymentSentence(context: PageContext): string {
   const { summary: payment, t, locale, operator } = context;
   const params = {
     amount: formatAmount(payment.amount, payment.currency, locale),
-    // A refund's sentence names who is paid back, the payer, where a payment's names the merchant.
-    merchant: payment.refund === true ? payment.recipientName : payment.merchant,
+    merchant: payment.merchant,
     bank: payment.bankName ?? '',
     operator: operator.name ?? '',
   };
-  const key: keyof typeof REFUND_SENTENCES =
+  // A refund's translator says "You are refunding €7.50 to Dave" instead (src/i18n/messages.ts, RefundWording).
+  const key: MessageKey =
     payment.bankName === undefined
       ? operator.name === undefined
         ? 'summary.sentence'
@@ -88,8 +80,7 @@ export function paymentSentence(context: PageContext): string {
       : operator.name === undefined
         ? 'summary.sentenceBank'
         : 'summary.sentenceBankOperator';
-  // A refund is paid by the merchant's approver to the payer: "You are refunding €7.50 to Dave" rather than paying.
-  return t(payment.refund === true ? REFUND_SENTENCES[key] : key, params);
+  return t(key, params);
 }
 
 /**
@@ -231,7 +222,10 @@ export function postForm(
   return html`<form method="post" action="${formAction(context, action)}"${options.novalidate === true ? html` novalidate` : ''}${options.keepsLoginId === true ? html` data-keep-login` : ''}>${csrfField(context, action)}${inner}</form>`;
 }
 
-/** "Cancel payment": a link, set apart from the page's own buttons, to the page that asks the payer to confirm. */
+/**
+ * "Cancel payment" ("Cancel refund"): a link, set apart from the page's own buttons, to the page that asks the payer
+ * to confirm.
+ */
 export function cancelLink(context: PageContext): SafeHtml {
   return html`<p class="cancel-link"><a href="${formAction(context, 'cancel')}">${context.t('page.cancel')}</a></p>`;
 }
@@ -311,10 +305,12 @@ export interface DocumentOptions {
   readonly footer?: SafeHtml;
   /** A script of this page besides the one of every page (a path under /pay/assets), loaded deferred. */
   readonly script?: string;
+  /** The page's translator when it is not the language's own (a refund's pages: their words, src/i18n/messages.ts). */
+  readonly t?: Translate;
 }
 
 export function document(options: DocumentOptions): string {
-  const t = translator(options.locale);
+  const t = options.t ?? translator(options.locale);
   const refresh = options.noScriptRefresh;
   const { merchant } = options;
   // A page that brings its own footer (the front door) gets none from here: one contentinfo landmark per page.
@@ -367,6 +363,7 @@ export function layout(context: PageContext, options: LayoutOptions): string {
     operator: context.operator,
     merchant: context.merchant,
     footer: languageSwitch(context),
+    t: context.t,
     ...(options.script === undefined ? {} : { script: options.script }),
     ...(options.noScriptRefresh !== undefined
       ? { noScriptRefresh: options.noScriptRefresh }
@@ -376,11 +373,20 @@ export function layout(context: PageContext, options: LayoutOptions): string {
   });
 }
 
-/** Pages without a payment (invalid link, expired form): in the language the browser asks for. */
-export function standalonePage(locale: Locale, heading: MessageKey, intro: MessageKey, operator: OperatorIdentity): string {
-  const t = translator(locale);
+/**
+ * Pages without a payment's summary (invalid link, expired form): in the language the browser asks for, with the
+ * words of a refund where the payment is one (`t`).
+ */
+export function standalonePage(
+  locale: Locale,
+  heading: MessageKey,
+  intro: MessageKey,
+  operator: OperatorIdentity,
+  t: Translate = translator(locale),
+): string {
   return document({
     locale,
+    t,
     title: t(heading),
     sandbox: false,
     operator,

@@ -136,10 +136,6 @@ export const de: Catalogue = {
   'summary.sentenceBank': 'Sie zahlen {amount} an {merchant} von Ihrem Konto bei {bank}.',
   'summary.sentenceOperator': 'Sie zahlen {amount} an {merchant}, ausgelöst durch {operator}.',
   'summary.sentenceBankOperator': 'Sie zahlen {amount} an {merchant} von Ihrem Konto bei {bank}, ausgelöst durch {operator}.',
-  'summary.refundSentence': 'Sie erstatten {amount} an {merchant}.',
-  'summary.refundSentenceBank': 'Sie erstatten {amount} an {merchant} von Ihrem Konto bei {bank}.',
-  'summary.refundSentenceOperator': 'Sie erstatten {amount} an {merchant}, ausgelöst durch {operator}.',
-  'summary.refundSentenceBankOperator': 'Sie erstatten {amount} an {merchant} von Ihrem Konto bei {bank}, ausgelöst durch {operator}.',
   'page.operator': 'Zahlungsauslösung durch {operator}.',
   'page.support': 'Hilfe von {merchant}',
   'page.terms': 'AGB',
@@ -203,4 +199,85 @@ export const de: Catalogue = {
   'link.busy.heading': 'Mit diesem Link wird gerade bezahlt',
   'link.busy.intro':
     'Jemand hat vor einem Moment begonnen, mit diesem Link zu bezahlen. Bitte versuchen Sie es in einigen Minuten erneut: Kommt diese Zahlung nicht zustande, kann der Link wieder bezahlt werden.',
+  // A refund's words (docs/api-decisions.md, "Refunds"): its pages speak to the merchant's approver paying the
+  // customer ({recipient}) back. Each `refund.<key>` stands in for `<key>` on them (src/i18n/messages.ts).
+  'refund.page.cancel': 'Erstattung abbrechen',
+  'refund.summary.heading': 'Erstattungsdetails',
+  'refund.summary.sentence': 'Sie erstatten {amount} an {recipient}.',
+  'refund.summary.sentenceBank': 'Sie erstatten {amount} an {recipient} von Ihrem Konto bei {bank}.',
+  'refund.summary.sentenceOperator': 'Sie erstatten {amount} an {recipient}, ausgelöst durch {operator}.',
+  'refund.summary.sentenceBankOperator': 'Sie erstatten {amount} an {recipient} von Ihrem Konto bei {bank}, ausgelöst durch {operator}.',
+  'refund.selection.choose': 'Mit {bank} erstatten',
+  'refund.selection.chooseProblems': 'Mit {bank} erstatten (hat gerade Probleme)',
+  'refund.selection.rememberNote':
+    'Wenn Sie eine Bank wählen, merkt sich dieser Browser sie für die nächste Erstattung oder Zahlung bei {merchant}: ein Cookie auf diesem Gerät, das nur Ihre gewählte Bank enthält.',
+  'refund.field.iban': 'IBAN des Kontos, von dem Sie erstatten',
+  'refund.errors.requiredField.iban': 'Geben Sie die IBAN des Kontos ein, von dem Sie erstatten.',
+  'refund.review.heading': 'Prüfen Sie Ihre Erstattung',
+  'refund.review.intro': 'Wenn Sie fortfahren, gelangen Sie zur Website von {bank}, um sich anzumelden und diese Erstattung freizugeben.',
+  'refund.review.intro.credentials':
+    'Wenn Sie fortfahren, geben Sie auf unserer nächsten Seite Ihre Zugangsdaten für {bank} ein. Sie gehen direkt an {bank} und werden nie gespeichert; danach bittet {bank} Sie, die Erstattung freizugeben.',
+  'refund.review.intro.decoupled': 'Wenn Sie fortfahren, bittet {bank} Sie, diese Erstattung in der Banking-App freizugeben.',
+  'refund.review.intro.embedded': 'Wenn Sie fortfahren, bestätigen Sie diese Erstattung auf der nächsten Seite mit einem Code von {bank}.',
+  'refund.atBank.heading': 'Geben Sie die Erstattung bei {bank} frei',
+  'refund.atBank.intro': 'Ihre Bank zeigt Ihnen die Erstattung und bittet um Ihre Freigabe.',
+  'refund.atBank.consentIntro':
+    'Ihre Bank bittet Sie, sich anzumelden und Ihre Kontenliste freizugeben, damit Sie das Konto für die Erstattung wählen können. Noch wird nichts bezahlt.',
+  'refund.account.heading': 'Wählen Sie das Konto, von dem Sie erstatten',
+  'refund.account.submit': 'Von diesem Konto erstatten',
+  'refund.otp.submit': 'Erstattung bestätigen',
+  'refund.decoupled.heading': 'Geben Sie die Erstattung in Ihrer Banking-App frei',
+  'refund.decoupled.intro': 'Öffnen Sie die App von {bank} und geben Sie die Erstattung dort frei.',
+  'refund.processing.heading': 'Wir bearbeiten Ihre Erstattung',
+  'refund.notice.twoLogins':
+    '{bank} bittet Sie zweimal um Ihre Anmeldung: zuerst, um Ihre Kontenliste freizugeben, dann, um die Erstattung freizugeben.',
+  'refund.outcome.paidTo': 'Erstattet an',
+  'refund.outcome.completed.heading': 'Erstattung abgeschlossen',
+  'refund.outcome.completed.lead': 'Ihre Bank hat die Erstattung an {recipient} ausgeführt.',
+  'refund.outcome.processing.heading': 'Ihre Bank führt die Erstattung aus',
+  'refund.outcome.processing.lead':
+    'Sie haben die Erstattung freigegeben. Ihre Bank führt sie jetzt aus; das dauert meist nur einen Moment, bei manchen Banken bis zum nächsten Geschäftstag.',
+  'refund.outcome.processing.told':
+    '{merchant} erfährt es, sobald Ihre Bank die Erstattung bestätigt. Sie können jetzt zurückkehren; Sie müssen nichts weiter tun.',
+  'refund.outcome.failed.heading': 'Erstattung nicht abgeschlossen',
+  'refund.outcome.reason.cancelled': 'Sie haben die Erstattung abgebrochen.',
+  'refund.outcome.reason.expired': 'Die Zeit für die Erstattung ist abgelaufen.',
+  'refund.outcome.reason.consent': 'Ihre Bank braucht für diese Erstattung Zugriff auf Ihre Kontenliste, und dieser wurde nicht erteilt.',
+  'refund.outcome.reason.funds': 'Ihre Bank hat die Erstattung abgelehnt: Das Konto ist nicht ausreichend gedeckt.',
+  'refund.outcome.reason.bank': 'Ihre Bank hat die Erstattung nicht angenommen.',
+  'refund.outcome.reason.technical': 'Ein technisches Problem hat die Erstattung verhindert.',
+  'refund.outcome.next.cancelled': 'Es wurde nichts erstattet. Sie können zu {merchant} zurückkehren und eine neue Erstattung beginnen.',
+  'refund.outcome.next.expired': 'Es wurde nichts erstattet. Kehren Sie zu {merchant} zurück, um eine neue Erstattung zu beginnen.',
+  'refund.outcome.next.authentication':
+    'Es wurde nichts erstattet. Prüfen Sie Ihre Online-Banking-Zugangsdaten und beginnen Sie bei {merchant} eine neue Erstattung; wenn es wieder passiert, wenden Sie sich an Ihre Bank.',
+  'refund.outcome.next.consent':
+    'Es wurde nichts erstattet. Beginnen Sie bei {merchant} eine neue Erstattung und erlauben Sie den Zugriff, oder wählen Sie eine andere Bank.',
+  'refund.outcome.next.funds':
+    'Es wurde nichts erstattet. Beginnen Sie bei {merchant} eine neue Erstattung, sobald das Konto gedeckt ist, oder von einem anderen Konto.',
+  'refund.outcome.next.bank':
+    'Es wurde nichts erstattet. Beginnen Sie später bei {merchant} eine neue Erstattung, oder von einem Konto bei einer anderen Bank.',
+  'refund.outcome.next.technical': 'Es wurde nichts erstattet. Bitte beginnen Sie gleich bei {merchant} eine neue Erstattung.',
+  'refund.handover.qrLabel': 'QR-Code eines Links zu dieser Erstattung',
+  'refund.handover.offerIntro':
+    'Scannen Sie diesen Code mit der Kamera Ihres Smartphones, um die Erstattung dort abzuschließen, zum Beispiel in der App Ihrer Bank. Diese Seite verfolgt die Erstattung dann und zeigt Ihnen das Ergebnis.',
+  'refund.handover.takenLead': 'Sie haben diese Erstattung auf einem anderen Gerät geöffnet.',
+  'refund.handover.takenIntro':
+    'Bitte schließen Sie die Erstattung dort ab. Diese Seite verfolgt die Erstattung und zeigt das Ergebnis, sobald sie abgeschlossen ist.',
+  'refund.handover.usedHeading': 'Diese Erstattung geht auf einem anderen Gerät weiter',
+  'refund.handover.usedIntro':
+    'Mit diesem Code wurde die Erstattung bereits auf einem anderen Gerät geöffnet. Bitte schließen Sie die Erstattung dort ab.',
+  'refund.cancel.heading': 'Diese Erstattung abbrechen?',
+  'refund.cancel.intro':
+    'Es wurde nichts erstattet. Wenn Sie abbrechen, kehren Sie zu {merchant} zurück, ohne {recipient} etwas zu erstatten.',
+  'refund.cancel.confirm': 'Ja, Erstattung abbrechen',
+  'refund.cancel.keep': 'Nein, mit der Erstattung fortfahren',
+  'refund.cancel.done.heading': 'Erstattung abgebrochen',
+  'refund.consent.operator':
+    'Wenn Sie fortfahren, beauftragen Sie {operator} als Zahlungsauslösedienst, diese Erstattung von Ihrem Bankkonto auszulösen.',
+  'refund.consent.operatorTerms':
+    'Wenn Sie fortfahren, beauftragen Sie {operator} als Zahlungsauslösedienst, diese Erstattung von Ihrem Bankkonto auszulösen, und akzeptieren dessen {terms}.',
+  'refund.consent.service':
+    'Wenn Sie fortfahren, beauftragen Sie diesen Zahlungsauslösedienst, diese Erstattung von Ihrem Bankkonto auszulösen.',
+  'refund.consent.serviceTerms':
+    'Wenn Sie fortfahren, beauftragen Sie diesen Zahlungsauslösedienst, diese Erstattung von Ihrem Bankkonto auszulösen, und akzeptieren dessen {terms}.',
 };

@@ -130,10 +130,6 @@ export const en = {
   'summary.sentenceBank': 'You are paying {amount} to {merchant} from your account at {bank}.',
   'summary.sentenceOperator': 'You are paying {amount} to {merchant}, initiated by {operator}.',
   'summary.sentenceBankOperator': 'You are paying {amount} to {merchant} from your account at {bank}, initiated by {operator}.',
-  'summary.refundSentence': 'You are refunding {amount} to {merchant}.',
-  'summary.refundSentenceBank': 'You are refunding {amount} to {merchant} from your account at {bank}.',
-  'summary.refundSentenceOperator': 'You are refunding {amount} to {merchant}, initiated by {operator}.',
-  'summary.refundSentenceBankOperator': 'You are refunding {amount} to {merchant} from your account at {bank}, initiated by {operator}.',
   'page.operator': 'Payment initiation by {operator}.',
   'page.support': 'Help from {merchant}',
   'page.terms': 'Terms',
@@ -195,6 +191,80 @@ export const en = {
   'link.busy.heading': 'This link is being paid right now',
   'link.busy.intro':
     'Someone started paying with this link a moment ago. Please try again in a few minutes: if that payment does not go through, the link can be paid again.',
+  // A refund's words (docs/api-decisions.md, "Refunds"): its pages speak to the merchant's approver paying the
+  // customer ({recipient}) back. Each `refund.<key>` stands in for `<key>` on them (src/i18n/messages.ts).
+  'refund.page.cancel': 'Cancel refund',
+  'refund.summary.heading': 'Refund details',
+  'refund.summary.sentence': 'You are refunding {amount} to {recipient}.',
+  'refund.summary.sentenceBank': 'You are refunding {amount} to {recipient} from your account at {bank}.',
+  'refund.summary.sentenceOperator': 'You are refunding {amount} to {recipient}, initiated by {operator}.',
+  'refund.summary.sentenceBankOperator': 'You are refunding {amount} to {recipient} from your account at {bank}, initiated by {operator}.',
+  'refund.selection.choose': 'Refund with {bank}',
+  'refund.selection.chooseProblems': 'Refund with {bank} (having problems right now)',
+  'refund.selection.rememberNote':
+    'When you choose a bank, this browser remembers it for the next refund or payment of {merchant}: a cookie on this device holding only which bank you chose.',
+  'refund.field.iban': 'IBAN of the account to refund from',
+  'refund.errors.requiredField.iban': 'Enter the IBAN of the account to refund from.',
+  'refund.review.heading': 'Check your refund',
+  'refund.review.intro': 'When you continue, you go to {bank}’s website to log in and approve this refund.',
+  'refund.review.intro.credentials':
+    'When you continue, you enter your {bank} login details on the next page of ours. They go straight to {bank} and are never stored; then {bank} asks you to approve the refund.',
+  'refund.review.intro.decoupled': 'When you continue, {bank} asks you to approve this refund in its banking app.',
+  'refund.review.intro.embedded': 'When you continue, you confirm this refund on the next page with a code from {bank}.',
+  'refund.atBank.heading': 'Approve the refund at {bank}',
+  'refund.atBank.intro': 'Your bank shows you the refund and asks you to approve it.',
+  'refund.atBank.consentIntro':
+    'Your bank asks you to log in and to share the list of your accounts, so that you can choose the one to refund from. Nothing is paid yet.',
+  'refund.account.heading': 'Choose the account to refund from',
+  'refund.account.submit': 'Refund from this account',
+  'refund.otp.submit': 'Confirm refund',
+  'refund.decoupled.heading': 'Approve the refund in your banking app',
+  'refund.decoupled.intro': 'Open the app of {bank} and approve the refund there.',
+  'refund.processing.heading': 'We are processing your refund',
+  'refund.notice.twoLogins': '{bank} will ask you to log in twice: first to share your list of accounts, then to approve the refund.',
+  'refund.outcome.paidTo': 'Refunded to',
+  'refund.outcome.completed.heading': 'Refund complete',
+  'refund.outcome.completed.lead': 'Your bank has paid the refund to {recipient}.',
+  'refund.outcome.processing.heading': 'Your bank is processing the refund',
+  'refund.outcome.processing.lead':
+    'You approved the refund. Your bank is now carrying it out; this usually takes a moment, at some banks until the next business day.',
+  'refund.outcome.processing.told':
+    '{merchant} will be told as soon as your bank confirms the refund. You can go back now; there is nothing more to do.',
+  'refund.outcome.failed.heading': 'Refund not completed',
+  'refund.outcome.reason.cancelled': 'You cancelled the refund.',
+  'refund.outcome.reason.expired': 'The time to finish the refund ran out.',
+  'refund.outcome.reason.consent': 'Your bank needs access to your list of accounts for this refund, and it was not given.',
+  'refund.outcome.reason.funds': 'Your bank declined the refund: there is not enough money in the account.',
+  'refund.outcome.reason.bank': 'Your bank did not accept the refund.',
+  'refund.outcome.reason.technical': 'A technical problem stopped the refund.',
+  'refund.outcome.next.cancelled': 'Nothing was refunded. You can go back to {merchant} and start a new refund.',
+  'refund.outcome.next.expired': 'Nothing was refunded. Go back to {merchant} to start a new refund.',
+  'refund.outcome.next.authentication':
+    'Nothing was refunded. Check your online banking details and start a new refund from {merchant}; if it keeps happening, contact your bank.',
+  'refund.outcome.next.consent': 'Nothing was refunded. Start a new refund from {merchant} and allow access, or choose another bank.',
+  'refund.outcome.next.funds':
+    'Nothing was refunded. Start a new refund from {merchant} once the account has enough money, or from another account.',
+  'refund.outcome.next.bank': 'Nothing was refunded. Start a new refund from {merchant} later, or from an account at another bank.',
+  'refund.outcome.next.technical': 'Nothing was refunded. Please start a new refund from {merchant} in a moment.',
+  'refund.handover.qrLabel': 'QR code of a link to this refund',
+  'refund.handover.offerIntro':
+    "Scan this code with your phone's camera to finish the refund there, for example in your bank's app. This page then follows the refund and shows you the outcome.",
+  'refund.handover.takenLead': 'You opened this refund on another device.',
+  'refund.handover.takenIntro': 'Please finish the refund there. This page follows the refund and shows the outcome when it is done.',
+  'refund.handover.usedHeading': 'This refund continues on another device',
+  'refund.handover.usedIntro': 'This code was already used to open the refund on another device. Please finish the refund there.',
+  'refund.cancel.heading': 'Cancel this refund?',
+  'refund.cancel.intro': 'Nothing has been refunded. If you cancel, you go back to {merchant} without refunding {recipient}.',
+  'refund.cancel.confirm': 'Yes, cancel the refund',
+  'refund.cancel.keep': 'No, go on with the refund',
+  'refund.cancel.done.heading': 'Refund cancelled',
+  'refund.consent.operator':
+    'By continuing, you instruct {operator}, a payment initiation service provider, to initiate this refund from your bank account.',
+  'refund.consent.operatorTerms':
+    'By continuing, you instruct {operator}, a payment initiation service provider, to initiate this refund from your bank account, and accept its {terms}.',
+  'refund.consent.service': 'By continuing, you instruct this payment initiation service to initiate this refund from your bank account.',
+  'refund.consent.serviceTerms':
+    'By continuing, you instruct this payment initiation service to initiate this refund from your bank account, and accept its {terms}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

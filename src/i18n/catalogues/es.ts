@@ -132,11 +132,6 @@ export const es: Catalogue = {
   'summary.sentenceBank': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}.',
   'summary.sentenceOperator': 'Va a pagar {amount} a {merchant}, pago iniciado por {operator}.',
   'summary.sentenceBankOperator': 'Va a pagar {amount} a {merchant} desde su cuenta en {bank}, pago iniciado por {operator}.',
-  'summary.refundSentence': 'Va a reembolsar {amount} a {merchant}.',
-  'summary.refundSentenceBank': 'Va a reembolsar {amount} a {merchant} desde su cuenta en {bank}.',
-  'summary.refundSentenceOperator': 'Va a reembolsar {amount} a {merchant}, reembolso iniciado por {operator}.',
-  'summary.refundSentenceBankOperator':
-    'Va a reembolsar {amount} a {merchant} desde su cuenta en {bank}, reembolso iniciado por {operator}.',
   'page.operator': 'Iniciación de pagos por {operator}.',
   'page.support': 'Ayuda de {merchant}',
   'page.terms': 'Condiciones',
@@ -198,4 +193,83 @@ export const es: Catalogue = {
   'link.busy.heading': 'Alguien está pagando con este enlace ahora mismo',
   'link.busy.intro':
     'Alguien empezó a pagar con este enlace hace un momento. Vuelva a intentarlo dentro de unos minutos: si ese pago no se completa, el enlace podrá pagarse de nuevo.',
+  // A refund's words (docs/api-decisions.md, "Refunds"): its pages speak to the merchant's approver paying the
+  // customer ({recipient}) back. Each `refund.<key>` stands in for `<key>` on them (src/i18n/messages.ts).
+  'refund.page.cancel': 'Cancelar el reembolso',
+  'refund.summary.heading': 'Detalles del reembolso',
+  'refund.summary.sentence': 'Va a reembolsar {amount} a {recipient}.',
+  'refund.summary.sentenceBank': 'Va a reembolsar {amount} a {recipient} desde su cuenta en {bank}.',
+  'refund.summary.sentenceOperator': 'Va a reembolsar {amount} a {recipient}, reembolso iniciado por {operator}.',
+  'refund.summary.sentenceBankOperator':
+    'Va a reembolsar {amount} a {recipient} desde su cuenta en {bank}, reembolso iniciado por {operator}.',
+  'refund.selection.choose': 'Reembolsar con {bank}',
+  'refund.selection.chooseProblems': 'Reembolsar con {bank} (tiene problemas en este momento)',
+  'refund.selection.rememberNote':
+    'Cuando elige un banco, este navegador lo recuerda para el próximo reembolso o pago de {merchant}: una cookie en este dispositivo que solo guarda qué banco eligió.',
+  'refund.field.iban': 'IBAN de la cuenta desde la que reembolsa',
+  'refund.errors.requiredField.iban': 'Introduzca el IBAN de la cuenta desde la que reembolsa.',
+  'refund.review.heading': 'Revise su reembolso',
+  'refund.review.intro': 'Al continuar, irá al sitio web de {bank} para iniciar sesión y aprobar este reembolso.',
+  'refund.review.intro.credentials':
+    'Al continuar, introducirá sus datos de acceso de {bank} en nuestra página siguiente. Van directamente a {bank} y nunca se guardan; después, {bank} le pedirá que apruebe el reembolso.',
+  'refund.review.intro.decoupled': 'Al continuar, {bank} le pedirá que apruebe este reembolso en su aplicación bancaria.',
+  'refund.review.intro.embedded': 'Al continuar, confirmará este reembolso en la página siguiente con un código de {bank}.',
+  'refund.atBank.heading': 'Apruebe el reembolso en {bank}',
+  'refund.atBank.intro': 'Su banco le muestra el reembolso y le pide que lo apruebe.',
+  'refund.atBank.consentIntro':
+    'Su banco le pide iniciar sesión y compartir su lista de cuentas para que elija la cuenta desde la que reembolsar. Todavía no se paga nada.',
+  'refund.account.heading': 'Elija la cuenta desde la que reembolsa',
+  'refund.account.submit': 'Reembolsar desde esta cuenta',
+  'refund.otp.submit': 'Confirmar el reembolso',
+  'refund.decoupled.heading': 'Apruebe el reembolso en la aplicación de su banco',
+  'refund.decoupled.intro': 'Abra la aplicación de {bank} y apruebe allí el reembolso.',
+  'refund.processing.heading': 'Estamos procesando su reembolso',
+  'refund.notice.twoLogins':
+    '{bank} le pedirá iniciar sesión dos veces: primero para compartir su lista de cuentas y después para aprobar el reembolso.',
+  'refund.outcome.paidTo': 'Reembolsado a',
+  'refund.outcome.completed.heading': 'Reembolso completado',
+  'refund.outcome.completed.lead': 'Su banco ha realizado el reembolso a {recipient}.',
+  'refund.outcome.processing.heading': 'Su banco está procesando el reembolso',
+  'refund.outcome.processing.lead':
+    'Ha aprobado el reembolso. Su banco lo está ejecutando; suele tardar un momento y, en algunos bancos, hasta el siguiente día hábil.',
+  'refund.outcome.processing.told':
+    '{merchant} será informado en cuanto su banco confirme el reembolso. Puede volver ahora; no tiene que hacer nada más.',
+  'refund.outcome.failed.heading': 'Reembolso no completado',
+  'refund.outcome.reason.cancelled': 'Ha cancelado el reembolso.',
+  'refund.outcome.reason.expired': 'Se agotó el tiempo para completar el reembolso.',
+  'refund.outcome.reason.consent': 'Su banco necesita acceder a su lista de cuentas para este reembolso y no se concedió el acceso.',
+  'refund.outcome.reason.funds': 'Su banco rechazó el reembolso: no hay saldo suficiente en la cuenta.',
+  'refund.outcome.reason.bank': 'Su banco no aceptó el reembolso.',
+  'refund.outcome.reason.technical': 'Un problema técnico impidió el reembolso.',
+  'refund.outcome.next.cancelled': 'No se ha reembolsado nada. Puede volver a {merchant} e iniciar un nuevo reembolso.',
+  'refund.outcome.next.expired': 'No se ha reembolsado nada. Vuelva a {merchant} para iniciar un nuevo reembolso.',
+  'refund.outcome.next.authentication':
+    'No se ha reembolsado nada. Compruebe sus datos de banca en línea e inicie un nuevo reembolso desde {merchant}; si sigue ocurriendo, contacte con su banco.',
+  'refund.outcome.next.consent':
+    'No se ha reembolsado nada. Inicie un nuevo reembolso desde {merchant} y permita el acceso, o elija otro banco.',
+  'refund.outcome.next.funds':
+    'No se ha reembolsado nada. Inicie un nuevo reembolso desde {merchant} cuando la cuenta tenga saldo suficiente, o desde otra cuenta.',
+  'refund.outcome.next.bank':
+    'No se ha reembolsado nada. Inicie más tarde un nuevo reembolso desde {merchant}, o desde una cuenta de otro banco.',
+  'refund.outcome.next.technical': 'No se ha reembolsado nada. Inicie un nuevo reembolso en un momento desde {merchant}.',
+  'refund.handover.qrLabel': 'Código QR de un enlace a este reembolso',
+  'refund.handover.offerIntro':
+    'Escanee este código con la cámara de su móvil para terminar el reembolso allí, por ejemplo en la aplicación de su banco. Esta página sigue después el reembolso y le muestra el resultado.',
+  'refund.handover.takenLead': 'Ha abierto este reembolso en otro dispositivo.',
+  'refund.handover.takenIntro': 'Termine el reembolso allí. Esta página sigue el reembolso y muestra el resultado cuando haya terminado.',
+  'refund.handover.usedHeading': 'Este reembolso continúa en otro dispositivo',
+  'refund.handover.usedIntro': 'Este código ya se usó para abrir el reembolso en otro dispositivo. Termine el reembolso allí.',
+  'refund.cancel.heading': '¿Cancelar este reembolso?',
+  'refund.cancel.intro': 'No se ha reembolsado nada. Si cancela, volverá a {merchant} sin reembolsar a {recipient}.',
+  'refund.cancel.confirm': 'Sí, cancelar el reembolso',
+  'refund.cancel.keep': 'No, seguir con el reembolso',
+  'refund.cancel.done.heading': 'Reembolso cancelado',
+  'refund.consent.operator':
+    'Al continuar, encarga a {operator}, proveedor de servicios de iniciación de pagos, que inicie este reembolso desde su cuenta bancaria.',
+  'refund.consent.operatorTerms':
+    'Al continuar, encarga a {operator}, proveedor de servicios de iniciación de pagos, que inicie este reembolso desde su cuenta bancaria, y acepta sus {terms}.',
+  'refund.consent.service':
+    'Al continuar, encarga a este servicio de iniciación de pagos que inicie este reembolso desde su cuenta bancaria.',
+  'refund.consent.serviceTerms':
+    'Al continuar, encarga a este servicio de iniciación de pagos que inicie este reembolso desde su cuenta bancaria, y acepta sus {terms}.',
 };

@@ -133,11 +133,6 @@ export const fr: Catalogue = {
   'summary.sentenceBank': 'Vous payez {amount} à {merchant} depuis votre compte chez {bank}.',
   'summary.sentenceOperator': 'Vous payez {amount} à {merchant}, paiement initié par {operator}.',
   'summary.sentenceBankOperator': 'Vous payez {amount} à {merchant} depuis votre compte chez {bank}, paiement initié par {operator}.',
-  'summary.refundSentence': 'Vous remboursez {amount} à {merchant}.',
-  'summary.refundSentenceBank': 'Vous remboursez {amount} à {merchant} depuis votre compte chez {bank}.',
-  'summary.refundSentenceOperator': 'Vous remboursez {amount} à {merchant}, remboursement initié par {operator}.',
-  'summary.refundSentenceBankOperator':
-    'Vous remboursez {amount} à {merchant} depuis votre compte chez {bank}, remboursement initié par {operator}.',
   'page.operator': 'Initiation de paiement par {operator}.',
   'page.support': 'Aide de {merchant}',
   'page.terms': 'Conditions',
@@ -199,4 +194,86 @@ export const fr: Catalogue = {
   'link.busy.heading': 'Ce lien est en cours de paiement',
   'link.busy.intro':
     'Quelqu’un a commencé à payer avec ce lien il y a un instant. Veuillez réessayer dans quelques minutes : si ce paiement n’aboutit pas, le lien pourra de nouveau être payé.',
+  // A refund's words (docs/api-decisions.md, "Refunds"): its pages speak to the merchant's approver paying the
+  // customer ({recipient}) back. Each `refund.<key>` stands in for `<key>` on them (src/i18n/messages.ts).
+  'refund.page.cancel': 'Annuler le remboursement',
+  'refund.summary.heading': 'Détails du remboursement',
+  'refund.summary.sentence': 'Vous remboursez {amount} à {recipient}.',
+  'refund.summary.sentenceBank': 'Vous remboursez {amount} à {recipient} depuis votre compte chez {bank}.',
+  'refund.summary.sentenceOperator': 'Vous remboursez {amount} à {recipient}, remboursement initié par {operator}.',
+  'refund.summary.sentenceBankOperator':
+    'Vous remboursez {amount} à {recipient} depuis votre compte chez {bank}, remboursement initié par {operator}.',
+  'refund.selection.choose': 'Rembourser avec {bank}',
+  'refund.selection.chooseProblems': 'Rembourser avec {bank} (rencontre des problèmes en ce moment)',
+  'refund.selection.rememberNote':
+    'Quand vous choisissez une banque, ce navigateur la retient pour le prochain remboursement ou paiement de {merchant} : un cookie sur cet appareil qui contient seulement la banque choisie.',
+  'refund.field.iban': 'IBAN du compte à débiter pour le remboursement',
+  'refund.errors.requiredField.iban': 'Saisissez l’IBAN du compte à débiter pour le remboursement.',
+  'refund.review.heading': 'Vérifiez votre remboursement',
+  'refund.review.intro': 'Si vous continuez, vous irez sur le site de {bank} pour vous connecter et approuver ce remboursement.',
+  'refund.review.intro.credentials':
+    'Si vous continuez, vous saisirez vos identifiants {bank} sur notre page suivante. Ils sont transmis directement à {bank} et ne sont jamais conservés ; ensuite, {bank} vous demandera d’approuver le remboursement.',
+  'refund.review.intro.decoupled': 'Si vous continuez, {bank} vous demandera d’approuver ce remboursement dans son application bancaire.',
+  'refund.review.intro.embedded': 'Si vous continuez, vous confirmerez ce remboursement sur la page suivante avec un code de {bank}.',
+  'refund.atBank.heading': 'Approuvez le remboursement chez {bank}',
+  'refund.atBank.intro': 'Votre banque vous présente le remboursement et vous demande de l’approuver.',
+  'refund.atBank.consentIntro':
+    "Votre banque vous demande de vous connecter et de partager la liste de vos comptes, pour que vous choisissiez celui qui rembourse. Rien n'est encore payé.",
+  'refund.account.heading': 'Choisissez le compte à débiter pour le remboursement',
+  'refund.account.submit': 'Rembourser depuis ce compte',
+  'refund.otp.submit': 'Confirmer le remboursement',
+  'refund.decoupled.heading': 'Approuvez le remboursement dans votre application bancaire',
+  'refund.decoupled.intro': 'Ouvrez l’application de {bank} et approuvez-y le remboursement.',
+  'refund.processing.heading': 'Nous traitons votre remboursement',
+  'refund.notice.twoLogins':
+    "{bank} vous demandera de vous connecter deux fois : d'abord pour partager la liste de vos comptes, puis pour approuver le remboursement.",
+  'refund.outcome.paidTo': 'Remboursé à',
+  'refund.outcome.completed.heading': 'Remboursement effectué',
+  'refund.outcome.completed.lead': 'Votre banque a effectué le remboursement à {recipient}.',
+  'refund.outcome.processing.heading': 'Votre banque traite le remboursement',
+  'refund.outcome.processing.lead':
+    "Vous avez approuvé le remboursement. Votre banque l'exécute maintenant ; cela prend en général un instant, chez certaines banques jusqu'au jour ouvré suivant.",
+  'refund.outcome.processing.told':
+    "{merchant} sera informé dès que votre banque aura confirmé le remboursement. Vous pouvez revenir maintenant ; vous n'avez plus rien à faire.",
+  'refund.outcome.failed.heading': 'Remboursement non effectué',
+  'refund.outcome.reason.cancelled': 'Vous avez annulé le remboursement.',
+  'refund.outcome.reason.expired': 'Le délai pour terminer le remboursement est écoulé.',
+  'refund.outcome.reason.consent':
+    "Votre banque a besoin d'accéder à la liste de vos comptes pour ce remboursement, et l'accès n'a pas été donné.",
+  'refund.outcome.reason.funds': 'Votre banque a refusé le remboursement : le solde du compte est insuffisant.',
+  'refund.outcome.reason.bank': "Votre banque n'a pas accepté le remboursement.",
+  'refund.outcome.reason.technical': 'Un problème technique a empêché le remboursement.',
+  'refund.outcome.next.cancelled': "Rien n'a été remboursé. Vous pouvez revenir sur {merchant} et lancer un nouveau remboursement.",
+  'refund.outcome.next.expired': "Rien n'a été remboursé. Revenez sur {merchant} pour lancer un nouveau remboursement.",
+  'refund.outcome.next.authentication':
+    "Rien n'a été remboursé. Vérifiez vos identifiants de banque en ligne et lancez un nouveau remboursement depuis {merchant} ; si cela se reproduit, contactez votre banque.",
+  'refund.outcome.next.consent':
+    "Rien n'a été remboursé. Lancez un nouveau remboursement depuis {merchant} en autorisant l'accès, ou choisissez une autre banque.",
+  'refund.outcome.next.funds':
+    "Rien n'a été remboursé. Lancez un nouveau remboursement depuis {merchant} une fois le compte approvisionné, ou depuis un autre compte.",
+  'refund.outcome.next.bank':
+    "Rien n'a été remboursé. Lancez plus tard un nouveau remboursement depuis {merchant}, ou depuis un compte dans une autre banque.",
+  'refund.outcome.next.technical': "Rien n'a été remboursé. Veuillez lancer un nouveau remboursement dans un instant depuis {merchant}.",
+  'refund.handover.qrLabel': 'Code QR d’un lien vers ce remboursement',
+  'refund.handover.offerIntro':
+    'Scannez ce code avec l’appareil photo de votre téléphone pour y terminer le remboursement, par exemple dans l’application de votre banque. Cette page suit ensuite le remboursement et vous en montre le résultat.',
+  'refund.handover.takenLead': 'Vous avez ouvert ce remboursement sur un autre appareil.',
+  'refund.handover.takenIntro':
+    'Veuillez y terminer le remboursement. Cette page suit le remboursement et en affiche le résultat une fois terminé.',
+  'refund.handover.usedHeading': 'Ce remboursement se poursuit sur un autre appareil',
+  'refund.handover.usedIntro':
+    'Ce code a déjà servi à ouvrir le remboursement sur un autre appareil. Veuillez y terminer le remboursement.',
+  'refund.cancel.heading': 'Annuler ce remboursement ?',
+  'refund.cancel.intro': 'Rien n’a été remboursé. Si vous annulez, vous revenez chez {merchant} sans rembourser {recipient}.',
+  'refund.cancel.confirm': 'Oui, annuler le remboursement',
+  'refund.cancel.keep': 'Non, poursuivre le remboursement',
+  'refund.cancel.done.heading': 'Remboursement annulé',
+  'refund.consent.operator':
+    'En continuant, vous chargez {operator}, prestataire de services d’initiation de paiement, d’initier ce remboursement depuis votre compte bancaire.',
+  'refund.consent.operatorTerms':
+    'En continuant, vous chargez {operator}, prestataire de services d’initiation de paiement, d’initier ce remboursement depuis votre compte bancaire, et acceptez ses {terms}.',
+  'refund.consent.service':
+    'En continuant, vous chargez ce service d’initiation de paiement d’initier ce remboursement depuis votre compte bancaire.',
+  'refund.consent.serviceTerms':
+    'En continuant, vous chargez ce service d’initiation de paiement d’initier ce remboursement depuis votre compte bancaire, et acceptez ses {terms}.',
 };

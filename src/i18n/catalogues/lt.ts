@@ -132,11 +132,6 @@ export const lt: Catalogue = {
   'summary.sentenceBank': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}.',
   'summary.sentenceOperator': 'Jūs mokate {amount} gavėjui {merchant}; mokėjimą inicijuoja {operator}.',
   'summary.sentenceBankOperator': 'Jūs mokate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}; mokėjimą inicijuoja {operator}.',
-  'summary.refundSentence': 'Jūs grąžinate {amount} gavėjui {merchant}.',
-  'summary.refundSentenceBank': 'Jūs grąžinate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}.',
-  'summary.refundSentenceOperator': 'Jūs grąžinate {amount} gavėjui {merchant}; grąžinimą inicijuoja {operator}.',
-  'summary.refundSentenceBankOperator':
-    'Jūs grąžinate {amount} gavėjui {merchant} iš savo sąskaitos banke {bank}; grąžinimą inicijuoja {operator}.',
   'page.operator': 'Mokėjimo inicijavimo paslauga: {operator}.',
   'page.support': 'Pagalba: {merchant}',
   'page.terms': 'Sąlygos',
@@ -198,4 +193,82 @@ export const lt: Catalogue = {
   'link.busy.heading': 'Šia nuoroda šiuo metu mokama',
   'link.busy.intro':
     'Kažkas ką tik pradėjo mokėti šia nuoroda. Bandykite dar kartą po kelių minučių: jei tas mokėjimas nepavyks, nuorodą bus galima apmokėti iš naujo.',
+  // A refund's words (docs/api-decisions.md, "Refunds"): its pages speak to the merchant's approver paying the
+  // customer ({recipient}) back. Each `refund.<key>` stands in for `<key>` on them (src/i18n/messages.ts).
+  'refund.page.cancel': 'Atšaukti grąžinimą',
+  'refund.summary.heading': 'Grąžinimo informacija',
+  'refund.summary.sentence': 'Jūs grąžinate {amount} gavėjui {recipient}.',
+  'refund.summary.sentenceBank': 'Jūs grąžinate {amount} gavėjui {recipient} iš savo sąskaitos banke {bank}.',
+  'refund.summary.sentenceOperator': 'Jūs grąžinate {amount} gavėjui {recipient}; grąžinimą inicijuoja {operator}.',
+  'refund.summary.sentenceBankOperator':
+    'Jūs grąžinate {amount} gavėjui {recipient} iš savo sąskaitos banke {bank}; grąžinimą inicijuoja {operator}.',
+  'refund.selection.choose': 'Grąžinti per {bank}',
+  'refund.selection.chooseProblems': 'Grąžinti per {bank} (šiuo metu kyla problemų)',
+  'refund.selection.rememberNote':
+    'Kai pasirenkate banką, ši naršyklė jį įsimena kitam grąžinimui ar mokėjimui ({merchant}): slapukas šiame įrenginyje, kuriame saugoma tik tai, kurį banką pasirinkote.',
+  'refund.field.iban': 'Sąskaitos, iš kurios grąžinate, IBAN',
+  'refund.errors.requiredField.iban': 'Įveskite sąskaitos, iš kurios grąžinate, IBAN.',
+  'refund.review.heading': 'Patikrinkite grąžinimą',
+  'refund.review.intro': 'Jums tęsiant, pateksite į {bank} svetainę, kur prisijungsite ir patvirtinsite šį grąžinimą.',
+  'refund.review.intro.credentials':
+    'Jums tęsiant, kitame mūsų puslapyje įvesite savo {bank} prisijungimo duomenis. Jie siunčiami tiesiai į {bank} ir niekada nesaugomi; tada {bank} paprašys patvirtinti grąžinimą.',
+  'refund.review.intro.decoupled': 'Jums tęsiant, {bank} paprašys patvirtinti šį grąžinimą banko programėlėje.',
+  'refund.review.intro.embedded': 'Jums tęsiant, kitame puslapyje patvirtinsite šį grąžinimą kodu iš {bank}.',
+  'refund.atBank.heading': 'Patvirtinkite grąžinimą banke {bank}',
+  'refund.atBank.intro': 'Jūsų bankas parodys grąžinimą ir paprašys jį patvirtinti.',
+  'refund.atBank.consentIntro':
+    'Bankas prašo prisijungti ir pasidalyti sąskaitų sąrašu, kad galėtumėte pasirinkti, iš kurios grąžinti. Kol kas niekas nemokama.',
+  'refund.account.heading': 'Pasirinkite sąskaitą, iš kurios grąžinsite',
+  'refund.account.submit': 'Grąžinti iš šios sąskaitos',
+  'refund.otp.submit': 'Patvirtinti grąžinimą',
+  'refund.decoupled.heading': 'Patvirtinkite grąžinimą banko programėlėje',
+  'refund.decoupled.intro': 'Atidarykite {bank} programėlę ir patvirtinkite grąžinimą joje.',
+  'refund.processing.heading': 'Apdorojame jūsų grąžinimą',
+  'refund.notice.twoLogins':
+    '{bank} paprašys prisijungti du kartus: pirmiausia – pasidalyti sąskaitų sąrašu, paskui – patvirtinti grąžinimą.',
+  'refund.outcome.paidTo': 'Grąžinta',
+  'refund.outcome.completed.heading': 'Grąžinimas atliktas',
+  'refund.outcome.completed.lead': 'Jūsų bankas grąžino pinigus gavėjui {recipient}.',
+  'refund.outcome.processing.heading': 'Jūsų bankas vykdo grąžinimą',
+  'refund.outcome.processing.lead':
+    'Patvirtinote grąžinimą. Jūsų bankas dabar jį vykdo; paprastai tai trunka akimirką, kai kuriuose bankuose – iki kitos darbo dienos.',
+  'refund.outcome.processing.told':
+    '{merchant} bus informuotas, kai tik bankas patvirtins grąžinimą. Galite grįžti dabar – daugiau nieko daryti nereikia.',
+  'refund.outcome.failed.heading': 'Grąžinimas neatliktas',
+  'refund.outcome.reason.cancelled': 'Atšaukėte grąžinimą.',
+  'refund.outcome.reason.expired': 'Baigėsi grąžinimui skirtas laikas.',
+  'refund.outcome.reason.consent': 'Šiam grąžinimui bankui reikia prieigos prie jūsų sąskaitų sąrašo, tačiau ji nebuvo suteikta.',
+  'refund.outcome.reason.funds': 'Jūsų bankas atmetė grąžinimą: sąskaitoje nepakanka lėšų.',
+  'refund.outcome.reason.bank': 'Jūsų bankas nepriėmė grąžinimo.',
+  'refund.outcome.reason.technical': 'Grąžinimą sustabdė techninė kliūtis.',
+  'refund.outcome.next.cancelled': 'Nieko negrąžinta. Galite grįžti į {merchant} ir pradėti naują grąžinimą.',
+  'refund.outcome.next.expired': 'Nieko negrąžinta. Grįžkite į {merchant} ir pradėkite naują grąžinimą.',
+  'refund.outcome.next.authentication':
+    'Nieko negrąžinta. Patikrinkite internetinės bankininkystės duomenis ir pradėkite naują grąžinimą per {merchant}; jei tai kartojasi, kreipkitės į banką.',
+  'refund.outcome.next.consent':
+    'Nieko negrąžinta. Pradėkite naują grąžinimą per {merchant} ir leiskite prieigą arba pasirinkite kitą banką.',
+  'refund.outcome.next.funds':
+    'Nieko negrąžinta. Pradėkite naują grąžinimą per {merchant}, kai sąskaitoje bus pakankamai lėšų, arba iš kitos sąskaitos.',
+  'refund.outcome.next.bank':
+    'Nieko negrąžinta. Vėliau pradėkite naują grąžinimą per {merchant} arba grąžinkite iš sąskaitos kitame banke.',
+  'refund.outcome.next.technical': 'Nieko negrąžinta. Po akimirkos pradėkite naują grąžinimą per {merchant}.',
+  'refund.handover.qrLabel': 'Nuorodos į šį grąžinimą QR kodas',
+  'refund.handover.offerIntro':
+    'Nuskenuokite šį kodą telefono kamera ir užbaikite grąžinimą ten, pavyzdžiui, savo banko programėlėje. Šis puslapis toliau seka grąžinimą ir parodys jums rezultatą.',
+  'refund.handover.takenLead': 'Šį grąžinimą atidarėte kitame įrenginyje.',
+  'refund.handover.takenIntro': 'Užbaikite grąžinimą ten. Šis puslapis seka grąžinimą ir parodys rezultatą, kai jis bus baigtas.',
+  'refund.handover.usedHeading': 'Šis grąžinimas tęsiamas kitame įrenginyje',
+  'refund.handover.usedIntro': 'Šiuo kodu grąžinimas jau buvo atidarytas kitame įrenginyje. Užbaikite grąžinimą ten.',
+  'refund.cancel.heading': 'Atšaukti šį grąžinimą?',
+  'refund.cancel.intro': 'Nieko negrąžinta. Jei atšauksite, grįšite į {merchant}, negrąžinę pinigų gavėjui {recipient}.',
+  'refund.cancel.confirm': 'Taip, atšaukti grąžinimą',
+  'refund.cancel.keep': 'Ne, tęsti grąžinimą',
+  'refund.cancel.done.heading': 'Grąžinimas atšauktas',
+  'refund.consent.operator':
+    'Tęsdami pavedate {operator}, mokėjimo inicijavimo paslaugų teikėjui, inicijuoti šį grąžinimą iš jūsų banko sąskaitos.',
+  'refund.consent.operatorTerms':
+    'Tęsdami pavedate {operator}, mokėjimo inicijavimo paslaugų teikėjui, inicijuoti šį grąžinimą iš jūsų banko sąskaitos ir sutinkate su jo {terms}.',
+  'refund.consent.service': 'Tęsdami pavedate šiai mokėjimo inicijavimo paslaugai inicijuoti šį grąžinimą iš jūsų banko sąskaitos.',
+  'refund.consent.serviceTerms':
+    'Tęsdami pavedate šiai mokėjimo inicijavimo paslaugai inicijuoti šį grąžinimą iš jūsų banko sąskaitos ir sutinkate su jos {terms}.',
 };
