@@ -11,18 +11,17 @@
  * by Fetch Metadata and Origin as on every payer page. A second cookie keeps the flow token of the payment this
  * browser started, so a payer who opens the link again goes back to their own payment.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { clientLogoPath, type ClientBrandingStore } from '../branding/client-branding.js';
 import type { OperatorIdentity } from '../config/config.js';
 import { isFinal } from '../domain/detailed-status.js';
 import { payerVisibleText } from '../domain/display-text.js';
+import { freshFlow } from '../domain/fresh-flow.js';
 import { newRecordId } from '../domain/ids.js';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentLink } from '../domain/payment-link.js';
 import { psuIpAddressOf } from '../domain/psu-address.js';
-import { initialStatus } from '../domain/transitions.js';
 import type { FlowEngine } from '../flow/engine.js';
 import type { PaymentLinkStore } from '../flow/payment-link-store.js';
 import { queryText, requestLocale, sendExpiredForm, sendInvalidLink, sendPage } from '../hosted/answers.js';
@@ -188,8 +187,6 @@ export const linkPayerRoutes: AppPlugin<LinkPayerRoutesOptions> = async (scope, 
 
   /** The payment a payer starts from the link: hosted bank selection unless the link names the bank. */
   function paymentOf(request: FastifyRequest, link: PaymentLink, endToEndId: string): Payment {
-    const now = options.now();
-    const at = now.toISOString();
     const mode = link.providerId === null ? 'hosted' : 'custom';
     const userAgent = request.headers['user-agent'];
     const locale = localeFromAcceptLanguage(request.headers['accept-language']);
@@ -215,18 +212,10 @@ export const linkPayerRoutes: AppPlugin<LinkPayerRoutesOptions> = async (scope, 
       psuIpAddress: psuIpAddressOf(request.ip) ?? '0.0.0.0',
       psuUserAgent: userAgent === undefined || userAgent === '' ? 'unknown' : userAgent.slice(0, USER_AGENT_MAX_LENGTH),
       locale: locale ?? null,
-      flowToken: randomBytes(32).toString('base64url'),
-      providerPaymentId: null,
-      detailedStatus: initialStatus(mode),
-      failureReasons: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-      flowExpiresAt: new Date(now.getTime() + options.flowDeadlineSeconds * 1000).toISOString(),
-      flowState: null,
+      // The flow every new payment starts with, as the API's payments, retries and refunds do.
+      ...freshFlow(mode, options.now(), options.flowDeadlineSeconds),
       retryOf: null,
       retryAllowed: mode === 'hosted',
-      payer: null,
       paymentLinkId: link.id,
       refundOf: null,
     };

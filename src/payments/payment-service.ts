@@ -1,9 +1,8 @@
 /** Creating payments and reading them back for their client. */
 import type { JobSchedule } from '../jobs/job-kinds.js';
-import { randomBytes } from 'node:crypto';
 import { newRecordId } from '../domain/ids.js';
 import { topLevelStatus } from '../domain/detailed-status.js';
-import { initialStatus } from '../domain/transitions.js';
+import { freshFlow, type FreshFlow } from '../domain/fresh-flow.js';
 import { retryEndToEndId } from '../domain/retry.js';
 import { payerMayRetryWithAnotherBank } from '../flow/retry.js';
 import { ApiError, ValidationError } from '../http/errors.js';
@@ -257,39 +256,9 @@ export class PaymentService {
     }
   }
 
-  /**
-   * What every new payment's flow starts with: a fresh flow token, the first status of its mode, no bank reference or
-   * payer yet, and its deadline from `now`.
-   */
-  private freshFlow(
-    mode: Payment['mode'],
-    now: Date,
-  ): Pick<
-    Payment,
-    | 'flowToken'
-    | 'providerPaymentId'
-    | 'detailedStatus'
-    | 'failureReasons'
-    | 'version'
-    | 'createdAt'
-    | 'updatedAt'
-    | 'flowExpiresAt'
-    | 'flowState'
-    | 'payer'
-  > {
-    const at = now.toISOString();
-    return {
-      flowToken: randomBytes(32).toString('base64url'),
-      providerPaymentId: null,
-      detailedStatus: initialStatus(mode),
-      failureReasons: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-      flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
-      flowState: null,
-      payer: null,
-    };
+  /** The fresh flow of a payment made now (src/domain/fresh-flow.ts), with this service's flow deadline. */
+  private freshFlow(mode: Payment['mode'], now: Date): FreshFlow {
+    return freshFlow(mode, now, this.options.flowDeadlineSeconds);
   }
 
   /** For each of the client's payments given, its refunds, oldest first (`refunds` of the resource). */

@@ -157,6 +157,10 @@ for (const kind of kinds)
       assert.equal(row.psu_user_agent, 'Mozilla/5.0 (link payer)');
       assert.equal(row.end_to_end_id, `${link.reference}-1`);
       assert.equal(row.mode, 'hosted');
+      // The fresh flow every new payment starts with (src/domain/fresh-flow.ts): its deadline counted from its making.
+      assert.equal(row.detailed_status, 'PROVIDER_SELECTION_REDIRECT_PENDING');
+      assert.equal(Date.parse(row.flow_expires_at) - Date.parse(row.created_at), flow.app.config.flowDeadlineSeconds * 1000);
+      assert.equal(row.provider_payment_id, null);
       const resource = (await (await flow.app.request(`/api/v1/ob/payments/${row.id}`, { token })).json()) as { paymentLinkId?: string };
       assert.equal(resource.paymentLinkId, link.paymentLinkId);
       // The same browser opening the link again goes back to its own payment.
