@@ -75,21 +75,61 @@ export type PaymentPage = Schemas['PaymentList'];
 /** The `data` of a `payment.status.updated` event: the status record it reports, with the payment's ids. */
 export type PaymentStatusUpdatedData = Schemas['PaymentStatusUpdatedData'];
 
-/** The body of a webhook (Standard Webhooks), and `data` of an event of the event feed. */
-export interface WebhookEventBody extends Omit<Schemas['PaymentStatusUpdatedWebhook'], 'type'> {
-  /** `payment.status.updated` so far; ignore types you do not know. */
-  readonly type: Open<'payment.status.updated'>;
+/** The body of a `payment.status.updated` webhook: the payment's new status record in `data`. */
+export interface PaymentStatusUpdatedWebhookBody extends Omit<Schemas['PaymentStatusUpdatedWebhook'], 'type'> {
+  readonly type: 'payment.status.updated';
 }
+
+/** The `data` of a `payment_link.*` event: the link, the status it entered, and when. */
+export type PaymentLinkEventData = Schemas['PaymentLinkEventData'];
+
+/** The body of a `payment_link.paid` webhook: a single-use link's payment completed; `data.paymentId` names it. */
+export interface PaymentLinkPaidWebhookBody extends Omit<Schemas['PaymentLinkWebhook'], 'type' | 'data'> {
+  readonly type: 'payment_link.paid';
+  readonly data: PaymentLinkEventData & { readonly paymentId: string };
+}
+
+/** The body of a `payment_link.expired` webhook: the link reached its `expiresAt` while ACTIVE. */
+export interface PaymentLinkExpiredWebhookBody extends Omit<Schemas['PaymentLinkWebhook'], 'type'> {
+  readonly type: 'payment_link.expired';
+}
+
+/** The body of a `payment_link.deactivated` webhook: you deactivated the link. */
+export interface PaymentLinkDeactivatedWebhookBody extends Omit<Schemas['PaymentLinkWebhook'], 'type'> {
+  readonly type: 'payment_link.deactivated';
+}
+
+/**
+ * The body of a webhook (Standard Webhooks), and `data` of an event of the event feed: one of the event types openpis
+ * sends, told apart by `type` (`switch (event.type)` narrows `data`). The list grows: a service newer than this SDK
+ * may send a type not listed here, so handle the types you need and ignore the others (a `default` that does
+ * nothing), rather than treating the switch as exhaustive.
+ */
+export type WebhookEventBody =
+  PaymentStatusUpdatedWebhookBody | PaymentLinkPaidWebhookBody | PaymentLinkExpiredWebhookBody | PaymentLinkDeactivatedWebhookBody;
+
+/** The event types of {@link WebhookEventBody}: the feed's `type` filter takes them. */
+export type WebhookEventType = WebhookEventBody['type'];
+
+/** The body of a `payment_link.*` webhook (and `data` of such an event of the feed). */
+export type PaymentLinkWebhookBody = Extract<WebhookEventBody, { readonly type: `payment_link.${string}` }>;
+
+/** An event of the feed whose webhook's body is `Body`: the same `type` outside and inside. */
+type FeedEventOf<Body extends WebhookEventBody> = Body extends WebhookEventBody
+  ? Omit<Schemas['Event'], 'type' | 'data'> & {
+      readonly type: Body['type'];
+      /** Exactly the body the webhook of this event delivers (the same handler can take both). */
+      readonly data: Body;
+    }
+  : never;
 
 /**
  * An event of the event feed (`GET /api/v1/events`): its `id` is the `webhook-id` of the same event's webhook.
  * `data` is that webhook's body, which has a `data` of its own: `event.data.data.paymentId`, `event.data.data.status`.
+ * Told apart by `type`, as {@link WebhookEventBody} (and as open to types added later): narrowing `event.type` narrows
+ * `event.data`.
  */
-export interface FeedEvent extends Omit<Schemas['Event'], 'type' | 'data'> {
-  readonly type: Open<'payment.status.updated'>;
-  /** Exactly the body the webhook of this event delivers (the same handler can take both); the payment is in `data.data`. */
-  readonly data: WebhookEventBody;
-}
+export type FeedEvent = FeedEventOf<WebhookEventBody>;
 
 /** One page of the event feed, oldest first; pass `nextCursor` as `after` next time (it is always there). */
 export interface EventPage extends Omit<Schemas['EventFeed'], 'items'> {
@@ -103,7 +143,7 @@ export interface EventQuery {
   /** Page size, 1–100 (the service's default: 50). */
   readonly limit?: number;
   /** Only events of this type. */
-  readonly type?: string;
+  readonly type?: Open<WebhookEventType>;
 }
 
 /** The body of a payment link creation request (`POST /api/v1/ob/payment-links`). */
@@ -114,8 +154,6 @@ export type PaymentLink = Schemas['PaymentLink'];
 export type PaymentLinkStatus = Schemas['PaymentLinkStatus'];
 /** One page of the payment link list, newest first; `nextCursor` is `null` on the last page. */
 export type PaymentLinkPage = Schemas['PaymentLinkList'];
-/** The body of a `payment_link.*` webhook (and `data` of such an event of the feed). */
-export type PaymentLinkWebhookBody = Schemas['PaymentLinkWebhook'];
 
 /** Filters of the payment link list (`GET /api/v1/ob/payment-links`). */
 export interface PaymentLinkListQuery {
