@@ -11,7 +11,7 @@ import { AuditLog } from '../../src/people/audit-log.js';
 import { totpCode } from '../../src/people/second-factor.js';
 import { ConsoleSessions } from '../../src/people/sessions.js';
 import type { FlowHarness } from '../../test/e2e/flow-harness.js';
-import { approvedAtRheinland, type ConsoleScene, type ScreenshotContext, type ScreenshotPage } from './scene.js';
+import { approvedAtRheinland, newPaymentLink, newRefund, type ConsoleScene, type ScreenshotContext, type ScreenshotPage } from './scene.js';
 
 const PASSWORD = 'screenshots only, never used elsewhere';
 
@@ -153,6 +153,35 @@ export const CONSOLE_SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
   consolePage('console-audit', 'Console: the audit log', async ({ page, baseUrl, console }) => {
     await console.signIn(page, 'operator');
     await page.goto(`${baseUrl}/console/audit`);
+  }),
+  consolePage('console-payment-links', 'Console: payment links (a member), with the form to create one', async (context) => {
+    const { page, baseUrl, console } = context;
+    await newPaymentLink(context, { reference: 'invoice-2026-040', amount: 24.5, remittanceInformation: { type: 'UNSTRUCTURED', value: 'Invoice 2026-040' } });
+    const closed = await newPaymentLink(context, { reference: 'invoice-2026-041', amount: 310 });
+    await context.api('POST', `/api/v1/ob/payment-links/${closed.paymentLinkId}/deactivate`);
+    await newPaymentLink(context, { reference: 'shop-counter', amount: 5, reusable: true, remittanceInformation: { type: 'UNSTRUCTURED', value: 'Coffee' } });
+    await console.signIn(page, 'member');
+    await page.goto(`${baseUrl}/console/payment-links`);
+  }),
+  consolePage('console-payment-link', 'Console: a payment link just created, with its address and QR code', async (context) => {
+    const { page, baseUrl, console } = context;
+    const link = await newPaymentLink(context, { reference: `invoice-2026-${randomUUID().slice(0, 4)}` });
+    await console.signIn(page, 'member');
+    await page.goto(`${baseUrl}/console/payment-links/${link.paymentLinkId}?done=created`);
+  }),
+  consolePage('console-refunds', 'Console: refunds awaiting approval (a member)', async (context) => {
+    const { page, baseUrl, console } = context;
+    await newRefund(context, 'Dave Payer');
+    await newRefund(context, 'Erika Mustermann');
+    await console.signIn(page, 'member');
+    await page.goto(`${baseUrl}/console/refunds`);
+  }),
+  consolePage('console-refunds-approve', 'Console: two refunds selected for approval, one after the other', async (context) => {
+    const { page, baseUrl, console } = context;
+    const first = await newRefund(context, 'Dave Payer');
+    const second = await newRefund(context, 'Erika Mustermann');
+    await console.signIn(page, 'member');
+    await page.goto(`${baseUrl}/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}`);
   }),
   consolePage('console-not-found', "Console: another client's payment, as a member sees it (404)", async ({ page, baseUrl, console }) => {
     await console.signIn(page, 'member');

@@ -6,7 +6,17 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/storage/schema.js';
-import { approveAtSandboxBank, approvedAtRheinland, click, pastReview, type ScreenshotContext, type ScreenshotPage } from './scene.js';
+import {
+  approveAtSandboxBank,
+  approvedAtRheinland,
+  click,
+  loginAndCodeAtHansa,
+  newPaymentLink,
+  newRefund,
+  pastReview,
+  type ScreenshotContext,
+  type ScreenshotPage,
+} from './scene.js';
 import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';
 import { handoverLinkOf } from '../../test/hosted/handover-link.js';
 
@@ -301,7 +311,104 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
       await page.goto(redirectUrl);
     },
   },
+  {
+    name: 'payment-link',
+    description: "A payment link's page (/link/<slug>): the payment and Continue to pay",
+    async open(context) {
+      const link = await newPaymentLink(context);
+      await context.page.goto(link.url);
+    },
+  },
+  {
+    name: 'payment-link-paid',
+    description: 'A single-use payment link once paid (here through our pages at Hansa): it takes no more payments',
+    async open(context) {
+      const link = await newPaymentLink(context, { provider: { id: BANKS.hansa } });
+      await context.page.goto(link.url);
+      await click(context.page, '#continue');
+      // The link names the bank: its payment starts at our review, then our login and code pages.
+      await click(context.page, 'button.primary');
+      await loginAndCodeAtHansa(context.page);
+      await waitForLinkStatus(context, link.paymentLinkId, 'PAID');
+      await context.page.goto(link.url);
+    },
+  },
+  {
+    name: 'payment-link-expired',
+    description: 'A payment link past its expiresAt',
+    async open(context) {
+      const link = await newPaymentLink(context);
+      // As if its 24 hours were over: the page closes it as EXPIRED when it reads it.
+      await context.database
+        .updateTable('payment_links')
+        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+        .where('id', '=', link.paymentLinkId)
+        .execute();
+      await context.page.goto(link.url);
+    },
+  },
+  {
+    name: 'payment-link-deactivated',
+    description: 'A payment link the merchant deactivated',
+    async open(context) {
+      const link = await newPaymentLink(context);
+      await context.api('POST', `/api/v1/ob/payment-links/${link.paymentLinkId}/deactivate`);
+      await context.page.goto(link.url);
+    },
+  },
+  {
+    name: 'refund-bank-selection',
+    description: "A refund's first page: the merchant's approver chooses the bank to refund the customer from",
+    async open(context) {
+      const { redirectUrl } = await newRefund(context);
+      await context.page.goto(`${redirectUrl}?country=DE`);
+    },
+  },
+  {
+    name: 'refund-one-time-code',
+    description: "A refund at Hansa: the approver's one-time code (Confirm refund)",
+    async open(context) {
+      const { redirectUrl } = await newRefund(context);
+      await context.page.goto(`${redirectUrl}?country=DE`);
+      await click(context.page, `button[name="providerId"][value="${BANKS.hansa}"]`);
+      await context.page.locator('#loginId').fill('alice');
+      await context.page.locator('#password').fill(TEST_PASSWORD);
+      await click(context.page, 'form button.primary');
+      await context.page.locator('#otp').waitFor();
+    },
+  },
+  {
+    name: 'refund-outcome-completed',
+    description: 'A refund approved at Hansa: complete, the customer named as who was refunded',
+    async open(context) {
+      const { paymentId, redirectUrl } = await newRefund(context);
+      await context.page.goto(`${redirectUrl}?country=DE`);
+      await click(context.page, `button[name="providerId"][value="${BANKS.hansa}"]`);
+      await loginAndCodeAtHansa(context.page);
+      await context.waitFor(paymentId, 'PAYMENT_EXECUTION_COMPLETED');
+      await context.page.goto(redirectUrl);
+    },
+  },
+  {
+    name: 'refund-cancel-confirmation',
+    description: "A refund's cancel question (Cancel this refund?)",
+    async open(context) {
+      const { redirectUrl } = await newRefund(context);
+      await context.page.goto(`${redirectUrl}/cancel`);
+    },
+  },
 ];
+
+/** Reads the link through the API until its status is `status` (its payment completes in the background). */
+async function waitForLinkStatus(context: ScreenshotContext, paymentLinkId: string, status: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const link = (await context.api('GET', `/api/v1/ob/payment-links/${paymentLinkId}`)) as { status: string };
+    if (link.status === status) return;
+    if (Date.now() > deadline) throw new Error(`payment link ${paymentLinkId} still ${link.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Marks a payment as held by another request until `ms` from now (the engine's lease in its flow state). */
 async function holdPayment(database: Kysely<Database>, paymentId: string, ms: number): Promise<void> {

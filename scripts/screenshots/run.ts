@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     const consoleScene = await prepareConsole(flow);
     const unbranded = await flow.app.createClient({ name: 'plain shop' });
     const unbrandedToken = await unbranded.token();
+    const brandedToken = await flow.client.token();
     const shop = `${shopServer.url}/return`;
     for (const entry of pages) rmSync(join(OUTPUT, entry.name), { recursive: true, force: true });
     const made: Array<{ name: string; description: string; files: Array<{ locale: Locale; viewport: string; file: string }>; error?: string }> = [];
@@ -73,6 +74,18 @@ async function main(): Promise<void> {
           baseUrl: flow.app.baseUrl,
           database: flow.app.database.db,
           console: consoleScene,
+          clientId: flow.client.clientId,
+          api: async (method, path, json) => {
+            const response = await flow.app.request(path, {
+              method,
+              token: brandedToken,
+              ...(json === undefined ? {} : { json }),
+              headers: { 'accept-language': locale },
+            });
+            const text = await response.text();
+            if (!response.ok) throw new Error(`${method} ${path} answered ${response.status} ${text}`);
+            return text === '' ? undefined : (JSON.parse(text) as unknown);
+          },
           create: async (overrides = {}) => flow.create({ metadata: metadata(), ...overrides }, { 'accept-language': locale }),
           waitFor: async (paymentId, status) => {
             await flow.waitFor(paymentId, (current) => current === status);
@@ -108,17 +121,19 @@ async function main(): Promise<void> {
       made.push({ name: entry.name, description: entry.description, files, ...(error === undefined ? {} : { error }) });
       process.stdout.write(`${entry.name}: ${files.length} screenshots\n`);
     }
-    // The index lists every page on disk: those of this run, and those an earlier (filtered) run left.
-    const listed = SCREENSHOT_PAGES.map(
+    // The index lists every page on disk, payer and console pages: those of this run, and those an earlier (filtered)
+    // run left.
+    const listed = [...SCREENSHOT_PAGES, ...CONSOLE_SCREENSHOT_PAGES].map(
       (entry) =>
         made.find((rendered) => rendered.name === entry.name) ?? {
           name: entry.name,
           description: entry.description,
-          files: SUPPORTED_LOCALES.flatMap((locale) =>
+          files: (entry.locales ?? SUPPORTED_LOCALES).flatMap((locale) =>
             VIEWPORTS.map((viewport) => ({ locale, viewport: `${viewport.name} ${viewport.width}×${viewport.height}`, file: join(entry.name, `${locale}-${viewport.name}.png`) })),
           ).filter((shot) => existsSync(join(OUTPUT, shot.file))),
         },
     ).filter((entry) => entry.files.length > 0 || 'error' in entry);
+    mkdirSync(OUTPUT, { recursive: true });
     writeFileSync(join(OUTPUT, 'index.html'), indexHtml(listed));
     process.stdout.write(`Open ${join(OUTPUT, 'index.html')}\n`);
     if (made.some((entry) => entry.error !== undefined)) process.exitCode = 1;

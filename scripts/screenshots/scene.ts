@@ -8,6 +8,8 @@ import type { Page } from 'playwright-core';
 import type { Locale } from '../../src/i18n/locale.js';
 import type { Database } from '../../src/storage/schema.js';
 import { BANKS, TEST_PASSWORD } from '../../test/e2e/flow-harness.js';
+import { paymentLinkRequest } from '../../test/helpers/payment-link-requests.js';
+import { storedPaymentRow } from '../../test/helpers/payment-rows.js';
 
 export interface ScreenshotContext {
   readonly page: Page;
@@ -18,6 +20,10 @@ export interface ScreenshotContext {
   waitFor(paymentId: string, status: string): Promise<void>;
   /** Creates a payment for the client without branding. */
   createUnbranded(overrides?: Record<string, unknown>): Promise<{ paymentId: string; redirectUrl: string }>;
+  /** A call of the API as the branded client (payment links, refunds); its JSON answer, or an error if not 2xx. */
+  api(method: 'GET' | 'POST', path: string, json?: Record<string, unknown>): Promise<unknown>;
+  /** The branded client's id. */
+  readonly clientId: string;
   /** The app's database (the console pages read what they need to open). */
   readonly database: Kysely<Database>;
   /** The console's operator and member (console pages only). */
@@ -76,4 +82,62 @@ export async function approvedAtRheinland(context: ScreenshotContext, psuId: str
   }
   await context.waitFor(paymentId, final);
   await context.page.goto(redirectUrl);
+}
+
+/** alice's account at the sandbox banks: the merchant's account of the refunds here, so alice can approve them. */
+const MERCHANT_IBAN = 'DE54500105171000007919';
+
+/**
+ * A refund of 7.50 EUR of a completed 25.00 EUR payment (stored as the flow leaves it, its payer known) into the
+ * branded client's account at the sandbox banks; its flow link is the approver's.
+ */
+export async function newRefund(context: ScreenshotContext, payerName = 'Dave Payer'): Promise<{ paymentId: string; redirectUrl: string }> {
+  const original = storedPaymentRow(context.clientId, new Date().toISOString(), {
+    detailed_status: 'PAYMENT_EXECUTION_COMPLETED',
+    amount: '25.00',
+    recipient: JSON.stringify({
+      account: { number: { type: 'IBAN', value: MERCHANT_IBAN } },
+      name: 'Acme Outdoor GmbH',
+      address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
+    }),
+    remittance: JSON.stringify({ value: `Order ${nextOrderNumber()}`, truncate: false }),
+    payer: JSON.stringify({ account: { type: 'IBAN', value: 'DE76500105171000031676' }, name: payerName }),
+  });
+  await context.database.insertInto('payments').values(original).execute();
+  return (await context.api('POST', `/api/v1/ob/payments/${original.id}/refunds`, {
+    amount: '7.50',
+    reference: 'Refund order 1001 returned tent',
+    metadata: { redirectUri: 'https://acme.example/refunds/done', endToEndId: `refund-${original.id.slice(0, 20)}` },
+  })) as { paymentId: string; redirectUrl: string };
+}
+
+let orders = 1000;
+function nextOrderNumber(): number {
+  orders += 1;
+  return orders;
+}
+
+/** A payment link of the branded client (single-use, 24 hours, unless `overrides` say otherwise). */
+export async function newPaymentLink(context: ScreenshotContext, overrides: Record<string, unknown> = {}): Promise<{ paymentLinkId: string; url: string }> {
+  return (await context.api(
+    'POST',
+    '/api/v1/ob/payment-links',
+    paymentLinkRequest({
+      reference: `invoice-2026-${String(nextOrderNumber())}`,
+      recipient: { account: { number: { type: 'IBAN', value: 'DE89370400440532013000' } }, name: 'Acme Outdoor GmbH', address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' } },
+      amount: 89.9,
+      remittanceInformation: { type: 'UNSTRUCTURED', value: 'Invoice 2026-042 hiking boots' },
+      metadata: { redirectUri: 'https://acme.example/thanks' },
+      ...overrides,
+    }),
+  )) as { paymentLinkId: string; url: string };
+}
+
+/** At Hansa (embedded) on our pages: the login form filled in as alice and sent, then the one-time code. */
+export async function loginAndCodeAtHansa(page: Page): Promise<void> {
+  await page.locator('#loginId').fill('alice');
+  await page.locator('#password').fill(TEST_PASSWORD);
+  await click(page, 'form button.primary');
+  await page.locator('#otp').fill('123456');
+  await click(page, 'form button.primary');
 }
