@@ -38,6 +38,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 h1{font-size:1.5rem;line-height:1.25;margin:0}
 h2{font-size:1.125rem;margin:2rem 0 .75rem}
 .card>h2:first-child,.card>h3:first-child{margin-top:0}
+.card>input[type=hidden]:first-child+h2,.card>input[type=hidden]:first-child+h3{margin-top:0}
 h3{font-size:1rem;margin:1.25rem 0 .5rem}
 .lead{color:#4b5563;margin:.25rem 0 0}
 .card{background:#fff;border:1px solid #e5e7eb;border-radius:10px;padding:1rem;margin:0 0 1rem}

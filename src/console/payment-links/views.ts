@@ -79,11 +79,11 @@ export function paymentLinkListPage(view: LinkListView): string {
   const table =
     view.links.length === 0
       ? emptyState('No payment links yet', 'Create one below: payers open its address (or scan its QR code) to pay.')
-      : html`<div class="card table-card"><table><caption>Payment links, newest first</caption>
+      : html`<div class="table-wrap"><table class="cards"><caption class="visually-hidden">Payment links, newest first</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Amount</th>${view.viewer.clientScope === undefined ? html`<th scope="col">Client</th>` : ''}<th scope="col">Expires</th><th scope="col">Created</th></tr></thead>
 <tbody>${view.links.map(
           (link) =>
-            html`<tr><td><a href="/console/payment-links/${link.id}">${link.reference}</a></td><td>${linkStatusBadge(link.status)}</td><td class="num">${money(link.amount, link.currency)}</td>${view.viewer.clientScope === undefined ? html`<td>${link.clientName}</td>` : ''}<td>${timeTag(link.expiresAt)}</td><td>${timeTag(link.createdAt)}</td></tr>`,
+            html`<tr><td data-label="Reference"><a href="/console/payment-links/${link.id}">${link.reference}</a></td><td data-label="Status">${linkStatusBadge(link.status)}</td><td data-label="Amount" class="num">${money(link.amount, link.currency)}</td>${view.viewer.clientScope === undefined ? html`<td data-label="Client">${link.clientName}</td>` : ''}<td data-label="Expires">${timeTag(link.expiresAt)}</td><td data-label="Created">${timeTag(link.createdAt)}</td></tr>`,
         )}</tbody></table></div>${view.nextLink === undefined ? '' : html`<p><a class="button secondary" href="${view.nextLink}">Older links</a></p>`}`;
   return consolePage({
     title: 'Payment links',
@@ -133,11 +133,11 @@ export function paymentLinkPage(view: LinkPageView): string {
   const payments =
     view.payments.length === 0
       ? emptyState('No payments yet', 'A payment appears here when a payer continues from the link.')
-      : html`<div class="card table-card"><table><caption>Payments started from this link</caption>
+      : html`<h2>Payments started from this link</h2><div class="table-wrap"><table class="cards"><caption class="visually-hidden">Payments started from this link</caption>
 <thead><tr><th scope="col">End-to-end id</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
 <tbody>${view.payments.map(
           (payment) =>
-            html`<tr><td><a href="/console/payments/${payment.id}">${payment.endToEndId}</a></td><td>${statusBadge(payment.detailedStatus)}</td><td>${timeTag(payment.createdAt)}</td></tr>`,
+            html`<tr><td data-label="End-to-end id"><a href="/console/payments/${payment.id}">${payment.endToEndId}</a></td><td data-label="Status">${statusBadge(payment.detailedStatus)}</td><td data-label="Created">${timeTag(payment.createdAt)}</td></tr>`,
         )}</tbody></table></div>`;
   const deactivate =
     link.status === 'ACTIVE'
