@@ -14,7 +14,8 @@ import { testDatabaseKinds } from '../helpers/databases.js';
 import { storedPaymentRow } from '../helpers/payment-rows.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
 import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
-import { get, submit } from '../hosted/http-payer.js';
+import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
+import { continueLinkOf, fieldsAsked, get, headingOf, pastWaitingPage, submit, submitAndFollow } from '../hosted/http-payer.js';
 
 interface Resource {
   readonly paymentId: string;
@@ -211,6 +212,109 @@ for (const kind of await testDatabaseKinds()) {
       // Failed refunds free their amounts: the whole payment can be refunded again.
       const after = await refund(acme, paymentId, '10.00');
       assert.equal(after.status, 'PENDING');
+    });
+  });
+
+  describe(`a bulk of refunds at the bank (${kind.name})`, () => {
+    let flow: FlowHarness;
+    before(async () => {
+      flow = await startFlowHarness(kind, { BANK_STATUS_POLL_BASE_MS: '50', BANK_STATUS_POLL_MAX_MS: '200' });
+    });
+    after(() => flow?.close());
+
+    /**
+     * Refunds of `amounts` of a completed payment paid into `merchantIban` (a sandbox payer's account, which the
+     * refunds are paid from) by dave, formed into one bulk led by the first; their ids, and the leader's flow link.
+     */
+    async function bulkOf(merchantIban: string, amounts: readonly string[]): Promise<{ ids: string[]; redirectUrl: string }> {
+      const row = storedPaymentRow(flow.client.clientId, new Date().toISOString(), {
+        detailed_status: 'PAYMENT_EXECUTION_COMPLETED',
+        amount: '100.00',
+        recipient: JSON.stringify({ account: { number: { type: 'IBAN', value: merchantIban } }, name: 'Acme GmbH' }),
+        payer: JSON.stringify({ account: { type: 'IBAN', value: 'DE76500105171000031676' }, name: 'Dave Exempt' }),
+      });
+      await flow.app.database.db.insertInto('payments').values(row).execute();
+      const made: { paymentId: string; redirectUrl: string }[] = [];
+      for (const amount of amounts) {
+        const response = await flow.app.request(`/api/v1/ob/payments/${row.id}/refunds`, {
+          method: 'POST',
+          token: await flow.client.token(),
+          json: {
+            amount,
+            reference: `Refund line ${made.length + 1}`,
+            metadata: { redirectUri: 'https://merchant.example/refunds/done', endToEndId: `refund-${randomUUID()}` },
+          },
+        });
+        assert.equal(response.status, 201);
+        made.push((await response.json()) as { paymentId: string; redirectUrl: string });
+      }
+      const ids = made.map((refund) => refund.paymentId);
+      const formed = await formRefundBulk(flow.app.database.db, { refundIds: ids, clientScope: flow.client.clientId, now: new Date() });
+      assert.equal(formed.kind, 'formed');
+      return { ids, redirectUrl: made[0]?.redirectUrl ?? '' };
+    }
+
+    /** The approver chooses Hansa (our login page, then the one-time code) and logs in as `psuId`; the page after the code. */
+    async function approveAtHansa(redirectUrl: string, psuId: string) {
+      const list = await get(redirectUrl, {}, flow.seen);
+      assert.equal(headingOf(list.html), 'Choose your bank');
+      assert.ok(list.html.includes(BANKS.hansa) && list.html.includes(BANKS.rheinland), 'banks making bulk payments are offered');
+      assert.ok(!list.html.includes(BANKS.lumiere), 'a bank without bulk payments is not');
+      const login = await submitAndFollow(redirectUrl, list.html, 'select-bank', { providerId: BANKS.hansa }, flow.seen);
+      assert.deepEqual(fieldsAsked(login.html), ['loginId', 'password']);
+      const code = await pastWaitingPage(
+        redirectUrl,
+        await submitAndFollow(redirectUrl, login.html, 'details', { loginId: psuId, password: TEST_PASSWORD }, flow.seen),
+        flow.seen,
+      );
+      assert.equal(headingOf(code.html), 'Enter your one-time code');
+      assert.match(code.html, /in total to 3 customers|in total to 2 customers/);
+      return submitAndFollow(redirectUrl, code.html, 'code', { otp: '123456' }, flow.seen);
+    }
+
+    it('one authorisation pays them all: one bulk payment at the bank, each refund COMPLETED with its own history', async () => {
+      const { ids, redirectUrl } = await bulkOf('DE54500105171000007919', ['1.00', '2.50', '4.00']);
+      const outcome = await approveAtHansa(redirectUrl, 'alice');
+      assert.equal(continueLinkOf(outcome), `https://merchant.example/refunds/done?paymentId=${ids[0]}`);
+      for (const id of ids) await flow.waitFor(id, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
+      const [leaderHistory, ...followerHistories] = await Promise.all(ids.map(async (id) => statuses(await flow.history(id))));
+      assert.ok(leaderHistory?.includes('PAYMENT_REGISTRATION_PENDING'));
+      for (const history of followerHistories) assert.deepEqual(history, leaderHistory, 'each follower took every status of the leader');
+      const rows = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['provider_id', 'provider_payment_id'])
+        .where('id', 'in', ids)
+        .execute();
+      assert.equal(new Set(rows.map((row) => `${row.provider_id}/${row.provider_payment_id}`)).size, 1, 'one payment at one bank');
+      assert.ok(rows[0]?.provider_payment_id !== null);
+      await flow.assertPasswordNowhere();
+    });
+
+    it('the bank rejects the bulk: every refund FAILED with the bank’s reason, and their amounts are free to refund again', async () => {
+      // erik holds 25.00: neither 30.00 refund can be paid.
+      const { ids, redirectUrl } = await bulkOf('DE51500105171000039595', ['30.00', '30.00']);
+      await approveAtHansa(redirectUrl, 'erik');
+      for (const id of ids) await flow.waitFor(id, (status) => status.endsWith('_FAILED'));
+      const outcomes = await Promise.all(ids.map(async (id) => (await flow.history(id)).at(-1)));
+      for (const last of outcomes) {
+        assert.equal(last?.status, 'FAILED');
+        assert.deepEqual(last?.failureReasons, outcomes[0]?.failureReasons, 'the bank’s word for one is its word for all');
+      }
+      const leader = await flow.app.database.db
+        .selectFrom('payments')
+        .select('refund_of')
+        .where('id', '=', ids[0] ?? '')
+        .executeTakeFirstOrThrow();
+      const again = await flow.app.request(`/api/v1/ob/payments/${leader.refund_of ?? ''}/refunds`, {
+        method: 'POST',
+        token: await flow.client.token(),
+        json: {
+          amount: '100.00',
+          reference: 'Refund all',
+          metadata: { redirectUri: 'https://merchant.example/r', endToEndId: `r-${randomUUID()}` },
+        },
+      });
+      assert.equal(again.status, 201, 'the failed bulk holds none of the payment’s amount');
     });
   });
 }
