@@ -122,6 +122,7 @@ describe('refunds approved one after another from the console', { skip: browserS
     await page.getByRole('button', { name: 'Approve selected' }).click();
     await page.waitForURL(/\/console\/refunds\/approve\?/);
     findings.push(...(await axeViolationsAtViewports(page)));
+    assert.match(await page.locator('main').innerText(), /Or approve them one after another/);
     await page.screenshot({ path: '/tmp/console-refunds-approve-before.png', fullPage: true });
 
     // The page stands still until asked; the approver asks it to follow the refunds.
@@ -144,7 +145,7 @@ describe('refunds approved one after another from the console', { skip: browserS
     }
     for (const refundId of refunds) await flow.waitFor(refundId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
     assert.equal(await page.locator('tbody tr .badge.completed').count(), 2);
-    assert.match(await page.locator('main').innerText(), /Or approve them one after another/);
+    assert.match(await page.locator('main').innerText(), /None of these refunds awaits approval any more/);
     assert.equal(await page.locator('meta[http-equiv="refresh"]').count(), 0, 'nothing under way: the page stops reloading');
     await page.screenshot({ path: '/tmp/console-refunds-approve-after.png', fullPage: true });
 
@@ -160,7 +161,11 @@ describe('refunds approved one after another from the console', { skip: browserS
   it('selects three refunds, approves them together in one authorisation at the bank, and sees all three COMPLETED', async () => {
     const token = await flow.client.token();
     const paymentId = await paidAtHansa(flow.app, flow.client, 30, 'PAYMENT_EXECUTION_COMPLETED', {
-      recipient: { account: { number: { type: 'IBAN', value: MERCHANT_IBAN } }, name: 'Acme GmbH' },
+      recipient: {
+        account: { number: { type: 'IBAN', value: MERCHANT_IBAN } },
+        name: 'Acme GmbH',
+        address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
+      },
     });
     await waitFor('the payer known', async () => {
       const row = await flow.app.database.db.selectFrom('payments').select('payer').where('id', '=', paymentId).executeTakeFirstOrThrow();

@@ -152,6 +152,7 @@ function oneByOneText(view: ApprovalView): string {
   if (view.refunds.some((refund) => refund.bulkLeaderId !== null))
     return 'Refunds approved together are authorised once, on the approval of the first of them; the others follow its status.';
   if (mayApproveTogether(view)) return 'Or approve them one after another, one authorisation each.';
+  if (!view.refunds.some((refund) => isAwaitingApproval(refund.detailedStatus))) return 'None of these refunds awaits approval any more.';
   const first = view.refunds[0];
   if (first !== undefined && view.bulkBanks.length === 0 && view.refunds.length >= 2)
     return `No bank here takes bulk payments in ${first.currency}, so your bank authorises each refund on its own: approve them one after another.`;
@@ -173,7 +174,9 @@ export function approvalPage(view: ApprovalView): string {
   const body =
     view.refunds.length === 0
       ? emptyState('No refunds selected', html`Select refunds awaiting approval on the <a href="/console/refunds">Refunds</a> page.`)
-      : html`${errorSummary(view.problems)}${mayApproveTogether(view) ? togetherForm(view) : ''}<p>${oneByOneText(view)} Each approval opens your bank in a new tab.${refreshing ? ` This page checks their status every ${APPROVAL_REFRESH_SECONDS} seconds.` : ''}</p>
+      : html`${errorSummary(view.problems)}${mayApproveTogether(view) ? togetherForm(view) : ''}<p>${oneByOneText(view)}${
+          view.refunds.some((refund) => isAwaitingApproval(refund.detailedStatus)) ? ' Each approval opens your bank in a new tab.' : ''
+        }${refreshing ? ` This page checks their status every ${APPROVAL_REFRESH_SECONDS} seconds.` : ''}</p>
 <div class="table-wrap"><table class="cards"><caption class="visually-hidden">Selected refunds</caption>
 <thead><tr><th scope="col">Refund</th><th scope="col">Refunded payment</th><th scope="col">Amount</th><th scope="col">Payer</th><th scope="col">Status</th><th scope="col">Approval</th></tr></thead>
 <tbody>${view.refunds.map(
