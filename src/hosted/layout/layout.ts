@@ -133,10 +133,10 @@ function bulkSummary(context: PageContext, sentence: SafeHtml | string): SafeHtm
   const { summary, t, locale } = context;
   const lines = summary.bulk ?? [];
   return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.bulkHeading')}</h2>${sentence}
-<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="amount">${t('summary.amount')}</th></tr></thead>
+<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="line-amount">${t('summary.amount')}</th></tr></thead>
 <tbody>${lines.map(
     (line) =>
-      html`<tr><td>${line.recipientName}</td><td>${formatIban(line.recipientIban)}</td><td>${line.reference}</td><td class="amount">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
+      html`<tr><td>${line.recipientName}</td><td>${formatIban(line.recipientIban)}</td><td>${line.reference}</td><td class="line-amount">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
   )}</tbody></table></div>
 <dl>${summary.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${summary.bankName}</dd>`}
 ${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(summary.fromIban)}</dd>`}</dl></section>`;
