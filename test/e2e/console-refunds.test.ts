@@ -211,7 +211,12 @@ describe('refunds approved one after another from the console', { skip: browserS
     assert.equal(await tab.getByRole('button', { name: /Banque Lumière/ }).count(), 0, 'a bank without bulk payments is not offered');
     findings.push(...(await axeViolationsAtViewports(tab)));
     await tab.screenshot({ path: '/tmp/refunds-together-bank-list.png', fullPage: true });
+    await tab.setViewportSize(VIEWPORTS[1]);
+    await tab.screenshot({ path: '/tmp/refunds-together-bank-list-phone.png', fullPage: true });
+    await tab.setViewportSize(VIEWPORTS[0]);
     await approveAtRheinland(tab);
+    // The outcome's receipt is the bulk's: the total, and each refund.
+    assert.equal(await tab.locator('.bulk-lines tbody tr').count(), 3);
     await tab.screenshot({ path: '/tmp/refunds-together-outcome.png', fullPage: true });
     await tab.close();
 
