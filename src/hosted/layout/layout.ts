@@ -147,7 +147,7 @@ export function bulkLines(context: PageContext): SafeHtml {
   return html`<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="line-amount">${t('summary.amount')}</th></tr></thead>
 <tbody>${summary.bulk.map(
     (line) =>
-      html`<tr><td>${line.recipientName}</td><td>${formatIban(line.recipientIban)}</td><td>${line.reference}</td><td class="line-amount">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
+      html`<tr><td data-label="${t('summary.recipient')}">${line.recipientName}</td><td data-label="${t('summary.recipientIban')}">${formatIban(line.recipientIban)}</td><td data-label="${t('summary.reference')}">${line.reference}</td><td class="line-amount" data-label="${t('summary.amount')}">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
