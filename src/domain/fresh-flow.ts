@@ -1,7 +1,7 @@
 /**
  * What every new payment's flow starts with, whoever makes the payment (the API's payments, a payer's retry with
  * another bank, a refund, a payment link's payer): a fresh flow token, the first status of its mode, no bank
- * reference, flow state or payer yet, version 1, and its deadline from `now`.
+ * reference, flow state, payer or bulk yet, version 1, and its deadline from `now`.
  */
 import { randomBytes } from 'node:crypto';
 import type { Payment } from './payment.js';
@@ -19,6 +19,7 @@ export type FreshFlow = Pick<
   | 'flowExpiresAt'
   | 'flowState'
   | 'payer'
+  | 'bulkLeaderId'
 >;
 
 /** `flowDeadlineSeconds`: how long the payer's flow may take (config `FLOW_DEADLINE_SECONDS`). */
@@ -36,5 +37,7 @@ export function freshFlow(mode: Payment['mode'], now: Date, flowDeadlineSeconds:
     flowExpiresAt: new Date(now.getTime() + flowDeadlineSeconds * 1000).toISOString(),
     flowState: null,
     payer: null,
+    // In no bulk of refunds approved together until one is formed at the bank's choice (src/flow/refund-bulks.ts).
+    bulkLeaderId: null,
   };
 }

@@ -344,6 +344,10 @@ describe('what a refund’s pages say', () => {
       );
       assert.equal(headingOf(render('outcome failed (cancelled)')), 'Refund cancelled');
       assert.match(say('outcome failed (cancelled)'), /You cancelled the refund\./);
+      // Refunds approved together: the customers are counted, not the leader's named for all.
+      const bulk = pageTranslator('en', refund, 2);
+      assert.equal(bulk('outcome.completed.lead'), 'Your bank has paid the refund to 3 customers.');
+      assert.equal(pageTranslator('de', refund, 2)('outcome.completed.lead'), 'Ihre Bank hat die Erstattung an 3 Kunden ausgeführt.');
       for (const [name] of PAGES) assert.doesNotMatch(say(name), /Cancel payment|your next payment|You are paying/, name);
     });
   });

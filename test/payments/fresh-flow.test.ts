@@ -1,7 +1,7 @@
 /**
  * The fresh flow every new payment starts with (src/domain/fresh-flow.ts), whoever makes it (the API, a retry, a
- * refund, a payment link's payer): the first status of its mode, a new flow token, no bank reference, flow state or
- * payer, version 1, and the deadline from the moment it was made.
+ * refund, a payment link's payer): the first status of its mode, a new flow token, no bank reference, flow state,
+ * payer or bulk, version 1, and the deadline from the moment it was made.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -24,6 +24,7 @@ describe('the fresh flow of a new payment', () => {
         flowExpiresAt: '2026-11-28T12:15:00.000Z',
         flowState: null,
         payer: null,
+        bulkLeaderId: null,
       },
     );
     assert.match(hosted.flowToken, /^[A-Za-z0-9_-]{43}$/);

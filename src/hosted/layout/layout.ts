@@ -65,6 +65,13 @@ export function countryName(code: string, locale: Locale): string {
  */
 export function paymentSentence(context: PageContext): string {
   const { summary: payment, t, locale, operator } = context;
+  if (payment.bulk !== undefined) {
+    // Refunds approved together: their total and how many customers are paid back (each is listed below).
+    const params = { amount: formatAmount(payment.amount, payment.currency, locale), count: String(payment.bulk.length) };
+    return payment.bankName === undefined
+      ? t('summary.bulkRefundSentence', params)
+      : t('summary.bulkRefundSentenceBank', { ...params, bank: payment.bankName });
+  }
   const params = {
     amount: formatAmount(payment.amount, payment.currency, locale),
     merchant: payment.merchant,
@@ -92,6 +99,7 @@ export function paymentSummary(context: PageContext, options: { readonly compact
   const { summary: payment, t, locale } = context;
   const compact = options.compact === true;
   const sentence = options.sentence === false ? '' : html`<p class="sentence">${paymentSentence(context)}</p>`;
+  if (payment.bulk !== undefined) return bulkSummary(context, sentence);
   if (compact) {
     return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
@@ -105,6 +113,33 @@ export function paymentSummary(context: PageContext, options: { readonly compact
 ${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
 ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
 </dl></section>`;
+}
+
+/**
+ * Refunds approved together: the sentence (their total), then every refund with its recipient, account, amount and
+ * reference, so the approver checks each line before the one authorisation at their bank. Never compact: the bank
+ * list of a bulk must show what is approved.
+ */
+function bulkSummary(context: PageContext, sentence: SafeHtml | string): SafeHtml {
+  const { summary, t } = context;
+  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.bulkHeading')}</h2>${sentence}
+${bulkLines(context)}
+<dl>${summary.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${summary.bankName}</dd>`}
+${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(summary.fromIban)}</dd>`}</dl></section>`;
+}
+
+/**
+ * The refunds of a bulk, one row each (recipient, account, reference, amount); nothing outside a bulk. Scrollable on
+ * a narrow screen, so a region the keyboard reaches, named by the sentence of their total.
+ */
+export function bulkLines(context: PageContext): SafeHtml {
+  const { summary, t, locale } = context;
+  if (summary.bulk === undefined) return html``;
+  return html`<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="line-amount">${t('summary.amount')}</th></tr></thead>
+<tbody>${summary.bulk.map(
+    (line) =>
+      html`<tr><td data-label="${t('summary.recipient')}">${line.recipientName}</td><td data-label="${t('summary.recipientIban')}">${formatIban(line.recipientIban)}</td><td data-label="${t('summary.reference')}">${line.reference}</td><td class="line-amount" data-label="${t('summary.amount')}">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
+  )}</tbody></table></div>`;
 }
 
 /**

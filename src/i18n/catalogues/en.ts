@@ -12,6 +12,11 @@ export const en = {
   'summary.recipient': 'Recipient',
   'summary.recipientIban': "Recipient's IBAN",
   'summary.reference': 'Reference',
+  'summary.bulkRefundSentence': 'You are refunding {amount} in total to {count} customers.',
+  'summary.bulkRefundSentenceBank': 'You are refunding {amount} in total to {count} customers from your account at {bank}.',
+  'summary.bulkHeading': 'Refunds approved together',
+  // Who a bulk of refunds pays back, where a refund's text names its customer ({recipient}).
+  'summary.bulkRecipients': '{count} customers',
   'summary.bank': 'Your bank',
   'summary.from': 'From account',
   'selection.heading': 'Choose your bank',
