@@ -301,6 +301,10 @@ for (const kind of await testDatabaseKinds()) {
       const { ids, redirectUrl } = await bulkOf('DE54500105171000007919', ['1.10', '2.20']);
       await approveAtHansa(redirectUrl, 'alice');
       for (const id of ids) await flow.waitFor(id, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
+      const rules = await fetch(`${flow.app.baseUrl}/sandbox-bank/hansa/sandbox/faults`, {
+        headers: { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` },
+      });
+      assert.deepEqual(((await rules.json()) as { faults: unknown[] }).faults, [], 'the bank failed every call the rules named');
       for (const id of ids) {
         const history = await flow.history(id);
         assert.ok(
