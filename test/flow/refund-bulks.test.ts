@@ -290,10 +290,15 @@ for (const kind of await testDatabaseKinds()) {
       await flow.assertPasswordNowhere();
     });
 
-    it('a failing bank leaves the bulk pending, never failed: an unanswered initiation is sent again, unanswered status reads are asked again', async () => {
+    it('a failing bank leaves the bulk pending, never failed: an unanswered initiation is sent again, every source of its status unanswered for a while, it is asked again', async () => {
       for (const rule of [
         { operations: ['initiatePayment'], paymentService: 'bulk-payments', fault: { kind: 'error', status: 500 }, times: 1 },
-        { operations: ['getPaymentStatus'], paymentService: 'bulk-payments', fault: { kind: 'error', status: 503 }, times: 3 },
+        {
+          operations: ['getPaymentStatus', 'getPayment'],
+          paymentService: 'bulk-payments',
+          fault: { kind: 'error', status: 503 },
+          times: 4,
+        },
       ]) {
         const response = await injectSandboxFault(flow.app, 'hansa', rule);
         assert.equal(response.status, 201, await response.text());
