@@ -19,7 +19,7 @@
  * **Capabilities** are optional groups of operations a connector declares when its bank offers them; the engine asks
  * for a capability before using it, never for a standard: {@link EmbeddedAuthentication} (credentials, SCA method
  * choice and one-time codes on our pages), {@link AccountInformation} (the payer's accounts, to choose the sender
- * account), and the flags of {@link BankProfile} (decoupled approval, a funds check before execution).
+ * account), {@link BulkPayments} (several payments authorised once), and the flags of {@link BankProfile} (decoupled approval, a funds check before execution).
  *
  * **References** ({@link BankReference}) to the bank's payment, consent or authorisation are opaque: the connector
  * puts in them what it needs later (plain JSON, never a secret or a token), the engine stores them with the payment
@@ -603,12 +603,31 @@ export interface AccountInformation {
   listAccounts(input: { readonly context: CallContext; readonly consent: BankReference }): Promise<readonly BankAccount[]>;
 }
 
+/** Several payments registered as one resource at the bank (Berlin Group `bulk-payments`), authorised once. */
+export interface RegisterBulkPaymentInput extends Omit<RegisterPaymentInput, 'payment'> {
+  /** Two or more payments, in order, all with the same `debtor` (required), currency and scheme. */
+  readonly payments: readonly PaymentOrder[];
+}
+
+/** Several payments with one authorisation of the payer, when the bank offers bulk payments. */
+export interface BulkPayments {
+  /**
+   * Registers the payments as one bulk payment and says what its authorisation needs next. The result's `payment`
+   * reference is used with every core operation (startAuthorisation, completeAuthorisation, getPaymentStatus,
+   * cancelPayment) and the embedded capability exactly as a single payment's: the connector keeps in the reference
+   * that it is a bulk. The result's `providerPaymentId` is the bulk's id at the bank.
+   */
+  registerBulkPayment(input: RegisterBulkPaymentInput): Promise<RegistrationResult>;
+}
+
 /** Each capability's operations, by the name a connector offers it under. */
 export interface CapabilityOperations {
   /** Embedded authentication steps, when the bank offers them. */
   readonly embedded: EmbeddedAuthentication;
   /** Account information for the sender account, when the bank offers it. */
   readonly accountInformation: AccountInformation;
+  /** Several payments under one authorisation, when the bank offers bulk payments. */
+  readonly bulkPayments: BulkPayments;
 }
 
 /**
@@ -616,7 +635,11 @@ export interface CapabilityOperations {
  * wrapper (src/observability/metered-connector.ts) and anything else that walks them derive from this list. A new
  * capability adds its operations to {@link CapabilityOperations} and its name here (the compiler insists on both).
  */
-export const CONNECTOR_CAPABILITIES = ['embedded', 'accountInformation'] as const satisfies readonly (keyof CapabilityOperations)[];
+export const CONNECTOR_CAPABILITIES = [
+  'embedded',
+  'accountInformation',
+  'bulkPayments',
+] as const satisfies readonly (keyof CapabilityOperations)[];
 
 export type CapabilityName = (typeof CONNECTOR_CAPABILITIES)[number];
 
