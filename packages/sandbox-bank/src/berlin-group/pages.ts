@@ -92,7 +92,7 @@ function finish(reply: FastifyReply, bank: SandboxBankDefinition, authorisation:
     const target = ok ? resource.redirectUri : (resource.nokRedirectUri ?? resource.redirectUri);
     if (target !== undefined) return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
   }
-  const what = resource.kind === 'payment' ? 'payment' : 'access to your accounts';
+  const what = resource.kind === 'consent' ? 'access to your accounts' : resource.data.bulk === undefined ? 'payment' : 'payments';
   const message = ok
     ? `<h1>Done</h1><p>You have approved the ${escapeHtml(what)}. You can return to the app or website you came from.</p>`
     : `<h1>Not approved</h1><p>The ${escapeHtml(what)} was not approved. You can return to the app or website you came from.</p>`;
