@@ -6,7 +6,9 @@
  * SERVICE_INVALID at banks without them. Every exchange is checked against the Berlin Group OpenAPI file.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../../helpers/wait.js';
 import {
   catalogueWith,
   getPage,
@@ -36,6 +38,8 @@ before(async () => {
   bank = await startHarness({
     catalogue: catalogueWith((entry) => {
       if (ALSO_BULK.has(entry['name'])) entry['connector'].bulkPayments = true;
+      // Midi notifies too, for the bulk's notifications.
+      if (entry['name'] === 'Crédit Sandbox du Midi') entry['connector'].statusNotifications = true;
     }),
   });
 });
@@ -361,6 +365,37 @@ describe('bulk payment authorisation', () => {
     const result = await submit(readForm(page.html, appUrl), { action: 'approve' });
     assert.match(result.html, /You have approved the payments/);
     assert.equal(await transactionStatus(created.body._links.status.href), 'ACSC');
+  });
+
+  it("status notifications name the bulk's path", async () => {
+    const received: Array<Record<string, unknown>> = [];
+    const tpp = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        received.push(JSON.parse(text) as Record<string, unknown>);
+        response.statusCode = 204;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => tpp.listen(0, '127.0.0.1', resolve));
+    try {
+      const uri = `http://127.0.0.1:${(tpp.address() as { port: number }).port}/notify`;
+      const created = await initiateBulk('midi', THREE_REFUNDS, { 'TPP-Notification-URI': uri });
+      assert.equal(created.headers.get('aspsp-notification-support'), 'true');
+      const start = await bank.call('startPaymentAuthorisation', 'POST', created.body._links.startAuthorisationWithPsuIdentification.href, {
+        headers: xs2aHeaders({ 'PSU-ID': 'alice' }),
+      });
+      const appUrl = bank.local(start.body._links.sandboxDecoupledApp.href);
+      const page = await getPage(appUrl);
+      await submit(readForm(page.html, appUrl), { action: 'approve' });
+      const settled = await waitFor('the settlement notification', () =>
+        received.find((notification) => notification['transactionStatus'] === 'ACSC'),
+      );
+      assert.equal(settled['resource'], `/v1/bulk-payments/sepa-credit-transfers/${created.body.paymentId}`);
+    } finally {
+      await new Promise<void>((resolve) => tpp.close(() => resolve()));
+    }
   });
 
   it('the TPP cancels a bulk before it is authorised', async () => {
