@@ -179,6 +179,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<App> {
       sandboxFaultOperations: { 'berlin-group': BERLIN_GROUP_SANDBOX_OPERATIONS, 'uk-open-banking': UK_SANDBOX_OPERATIONS },
       bankCertificateWarnings: () => certificateWarnings(services.bankIdentities.reports(now())),
       paymentLinks: services.paymentLinks,
+      bulkPaymentBanks: (environment, currency) => flow.bulkPaymentBanks(environment, currency).map((bank) => bank.name),
     });
   }
 

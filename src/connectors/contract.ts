@@ -475,6 +475,23 @@ export interface CompleteAuthorisationInput {
   readonly hold?: (secret: string) => Promise<void>;
 }
 
+/** Several payments registered as one resource at the bank (Berlin Group `bulk-payments`), authorised once. */
+export interface RegisterBulkPaymentInput extends Omit<RegisterPaymentInput, 'payment'> {
+  /** Two or more payments, in order, all with the same `debtor` (required), currency and scheme. */
+  readonly payments: readonly PaymentOrder[];
+}
+
+/** Bulk payments: one bank resource, and one authorisation, for several payments from one account. */
+export interface BulkPayments {
+  /**
+   * Registers the payments as one bulk payment and says what its authorisation needs next. The result's `payment`
+   * reference is used with every core operation (startAuthorisation, completeAuthorisation, getPaymentStatus,
+   * cancelPayment) and the embedded capability exactly as a single payment's: the connector keeps in the reference
+   * that it is a bulk. The result's `providerPaymentId` is the bulk's id at the bank.
+   */
+  registerBulkPayment(input: RegisterBulkPaymentInput): Promise<RegistrationResult>;
+}
+
 export interface PaymentStatusResult {
   readonly transactionStatus: PaymentTransactionStatus;
   /** What the status means for this bank. */
@@ -603,30 +620,13 @@ export interface AccountInformation {
   listAccounts(input: { readonly context: CallContext; readonly consent: BankReference }): Promise<readonly BankAccount[]>;
 }
 
-/** Several payments registered as one resource at the bank (Berlin Group `bulk-payments`), authorised once. */
-export interface RegisterBulkPaymentInput extends Omit<RegisterPaymentInput, 'payment'> {
-  /** Two or more payments, in order, all with the same `debtor` (required), currency and scheme. */
-  readonly payments: readonly PaymentOrder[];
-}
-
-/** Several payments with one authorisation of the payer, when the bank offers bulk payments. */
-export interface BulkPayments {
-  /**
-   * Registers the payments as one bulk payment and says what its authorisation needs next. The result's `payment`
-   * reference is used with every core operation (startAuthorisation, completeAuthorisation, getPaymentStatus,
-   * cancelPayment) and the embedded capability exactly as a single payment's: the connector keeps in the reference
-   * that it is a bulk. The result's `providerPaymentId` is the bulk's id at the bank.
-   */
-  registerBulkPayment(input: RegisterBulkPaymentInput): Promise<RegistrationResult>;
-}
-
 /** Each capability's operations, by the name a connector offers it under. */
 export interface CapabilityOperations {
   /** Embedded authentication steps, when the bank offers them. */
   readonly embedded: EmbeddedAuthentication;
   /** Account information for the sender account, when the bank offers it. */
   readonly accountInformation: AccountInformation;
-  /** Several payments under one authorisation, when the bank offers bulk payments. */
+  /** Bulk payments (several payments, one authorisation), when the bank offers them. */
   readonly bulkPayments: BulkPayments;
 }
 

@@ -60,6 +60,8 @@ export interface ConsoleOptions {
   readonly bankCertificateWarnings?: () => readonly string[];
   /** Payment links (the app's store: its commits wake this process's workers). */
   readonly paymentLinks: PaymentLinkStore;
+  /** The banks that make bulk payments (the flow engine's connectors know), for refunds approved together. */
+  readonly bulkPaymentBanks?: ConsoleServices['bulkPaymentBanks'];
 }
 
 /** The console's sections; a new section is added here (docs/console.md, "Adding a page"). */
@@ -101,6 +103,7 @@ export function consoleServices(options: ConsoleOptions): ConsoleServices {
     sandboxFaultOperations: options.sandboxFaultOperations,
     cookies: { secure: new URL(config.baseUrl).protocol === 'https:' },
     unfinishedWork: new UnfinishedWork(),
+    bulkPaymentBanks: options.bulkPaymentBanks ?? (() => []),
   };
 }
 

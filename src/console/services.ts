@@ -50,4 +50,6 @@ export interface ConsoleServices {
   readonly sandboxFaultOperations: SandboxFaultOperations;
   /** Work a page answered before it was done, which a shutdown waits for. */
   readonly unfinishedWork: UnfinishedWork;
+  /** The names of the banks of an environment that make bulk payments in a currency (refunds approved together). */
+  readonly bulkPaymentBanks: (environment: 'sandbox' | 'production', currency: string) => readonly string[];
 }

@@ -89,3 +89,13 @@ export function decimalFromScaled(scaled: bigint, currency: string): string {
   const fraction = text.slice(-AMOUNT_SCALE_DIGITS, -AMOUNT_SCALE_DIGITS + digits || undefined);
   return `${negative ? '-' : ''}${whole}${digits === 0 ? '' : `.${fraction}`}`;
 }
+
+/** The exact sum of decimal amounts of one currency, with the currency's minor-unit digits (`["1.10","2.05"]` → `"3.15"`). */
+export function decimalSum(amounts: readonly string[], currency: string): string {
+  const total = amounts.reduce((sum, amount) => {
+    const scaled = scaledAmount(amount);
+    if (scaled === undefined) throw new Error(`Not an exact amount: ${amount}`);
+    return sum + BigInt(scaled);
+  }, 0n);
+  return decimalFromScaled(total, currency);
+}

@@ -109,6 +109,11 @@ export interface Payment {
   readonly payer: PayerDetails | null;
   /** The payment link a payer started this payment from (docs/api-decisions.md, "Payment links"), else null. */
   readonly paymentLinkId: string | null;
+  /**
+   * A refund approved together with others in one bank authorisation (docs/api-decisions.md, "Many refunds, one
+   * approval"): the refund whose flow carries the bulk at the bank (its own id on that leader); null outside a bulk.
+   */
+  readonly bulkLeaderId: string | null;
 }
 
 export interface StatusRecord {
@@ -118,4 +123,14 @@ export interface StatusRecord {
   readonly detailedStatus: DetailedStatus;
   readonly failureReasons: readonly FailureReason[] | null;
   readonly createdAt: string;
+}
+
+/** A refund whose statuses follow another's: it is in a bulk it does not lead (its flow never acts on its own). */
+export function followsBulkLeader(payment: Pick<Payment, 'id' | 'bulkLeaderId'>): boolean {
+  return payment.bulkLeaderId !== null && payment.bulkLeaderId !== payment.id;
+}
+
+/** The refund whose flow carries a bulk payment at the bank for itself and its followers. */
+export function leadsBulk(payment: Pick<Payment, 'id' | 'bulkLeaderId'>): boolean {
+  return payment.bulkLeaderId === payment.id;
 }

@@ -17,7 +17,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { Job } from '../jobs/job-queue.js';
 import type { JobSchedule } from '../jobs/job-kinds.js';
 import type { JobHandler, JobOutcome } from '../jobs/worker.js';
-import type { Payment } from '../domain/payment.js';
+import { followsBulkLeader, leadsBulk, type Payment } from '../domain/payment.js';
 import type { Bank, CatalogueView } from '../providers/catalogue.js';
 import { isFinal, phaseOf, type DetailedStatus } from '../domain/detailed-status.js';
 import { alertIfPendingTooLong } from './bank-pending.js';
@@ -142,9 +142,24 @@ export class FlowEngine {
     return this.store.load(paymentId);
   }
 
+  /** The refunds a bulk's leader carries besides itself (src/flow/refund-bulks.ts), oldest first; none outside a bulk. */
+  bulkFollowersOf(payment: Payment): Promise<readonly Payment[]> {
+    return leadsBulk(payment) ? this.store.loadFollowers(payment) : Promise.resolve([]);
+  }
+
+  /**
+   * The banks of `environment` that could take a bulk of refunds in `currency`: they move the currency and their
+   * connector makes bulk payments (the bank list of a bulk's leader narrows this further by scheme and preferences).
+   */
+  bulkPaymentBanks(environment: Payment['environment'], currency: string): Bank[] {
+    return this.context.catalogue
+      .banks(environment)
+      .filter((bank) => bank.currencies.includes(currency) && this.context.connectors.for(bank.connector).bulkPayments !== undefined);
+  }
+
   /** Banks the payer may choose for this payment (hosted mode). */
   banksFor(payment: Payment): Bank[] {
-    return banksFor(payment, this.context.catalogue);
+    return banksFor(payment, this.context);
   }
 
   bankOf(payment: Payment): Bank | undefined {
@@ -461,7 +476,8 @@ export class FlowEngine {
 
   private async bankStatusJob(job: Job): Promise<JobOutcome> {
     let payment = await this.store.load(job.subjectId);
-    if (payment === undefined || isFinal(payment.detailedStatus)) return { kind: 'done' };
+    // A bulk's follower is carried by its leader's jobs (it has none of its own once in the bulk).
+    if (payment === undefined || isFinal(payment.detailedStatus) || followsBulkLeader(payment)) return { kind: 'done' };
     const leaseUntil = flowStateOf(payment).leaseUntil;
     if (leaseUntil !== undefined && leaseUntil > this.now().toISOString()) return this.whenReleased(leaseUntil);
     // Nothing to ask the bank: the payer has the next move (a page of ours or the bank's) and no bank answer is open.
@@ -497,7 +513,8 @@ export class FlowEngine {
 
   private async expiryJob(job: Job): Promise<JobOutcome> {
     let payment = await this.store.load(job.subjectId);
-    if (payment === undefined || isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7) return { kind: 'done' };
+    if (payment === undefined || isFinal(payment.detailedStatus) || phaseOf(payment.detailedStatus) === 7 || followsBulkLeader(payment))
+      return { kind: 'done' };
     const nowIso = this.now().toISOString();
     if (payment.flowExpiresAt > nowIso) return { kind: 'retry', runAt: payment.flowExpiresAt };
     const leaseUntil = flowStateOf(payment).leaseUntil;
@@ -624,7 +641,8 @@ export class FlowEngine {
     work: (run: FlowRun) => Promise<StepResult>,
   ): Promise<ActionOutcome> {
     const open = allowed === 'any-open' ? !isFinal(payment.detailedStatus) : allowed.includes(payment.detailedStatus);
-    if (!open || leaseActive(payment, this.now())) return { kind: 'next', payment, busy: true };
+    // A bulk's follower only takes its leader's statuses (src/flow/refund-bulks.ts): nothing acts on it alone.
+    if (!open || leaseActive(payment, this.now()) || followsBulkLeader(payment)) return { kind: 'next', payment, busy: true };
     const leaseUntil = new Date(this.now().getTime() + this.leaseMs).toISOString();
     // From a status the engine goes on from by itself, a run that dies before its first durable step would leave the
     // payment there with nothing due: the lease comes with the bank-status job due when it ends.
@@ -641,6 +659,7 @@ export class FlowEngine {
       return { kind: 'next', payment: (await this.store.load(payment.id)) ?? payment, busy: true };
     }
     const run = new FlowRun(this.context, leased.payment, actor.log, actor.requestId, options.secrets ?? {});
+    if (leadsBulk(run.payment)) run.bulkFollowers = await this.store.loadFollowers(run.payment);
     run.payerPresent = options.payer === true;
     run.checkpointer = (current, statuses) => this.checkpoint(current, statuses);
     let result: StepResult;

@@ -58,6 +58,7 @@ export function paymentFromRow(row: Selectable<PaymentsTable>, secrets: SecretBo
     refundOf: row.refund_of,
     payer: parseJson(row.payer),
     paymentLinkId: row.payment_link_id,
+    bulkLeaderId: row.bulk_leader_id,
   };
 }
 
@@ -106,6 +107,7 @@ export function paymentColumns(payment: Payment): Omit<PaymentsTable, 'flow_toke
     refund_of: payment.refundOf,
     payer: payment.payer === null ? null : JSON.stringify(payment.payer),
     payment_link_id: payment.paymentLinkId,
+    bulk_leader_id: payment.bulkLeaderId,
   };
 }
 

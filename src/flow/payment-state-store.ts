@@ -18,6 +18,8 @@ import { DETAILED_STATUSES, isFinal, type DetailedStatus } from '../domain/detai
 import { appendStatusRecords, type StatusEntry } from './status-writer.js';
 import { assertTransition } from '../domain/transitions.js';
 import { payLinkOfPayment } from './payment-link-store.js';
+import { moveFollowers } from './refund-bulks.js';
+import { leadsBulk } from '../domain/payment.js';
 
 /** Columns a step may change together with the status. */
 export interface PaymentChanges {
@@ -70,6 +72,20 @@ export class PaymentStateStore {
     return row === undefined ? undefined : paymentFromRow(row, this.secrets);
   }
 
+  /** The followers of a bulk's leader, oldest first: the payments its bulk registration carries after its own. */
+  async loadFollowers(leader: Payment): Promise<Payment[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('client_id', '=', leader.clientId)
+      .where('bulk_leader_id', '=', leader.id)
+      .where('id', '!=', leader.id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => paymentFromRow(row, this.secrets));
+  }
+
   async loadByFlowToken(flowToken: string): Promise<Payment | undefined> {
     const row = await this.db.selectFrom('payments').selectAll().where('flow_token_hash', '=', sha256Hex(flowToken)).executeTakeFirst();
     return row === undefined ? undefined : paymentFromRow(row, this.secrets);
@@ -106,6 +122,8 @@ export class PaymentStateStore {
       .selectFrom('payments as p')
       .select(['p.id', 'p.client_id', 'p.detailed_status', 'p.flow_expires_at', 'p.flow_state'])
       .where('p.detailed_status', 'in', open)
+      // A bulk's follower has no jobs of its own: its leader's carry it (src/flow/refund-bulks.ts).
+      .where((eb) => eb.or([eb('p.bulk_leader_id', 'is', null), eb('p.bulk_leader_id', '=', eb.ref('p.id'))]))
       .where((eb) =>
         eb.not(
           eb.exists(
@@ -231,15 +249,17 @@ export class PaymentStateStore {
       // A single-use payment link is paid in the very commit its payment completes in (docs/api-decisions.md).
       const linkEvent =
         last?.status === 'PAYMENT_EXECUTION_COMPLETED' && next.paymentLinkId !== null ? await payLinkOfPayment(trx, next, at) : false;
-      return { kind: 'applied' as const, payment: next, records, linkEvent };
+      // A bulk's followers take the leader's statuses in the leader's own commit (src/flow/refund-bulks.ts).
+      const followers = leadsBulk(next) ? await moveFollowers(trx, next, path, changes, at) : { records: [], webhooks: false };
+      return { kind: 'applied' as const, payment: next, records, linkEvent, followers };
     };
     // Grouped or not, the caller hears of its write only once it has committed.
     const result = this.groupCommit === undefined ? await this.db.transaction().execute(work) : await this.groupCommit.run(work);
     if (result.kind === 'applied') {
       const scheduled = isFinal(next.detailedStatus) ? [] : schedule;
-      this.onCommitted(result.records, {
+      this.onCommitted([...result.records, ...result.followers.records], {
         jobsDueAt: earliestDue(scheduled.map((job) => job.runAt)),
-        webhooks: (result.records.length > 0 && next.webhookUrl !== null) || result.linkEvent,
+        webhooks: (result.records.length > 0 && next.webhookUrl !== null) || result.linkEvent || result.followers.webhooks,
       });
       return { kind: 'applied', payment: result.payment, records: result.records };
     }

@@ -79,6 +79,11 @@ export class FlowRun {
    * (the authorisation started after the registration) gives the bank the same return address.
    */
   callbackSecret: string | undefined;
+  /**
+   * The followers of a bulk this payment leads (src/flow/refund-bulks.ts), loaded with the lease: the registration
+   * sends them to the bank after the leader, as one bulk payment. Empty outside a bulk.
+   */
+  bulkFollowers: readonly Payment[] = [];
   /** Whether this run registered the payment at the bank (with the login id it carries, if any). */
   registeredInRun = false;
   /**

@@ -6,7 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientLogoPath, type ClientBrandingStore } from '../branding/client-branding.js';
 import type { OperatorIdentity } from '../config/config.js';
 import { payerVisibleText } from '../domain/display-text.js';
-import type { Payment } from '../domain/payment.js';
+import { decimalSum } from '../domain/money.js';
+import { followsBulkLeader, type Payment } from '../domain/payment.js';
 import { isWaiting, type ActionOutcome, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
 import { sha256, type HandoverStore } from '../flow/handovers.js';
@@ -110,6 +111,9 @@ export class PayerPages {
   /** Renders the page of the payment's current step (or sends the payer on). */
   async show(request: FastifyRequest, reply: FastifyReply, loaded: Payment, extras: PageExtras = {}): Promise<FastifyReply> {
     const { engine } = this;
+    // A refund approved together with others is approved, and followed, on the page of the bulk's leader.
+    const leader = followsBulkLeader(loaded) && loaded.bulkLeaderId !== null ? await engine.loadById(loaded.bulkLeaderId) : undefined;
+    if (leader !== undefined) return pageHeaders(reply).code(303).header('Location', `/pay/${leader.flowToken}`).send();
     let payment = loaded;
     // A finished payment's page has a form only when it offers another bank (its CSRF token needs the key).
     if (flowStateOf(payment).page?.key === undefined && (!flowIsOverForPayer(payment) || this.offersRetry(payment)))
@@ -155,13 +159,14 @@ export class PayerPages {
   ): Promise<PageContext> {
     const locale = localeOf(request, payment);
     const merchant = await this.merchantOf(payment);
+    const followers = await this.engine.bulkFollowersOf(payment);
     const pageKey = flowStateOf(payment).page?.key ?? '';
     return {
       locale,
       t: translator(locale),
       flowUrl: `/pay/${payment.flowToken}`,
       csrf: (action) => csrfToken(pageKey, action),
-      summary: this.summaryOf(payment, merchant),
+      summary: this.summaryOf(payment, merchant, followers),
       merchant,
       operator: this.operator,
       sandbox: payment.environment === 'sandbox',
@@ -202,11 +207,19 @@ export class PayerPages {
   }
 
   /** The payment as every page summarises it (the typed view the layout renders). */
-  private summaryOf(payment: Payment, merchant: MerchantView): PaymentSummaryView {
+  private summaryOf(payment: Payment, merchant: MerchantView, followers: readonly Payment[]): PaymentSummaryView {
     const bank = this.engine.bankOf(payment);
     const refund = payment.refundOf !== null;
+    const bulk = followers.length === 0 ? undefined : [payment, ...followers];
     return {
-      amount: payment.amount,
+      // A bulk's total, exact: added in minor units, never as floats.
+      amount:
+        bulk === undefined
+          ? payment.amount
+          : decimalSum(
+              bulk.map((each) => each.amount),
+              payment.currency,
+            ),
       currency: payment.currency,
       merchant: merchant.name,
       recipientName: payerVisibleText(payment.recipient.name),
@@ -219,6 +232,16 @@ export class PayerPages {
       bankName: bank === undefined ? undefined : payerVisibleText(bank.name),
       fromIban: payment.sender?.account?.number.value,
       ...(refund ? { refund } : {}),
+      ...(bulk === undefined
+        ? {}
+        : {
+            bulk: bulk.map((each) => ({
+              recipientName: payerVisibleText(each.recipient.name),
+              recipientIban: each.recipient.account.number.value,
+              amount: each.amount,
+              reference: payerVisibleText(each.remittance.value),
+            })),
+          }),
     };
   }
 

@@ -229,6 +229,7 @@ export const linkPayerRoutes: AppPlugin<LinkPayerRoutesOptions> = async (scope, 
       payer: null,
       paymentLinkId: link.id,
       refundOf: null,
+      bulkLeaderId: null,
     };
   }
 

@@ -276,6 +276,7 @@ export class PaymentService {
     | 'flowExpiresAt'
     | 'flowState'
     | 'payer'
+    | 'bulkLeaderId'
   > {
     const at = now.toISOString();
     return {
@@ -289,6 +290,7 @@ export class PaymentService {
       flowExpiresAt: new Date(now.getTime() + this.options.flowDeadlineSeconds * 1000).toISOString(),
       flowState: null,
       payer: null,
+      bulkLeaderId: null,
     };
   }
 

@@ -120,6 +120,11 @@ export interface PaymentsTable {
   payer: string | null;
   /** The payment link a payer started this payment from (migration 0020), else null. */
   payment_link_id: string | null;
+  /**
+   * A refund approved in a bulk (migration 0022): the refund whose flow carries the bulk at the bank, the leader's own
+   * id on the leader; null outside a bulk.
+   */
+  bulk_leader_id: string | null;
 }
 
 /** Payment links (migration 0020, src/domain/payment-link.ts). */

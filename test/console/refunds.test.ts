@@ -111,7 +111,11 @@ for (const kind of await testDatabaseKinds()) {
 
       const selected = await member.get(`/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}`);
       assert.equal(selected.status, 200);
-      assert.match(selected.html, /no bank offers bulk payments here yet/);
+      // Two refunds whose approval has not begun, at a place with banks that make bulk payments: together, or one by one.
+      assert.match(selected.html, /<h2>Approve all 2 together<\/h2>/);
+      assert.match(selected.html, /5\.00 EUR in all/);
+      assert.match(selected.html, /Rheinland Sandbox Bank/);
+      assert.match(selected.html, /Or approve them one after another/);
       assert.doesNotMatch(selected.html, /http-equiv="refresh"/, 'still unless asked');
       assert.match(selected.html, /Check every 5 seconds by itself/);
       assert.equal(selected.html.match(/>Approve<span/g)?.length, 2);
@@ -146,6 +150,59 @@ for (const kind of await testDatabaseKinds()) {
       const approve = await operator.get(`/console/refunds/${theirs.paymentId}/approve`);
       assert.equal(approve.location, theirs.redirectUrl);
       assert.equal((await operator.get('/console/refunds/not-a-refund/approve')).status, 404);
+    });
+
+    it('“Approve all together” forms one bulk and opens its flow, audited; a selection that cannot be is refused with the reason', async () => {
+      const paymentId = await completedPayment(acme, 'Erin Payer');
+      const [first, second, third] = [
+        await refund(acme, paymentId, '1.00'),
+        await refund(acme, paymentId, '2.00'),
+        await refund(acme, paymentId, '3.00'),
+      ];
+      const together = (ids: readonly string[], as: ConsoleBrowser = member) => {
+        const body = new URLSearchParams([['_csrf', as.csrf()], ...ids.map((id): [string, string] => ['refund', id])]);
+        return as.send('/console/refunds/approve-together', {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      };
+      await member.get(`/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}`);
+      const formed = await together([first.paymentId, second.paymentId]);
+      assert.equal(formed.status, 303);
+      assert.equal(formed.location, first.redirectUrl, 'the bulk is approved on its first refund’s flow');
+      const audited = await app.database.db
+        .selectFrom('audit_log')
+        .select(['target', 'details'])
+        .where('action', '=', 'refund.bulk-approval-opened')
+        .execute();
+      assert.equal(audited.length, 1);
+      assert.equal(audited[0]?.target, first.paymentId);
+      assert.match(String(audited[0]?.details), new RegExp(second.paymentId));
+      // The follower's own approval leads to the bulk's flow; the page says it is approved together.
+      const follower = await member.get(`/console/refunds/${second.paymentId}/approve`);
+      assert.equal(follower.location, first.redirectUrl);
+      const page = await member.get(`/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}`);
+      assert.match(page.html, /Continue approving together/);
+      assert.doesNotMatch(page.html, /Approve all 2 together/, 'a bulk is not formed twice');
+
+      // Already in a bulk: refused, with the reason, and nothing changes.
+      await member.get(`/console/refunds/approve?refund=${third.paymentId}&refund=${second.paymentId}`);
+      const refused = await together([third.paymentId, second.paymentId]);
+      assert.equal(refused.status, 409);
+      assert.match(refused.html, /cannot be approved together: refund [0-9a-f-]+ is already approved together with others/);
+      // Another client's refund is not found for a member, as everywhere.
+      const theirs = await refund(other, await completedPayment(other, 'Olive Other'), '1.00');
+      const foreign = await together([third.paymentId, theirs.paymentId]);
+      assert.equal(foreign.status, 409);
+      assert.match(foreign.html, /was not found/);
+      assert.doesNotMatch(foreign.html, /Olive Other/);
+      const untouched = await app.database.db
+        .selectFrom('payments')
+        .select('bulk_leader_id')
+        .where('id', 'in', [third.paymentId, theirs.paymentId])
+        .execute();
+      assert.deepEqual(untouched, [{ bulk_leader_id: null }, { bulk_leader_id: null }]);
     });
   });
 }

@@ -2,8 +2,9 @@
  * Two refunds approved from the console in Chromium (docs/console.md, "Refunds"): dave pays the merchant at Hansa;
  * the merchant makes two refunds of it through the API; a member of the merchant selects both on the Refunds page and
  * approves them one after another, each in its own tab through the hosted flow at Rheinland (alice holds the
- * merchant's account there); the approval page, reloading itself, shows both COMPLETED. Screenshots under /tmp; axe-core
- * finds no violation on the Refunds pages at 1280×800 and 390×844.
+ * merchant's account there); the approval page, reloading itself, shows both COMPLETED. Then three refunds approved
+ * together: one bulk payment at Rheinland, one authorisation, all three COMPLETED. Screenshots under /tmp; axe-core
+ * finds no violation on the Refunds pages (and the bulk's bank list) at 1280×800 and 390×844.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -121,6 +122,7 @@ describe('refunds approved one after another from the console', { skip: browserS
     await page.getByRole('button', { name: 'Approve selected' }).click();
     await page.waitForURL(/\/console\/refunds\/approve\?/);
     findings.push(...(await axeViolationsAtViewports(page)));
+    assert.match(await page.locator('main').innerText(), /Or approve them one after another/);
     await page.screenshot({ path: '/tmp/console-refunds-approve-before.png', fullPage: true });
 
     // The page stands still until asked; the approver asks it to follow the refunds.
@@ -143,7 +145,7 @@ describe('refunds approved one after another from the console', { skip: browserS
     }
     for (const refundId of refunds) await flow.waitFor(refundId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
     assert.equal(await page.locator('tbody tr .badge.completed').count(), 2);
-    assert.match(await page.locator('main').innerText(), /no bank offers bulk payments here yet/);
+    assert.match(await page.locator('main').innerText(), /None of these refunds awaits approval any more/);
     assert.equal(await page.locator('meta[http-equiv="refresh"]').count(), 0, 'nothing under way: the page stops reloading');
     await page.screenshot({ path: '/tmp/console-refunds-approve-after.png', fullPage: true });
 
@@ -156,7 +158,80 @@ describe('refunds approved one after another from the console', { skip: browserS
     assert.match(await page.locator('main').innerText(), /No refunds awaiting approval/);
   });
 
+  it('selects three refunds, approves them together in one authorisation at the bank, and sees all three COMPLETED', async () => {
+    const token = await flow.client.token();
+    const paymentId = await paidAtHansa(flow.app, flow.client, 30, 'PAYMENT_EXECUTION_COMPLETED', {
+      recipient: {
+        account: { number: { type: 'IBAN', value: MERCHANT_IBAN } },
+        name: 'Acme GmbH',
+        address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
+      },
+    });
+    await waitFor('the payer known', async () => {
+      const row = await flow.app.database.db.selectFrom('payments').select('payer').where('id', '=', paymentId).executeTakeFirstOrThrow();
+      return row.payer === null ? undefined : true;
+    });
+    const amounts = ['4.00', '6.00', '8.50'];
+    const refunds: string[] = [];
+    for (const amount of amounts) {
+      const response = await flow.app.request(`/api/v1/ob/payments/${paymentId}/refunds`, {
+        method: 'POST',
+        token,
+        json: {
+          amount,
+          reference: `Refund order 2002 line ${refunds.length + 1}`,
+          metadata: { redirectUri: 'https://merchant.example/refunds/done', endToEndId: `refund-${randomUUID()}` },
+        },
+      });
+      const body = await response.text();
+      assert.equal(response.status, 201, body);
+      refunds.push((JSON.parse(body) as { paymentId: string }).paymentId);
+    }
+
+    context ??= await browser.newContext({ viewport: VIEWPORTS[0], locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(`${flow.app.baseUrl}/console/refunds`);
+    if (page.url().includes('/sign-in')) await signInToConsole(page, flow.app.baseUrl, 'rita@acme.example');
+    await page.goto(`${flow.app.baseUrl}/console/refunds`);
+    for (const amount of amounts) await page.getByRole('checkbox', { name: new RegExp(`${amount.replace('.', '\\.')} EUR`) }).check();
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+    await page.waitForURL(/\/console\/refunds\/approve\?/);
+    const together = page.getByRole('heading', { name: 'Approve all 3 together' });
+    await together.waitFor();
+    assert.match(await page.locator('main').innerText(), /18\.50 EUR in all/);
+    findings.push(...(await axeViolationsAtViewports(page)));
+    await page.screenshot({ path: '/tmp/console-refunds-together.png', fullPage: true });
+
+    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: /^Approve all together/ }).click()]);
+    // The bulk's flow: every refund listed with the total, and only the banks that make bulk payments offered.
+    await tab.getByRole('heading', { name: 'Choose your bank' }).waitFor();
+    const summary = await tab.locator('.summary').innerText();
+    assert.match(summary, /You are refunding €18\.50 in total to 3 customers/);
+    for (const line of [1, 2, 3]) assert.match(summary, new RegExp(`Refund order 2002 line ${line}`));
+    assert.equal(await tab.getByRole('button', { name: /Banque Lumière/ }).count(), 0, 'a bank without bulk payments is not offered');
+    findings.push(...(await axeViolationsAtViewports(tab)));
+    await tab.screenshot({ path: '/tmp/refunds-together-bank-list.png', fullPage: true });
+    await approveAtRheinland(tab);
+    await tab.screenshot({ path: '/tmp/refunds-together-outcome.png', fullPage: true });
+    await tab.close();
+
+    for (const refundId of refunds) await flow.waitFor(refundId, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
+    // One payment at the bank for all three: the same bank payment id on each, and one authorisation by the approver.
+    const rows = await flow.app.database.db
+      .selectFrom('payments')
+      .select(['id', 'provider_payment_id', 'bulk_leader_id'])
+      .where('id', 'in', refunds)
+      .execute();
+    assert.equal(new Set(rows.map((row) => row.provider_payment_id)).size, 1);
+    const leaders = new Set(rows.map((row) => row.bulk_leader_id));
+    assert.equal(leaders.size, 1, 'one bulk');
+    assert.ok(refunds.includes([...leaders][0] ?? ''), 'led by one of its refunds');
+    await page.getByRole('link', { name: 'Check status' }).click();
+    assert.equal(await page.locator('tbody tr .badge.completed').count(), 3);
+    await page.screenshot({ path: '/tmp/console-refunds-together-after.png', fullPage: true });
+  });
+
   it('found no accessibility violation of any impact on the Refunds pages', () => {
-    assert.deepEqual(findings, []);
+    assert.deepEqual(findings, [], JSON.stringify(findings, null, 1));
   });
 });

@@ -49,6 +49,7 @@ export function storedPaymentRow(clientId: string, at: string, changes: Partial<
     refund_of: null,
     payer: null,
     payment_link_id: null,
+    bulk_leader_id: null,
     ...changes,
   };
 }

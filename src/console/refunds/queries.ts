@@ -8,6 +8,7 @@ import { flowTokenContext } from '../../crypto/sealing-contexts.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { DETAILED_STATUSES, topLevelStatus, type DetailedStatus } from '../../domain/detailed-status.js';
 import { redirectUrlOf } from '../../flow/redirect-url.js';
+import { BULK_START_STATUS } from '../../flow/refund-bulks.js';
 import type { Database } from '../../storage/schema.js';
 import type { PaymentListPosition } from '../payments/queries.js';
 
@@ -26,6 +27,11 @@ export function isAwaitingApproval(status: DetailedStatus): boolean {
   return AWAITING_APPROVAL.includes(status);
 }
 
+/** Whether a refund may still join others to be approved together: its approval has not begun (src/flow/refund-bulks.ts). */
+export function mayJoinBulk(refund: RefundRow): boolean {
+  return refund.detailedStatus === BULK_START_STATUS && refund.bulkLeaderId === null;
+}
+
 export interface RefundRow {
   readonly id: string;
   readonly clientId: string;
@@ -40,6 +46,9 @@ export interface RefundRow {
   readonly reference: string;
   readonly endToEndId: string;
   readonly createdAt: string;
+  readonly environment: 'sandbox' | 'production';
+  /** Approved together with others (src/flow/refund-bulks.ts): the bulk's leader, itself on the leader; else null. */
+  readonly bulkLeaderId: string | null;
 }
 
 export interface RefundListPage {
@@ -49,7 +58,18 @@ export interface RefundListPage {
 
 type RefundColumns = Pick<
   Database['payments'],
-  'id' | 'client_id' | 'refund_of' | 'amount' | 'currency' | 'detailed_status' | 'recipient' | 'remittance' | 'end_to_end_id' | 'created_at'
+  | 'id'
+  | 'client_id'
+  | 'refund_of'
+  | 'amount'
+  | 'currency'
+  | 'detailed_status'
+  | 'recipient'
+  | 'remittance'
+  | 'end_to_end_id'
+  | 'created_at'
+  | 'environment'
+  | 'bulk_leader_id'
 >;
 
 const COLUMNS = [
@@ -63,6 +83,8 @@ const COLUMNS = [
   'remittance',
   'end_to_end_id',
   'created_at',
+  'environment',
+  'bulk_leader_id',
 ] as const;
 
 function refundRow(row: RefundColumns): RefundRow {
@@ -77,6 +99,8 @@ function refundRow(row: RefundColumns): RefundRow {
     reference: (JSON.parse(row.remittance) as { value?: string }).value ?? '',
     endToEndId: row.end_to_end_id,
     createdAt: row.created_at,
+    environment: row.environment,
+    bulkLeaderId: row.bulk_leader_id,
   };
 }
 
@@ -126,7 +150,8 @@ export async function visibleRefunds(db: Kysely<Database>, ids: readonly string[
 
 /**
  * Where the approver authorises the refund: its hosted flow's `redirectUrl`, built as the payment resource builds it
- * (the flow token opened from its seal). Undefined for a refund this viewer may not see.
+ * (the flow token opened from its seal); for a refund approved together with others, its bulk leader's flow, where
+ * they are all approved. Undefined for a refund this viewer may not see.
  */
 export async function approvalAddress(
   db: Kysely<Database>,
@@ -144,6 +169,15 @@ export async function approvalAddress(
   if (clientScope !== undefined) query = query.where('client_id', '=', clientScope);
   const row = await query.executeTakeFirst();
   if (row === undefined) return undefined;
-  const flowToken = secrets.open(row.flow_token_sealed, flowTokenContext(row.id));
+  const leader =
+    row.bulk_leader_id === null || row.bulk_leader_id === row.id
+      ? row
+      : await db
+          .selectFrom('payments')
+          .select(['id', 'flow_token_sealed'])
+          .where('client_id', '=', row.client_id)
+          .where('id', '=', row.bulk_leader_id)
+          .executeTakeFirstOrThrow();
+  const flowToken = secrets.open(leader.flow_token_sealed, flowTokenContext(leader.id));
   return { refund: refundRow(row), redirectUrl: redirectUrlOf(baseUrl, { flowToken }) };
 }

@@ -1,19 +1,21 @@
 /**
  * Refunds: the client's refunds (an operator: every client's), awaiting approval by default; "Approve at your bank"
  * opens a refund's hosted flow (its `redirectUrl`), where the merchant's approver chooses their bank and authorises
- * it; "Approve selected" leads through several, one bank authorisation each (no bank offers bulk payments here yet).
- * A member sees only their client's refunds: another client's is not found (404) and never listed. Opening a
- * refund's approval is audited (`refund.approval-opened`).
+ * it; "Approve selected" shows several: approved together, with one authorisation at a bank that makes bulk payments
+ * (src/flow/refund-bulks.ts), or one after another. A member sees only their client's refunds: another client's is
+ * not found (404) and never listed. Opening a refund's approval is audited (`refund.approval-opened`), and so is
+ * forming a bulk (`refund.bulk-approval-opened`).
  */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { viewerOf } from '../access.js';
 import { decodePosition, encodePosition } from '../payments/queries.js';
 import { sendNotFound, sendPage, seeOther } from '../replies.js';
-import { allValues, IdParam, NoQuery, QueryText, Repeated, type RequestOf } from '../schemas.js';
+import { allValues, CsrfField, FormText, IdParam, NoQuery, QueryText, Repeated, type RequestOf } from '../schemas.js';
+import { formRefundBulk } from '../../flow/refund-bulks.js';
 import type { ConsoleSectionRoutes } from '../section.js';
 import type { ConsoleServices } from '../services.js';
-import { approvalAddress, isAwaitingApproval, listRefunds, visibleRefunds } from './queries.js';
+import { approvalAddress, isAwaitingApproval, listRefunds, visibleRefunds, type RefundRow } from './queries.js';
 import { approvalPage, refundListPage } from './views.js';
 
 const PAGE_SIZE = 50;
@@ -23,6 +25,7 @@ const ApproveSelectedRoute = {
   querystring: Type.Object({ refund: Type.Optional(Repeated(QueryText)), follow: Type.Optional(QueryText) }),
 };
 const ApproveOneRoute = { params: Type.Object({ refundId: IdParam }), querystring: NoQuery };
+const ApproveTogetherRoute = { querystring: NoQuery, body: Type.Object({ ...CsrfField, refund: Type.Optional(Repeated(FormText)) }) };
 
 async function showRefunds(services: ConsoleServices, request: RequestOf<typeof ListRoute>, reply: FastifyReply): Promise<FastifyReply> {
   const viewer = viewerOf(request);
@@ -52,7 +55,59 @@ async function showApproval(
 ): Promise<FastifyReply> {
   const viewer = viewerOf(request);
   const refunds = await visibleRefunds(services.db, allValues(request.query.refund), viewer.clientScope);
-  return sendPage(reply, approvalPage({ viewer, navigation: services.navigation, refunds, following: request.query.follow === 'yes' }));
+  return sendPage(
+    reply,
+    approvalPage({
+      viewer,
+      navigation: services.navigation,
+      refunds,
+      following: request.query.follow === 'yes',
+      bulkBanks: bulkBanksFor(services, refunds),
+      problems: [],
+    }),
+  );
+}
+
+/** The banks that could approve these refunds together: those making bulk payments in their currency. */
+function bulkBanksFor(services: ConsoleServices, refunds: readonly RefundRow[]): readonly string[] {
+  const first = refunds[0];
+  return first === undefined ? [] : services.bulkPaymentBanks(first.environment, first.currency);
+}
+
+/**
+ * "Approve all together": the selected refunds become one bulk (src/flow/refund-bulks.ts), led by the first, and the
+ * approver goes to its flow, where they choose a bank that makes bulk payments and authorise them all at once. A
+ * selection that cannot be approved together shows the approval page again with the reason (409).
+ */
+async function approveTogether(
+  services: ConsoleServices,
+  request: RequestOf<typeof ApproveTogetherRoute>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const viewer = viewerOf(request);
+  const ids = allValues(request.body.refund);
+  const refunds = await visibleRefunds(services.db, ids, viewer.clientScope);
+  const bulkBanks = bulkBanksFor(services, refunds);
+  const refusal = async (problem: string): Promise<FastifyReply> =>
+    sendPage(
+      reply,
+      approvalPage({ viewer, navigation: services.navigation, refunds, following: false, bulkBanks, problems: [problem] }),
+      409,
+    );
+  const first = refunds[0];
+  if (first !== undefined && bulkBanks.length === 0)
+    return refusal(`No bank here makes bulk payments in ${first.currency}: approve these refunds one after another.`);
+  const formed = await formRefundBulk(services.db, { refundIds: ids, clientScope: viewer.clientScope, now: services.now() });
+  if (formed.kind === 'refused') return refusal(`These refunds cannot be approved together: ${formed.refusal.message}.`);
+  const leader = await approvalAddress(services.db, services.secrets, services.config.baseUrl, formed.leaderId, viewer.clientScope);
+  if (leader === undefined) return sendNotFound(services, request, reply);
+  await services.audit.record(viewer.actor, {
+    action: 'refund.bulk-approval-opened',
+    clientId: leader.refund.clientId,
+    target: leader.refund.id,
+    details: { refunds: refunds.map((refund) => refund.id) },
+  });
+  return seeOther(reply, leader.redirectUrl);
 }
 
 /**
@@ -83,5 +138,8 @@ export const refundsSection: ConsoleSectionRoutes = {
     pages.get('/refunds', { schema: ListRoute }, (request, reply) => showRefunds(services, request, reply));
     pages.get('/refunds/approve', { schema: ApproveSelectedRoute }, (request, reply) => showApproval(services, request, reply));
     pages.get('/refunds/:refundId/approve', { schema: ApproveOneRoute }, (request, reply) => openApproval(services, request, reply));
+    pages.post('/refunds/approve-together', { schema: ApproveTogetherRoute }, (request, reply) =>
+      approveTogether(services, request, reply),
+    );
   },
 };

@@ -1,15 +1,17 @@
 /**
  * The Refunds pages: the list (awaiting approval by default, or all), each awaiting refund with "Approve at your
- * bank" and a box to select it; and the approval page for several selected refunds, one bank authorisation after
- * another, which reloads itself while any of them is still under way when the person asks it to.
+ * bank" and a box to select it; and the approval page for several selected refunds: "Approve all together" (one
+ * authorisation at a bank that makes bulk payments) where they may be, else one bank authorisation after another. It
+ * reloads itself while any of them is still under way when the person asks it to.
  */
 import { topLevelStatus } from '../../domain/detailed-status.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { money, statusBadge, timeTag } from '../format.js';
-import { consolePage, emptyState } from '../layout.js';
+import { consolePage, csrfField, emptyState, errorSummary } from '../layout.js';
 import type { ConsoleNavigation } from '../navigation.js';
 import type { Viewer } from '../viewer.js';
-import { isAwaitingApproval, type RefundRow } from './queries.js';
+import { decimalSum } from '../../domain/money.js';
+import { isAwaitingApproval, mayJoinBulk, type RefundRow } from './queries.js';
 
 /** How often the approval page reloads while a refund is under way (no script: a refresh the page asks for). */
 export const APPROVAL_REFRESH_SECONDS = 5;
@@ -88,10 +90,46 @@ export interface ApprovalView {
   readonly refunds: readonly RefundRow[];
   /** The person asked the page to reload itself while a refund is under way. */
   readonly following: boolean;
+  /** The banks that make bulk payments in the refunds' currency (none: they are approved one by one). */
+  readonly bulkBanks: readonly string[];
+  /** Why the last "Approve all together" was refused. */
+  readonly problems: readonly string[];
+}
+
+/** Whether these refunds may be approved together: two or more, none begun, one currency, a bank for it. */
+function mayApproveTogether(view: ApprovalView): boolean {
+  const first = view.refunds[0];
+  return (
+    first !== undefined &&
+    view.refunds.length >= 2 &&
+    view.bulkBanks.length > 0 &&
+    view.refunds.every((refund) => mayJoinBulk(refund) && refund.currency === first.currency)
+  );
+}
+
+/**
+ * One authorisation for all: the total, the banks that can take it, and the button. A new tab, as for one refund:
+ * this page stays to show their statuses.
+ */
+function togetherForm(view: ApprovalView): SafeHtml {
+  const first = view.refunds[0];
+  if (first === undefined) return html``;
+  const total = decimalSum(
+    view.refunds.map((refund) => refund.amount),
+    first.currency,
+  );
+  return html`<form class="card" method="post" action="/console/refunds/approve-together" target="_blank">${csrfField(view.viewer.csrfToken)}
+<h2>Approve all ${String(view.refunds.length)} together</h2>
+<p>One authorisation at your bank pays all ${String(view.refunds.length)} refunds, ${money(total, first.currency)} in all, as one bulk payment from your account. Banks here that take bulk payments: ${view.bulkBanks.join(', ')}. With another bank, approve them one after another below.</p>
+${view.refunds.map((refund) => html`<input type="hidden" name="refund" value="${refund.id}">`)}
+<div class="actions"><button class="primary" type="submit">Approve all together<span class="visually-hidden"> (opens a new tab)</span></button></div>
+</form>`;
 }
 
 function approvalState(refund: RefundRow): SafeHtml {
-  if (isAwaitingApproval(refund.detailedStatus)) return approveLink(refund, 'Approve');
+  // A refund in a bulk is approved on its leader's flow, which its own approval address leads to.
+  if (isAwaitingApproval(refund.detailedStatus))
+    return approveLink(refund, refund.bulkLeaderId === null ? 'Approve' : 'Continue approving together');
   const status = topLevelStatus(refund.detailedStatus);
   if (status === 'COMPLETED') return html`<span class="muted">Approved and paid</span>`;
   if (status === 'FAILED') return html`<span class="muted">Failed: <a href="/console/payments/${refund.id}">see why</a></span>`;
@@ -109,6 +147,20 @@ function approvalAddress(refunds: readonly RefundRow[], follow: boolean): string
   return `/console/refunds/approve?${query.toString()}`;
 }
 
+/** What the page says of approving one by one, and why not together when they cannot be. */
+function oneByOneText(view: ApprovalView): string {
+  if (view.refunds.some((refund) => refund.bulkLeaderId !== null))
+    return 'Refunds approved together are authorised once, on the approval of the first of them; the others follow its status.';
+  if (mayApproveTogether(view)) return 'Or approve them one after another, one authorisation each.';
+  if (!view.refunds.some((refund) => isAwaitingApproval(refund.detailedStatus))) return 'None of these refunds awaits approval any more.';
+  const first = view.refunds[0];
+  if (first !== undefined && view.bulkBanks.length === 0 && view.refunds.length >= 2)
+    return `No bank here takes bulk payments in ${first.currency}, so your bank authorises each refund on its own: approve them one after another.`;
+  if (view.refunds.length >= 2)
+    return 'These refunds cannot be approved together (only refunds in one currency whose approval has not begun can be): approve them one after another.';
+  return 'Approve the refund at your bank.';
+}
+
 export function approvalPage(view: ApprovalView): string {
   const underWay = view.refunds.some((refund) => topLevelStatus(refund.detailedStatus) === 'PENDING');
   const refreshing = view.following && underWay;
@@ -122,7 +174,9 @@ export function approvalPage(view: ApprovalView): string {
   const body =
     view.refunds.length === 0
       ? emptyState('No refunds selected', html`Select refunds awaiting approval on the <a href="/console/refunds">Refunds</a> page.`)
-      : html`<p>Your bank authorises each refund on its own: no bank offers bulk payments here yet. Approve them one after another; each opens your bank in a new tab.${refreshing ? ` This page checks their status every ${APPROVAL_REFRESH_SECONDS} seconds.` : ''}</p>
+      : html`${errorSummary(view.problems)}${mayApproveTogether(view) ? togetherForm(view) : ''}<p>${oneByOneText(view)}${
+          view.refunds.some((refund) => isAwaitingApproval(refund.detailedStatus)) ? ' Each approval opens your bank in a new tab.' : ''
+        }${refreshing ? ` This page checks their status every ${APPROVAL_REFRESH_SECONDS} seconds.` : ''}</p>
 <div class="table-wrap"><table class="cards"><caption class="visually-hidden">Selected refunds</caption>
 <thead><tr><th scope="col">Refund</th><th scope="col">Refunded payment</th><th scope="col">Amount</th><th scope="col">Payer</th><th scope="col">Status</th><th scope="col">Approval</th></tr></thead>
 <tbody>${view.refunds.map(
@@ -141,7 +195,9 @@ ${controls}`;
     section: 'refunds',
     viewer: view.viewer,
     navigation: view.navigation,
-    lead: 'One authorisation at your bank per refund.',
+    lead: mayApproveTogether(view)
+      ? 'One authorisation at your bank for all of them, or one per refund.'
+      : 'One authorisation at your bank per refund, or one for refunds approved together.',
     headActions: html`<a class="button secondary" href="/console/refunds">All awaiting refunds</a>`,
     body,
     ...(refreshing ? { refreshSeconds: APPROVAL_REFRESH_SECONDS } : {}),

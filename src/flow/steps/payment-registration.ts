@@ -4,7 +4,9 @@
  * records the status. The login id goes with the registration (`PSU-ID`): a bank that does not know it refuses the
  * login, which the payer may then correct (see `login.ts`).
  */
-import type { PaymentOrder } from '../../connectors/index.js';
+import type { PaymentOrder, RegisterPaymentInput, RegistrationResult } from '../../connectors/index.js';
+import type { Payment, SenderDetails } from '../../domain/payment.js';
+import type { Bank } from '../../providers/catalogue.js';
 import type { FlowRun } from '../run.js';
 import type { BankCall } from './bank-errors.js';
 import { callbackOfRun } from './callback.js';
@@ -16,26 +18,45 @@ import { BANK_UNAVAILABLE, CONTINUE, type StepResult } from './step-result.js';
 const SEPA_REFERENCE = /^[A-Za-z0-9/?:().,'+ -]{1,35}$/;
 
 /** The reference the bank gets: the client's when it fits, else one derived from our payment id (kept in the flow state). */
-export function bankEndToEndId(run: FlowRun): string {
-  if (SEPA_REFERENCE.test(run.payment.endToEndId) && !/^\/|\/\/|\/$/.test(run.payment.endToEndId)) return run.payment.endToEndId;
-  return run.payment.id.replace(/-/g, '');
+export function bankEndToEndId(payment: Pick<Payment, 'id' | 'endToEndId'>): string {
+  if (SEPA_REFERENCE.test(payment.endToEndId) && !/^\/|\/\/|\/$/.test(payment.endToEndId)) return payment.endToEndId;
+  return payment.id.replace(/-/g, '');
 }
 
-export function paymentOrder(run: FlowRun): PaymentOrder {
-  const bank = run.bank();
-  const { payment } = run;
+/** The order the bank gets for `payment`, from `senderAccount` when known, the remittance cut to the bank's limit. */
+function orderOf(payment: Payment, bank: Bank, senderAccount: SenderDetails['account']): PaymentOrder {
   const remittance = payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value;
-  const account = run.sender()?.account;
   return {
-    endToEndId: bankEndToEndId(run),
+    endToEndId: bankEndToEndId(payment),
     amount: payment.amount,
     currency: payment.currency,
     scheme: payment.paymentScheme,
     instantPreferred: payment.schemeMode === 'INSTANT',
     creditor: { iban: payment.recipient.account.number.value, name: payment.recipient.name, address: payment.recipient.address },
-    ...(account === undefined ? {} : { debtor: { iban: account.number.value, currency: account.currency } }),
+    ...(senderAccount === undefined ? {} : { debtor: { iban: senderAccount.number.value, currency: senderAccount.currency } }),
     remittanceInformation: remittance,
   };
+}
+
+export function paymentOrder(run: FlowRun): PaymentOrder {
+  return orderOf(run.payment, run.bank(), run.sender()?.account);
+}
+
+/**
+ * Registers the run's payment: on its own, or, for a bulk's leader, as one bulk payment carrying the leader and its
+ * followers (src/flow/refund-bulks.ts), each paid from the merchant's account the refunds share.
+ */
+function registration(run: FlowRun, common: Omit<RegisterPaymentInput, 'payment'>): Promise<RegistrationResult> {
+  const connector = run.connector();
+  if (run.bulkFollowers.length === 0) return connector.registerPayment({ ...common, payment: paymentOrder(run) });
+  const bulk = connector.bulkPayments;
+  // The bank list offers a bulk only the banks that make bulk payments (`banksFor`): another is our bug.
+  if (bulk === undefined) throw new Error(`Payment ${run.payment.id} leads a bulk, but its bank makes no bulk payments`);
+  const bank = run.bank();
+  return bulk.registerBulkPayment({
+    ...common,
+    payments: [paymentOrder(run), ...run.bulkFollowers.map((follower) => orderOf(follower, bank, follower.sender?.account))],
+  });
 }
 
 /** Registers the payment at the bank and keeps its references in the run. */
@@ -43,13 +64,12 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   const connector = run.connector();
   // The bank sends the payer back to us only in the redirect approach; the same callback serves the authorisation.
   const returnAddress = connector.profile.scaApproach === 'REDIRECT' ? callbackOfRun(run, 'payment') : undefined;
-  const order = paymentOrder(run);
+  const endToEndId = bankEndToEndId(run.payment);
   const loginId = run.loginId();
   const notificationUri = notificationUriOf(run);
-  const register = (): ReturnType<typeof connector.registerPayment> =>
-    connector.registerPayment({
+  const register = (): Promise<RegistrationResult> =>
+    registration(run, {
       context: run.callContext(),
-      payment: order,
       // Our payment id: a retried registration of the same payment is the same one, where the standard can tell.
       idempotencyKey: run.payment.id,
       ...(returnAddress === undefined ? {} : { returnAddress }),
@@ -75,7 +95,7 @@ export async function initiate(run: FlowRun): Promise<BankCall<true>> {
   run.setState({
     bank: {
       payment: registered.payment,
-      ...(order.endToEndId === run.payment.endToEndId ? {} : { endToEndId: order.endToEndId }),
+      ...(endToEndId === run.payment.endToEndId ? {} : { endToEndId }),
     },
     authorisation: {
       ...(registered.authorisation === undefined ? {} : { reference: registered.authorisation }),

@@ -2,22 +2,31 @@
  * Phase 1 (hosted mode): the payer picks a bank on our page. Only banks that can take this payment are offered
  * (scheme, currency, country preferences, remittance length), the same rule the API applies at creation.
  */
-import type { Payment } from '../../domain/payment.js';
-import type { Bank, CatalogueView } from '../../providers/catalogue.js';
+import { leadsBulk, type Payment } from '../../domain/payment.js';
+import type { Bank } from '../../providers/catalogue.js';
 import { eligibleBanks } from '../../providers/eligibility.js';
-import type { FlowRun } from '../run.js';
+import type { FlowContext, FlowRun } from '../run.js';
 import { BACK_TO_BANK_SELECTION } from '../../domain/transitions.js';
 import { CONTINUE, STOP, type StepResult } from './step-result.js';
 
-/** Banks (stand-alone and subsidiaries) the payer may choose for this payment. */
-export function banksFor(payment: Payment, catalogue: CatalogueView): Bank[] {
+/**
+ * Banks (stand-alone and subsidiaries) the payer may choose for this payment. A bulk of refunds (src/flow/
+ * refund-bulks.ts) is offered only the banks whose connector makes bulk payments: the approver authorises them once.
+ */
+export function banksFor(payment: Payment, context: Pick<FlowContext, 'catalogue' | 'connectors'>): Bank[] {
   const countries = payment.providerPreferences?.countryCodes?.list;
-  return eligibleBanks(catalogue.banks(payment.environment), {
+  const eligible = eligibleBanks(context.catalogue.banks(payment.environment), {
     scheme: payment.paymentScheme,
     currency: payment.currency,
     remittance: payment.remittance,
     ...(countries === undefined ? {} : { countries }),
   });
+  if (!leadsBulk(payment)) return eligible;
+  return eligible.filter(
+    (bank) =>
+      context.connectors.for(bank.connector, { bankId: bank.id, clientId: payment.clientId, paymentId: payment.id }).bulkPayments !==
+      undefined,
+  );
 }
 
 /** The payer's choice (already checked to be one of {@link banksFor}). */

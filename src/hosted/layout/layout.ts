@@ -73,6 +73,13 @@ const REFUND_SENTENCES = {
  */
 export function paymentSentence(context: PageContext): string {
   const { summary: payment, t, locale, operator } = context;
+  if (payment.bulk !== undefined) {
+    // Refunds approved together: their total and how many customers are paid back (each is listed below).
+    const params = { amount: formatAmount(payment.amount, payment.currency, locale), count: String(payment.bulk.length) };
+    return payment.bankName === undefined
+      ? t('summary.bulkRefundSentence', params)
+      : t('summary.bulkRefundSentenceBank', { ...params, bank: payment.bankName });
+  }
   const params = {
     amount: formatAmount(payment.amount, payment.currency, locale),
     // A refund's sentence names who is paid back, the payer, where a payment's names the merchant.
@@ -101,6 +108,7 @@ export function paymentSummary(context: PageContext, options: { readonly compact
   const { summary: payment, t, locale } = context;
   const compact = options.compact === true;
   const sentence = options.sentence === false ? '' : html`<p class="sentence">${paymentSentence(context)}</p>`;
+  if (payment.bulk !== undefined) return bulkSummary(context, sentence);
   if (compact) {
     return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
@@ -114,6 +122,24 @@ export function paymentSummary(context: PageContext, options: { readonly compact
 ${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
 ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
 </dl></section>`;
+}
+
+/**
+ * Refunds approved together: the sentence (their total), then every refund with its recipient, account, amount and
+ * reference, so the approver checks each line before the one authorisation at their bank. Never compact: the bank
+ * list of a bulk must show what is approved.
+ */
+function bulkSummary(context: PageContext, sentence: SafeHtml | string): SafeHtml {
+  const { summary, t, locale } = context;
+  const lines = summary.bulk ?? [];
+  return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.bulkHeading')}</h2>${sentence}
+<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="amount">${t('summary.amount')}</th></tr></thead>
+<tbody>${lines.map(
+    (line) =>
+      html`<tr><td>${line.recipientName}</td><td>${formatIban(line.recipientIban)}</td><td>${line.reference}</td><td class="amount">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
+  )}</tbody></table></div>
+<dl>${summary.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${summary.bankName}</dd>`}
+${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(summary.fromIban)}</dd>`}</dl></section>`;
 }
 
 /**

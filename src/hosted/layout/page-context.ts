@@ -26,6 +26,19 @@ export interface PaymentSummaryView {
    * merchant is still who the pages are of, told of the outcome and returned to.
    */
   readonly refund?: boolean;
+  /**
+   * Refunds approved together (docs/api-decisions.md, "Many refunds, one approval"): each refund of the bulk, the
+   * leader first; `amount` above is then their total. Absent outside a bulk.
+   */
+  readonly bulk?: readonly BulkLineView[];
+}
+
+/** One refund of a bulk, as the approver checks it before authorising them all. */
+export interface BulkLineView {
+  readonly recipientName: string;
+  readonly recipientIban: string;
+  readonly amount: string;
+  readonly reference: string;
 }
 
 /** The client as its payers see it in the header and the footer (its branding, src/branding/). */

@@ -28,6 +28,11 @@ h2{font-size:1.125rem;margin:1.5rem 0 .5rem}
 .summary dl{display:grid;grid-template-columns:minmax(7rem,auto) 1fr;gap:.25rem 1rem;margin:0}
 .summary dt{color:#4b5563}
 .summary dd{margin:0;word-break:break-word}
+.bulk-wrap{overflow-x:auto;margin:0 0 .5rem}
+.bulk-lines{width:100%;border-collapse:collapse;font-size:.9rem}
+.bulk-lines th{text-align:left;color:#4b5563;font-weight:600;border-bottom:1px solid #d1d5db;padding:.25rem .5rem .25rem 0}
+.bulk-lines td{border-bottom:1px solid #e5e7eb;padding:.35rem .5rem .35rem 0;vertical-align:top;word-break:break-word}
+.bulk-lines .amount{text-align:right;white-space:nowrap;padding-right:0}
 .amount{font-size:1.25rem;font-weight:700}
 .sentence{margin:0 0 .75rem;font-size:1.0625rem}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
