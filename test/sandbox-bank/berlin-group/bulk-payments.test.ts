@@ -203,6 +203,13 @@ describe('bulk payment initiation', () => {
     assert.equal(periodic.body.tppMessages[0].code, 'SERVICE_INVALID');
   });
 
+  it("the sandbox's index says which banks make bulk payments", async () => {
+    const index = await getPage(`${bank.address}/`);
+    assert.match(index.html, /<th>Bulk payments<\/th>/);
+    assert.match(index.html, /<code>rheinland<\/code><\/td><td>REDIRECT<\/td><td>[^<]*<\/td><td>yes<\/td>/);
+    assert.match(index.html, /<code>polder<\/code><\/td><td>REDIRECT<\/td><td>[^<]*<\/td><td>no<\/td>/);
+  });
+
   it('a single payment is not found under the bulk service, nor a bulk under the single one', async () => {
     const single = await bank.call('initiatePayment', 'POST', '/rheinland/v1/payments/sepa-credit-transfers', {
       headers: xs2aHeaders({ 'TPP-Redirect-URI': TPP_OK }),
