@@ -5,8 +5,9 @@
  *
  * The core operations map onto the standard's calls: `registerPayment` is the payment initiation,
  * `startAuthorisation` the start of an authorisation sub-resource, `completeAuthorisation` the read of its SCA
- * status (the standard brings nothing back with the payer's browser that we need). The embedded steps and account
- * information are capabilities, present when the bank's settings offer them.
+ * status (the standard brings nothing back with the payer's browser that we need). The embedded steps, account
+ * information and bulk payments (the `bulk-payments` service, whose later calls are the single payment's on its own
+ * paths) are capabilities, present when the bank's settings offer them.
  */
 import type { ScaApproach } from '../../domain/reference-data.js';
 import type { FailureCode } from '../../domain/detailed-status.js';
