@@ -112,7 +112,7 @@ for (const kind of await testDatabaseKinds()) {
       const selected = await member.get(`/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}`);
       assert.equal(selected.status, 200);
       // Two refunds whose approval has not begun, at a place with banks that make bulk payments: together, or one by one.
-      assert.match(selected.html, /<h2>Approve all 2 together<\/h2>/);
+      assert.match(selected.html, /<h2 id="together-heading">Approve all 2 together<\/h2>/);
       assert.match(selected.html, /5\.00 EUR in all/);
       assert.match(selected.html, /Rheinland Sandbox Bank/);
       assert.match(selected.html, /Or approve them one after another/);

@@ -118,8 +118,7 @@ function togetherForm(view: ApprovalView): SafeHtml {
     view.refunds.map((refund) => refund.amount),
     first.currency,
   );
-  return html`<form class="card" method="post" action="/console/refunds/approve-together" target="_blank">${csrfField(view.viewer.csrfToken)}
-<h2>Approve all ${String(view.refunds.length)} together</h2>
+  return html`<form class="card" method="post" action="/console/refunds/approve-together" target="_blank" aria-labelledby="together-heading"><h2 id="together-heading">Approve all ${String(view.refunds.length)} together</h2>${csrfField(view.viewer.csrfToken)}
 <p>One authorisation at your bank pays all ${String(view.refunds.length)} refunds, ${money(total, first.currency)} in all, as one bulk payment from your account. Banks here that take bulk payments: ${view.bulkBanks.join(', ')}. With another bank, approve them one after another below.</p>
 ${view.refunds.map((refund) => html`<input type="hidden" name="refund" value="${refund.id}">`)}
 <div class="actions"><button class="primary" type="submit">Approve all together<span class="visually-hidden"> (opens a new tab)</span></button></div>

@@ -130,16 +130,25 @@ ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${
  * list of a bulk must show what is approved.
  */
 function bulkSummary(context: PageContext, sentence: SafeHtml | string): SafeHtml {
-  const { summary, t, locale } = context;
-  const lines = summary.bulk ?? [];
+  const { summary, t } = context;
   return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.bulkHeading')}</h2>${sentence}
-<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="amount">${t('summary.amount')}</th></tr></thead>
-<tbody>${lines.map(
-    (line) =>
-      html`<tr><td>${line.recipientName}</td><td>${formatIban(line.recipientIban)}</td><td>${line.reference}</td><td class="amount">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
-  )}</tbody></table></div>
+${bulkLines(context)}
 <dl>${summary.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${summary.bankName}</dd>`}
 ${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(summary.fromIban)}</dd>`}</dl></section>`;
+}
+
+/**
+ * The refunds of a bulk, one row each (recipient, account, reference, amount); nothing outside a bulk. Scrollable on
+ * a narrow screen, so a region the keyboard reaches, named by the sentence of their total.
+ */
+export function bulkLines(context: PageContext): SafeHtml {
+  const { summary, t, locale } = context;
+  if (summary.bulk === undefined) return html``;
+  return html`<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="line-amount">${t('summary.amount')}</th></tr></thead>
+<tbody>${summary.bulk.map(
+    (line) =>
+      html`<tr><td data-label="${t('summary.recipient')}">${line.recipientName}</td><td data-label="${t('summary.recipientIban')}">${formatIban(line.recipientIban)}</td><td data-label="${t('summary.reference')}">${line.reference}</td><td class="line-amount" data-label="${t('summary.amount')}">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
+  )}</tbody></table></div>`;
 }
 
 /**

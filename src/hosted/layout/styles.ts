@@ -32,7 +32,8 @@ h2{font-size:1.125rem;margin:1.5rem 0 .5rem}
 .bulk-lines{width:100%;border-collapse:collapse;font-size:.9rem}
 .bulk-lines th{text-align:left;color:#4b5563;font-weight:600;border-bottom:1px solid #d1d5db;padding:.25rem .5rem .25rem 0}
 .bulk-lines td{border-bottom:1px solid #e5e7eb;padding:.35rem .5rem .35rem 0;vertical-align:top;word-break:break-word}
-.bulk-lines .amount{text-align:right;white-space:nowrap;padding-right:0}
+.bulk-lines .line-amount{text-align:right;white-space:nowrap;padding-right:0}
+@media (max-width:36rem){.bulk-lines thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.bulk-lines,.bulk-lines tbody,.bulk-lines tr,.bulk-lines td{display:block;width:100%}.bulk-lines tr{border-bottom:1px solid #e5e7eb;padding:.4rem 0}.bulk-lines td,.bulk-lines .line-amount{border:0;padding:.1rem 0 .1rem 7.5rem;position:relative;text-align:left;white-space:normal}.bulk-lines td::before{content:attr(data-label);color:#4b5563;position:absolute;left:0;width:7rem}}
 .amount{font-size:1.25rem;font-weight:700}
 .sentence{margin:0 0 .75rem;font-size:1.0625rem}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}

@@ -5,7 +5,7 @@
  */
 import type { MessageKey } from '../../i18n/messages.js';
 import { html, type SafeHtml } from '../html.js';
-import { formatAmount, formatIban, layout, paymentSummary, postForm, textWith } from '../layout/layout.js';
+import { bulkLines, formatAmount, formatIban, layout, paymentSummary, postForm, textWith } from '../layout/layout.js';
 import type { PageContext } from '../layout/page-context.js';
 
 export type FailureGroup = 'cancelled' | 'expired' | 'authentication' | 'consent' | 'funds' | 'bank' | 'technical';
@@ -24,6 +24,14 @@ export interface OutcomeView {
 
 function receipt(context: PageContext): SafeHtml {
   const { t, summary } = context;
+  if (summary.bulk !== undefined) {
+    // Refunds approved together: their total, then each refund (who was paid back, with which reference).
+    return html`<dl class="receipt">
+<dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(summary.amount, summary.currency, context.locale)}</dd>
+${summary.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${summary.bankName}</dd>`}
+${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(summary.fromIban)}</dd>`}
+</dl>${bulkLines(context)}`;
+  }
   return html`<dl class="receipt">
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(summary.amount, summary.currency, context.locale)}</dd>
 <dt>${t('outcome.paidTo')}</dt><dd>${summary.refund === true ? summary.recipientName : summary.merchant}</dd>
