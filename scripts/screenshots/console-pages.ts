@@ -23,6 +23,8 @@ export async function prepareConsole(flow: FlowHarness): Promise<ConsoleScene> {
   const operator = await users.create({ email: 'olga@pay.example', name: 'Olga Lindqvist', role: 'operator', password: PASSWORD });
   const member = await users.create({ email: 'sam@acme.example', name: 'Sam Okafor', role: 'member', clientId: flow.client.clientId, password: PASSWORD });
   await users.create({ email: 'lee@acme.example', name: 'Lee Park', role: 'member', clientId: flow.client.clientId, password: PASSWORD });
+  // A new operator who has not set up the authenticator yet: the enrolment page is hers (the two above enrol below).
+  await users.create({ email: 'nadia@pay.example', name: 'Nadia Haddad', role: 'operator', password: PASSWORD });
   // A signed-in session needs an enrolled second factor: both people enrol theirs, as at their first sign-in.
   for (const person of [operator, member]) {
     const { secret } = await users.secondFactorEnrolment(person.id);
@@ -76,7 +78,7 @@ export const CONSOLE_SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
   }),
   consolePage('console-enrol', 'Console: an operator sets up the authenticator (QR code and key)', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/console/sign-in`);
-    await page.locator('#email').fill('olga@pay.example');
+    await page.locator('#email').fill('nadia@pay.example');
     await page.locator('#password').fill(PASSWORD);
     await Promise.all([page.waitForURL(/\/console\/sign-in\/enrol/), page.locator('button.primary').click()]);
   }),
