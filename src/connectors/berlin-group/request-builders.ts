@@ -4,7 +4,7 @@
  */
 import type { PaymentSchemeName, ScaApproach } from '../../domain/reference-data.js';
 import type { BerlinGroupSettings } from './settings.js';
-import type { PaymentOrder, PostalAddress } from '../contract.js';
+import { creditorIbanOf, type PaymentOrder, type PostalAddress } from '../contract.js';
 import type { Address, Consents, PaymentInitiationJson } from './wire-types.js';
 
 /** The standard's `amountValue`: up to 14 digits, optional dot with up to 3 decimals; we never send negatives. */
@@ -58,7 +58,7 @@ export function buildPaymentInitiationBody(payment: PaymentOrder): PaymentInitia
   const body: PaymentInitiationJson = {
     endToEndIdentification: payment.endToEndId,
     instructedAmount: { currency: payment.currency, amount: payment.amount },
-    creditorAccount: { iban: payment.creditor.iban },
+    creditorAccount: { iban: creditorIbanOf(payment.creditor) },
     creditorName: payment.creditor.name,
   };
   if (payment.debtor !== undefined) {
