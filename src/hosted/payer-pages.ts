@@ -54,7 +54,7 @@ export interface PageExtras {
 
 /** The account a payment is paid to, as the payer pages show it. */
 function accountViewOf(number: RecipientAccountNumber): AccountView {
-  if (number.type === 'IBAN') return { iban: number.value };
+  if (number.type !== 'SORT_CODE_ACCOUNT_NUMBER') return { iban: number.value };
   return {
     ...splitSortCodeAccountNumber(number.value),
     ...(number.rollNumber === undefined ? {} : { rollNumber: payerVisibleText(number.rollNumber) }),

@@ -189,7 +189,8 @@ export class PaymentService {
     }
     const merchantAccount = original.recipient.account.number;
     // Only a refund is paid to an account other than an IBAN, and a refund is not refunded (above).
-    if (merchantAccount.type !== 'IBAN') throw new Error(`Payment ${original.id} is not a refund but is paid to no IBAN`);
+    if (merchantAccount.type === 'SORT_CODE_ACCOUNT_NUMBER')
+      throw new Error(`Payment ${original.id} is not a refund but is paid to no IBAN`);
     const payerName = payer.name ?? request.payerName;
     if (payerName === undefined) {
       throw refused(

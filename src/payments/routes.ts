@@ -78,13 +78,13 @@ function refundRecipientView(refund: Payment): Static<typeof RefundRecipientSche
   return {
     account: {
       number:
-        number.type === 'IBAN'
-          ? { type: 'IBAN', value: number.value }
-          : {
+        number.type === 'SORT_CODE_ACCOUNT_NUMBER'
+          ? {
               type: 'SORT_CODE_ACCOUNT_NUMBER',
               value: number.value,
               ...(number.rollNumber === undefined ? {} : { rollNumber: number.rollNumber }),
-            },
+            }
+          : { type: 'IBAN', value: number.value },
     },
     name: refund.recipient.name,
   };

@@ -25,7 +25,7 @@ export function bankEndToEndId(payment: Pick<Payment, 'id' | 'endToEndId'>): str
 
 /** The account the bank pays to, in the contract's terms: an IBAN, or a refund's UK payer by sort code and account number. */
 function creditorAccountOf(number: RecipientAccountNumber): CreditorAccount {
-  if (number.type === 'IBAN') return { iban: number.value };
+  if (number.type !== 'SORT_CODE_ACCOUNT_NUMBER') return { iban: number.value };
   return {
     ukAccount: {
       ...splitSortCodeAccountNumber(number.value),
