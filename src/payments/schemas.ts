@@ -363,12 +363,29 @@ const SortCodeAccountNumberSchema = Type.Object(
   },
 );
 
+/**
+ * An IBAN a refund is paid to, as answers show it. The request's `AccountNumber` checks an IBAN with our custom
+ * format; answers are not checked against formats (and the answer serialiser knows none), so this one has none.
+ */
+const RecipientIbanSchema = Type.Object(
+  {
+    type: Type.Literal('IBAN'),
+    value: Type.String({ description: 'IBAN, electronic form (no spaces)', examples: ['DE54500105171000007919'] }),
+  },
+  {
+    additionalProperties: false,
+    title: 'RecipientAccountIban',
+    description: "An account by IBAN: a refund's recipient when the payer's bank named the payer's account by IBAN",
+    examples: [{ type: 'IBAN', value: 'DE54500105171000007919' }],
+  },
+);
+
 /** Whom a refund pays: the refunded payment's payer (docs/api-decisions.md, "Refunds"). */
 export const RefundRecipientSchema = Type.Object(
   {
     account: Type.Object(
       {
-        number: Type.Union([AccountNumberSchema, SortCodeAccountNumberSchema], {
+        number: Type.Union([RecipientIbanSchema, SortCodeAccountNumberSchema], {
           title: 'RecipientAccountNumber',
           description:
             'Discriminated by `type`: an IBAN, or a UK sort code and account number. Further types may come, so a client should accept types it does not know',

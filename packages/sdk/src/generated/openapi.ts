@@ -1212,10 +1212,27 @@ export interface components {
             number: components["schemas"]["AccountNumber"];
         };
         /**
+         * RecipientAccountIban
+         * @description An account by IBAN: a refund's recipient when the payer's bank named the payer's account by IBAN
+         * @example {
+         *       "type": "IBAN",
+         *       "value": "DE54500105171000007919"
+         *     }
+         */
+        RecipientAccountIban: {
+            /** @enum {string} */
+            type: "IBAN";
+            /**
+             * @description IBAN, electronic form (no spaces)
+             * @example DE54500105171000007919
+             */
+            value: string;
+        };
+        /**
          * RecipientAccountNumber
          * @description Discriminated by `type`: an IBAN, or a UK sort code and account number. Further types may come, so a client should accept types it does not know
          */
-        RecipientAccountNumber: components["schemas"]["AccountNumber"] | components["schemas"]["SortCodeAccountNumber"];
+        RecipientAccountNumber: components["schemas"]["RecipientAccountIban"] | components["schemas"]["SortCodeAccountNumber"];
         /** RefundCreationRequest */
         RefundCreationRequest: {
             /**
