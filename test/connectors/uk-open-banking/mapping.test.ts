@@ -163,6 +163,7 @@ describe('UK mapping: errors, keys, hashes, profile', () => {
     assert.equal(redirect.scaApproach, 'REDIRECT');
     assert.equal(redirect.needsLoginId, false);
     assert.equal(redirect.senderAccountChosenAtBank, true);
+    assert.equal(redirect.paysToUkAccounts, true, 'pays to a sort code and account number (a refund to a UK payer)');
     const decoupled = ukOpenBankingProfile({ ...settings, authorisation: 'decoupled', fundsConfirmation: true });
     assert.equal(decoupled.scaApproach, 'DECOUPLED');
     assert.equal(decoupled.needsLoginId, true);
