@@ -19,7 +19,7 @@
  * **Capabilities** are optional groups of operations a connector declares when its bank offers them; the engine asks
  * for a capability before using it, never for a standard: {@link EmbeddedAuthentication} (credentials, SCA method
  * choice and one-time codes on our pages), {@link AccountInformation} (the payer's accounts, to choose the sender
- * account), and the flags of {@link BankProfile} (decoupled approval, a funds check before execution).
+ * account), {@link BulkPayments} (several payments authorised once), and the flags of {@link BankProfile} (decoupled approval, a funds check before execution).
  *
  * **References** ({@link BankReference}) to the bank's payment, consent or authorisation are opaque: the connector
  * puts in them what it needs later (plain JSON, never a secret or a token), the engine stores them with the payment

@@ -15,7 +15,7 @@ import { scheduleJobs, cancelJobs } from '../jobs/job-queue.js';
 import type { PayerDetails, Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
 import { paymentColumns, paymentFromRow } from './payment-rows.js';
 import { DETAILED_STATUSES, isFinal, type DetailedStatus } from '../domain/detailed-status.js';
-import { appendStatusRecords, type StatusEntry } from './status-writer.js';
+import { appendNextStatusRecords, type StatusEntry } from './status-writer.js';
 import { assertTransition } from '../domain/transitions.js';
 import { payLinkOfPayment } from './payment-link-store.js';
 import { moveFollowers } from './refund-bulks.js';
@@ -236,16 +236,7 @@ export class PaymentStateStore {
         if (cancel.length > 0) await cancelJobs(trx, payment, cancel);
         if (schedule.length > 0) await scheduleJobs(trx, payment, schedule, at);
       }
-      let records: StatusRecord[] = [];
-      if (path.length > 0) {
-        const lastRecord = await trx
-          .selectFrom('payment_status_history')
-          .select((eb) => eb.fn.max('sequence').as('sequence'))
-          .where('client_id', '=', payment.clientId)
-          .where('payment_id', '=', payment.id)
-          .executeTakeFirst();
-        records = await appendStatusRecords(trx, next, path, Number(lastRecord?.sequence ?? 0), at);
-      }
+      const records = await appendNextStatusRecords(trx, next, path, at);
       // A single-use payment link is paid in the very commit its payment completes in (docs/api-decisions.md).
       const linkEvent =
         last?.status === 'PAYMENT_EXECUTION_COMPLETED' && next.paymentLinkId !== null ? await payLinkOfPayment(trx, next, at) : false;

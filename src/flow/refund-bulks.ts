@@ -13,7 +13,7 @@ import { assertTransition } from '../domain/transitions.js';
 import { cancelJobs } from '../jobs/job-queue.js';
 import type { Database } from '../storage/schema.js';
 import { flowStateOf } from './flow-state.js';
-import { appendStatusRecords, type StatusEntry } from './status-writer.js';
+import { appendNextStatusRecords, type StatusEntry } from './status-writer.js';
 
 /** The status a refund waits in for its approver to choose a bank: the only one a bulk is formed from. */
 export const BULK_START_STATUS: DetailedStatus = 'PROVIDER_SELECTION_REDIRECT_PENDING';
@@ -227,14 +227,7 @@ export async function moveFollowers(
       .where('client_id', '=', follower.client_id)
       .where('id', '=', follower.id)
       .execute();
-    if (path.length === 0) continue;
-    const lastRecord = await trx
-      .selectFrom('payment_status_history')
-      .select((eb) => eb.fn.max('sequence').as('sequence'))
-      .where('client_id', '=', follower.client_id)
-      .where('payment_id', '=', follower.id)
-      .executeTakeFirst();
-    const written = await appendStatusRecords(
+    const written = await appendNextStatusRecords(
       trx,
       {
         id: follower.id,
@@ -244,11 +237,10 @@ export async function moveFollowers(
         refundOf: follower.refund_of,
       },
       path,
-      Number(lastRecord?.sequence ?? 0),
       at,
     );
     records.push(...written);
-    if (follower.webhook_url !== null) webhooks = true;
+    if (written.length > 0 && follower.webhook_url !== null) webhooks = true;
     if (last !== undefined && isFinal(last.status)) await cancelJobs(trx, { clientId: follower.client_id, id: follower.id });
   }
   return { records, webhooks };

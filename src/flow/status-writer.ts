@@ -59,6 +59,26 @@ export async function appendStatusRecords(
   return records;
 }
 
+/**
+ * Writes one history record per entry after the payment's last one (read here, in the caller's transaction, whose
+ * version-guarded update of the payment's row keeps two writers from numbering alike), each at `at`, with its event.
+ */
+export async function appendNextStatusRecords(
+  trx: Transaction<Database>,
+  payment: PaymentForRecords,
+  entries: readonly StatusEntry[],
+  at: string,
+): Promise<StatusRecord[]> {
+  if (entries.length === 0) return [];
+  const last = await trx
+    .selectFrom('payment_status_history')
+    .select((eb) => eb.fn.max('sequence').as('sequence'))
+    .where('client_id', '=', payment.clientId)
+    .where('payment_id', '=', payment.id)
+    .executeTakeFirst();
+  return appendStatusRecords(trx, payment, entries, Number(last?.sequence ?? 0), at);
+}
+
 function paymentSubject(payment: PaymentForRecords): EventSubject {
   return { type: 'payment', id: payment.id, clientId: payment.clientId, webhookUrl: payment.webhookUrl };
 }

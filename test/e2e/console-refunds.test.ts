@@ -78,9 +78,17 @@ describe('refunds approved one after another from the console', { skip: browserS
     await flow?.close();
   });
 
-  it('selects two refunds, approves each at the bank in its own tab, and sees both COMPLETED', async () => {
+  /**
+   * dave pays `amount` at Hansa into alice's account (the merchant's), the payer becomes known, and the merchant
+   * refunds `amounts` of it through the API, each with `reference` and its number; the payment's and refunds' ids.
+   */
+  async function paidAndRefunded(
+    amount: number,
+    amounts: readonly string[],
+    reference: string,
+  ): Promise<{ paymentId: string; refunds: string[] }> {
     const token = await flow.client.token();
-    const paymentId = await paidAtHansa(flow.app, flow.client, 25, 'PAYMENT_EXECUTION_COMPLETED', {
+    const paymentId = await paidAtHansa(flow.app, flow.client, amount, 'PAYMENT_EXECUTION_COMPLETED', {
       recipient: {
         account: { number: { type: 'IBAN', value: MERCHANT_IBAN } },
         name: 'Acme GmbH',
@@ -92,13 +100,13 @@ describe('refunds approved one after another from the console', { skip: browserS
       return row.payer === null ? undefined : true;
     });
     const refunds: string[] = [];
-    for (const amount of ['5.00', '7.50']) {
+    for (const each of amounts) {
       const response = await flow.app.request(`/api/v1/ob/payments/${paymentId}/refunds`, {
         method: 'POST',
         token,
         json: {
-          amount,
-          reference: `Refund order 1001 part ${refunds.length + 1}`,
+          amount: each,
+          reference: `${reference} ${refunds.length + 1}`,
           metadata: { redirectUri: 'https://merchant.example/refunds/done', endToEndId: `refund-${randomUUID()}` },
         },
       });
@@ -106,6 +114,11 @@ describe('refunds approved one after another from the console', { skip: browserS
       assert.equal(response.status, 201, body);
       refunds.push((JSON.parse(body) as { paymentId: string }).paymentId);
     }
+    return { paymentId, refunds };
+  }
+
+  it('selects two refunds, approves each at the bank in its own tab, and sees both COMPLETED', async () => {
+    const { paymentId, refunds } = await paidAndRefunded(25, ['5.00', '7.50'], 'Refund order 1001 part');
 
     context = await browser.newContext({ viewport: VIEWPORTS[0], locale: 'en-GB' });
     const page = await context.newPage();
@@ -159,34 +172,8 @@ describe('refunds approved one after another from the console', { skip: browserS
   });
 
   it('selects three refunds, approves them together in one authorisation at the bank, and sees all three COMPLETED', async () => {
-    const token = await flow.client.token();
-    const paymentId = await paidAtHansa(flow.app, flow.client, 30, 'PAYMENT_EXECUTION_COMPLETED', {
-      recipient: {
-        account: { number: { type: 'IBAN', value: MERCHANT_IBAN } },
-        name: 'Acme GmbH',
-        address: { country: 'DE', city: 'Berlin', streetName: 'Unter den Linden', buildingNumber: '77', postCode: '10117' },
-      },
-    });
-    await waitFor('the payer known', async () => {
-      const row = await flow.app.database.db.selectFrom('payments').select('payer').where('id', '=', paymentId).executeTakeFirstOrThrow();
-      return row.payer === null ? undefined : true;
-    });
     const amounts = ['4.00', '6.00', '8.50'];
-    const refunds: string[] = [];
-    for (const amount of amounts) {
-      const response = await flow.app.request(`/api/v1/ob/payments/${paymentId}/refunds`, {
-        method: 'POST',
-        token,
-        json: {
-          amount,
-          reference: `Refund order 2002 line ${refunds.length + 1}`,
-          metadata: { redirectUri: 'https://merchant.example/refunds/done', endToEndId: `refund-${randomUUID()}` },
-        },
-      });
-      const body = await response.text();
-      assert.equal(response.status, 201, body);
-      refunds.push((JSON.parse(body) as { paymentId: string }).paymentId);
-    }
+    const { refunds } = await paidAndRefunded(30, amounts, 'Refund order 2002 line');
 
     context ??= await browser.newContext({ viewport: VIEWPORTS[0], locale: 'en-GB' });
     const page = await context.newPage();

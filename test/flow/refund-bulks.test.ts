@@ -13,7 +13,7 @@ import { PaymentStateStore } from '../../src/flow/payment-state-store.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { storedPaymentRow } from '../helpers/payment-rows.js';
 import { testSecretBox } from '../helpers/secret-keys.js';
-import { startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
+import { injectSandboxFault, startTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { BANKS, TEST_PASSWORD, startFlowHarness, statuses, type FlowHarness } from '../e2e/flow-harness.js';
 import { continueLinkOf, fieldsAsked, get, headingOf, pastWaitingPage, submit, submitAndFollow } from '../hosted/http-payer.js';
 
@@ -301,6 +301,35 @@ for (const kind of await testDatabaseKinds()) {
       assert.equal(new Set(rows.map((row) => `${row.provider_id}/${row.provider_payment_id}`)).size, 1, 'one payment at one bank');
       assert.ok(rows[0]?.provider_payment_id !== null);
       await flow.assertPasswordNowhere();
+    });
+
+    it('a failing bank leaves the bulk pending, never failed: an unanswered initiation is sent again, every source of its status unanswered for a while, it is asked again', async () => {
+      for (const rule of [
+        { operations: ['initiatePayment'], paymentService: 'bulk-payments', fault: { kind: 'error', status: 500 }, times: 1 },
+        {
+          operations: ['getPaymentStatus', 'getPayment'],
+          paymentService: 'bulk-payments',
+          fault: { kind: 'error', status: 503 },
+          times: 4,
+        },
+      ]) {
+        const response = await injectSandboxFault(flow.app, 'hansa', rule);
+        assert.equal(response.status, 201, await response.text());
+      }
+      const { ids, redirectUrl } = await bulkOf('DE54500105171000007919', ['1.10', '2.20']);
+      await approveAtHansa(redirectUrl, 'alice');
+      for (const id of ids) await flow.waitFor(id, (status) => status === 'PAYMENT_EXECUTION_COMPLETED');
+      const rules = await fetch(`${flow.app.baseUrl}/sandbox-bank/hansa/sandbox/faults`, {
+        headers: { authorization: `Bearer ${flow.app.config.sandboxOperatorToken}` },
+      });
+      assert.deepEqual(((await rules.json()) as { faults: unknown[] }).faults, [], 'the bank failed every call the rules named');
+      for (const id of ids) {
+        const history = await flow.history(id);
+        assert.ok(
+          history.every((record) => record.status !== 'FAILED'),
+          `refund ${id} was never reported failed: ${statuses(history).join(', ')}`,
+        );
+      }
     });
 
     it('the bank rejects the bulk: every refund FAILED with the bank’s reason, and their amounts are free to refund again', async () => {

@@ -5,8 +5,9 @@
  *
  * The core operations map onto the standard's calls: `registerPayment` is the payment initiation,
  * `startAuthorisation` the start of an authorisation sub-resource, `completeAuthorisation` the read of its SCA
- * status (the standard brings nothing back with the payer's browser that we need). The embedded steps and account
- * information are capabilities, present when the bank's settings offer them.
+ * status (the standard brings nothing back with the payer's browser that we need). The embedded steps, account
+ * information and bulk payments (the `bulk-payments` service, whose later calls are the single payment's on its own
+ * paths) are capabilities, present when the bank's settings offer them.
  */
 import type { ScaApproach } from '../../domain/reference-data.js';
 import type { FailureCode } from '../../domain/detailed-status.js';
@@ -18,6 +19,7 @@ import type {
   BankConnector,
   BankProfile,
   BankReference,
+  BulkPayments,
   CallContext,
   CancelPaymentResult,
   CompleteAuthorisationInput,
@@ -27,10 +29,12 @@ import type {
   EmbeddedAuthentication,
   NextScaStep,
   PayerDetails,
+  PaymentOrder,
   PaymentStatusInput,
   PaymentStatusResult,
   PaymentTransactionState,
   PsuCredentials,
+  RegisterBulkPaymentInput,
   RegisterPaymentInput,
   RegistrationResult,
   ReturnAddress,
@@ -70,8 +74,10 @@ import {
 } from './references.js';
 import {
   buildAccountListConsentBody,
+  buildBulkPaymentInitiationBody,
   buildPaymentInitiationBody,
   choosePaymentProduct,
+  type ChosenProduct,
   notificationHeaders,
   notificationSupportOf,
   scaPreferenceHeaders,
@@ -79,12 +85,20 @@ import {
 } from './request-builders.js';
 import type { BerlinGroupSettings } from './settings.js';
 import { failureCodeOfMessage, mapConsentStatus, mapScaStatus, mapTransactionStatus, paymentOutcome } from './status-maps.js';
-import { check, type AuthorisationResponse, type PaymentInitiationStatusResponse200 } from './wire-types.js';
+import {
+  check,
+  type AuthorisationResponse,
+  type BulkPaymentInitiationJson,
+  type PaymentInitiationJson,
+  type PaymentInitiationStatusResponse200,
+} from './wire-types.js';
 
 /** The ASPSP-defined link of the sandbox banks to the page standing in for the payer's banking app (decoupled). */
 const DECOUPLED_APP_LINK = 'sandboxDecoupledApp';
 
 const PAYMENT_SERVICE = 'payments';
+/** The standard's service of several payments authorised once; its paths are the single payment's otherwise. */
+const BULK_PAYMENT_SERVICE = 'bulk-payments';
 
 /** Statuses of a payment the bank has authorised: its debtor account is then fixed (and may be told). */
 const AUTHORISED_STATES: ReadonlySet<PaymentTransactionState> = new Set(['accepted', 'accepted-for-execution', 'settled']);
@@ -105,6 +119,8 @@ export class BerlinGroupConnector implements BankConnector {
   readonly embedded: EmbeddedAuthentication | undefined;
   /** Present when the bank's settings say `accountInformation: true`. */
   readonly accountInformation: AccountInformation | undefined;
+  /** Present when the bank's settings say `bulkPayments: true`. */
+  readonly bulkPayments: BulkPayments | undefined;
 
   constructor(
     private readonly settings: BerlinGroupSettings,
@@ -131,6 +147,7 @@ export class BerlinGroupConnector implements BankConnector {
           listAccounts: (input) => this.listAccounts(input),
         }
       : undefined;
+    this.bulkPayments = settings.bulkPayments === true ? { registerBulkPayment: (input) => this.registerBulkPayment(input) } : undefined;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -138,21 +155,48 @@ export class BerlinGroupConnector implements BankConnector {
   // -------------------------------------------------------------------------------------------------------------
 
   async registerPayment(input: RegisterPaymentInput): Promise<RegistrationResult> {
-    const operation = 'initiatePayment';
-    const chosen = choosePaymentProduct(this.settings.products, input.payment.scheme, input.payment.instantPreferred);
-    if (chosen === undefined) {
-      throw new TypeError(`The bank has no payment product for the ${input.payment.scheme} scheme`);
-    }
+    const chosen = this.productFor(input.payment);
     if (this.settings.requiresDebtorAccount && input.payment.debtor === undefined) {
       throw new TypeError('The bank requires the debtor account in the payment initiation');
     }
+    return this.initiate(input, PAYMENT_SERVICE, chosen.product, buildPaymentInitiationBody(input.payment));
+  }
+
+  /**
+   * The payments as one bulk (`POST /v1/bulk-payments/{payment-product}`), initiated exactly as a single payment (the
+   * same headers, signature, return address and notification address); the reference names the bulk service, so
+   * every later call on it goes to `/v1/bulk-payments/…`.
+   */
+  private async registerBulkPayment(input: RegisterBulkPaymentInput): Promise<RegistrationResult> {
+    // The body checks that the payments share one debtor, currency, scheme and instant preference, so one product.
+    const body = buildBulkPaymentInitiationBody(input.payments);
+    const [first] = input.payments;
+    if (first === undefined) throw new TypeError('A bulk payment needs two or more payments');
+    return this.initiate(input, BULK_PAYMENT_SERVICE, this.productFor(first).product, body);
+  }
+
+  private productFor(payment: PaymentOrder): ChosenProduct {
+    const chosen = choosePaymentProduct(this.settings.products, payment.scheme, payment.instantPreferred);
+    if (chosen === undefined) {
+      throw new TypeError(`The bank has no payment product for the ${payment.scheme} scheme`);
+    }
+    return chosen;
+  }
+
+  /** The payment initiation of either service: the call, and what its answer says about the authorisation. */
+  private async initiate(
+    input: Omit<RegisterPaymentInput, 'payment'>,
+    paymentService: typeof PAYMENT_SERVICE | typeof BULK_PAYMENT_SERVICE,
+    paymentProduct: string,
+    body: PaymentInitiationJson | BulkPaymentInitiationJson,
+  ): Promise<RegistrationResult> {
+    const operation = 'initiatePayment';
     const approach = this.profile.scaApproach;
     requireReturnAddress(approach, input.returnAddress);
-    const body = buildPaymentInitiationBody(input.payment);
     const response = await this.http.send({
       operation,
       method: 'POST',
-      url: this.http.standardUrl(`v1/${PAYMENT_SERVICE}/${encodeURIComponent(chosen.product)}`),
+      url: this.http.standardUrl(`v1/${paymentService}/${encodeURIComponent(paymentProduct)}`),
       context: input.context,
       headers: {
         ...this.redirectHeaders(approach, input.returnAddress),
@@ -166,8 +210,8 @@ export class BerlinGroupConnector implements BankConnector {
     const payment: PaymentReference = {
       kind: 'payment',
       paymentId: answer.paymentId,
-      paymentService: PAYMENT_SERVICE,
-      paymentProduct: chosen.product,
+      paymentService,
+      paymentProduct,
       links,
     };
     const transactionStatus = mapTransactionStatus(answer.transactionStatus);

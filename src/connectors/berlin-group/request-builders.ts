@@ -5,7 +5,14 @@
 import type { PaymentSchemeName, ScaApproach } from '../../domain/reference-data.js';
 import type { BerlinGroupSettings } from './settings.js';
 import { creditorIbanOf, type PaymentOrder, type PostalAddress } from '../contract.js';
-import type { Address, Consents, PaymentInitiationJson } from './wire-types.js';
+import type {
+  AccountReference,
+  Address,
+  BulkPaymentInitiationJson,
+  Consents,
+  PaymentInitiationBulkElementJson,
+  PaymentInitiationJson,
+} from './wire-types.js';
 
 /** The standard's `amountValue`: up to 14 digits, optional dot with up to 3 decimals; we never send negatives. */
 const AMOUNT_VALUE = /^[0-9]{1,14}(\.[0-9]{1,3})?$/;
@@ -52,26 +59,64 @@ export function toBerlinGroupAddress(address: PostalAddress): Address {
  * @throws TypeError when the amount is not a decimal string the standard accepts (a caller bug, not a bank error).
  */
 export function buildPaymentInitiationBody(payment: PaymentOrder): PaymentInitiationJson {
+  const body: PaymentInitiationJson = buildPaymentElement(payment);
+  if (payment.debtor !== undefined) body.debtorAccount = toAccountReference(payment.debtor);
+  return body;
+}
+
+/**
+ * `bulkPaymentInitiation_json`: the payments in order, from their one debtor account. `batchBookingPreferred` is
+ * false: each payment is booked on its own, so each recipient sees it on their statement (a batch booking would show
+ * the payer one sum, and leaves the recipients' entries to the bank).
+ * @throws TypeError when the payments cannot form one bulk: fewer than two, not one debtor account, currency or
+ * scheme (a caller bug, not a bank error); or an amount as {@link buildPaymentInitiationBody}.
+ */
+export function buildBulkPaymentInitiationBody(payments: readonly PaymentOrder[]): BulkPaymentInitiationJson {
+  const [first] = payments;
+  if (first === undefined || payments.length < 2) {
+    throw new TypeError(`A bulk payment needs two or more payments; got ${payments.length}`);
+  }
+  const { debtor } = first;
+  if (debtor === undefined) throw new TypeError('A bulk payment needs the debtor account of its payments');
+  for (const [index, payment] of payments.entries()) {
+    if (payment.debtor?.iban !== debtor.iban || payment.debtor.currency !== debtor.currency) {
+      throw new TypeError(`The payments of a bulk must share one debtor account; payment ${index} does not`);
+    }
+    if (payment.currency !== first.currency) {
+      throw new TypeError(`The payments of a bulk must share one currency; payment ${index} is in ${payment.currency}`);
+    }
+    if (payment.scheme !== first.scheme || payment.instantPreferred !== first.instantPreferred) {
+      throw new TypeError(`The payments of a bulk must share one scheme and instant preference; payment ${index} does not`);
+    }
+  }
+  return {
+    batchBookingPreferred: false,
+    // The account the payments' currency is taken from, when the caller did not name the account's own.
+    debtorAccount: toAccountReference({ iban: debtor.iban, currency: debtor.currency ?? first.currency }),
+    payments: payments.map(buildPaymentElement),
+  };
+}
+
+/** One payment without its debtor: a bulk's element, and the part of a single payment all payments share. */
+function buildPaymentElement(payment: PaymentOrder): PaymentInitiationBulkElementJson {
   if (!AMOUNT_VALUE.test(payment.amount)) {
     throw new TypeError(`Payment amount must be a decimal string such as "12.30"; got ${JSON.stringify(payment.amount)}`);
   }
-  const body: PaymentInitiationJson = {
+  const element: PaymentInitiationBulkElementJson = {
     endToEndIdentification: payment.endToEndId,
     instructedAmount: { currency: payment.currency, amount: payment.amount },
     creditorAccount: { iban: creditorIbanOf(payment.creditor) },
     creditorName: payment.creditor.name,
   };
-  if (payment.debtor !== undefined) {
-    body.debtorAccount =
-      payment.debtor.currency === undefined
-        ? { iban: payment.debtor.iban }
-        : { iban: payment.debtor.iban, currency: payment.debtor.currency };
-  }
-  if (payment.creditor.address !== undefined) body.creditorAddress = toBerlinGroupAddress(payment.creditor.address);
+  if (payment.creditor.address !== undefined) element.creditorAddress = toBerlinGroupAddress(payment.creditor.address);
   if (payment.remittanceInformation !== undefined && payment.remittanceInformation !== '') {
-    body.remittanceInformationUnstructured = payment.remittanceInformation;
+    element.remittanceInformationUnstructured = payment.remittanceInformation;
   }
-  return body;
+  return element;
+}
+
+function toAccountReference(debtor: NonNullable<PaymentOrder['debtor']>): AccountReference {
+  return debtor.currency === undefined ? { iban: debtor.iban } : { iban: debtor.iban, currency: debtor.currency };
 }
 
 /**

@@ -50,6 +50,11 @@ export const BerlinGroupSettingsSchema = Type.Object(
      * and a notification makes us ask the bank at once (default false: the bank is only polled).
      */
     statusNotifications: Type.Optional(Type.Boolean()),
+    /**
+     * The bank offers the standard's bulk payments (`/v1/bulk-payments/{payment-product}`): several payments from one
+     * account, authorised by the payer once (default false: each payment is authorised on its own).
+     */
+    bulkPayments: Type.Optional(Type.Boolean()),
     /** This bank's own QWAC and QSealC files, replacing the process's (QWAC_*, QSEAL_*) towards it. */
     identity: Type.Optional(BerlinGroupIdentitySchema),
   },

@@ -43,7 +43,12 @@ export const TRANSACTION_STATUS_MAP: Readonly<Record<string, PaymentTransactionS
   ACFC: 'accepted',
   /** PartiallyAcceptedTechnical: some of several authorisations done. */
   PATC: 'pending',
-  /** PartiallyAccepted: bulk payments only; never final for a single payment. */
+  /**
+   * PartiallyAccepted: bulk payments only (some of the bulk's payments were accepted, others rejected). Kept pending,
+   * never completed nor failed: the standard gives no status per payment of a bulk, so we cannot tell which refunds
+   * went out. A bulk the bank leaves at PART stays pending and the operator hears of it through the alert on payments
+   * pending too long.
+   */
   PART: 'pending',
 };
 

@@ -33,16 +33,30 @@ export interface Address {
   country: string;
 }
 
-/** `components/schemas/paymentInitiation_json` (single payment, the fields we send). */
-export interface PaymentInitiationJson {
+/**
+ * `components/schemas/paymentInitiationBulkElement_json` (the fields we send): one payment of a bulk, which is also
+ * a single payment without its debtor account.
+ */
+export interface PaymentInitiationBulkElementJson {
   endToEndIdentification?: string;
-  /** Mandatory in the schema; omitted for banks that let the PSU choose the account (ASPSP practice). */
-  debtorAccount?: AccountReference;
   instructedAmount: Amount;
   creditorAccount: AccountReference;
   creditorName: string;
   creditorAddress?: Address;
   remittanceInformationUnstructured?: string;
+}
+
+/** `components/schemas/paymentInitiation_json` (single payment, the fields we send). */
+export interface PaymentInitiationJson extends PaymentInitiationBulkElementJson {
+  /** Mandatory in the schema; omitted for banks that let the PSU choose the account (ASPSP practice). */
+  debtorAccount?: AccountReference;
+}
+
+/** `components/schemas/bulkPaymentInitiation_json` (the fields we send). */
+export interface BulkPaymentInitiationJson {
+  batchBookingPreferred: boolean;
+  debtorAccount: AccountReference;
+  payments: PaymentInitiationBulkElementJson[];
 }
 
 /** `components/schemas/consents`. */

@@ -301,6 +301,16 @@ function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string 
   }</dd>
 <dt>End-to-end id</dt><dd class="mono">${row.end_to_end_id}</dd>
 ${row.refund_of === null ? '' : html`<dt>Refund of</dt><dd><a class="mono" href="/console/payments/${row.refund_of}">${row.refund_of}</a></dd>`}
+${
+  // Refunds approved together (docs/api-decisions.md): one bank payment, authorised on the first refund's flow.
+  row.bulk_leader_id === null
+    ? ''
+    : html`<dt>Approved together</dt><dd>${
+        row.bulk_leader_id === row.id
+          ? 'With other refunds, on this refund’s approval'
+          : html`On the approval of <a class="mono" href="/console/payments/${row.bulk_leader_id}">${row.bulk_leader_id}</a>`
+      }</dd>`
+}
 <dt>Client</dt><dd>${clientName ?? row.client_id}</dd>
 <dt>Bank</dt><dd>${bank ?? (row.provider_id === null ? 'Not chosen yet' : row.provider_id)}</dd>
 <dt>Bank’s payment id</dt><dd class="mono">${row.provider_payment_id ?? '—'}</dd>

@@ -113,6 +113,28 @@ describe('signed calls to a sandbox bank that demands signatures', () => {
     await connectors.close();
   });
 
+  test('a bulk payment is signed as a single one: its initiation and status are accepted', async () => {
+    const connectors = createConnectors({ signing: { privateKeyPem: tpp.keyPem, certificatePem: tpp.certificatePem } });
+    const bulk = connectors.for(sandbox.bank('rheinland').connector).bulkPayments;
+    assert.ok(bulk !== undefined);
+    const debtor = { iban: 'DE54500105171000007919' };
+    const initiated = await bulk.registerBulkPayment({
+      context: context(),
+      payments: [
+        { ...payment, endToEndId: 'SIGNED-BULK-1', amount: '0.10', debtor },
+        { ...payment, endToEndId: 'SIGNED-BULK-2', amount: '0.20', debtor },
+      ],
+      returnAddress: returnTo('https://tpp.example/cb'),
+      idempotencyKey: randomUUID(),
+    });
+    assert.equal(inside(initiated.payment)['paymentService'], 'bulk-payments');
+    const status = await connectors
+      .for(sandbox.bank('rheinland').connector)
+      .getPaymentStatus({ context: context(), payment: initiated.payment });
+    assert.equal(status.transactionStatus.code, 'RCVD');
+    await connectors.close();
+  });
+
   test('a bank that demands signatures with no keys configured is a start-up error', () => {
     assert.throws(() => createConnectors().for(sandbox.bank('rheinland').connector), /signing keys/);
   });

@@ -6,9 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildAccountListConsentBody, buildPaymentInitiationBody } from '../../../src/connectors/berlin-group/request-builders.js';
+import {
+  buildAccountListConsentBody,
+  buildBulkPaymentInitiationBody,
+  buildPaymentInitiationBody,
+} from '../../../src/connectors/berlin-group/request-builders.js';
 import { Xs2aError } from '../../../packages/sandbox-bank/src/berlin-group/errors.js';
-import { checkAuthorisationBody, checkConsentBody, checkPaymentBody } from '../../../packages/sandbox-bank/src/berlin-group/xs2a-bodies.js';
+import {
+  checkAuthorisationBody,
+  checkBulkPaymentBody,
+  checkConsentBody,
+  checkPaymentBody,
+} from '../../../packages/sandbox-bank/src/berlin-group/xs2a-bodies.js';
 import { parseBody } from '../../../packages/sandbox-bank/src/berlin-group/xs2a-support.js';
 import { SEPA_PAYMENT, startHarness, xs2aHeaders, type Harness } from '../harness.js';
 import { Standard, STANDARD_PATH, type JsonObject } from '../standard.js';
@@ -182,6 +191,72 @@ describe('Berlin Group sandbox request bodies against psd2-api-1.3.12.yaml', () 
         `the sandbox refuses ${field}`,
       );
     }
+  });
+});
+
+const bulk = (changes: Body = {}): Body => ({
+  batchBookingPreferred: false,
+  debtorAccount: { iban: 'DE02120300000000202051', currency: 'EUR' },
+  payments: [payment(), payment({ endToEndIdentification: 'E2E-2', creditorAccount: { iban: 'NL91ABNA0417164300' } })],
+  ...changes,
+});
+
+describe('Berlin Group sandbox bulk payment bodies against psd2-api-1.3.12.yaml', () => {
+  const order = (endToEndId: string, amount: string) => ({
+    endToEndId,
+    amount,
+    currency: 'EUR',
+    scheme: 'SEPA' as const,
+    instantPreferred: false,
+    creditor: { iban: 'DE89370400440532013000', name: 'Merchant GmbH' },
+    debtor: { iban: 'DE02120300000000202051' },
+    remittanceInformation: `Refund ${endToEndId}`,
+  });
+  const valid: ReadonlyArray<readonly [string, Body]> = [
+    ['a minimal bulk of two', bulk()],
+    ['with debtorName and requestedExecutionDate', bulk({ debtorName: 'Shop GmbH', requestedExecutionDate: '2026-03-03' })],
+    ['one payment (the standard sets no minimum above one)', bulk({ payments: [payment()] })],
+    ["our connector's bulk body", buildBulkPaymentInitiationBody([order('R-1', '0.10'), order('R-2', '19.99')]) as unknown as Body],
+  ];
+  for (const [name, body] of valid) {
+    it(`bulk: accepts ${name}, as the standard does`, () => {
+      assert.deepEqual(standard.validateRequestBody('initiatePayment', body), []);
+      assert.equal(problems(checkBulkPaymentBody, body), undefined);
+    });
+  }
+
+  const invalid: ReadonlyArray<readonly [string, Body, string]> = [
+    ['no debtorAccount', bulk({ debtorAccount: undefined }), 'debtorAccount'],
+    ['no payments', bulk({ payments: undefined }), 'payments'],
+    ['a payment without creditorName', bulk({ payments: [payment({ creditorName: undefined })] }), 'payments[0].creditorName'],
+    [
+      'a payment with an IBAN with spaces',
+      bulk({ payments: [payment({ creditorAccount: { iban: 'DE89 3704' } })] }),
+      'payments[0].creditorAccount.iban',
+    ],
+    ['batchBookingPreferred as a string', bulk({ batchBookingPreferred: 'false' }), 'batchBookingPreferred'],
+    ['a debtorName of 71 characters', bulk({ debtorName: 'd'.repeat(71) }), 'debtorName'],
+  ];
+  for (const [name, body, field] of invalid) {
+    it(`bulk: refuses ${name}, as the standard does, with FORMAT_ERROR at ${field}`, () => {
+      const clean = JSON.parse(JSON.stringify(body)) as Body;
+      assert.notDeepEqual(standard.validateRequestBody('initiatePayment', clean), [], 'the standard refuses it');
+      assert.ok(
+        problems(checkBulkPaymentBody, clean)
+          ?.body()
+          .tppMessages.some((message) => message.path === field),
+        `the sandbox refuses ${field}`,
+      );
+    });
+  }
+
+  it('bulk: refuses 101 payments (the sandbox bank holds at most 100 in one bulk)', () => {
+    const body = bulk({ payments: Array.from({ length: 101 }, () => payment()) });
+    assert.ok(
+      problems(checkBulkPaymentBody, body)
+        ?.body()
+        .tppMessages.some((message) => message.path === 'payments'),
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { isValidIBAN } from 'ibantools';
 import { FaultPlan, loadSandboxFixtures, parseSandboxFixtures, sandboxBankPlugin } from '@openpis/sandbox-bank';
+import { Ledger } from '../../../packages/sandbox-bank/src/shared/ledger.js';
 import { fromMinor, toMinor } from '../../../packages/sandbox-bank/src/shared/money.js';
 import { DEFAULT_AUTHENTICATION_ATTEMPTS, loadCatalogue } from '../../../src/providers/catalogue.js';
 import { PUBLIC_URL, theStandard } from '../harness.js';
@@ -59,6 +60,36 @@ describe('money', () => {
   });
 });
 
+describe('ledger', () => {
+  it('books a payment of several bookings whole, once per booking, or not at all', () => {
+    const ledger = new Ledger();
+    ledger.open('debtor', 3000n);
+    ledger.open('creditor', 0n);
+    // The sum is checked first: 10.00 + 20.01 is more than 30.00, so nothing moves.
+    assert.equal(
+      ledger.execute('debtor', [
+        { amountMinor: 1000n, creditor: 'creditor' },
+        { amountMinor: 2001n, creditor: undefined },
+      ]),
+      'insufficientFunds',
+    );
+    assert.equal(ledger.balance('debtor'), 3000n);
+    assert.equal(ledger.balance('creditor'), 0n);
+    assert.equal(
+      ledger.execute('debtor', [
+        { amountMinor: 1000n, creditor: 'creditor' },
+        { amountMinor: 10n, creditor: 'creditor' },
+        { amountMinor: 1990n, creditor: 'elsewhere' },
+      ]),
+      'booked',
+    );
+    assert.equal(ledger.balance('debtor'), 0n);
+    assert.equal(ledger.balance('creditor'), 1010n);
+    assert.equal(ledger.balance('elsewhere'), undefined);
+    assert.equal(ledger.execute('nobody', [{ amountMinor: 1n, creditor: undefined }]), 'unknownDebtor');
+  });
+});
+
 describe('fault plan', () => {
   it('matches by bank, payer and operation, counts down, and clears per bank', () => {
     const plan = new FaultPlan();
@@ -70,6 +101,15 @@ describe('fault plan', () => {
     assert.deepEqual(plan.take({ bank: 'c', operation: 'initiatePayment', psuId: 'bob' }), { kind: 'delay', delayMs: 5 });
     plan.clear('a');
     assert.equal(plan.list().length, 1);
+    // A rule naming a payment service hits the calls on that service's payments only.
+    plan.inject({ bank: 'd', paymentService: 'bulk-payments', fault: { kind: 'error', status: 503 } });
+    assert.equal(plan.take({ bank: 'd', operation: 'getPaymentStatus', psuId: undefined, paymentService: 'payments' }), undefined);
+    assert.equal(plan.take({ bank: 'd', operation: 'getConsentStatus', psuId: undefined }), undefined);
+    assert.deepEqual(plan.take({ bank: 'd', operation: 'getPaymentStatus', psuId: undefined, paymentService: 'bulk-payments' }), {
+      kind: 'error',
+      status: 503,
+    });
+    plan.clear('d');
     plan.clear();
     assert.equal(plan.list().length, 0);
   });

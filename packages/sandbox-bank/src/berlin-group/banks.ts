@@ -24,6 +24,8 @@ export interface SandboxBankDefinition {
   readonly oneTimeCodeAttempts: number;
   /** The bank sends status notifications to a `TPP-Notification-URI` (the catalogue's `statusNotifications`). */
   readonly statusNotifications: boolean;
+  /** The bank serves bulk payments, `/v1/bulk-payments/…` (the catalogue's `bulkPayments`); others answer SERVICE_INVALID. */
+  readonly bulkPayments: boolean;
 }
 
 /** Products whose currency is fixed by their name; the SEPA family is EUR. */
@@ -78,6 +80,7 @@ export function sandboxBanks(
         loginAttempts: connector.loginAttempts ?? authenticationAttempts,
         oneTimeCodeAttempts: connector.oneTimeCodeAttempts ?? authenticationAttempts,
         statusNotifications: connector.statusNotifications === true,
+        bulkPayments: connector.bulkPayments === true,
       });
     }
   }

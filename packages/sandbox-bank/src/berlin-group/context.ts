@@ -18,7 +18,7 @@ import {
 } from '../shared/strict.js';
 import { verifyRequestSignature } from './signature.js';
 import type { StatusNotifier } from './notifier.js';
-import type { SandboxState } from './state.js';
+import type { PaymentService, SandboxState } from './state.js';
 
 export interface BankContext extends RequestKeeping {
   readonly state: SandboxState;
@@ -73,6 +73,8 @@ export async function admit(
   bank: SandboxBankDefinition,
   operation: OperationName,
   psuId: string | undefined,
+  /** The payment service the call is about (fault rules may name one); none for consents and accounts. */
+  paymentService?: PaymentService,
 ): Promise<boolean> {
   const requestId = header(request, 'x-request-id');
   if (requestId === undefined || !UUID.test(requestId)) {
@@ -89,7 +91,7 @@ export async function admit(
       checkSealOfTheClient(verification.certificate, tls?.ok === true ? tls.certificate : undefined, context.strict, now);
   }
   const fault =
-    context.faults.take({ bank: bank.slug, operation, psuId }) ??
+    context.faults.take({ bank: bank.slug, operation, psuId, ...(paymentService === undefined ? {} : { paymentService }) }) ??
     payerFixtureFault(context.state.payer(psuId), (named) => named === operation);
   // The standard defines no body for 5xx answers.
   return applyFault(fault, { request, reply, keeping: context }, (status) => reply.code(status).send());

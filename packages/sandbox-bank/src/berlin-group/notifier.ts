@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Fault, FaultPlan } from '../shared/faults.js';
 import type { SandboxBankDefinition } from './banks.js';
-import type { Payment, SandboxState, ScaStatus, TransactionStatus } from './state.js';
+import { paymentPath, type Payment, type SandboxState, type ScaStatus, type TransactionStatus } from './state.js';
 
 /** What a TPP may ask to hear (`TPP-Notification-Content-Preferred: status=SCA,PROCESS,LAST`). */
 export type NotificationContent = 'SCA' | 'PROCESS' | 'LAST';
@@ -107,7 +107,7 @@ export class StatusNotifier {
   /** What changed since the last look, as the TPP asked to hear it; the watch is brought up to date. */
   private changes(watch: Watch, payment: Payment): StatusNotification[] {
     const notifications: StatusNotification[] = [];
-    const resource = `/v1/payments/${payment.product}/${payment.id}`;
+    const resource = paymentPath(payment);
     for (const [id, scaStatus] of this.scaStatusesOf(payment)) {
       const known = watch.scaStatuses.get(id);
       watch.scaStatuses.set(id, scaStatus);

@@ -17,16 +17,46 @@ function form(authorisation: Authorisation, inner: string, buttons: string): str
 /** Every form's buttons: approve, and a Cancel that works whatever the form holds. */
 const approveButtons = (label: string): string => approveAndRefuseButtons(label, { action: 'cancel', label: 'Cancel' });
 
+/** What the payer approves: the one transfer of a single payment, or every payment of a bulk and their total. */
 function paymentSummary(payment: Payment, debtor: string | undefined): string {
   const { data } = payment;
+  const [single] = data.transfers;
+  if (data.bulk === undefined && single !== undefined) {
+    const rows: Array<[string, string]> = [
+      ['Amount', money(single.amountMinor, data.currency)],
+      ['To', single.creditorName],
+      ['Recipient IBAN', single.creditorAccount.iban],
+    ];
+    if (debtor !== undefined) rows.push(['From', debtor]);
+    if (single.remittanceInformationUnstructured !== undefined) rows.push(['Reference', single.remittanceInformationUnstructured]);
+    if (single.endToEndIdentification !== undefined) rows.push(['End-to-end id', single.endToEndIdentification]);
+    return definitionList(rows);
+  }
+  const count = data.transfers.length;
   const rows: Array<[string, string]> = [
-    ['Amount', `${fromMinor(data.amountMinor, data.instructedAmount.currency)} ${data.instructedAmount.currency}`],
-    ['To', data.creditorName],
-    ['Recipient IBAN', data.creditorAccount.iban],
+    ['Payments', `${count} payment${count === 1 ? '' : 's'}, approved together`],
+    ['Total', money(data.amountMinor, data.currency)],
   ];
   if (debtor !== undefined) rows.push(['From', debtor]);
-  if (data.remittanceInformationUnstructured !== undefined) rows.push(['Reference', data.remittanceInformationUnstructured]);
-  if (data.endToEndIdentification !== undefined) rows.push(['End-to-end id', data.endToEndIdentification]);
+  const lines = data.transfers
+    .map(
+      (element, index) =>
+        `<tr><td>${index + 1}</td><td>${escapeHtml(element.creditorName)}<br><small>${escapeHtml(element.creditorAccount.iban)}</small></td>` +
+        `<td>${escapeHtml(money(element.amountMinor, data.currency))}</td><td>${escapeHtml(element.remittanceInformationUnstructured ?? '')}</td></tr>`,
+    )
+    .join('');
+  return (
+    definitionList(rows) +
+    `<table class="bulk-payments"><tr><th>#</th><th>To</th><th>Amount</th><th>Reference</th></tr>${lines}` +
+    `<tr><th></th><th>Total</th><th>${escapeHtml(money(data.amountMinor, data.currency))}</th><th></th></tr></table>`
+  );
+}
+
+function money(amountMinor: bigint, currency: string): string {
+  return `${fromMinor(amountMinor, currency)} ${currency}`;
+}
+
+function definitionList(rows: ReadonlyArray<readonly [string, string]>): string {
   return `<dl>${rows.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
@@ -55,8 +85,8 @@ export function renderStep(state: SandboxState, bank: SandboxBankDefinition, aut
       const payment = resource as Payment;
       return layout(
         bank,
-        'Approve payment',
-        `<h1>Approve this payment?</h1>${page.notice}${paymentSummary(payment, payment.debtorIban)}` +
+        payment.data.bulk === undefined ? 'Approve payment' : 'Approve payments',
+        `<h1>${payment.data.bulk === undefined ? 'Approve this payment?' : `Approve these ${payment.data.transfers.length} payments?`}</h1>${page.notice}${paymentSummary(payment, payment.debtorIban)}` +
           form(authorisation, '', approveButtons('Approve')),
       );
     }
@@ -71,7 +101,12 @@ export function renderStep(state: SandboxState, bank: SandboxBankDefinition, aut
 
 function renderLogin({ bank, authorisation, resource, notice }: StepPage): string {
   const prefill = resource.psuId ?? '';
-  const intro = resource.kind === 'payment' ? 'Log in to approve a payment.' : 'Log in to share your account list.';
+  const intro =
+    resource.kind === 'consent'
+      ? 'Log in to share your account list.'
+      : resource.data.bulk === undefined
+        ? 'Log in to approve a payment.'
+        : `Log in to approve ${resource.data.transfers.length} payments at once.`;
   return layout(
     bank,
     'Log in',

@@ -92,7 +92,7 @@ function finish(reply: FastifyReply, bank: SandboxBankDefinition, authorisation:
     const target = ok ? resource.redirectUri : (resource.nokRedirectUri ?? resource.redirectUri);
     if (target !== undefined) return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
   }
-  const what = resource.kind === 'payment' ? 'payment' : 'access to your accounts';
+  const what = resource.kind === 'consent' ? 'access to your accounts' : resource.data.bulk === undefined ? 'payment' : 'payments';
   const message = ok
     ? `<h1>Done</h1><p>You have approved the ${escapeHtml(what)}. You can return to the app or website you came from.</p>`
     : `<h1>Not approved</h1><p>The ${escapeHtml(what)} was not approved. You can return to the app or website you came from.</p>`;
@@ -103,7 +103,7 @@ function sendIndex(context: BankContext, reply: FastifyReply): FastifyReply {
   const banks = [...context.banks.values()]
     .map(
       (bank) =>
-        `<tr><td>${escapeHtml(bank.name)}</td><td><code>${escapeHtml(bank.slug)}</code></td><td>${escapeHtml(bank.approaches.join(', '))}</td><td>${escapeHtml([...bank.products].join(', '))}</td></tr>`,
+        `<tr><td>${escapeHtml(bank.name)}</td><td><code>${escapeHtml(bank.slug)}</code></td><td>${escapeHtml(bank.approaches.join(', '))}</td><td>${escapeHtml([...bank.products].join(', '))}</td><td>${bank.bulkPayments ? 'yes' : 'no'}</td></tr>`,
     )
     .join('');
   const payers = context.state
@@ -115,7 +115,7 @@ function sendIndex(context: BankContext, reply: FastifyReply): FastifyReply {
     'Sandbox bank',
     `<h1>openpis sandbox bank</h1>
 <p>Berlin Group NextGenPSD2 1.3 banks for development. Every test payer's password is in docs/sandbox-bank.md.</p>
-<h2 style="font-size:16px">Banks</h2><table><tr><th>Bank</th><th>Slug</th><th>SCA</th><th>Products</th></tr>${banks}</table>
+<h2 style="font-size:16px">Banks</h2><table><tr><th>Bank</th><th>Slug</th><th>SCA</th><th>Products</th><th>Bulk payments</th></tr>${banks}</table>
 <h2 style="font-size:16px">Test payers</h2><table><tr><th>PSU-ID</th><th>Behaviour</th></tr>${payers}</table>`,
   );
   return sendPage(reply, 200, html);

@@ -106,8 +106,9 @@ export const berlinGroupSandboxPlugin: FastifyPluginAsync<BerlinGroupSandboxOpti
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
+    // Bulk payments have routes (they answer SERVICE_INVALID at banks without them); periodic payments none.
     const error = /\/v1\/(bulk-payments|periodic-payments)\//.test(path)
-      ? new Xs2aError('SERVICE_INVALID', 'Only single payments (/v1/payments) are offered')
+      ? new Xs2aError('SERVICE_INVALID', 'Periodic payments are not offered; bulk payments only where the bank says so')
       : new Xs2aError('RESOURCE_UNKNOWN', 'No such resource at the sandbox bank', { status: 404 });
     return reply.code(error.status).type('application/json').send(error.body());
   });

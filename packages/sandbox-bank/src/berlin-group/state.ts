@@ -44,16 +44,38 @@ export interface AccountReference {
   readonly currency?: string;
 }
 
-export interface PaymentData {
+/** The standard's payment services the sandbox banks serve (the `{payment-service}` path segment). */
+export type PaymentService = 'payments' | 'bulk-payments';
+
+/** One transfer to one creditor: the whole of a single payment, or one payment of a bulk. */
+export interface Transfer {
   readonly instructedAmount: { readonly currency: string; readonly amount: string };
   readonly amountMinor: bigint;
-  readonly debtorAccount: AccountReference | undefined;
   readonly creditorAccount: AccountReference;
   readonly creditorName: string;
   readonly creditorAddress: Readonly<Record<string, string>> | undefined;
   readonly creditorAgent: string | undefined;
   readonly remittanceInformationUnstructured: string | undefined;
   readonly endToEndIdentification: string | undefined;
+}
+
+/** What a bulk payment's body says besides its payments. */
+export interface BulkDetails {
+  readonly batchBookingPreferred: boolean | undefined;
+  readonly debtorName: string | undefined;
+  readonly requestedExecutionDate: string | undefined;
+}
+
+export interface PaymentData {
+  /** In the request's order: one for a single payment, one per payment of a bulk. */
+  readonly transfers: readonly Transfer[];
+  /** The one currency of every transfer. */
+  readonly currency: string;
+  /** What the payer is debited in all: the sum of the transfers, in minor units. */
+  readonly amountMinor: bigint;
+  readonly debtorAccount: AccountReference | undefined;
+  /** Set for a bulk payment only. */
+  readonly bulk: BulkDetails | undefined;
 }
 
 /** Where the payer goes after the redirect approach, and the approach itself. */
@@ -74,6 +96,8 @@ export interface Payment extends ScaContext {
   readonly kind: 'payment';
   readonly id: string;
   readonly bank: string;
+  /** Single (`payments`) or several payments authorised once (`bulk-payments`). */
+  readonly service: PaymentService;
   readonly product: string;
   readonly data: PaymentData;
   readonly createdAt: Date;
@@ -375,11 +399,14 @@ export class SandboxState {
       this.finishPayment(payment, 'RJCT', { code: 'PAYMENT_FAILED', text: 'The bank rejected the payment at execution.' });
       return false;
     }
-    const { creditorAccount, instructedAmount, amountMinor } = payment.data;
+    const { transfers, currency } = payment.data;
     // A payment to another test payer's account is credited there when that account holds the payment's currency.
-    const creditor =
-      this.accountsByIban.get(creditorAccount.iban)?.account.currency === instructedAmount.currency ? creditorAccount.iban : undefined;
-    switch (this.ledger.execute(payment.debtorIban, amountMinor, creditor)) {
+    const bookings = transfers.map(({ creditorAccount, amountMinor }) => ({
+      amountMinor,
+      creditor: this.accountsByIban.get(creditorAccount.iban)?.account.currency === currency ? creditorAccount.iban : undefined,
+    }));
+    // A bulk is booked whole or not at all: the funds check is on its total (each transfer is still its own booking).
+    switch (this.ledger.execute(payment.debtorIban, bookings)) {
       case 'unknownDebtor':
         this.finishPayment(payment, 'RJCT', { code: 'PAYMENT_FAILED', text: 'The debtor account is unknown.' });
         return false;
@@ -560,7 +587,7 @@ export class SandboxState {
     const payer = this.payer(resource.payerId);
     if (payer === undefined) return [];
     if (resource.kind === 'consent') return payer.accounts;
-    return payer.accounts.filter((account) => account.currency === resource.data.instructedAmount.currency);
+    return payer.accounts.filter((account) => account.currency === resource.data.currency);
   }
 
   needsAccountChoice(resource: Resource): boolean {
@@ -582,7 +609,7 @@ export class SandboxState {
         : undefined;
     }
     if (eligible.length === 0) {
-      return { code: 'PAYMENT_FAILED', text: `The payer has no account in ${payment.data.instructedAmount.currency}.` };
+      return { code: 'PAYMENT_FAILED', text: `The payer has no account in ${payment.data.currency}.` };
     }
     if (eligible.length === 1 || pickFirst) writable(payment).debtorIban = eligible[0]?.iban;
     return undefined;
@@ -662,6 +689,11 @@ export class SandboxState {
     this.failResource(consent, { code: 'CONSENT_INVALID', text: 'Terminated by the TPP.' });
     this.setConsentStatus(consent, 'terminatedByTpp');
   }
+}
+
+/** The payment's path at its bank (`/v1/{payment-service}/{payment-product}/{paymentId}`), for links and notifications. */
+export function paymentPath(payment: Payment): string {
+  return `/v1/${payment.service}/${payment.product}/${payment.id}`;
 }
 
 export function isoDate(date: Date): string {

@@ -36,6 +36,25 @@ const PaymentBodySchema = Type.Object({
   remittanceInformationUnstructured: Type.Optional(Type.String({ maxLength: 140 })),
 });
 
+/** The payments one bulk may hold at the sandbox banks. */
+export const MAX_BULK_PAYMENTS = 100;
+
+/**
+ * `bulkPaymentInitiation_json`: the debtor account once, and 1 to 100 payments, each a single payment's body without
+ * the debtor (the standard forbids `debtorAccount` in an element; the route refuses one).
+ */
+const BulkPaymentBodySchema = Type.Object({
+  batchBookingPreferred: Type.Optional(Type.Boolean()),
+  debtorAccount: AccountReferenceSchema,
+  debtorName: Type.Optional(Type.String({ minLength: 1, maxLength: 70 })),
+  requestedExecutionDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+  payments: Type.Array(Type.Omit(PaymentBodySchema, ['debtorAccount']), { minItems: 1, maxItems: MAX_BULK_PAYMENTS }),
+});
+
+/** One payment as a single payment's body or a bulk's element carries it. */
+export type PaymentBody = Static<typeof PaymentBodySchema>;
+export type BulkPaymentBody = Static<typeof BulkPaymentBodySchema>;
+
 const AvailableSchema = Type.Optional(Type.Union([Type.Literal('allAccounts'), Type.Literal('allAccountsWithOwnerName')]));
 const ConsentBodySchema = Type.Object({
   access: Type.Object({
@@ -65,5 +84,6 @@ const AuthorisationBodySchema = Type.Object({
 export type AuthorisationBody = Static<typeof AuthorisationBodySchema>;
 
 export const checkPaymentBody = Compile(PaymentBodySchema);
+export const checkBulkPaymentBody = Compile(BulkPaymentBodySchema);
 export const checkConsentBody = Compile(ConsentBodySchema);
 export const checkAuthorisationBody = Compile(AuthorisationBodySchema);

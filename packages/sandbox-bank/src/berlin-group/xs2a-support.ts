@@ -10,7 +10,15 @@ import { header } from '../shared/plumbing.js';
 import type { SandboxBankDefinition } from './banks.js';
 import { bankUrl, booleanHeader, type BankContext } from './context.js';
 import { Xs2aError, Xs2aFormatError } from './errors.js';
-import type { AccountReference, Authorisation, Consent, Payment, Resource } from './state.js';
+import {
+  paymentPath,
+  type AccountReference,
+  type Authorisation,
+  type Consent,
+  type Payment,
+  type PaymentService,
+  type Resource,
+} from './state.js';
 
 export type Href = { href: string };
 export type Links = Record<string, Href>;
@@ -156,7 +164,7 @@ export function link(context: BankContext, bank: SandboxBankDefinition, path: st
 }
 
 export function resourcePath(resource: Resource): string {
-  return resource.kind === 'payment' ? `/v1/payments/${resource.product}/${resource.id}` : `/v1/consents/${resource.id}`;
+  return resource.kind === 'payment' ? paymentPath(resource) : `/v1/consents/${resource.id}`;
 }
 
 export function authorisationPath(resource: Resource, authorisationId: string): string {
@@ -171,10 +179,27 @@ export function checkProduct(bank: SandboxBankDefinition, product: string): void
   }
 }
 
-export function findPayment(context: BankContext, bank: SandboxBankDefinition, product: string, paymentId: string): Payment {
+/** The payment services every bank serves, then the one only banks with `bulkPayments` serve. */
+export const PAYMENT_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
+
+/** Bulk payments only at banks that offer them: elsewhere the standard's answer to a service not offered. */
+export function requireService(bank: SandboxBankDefinition, service: PaymentService): void {
+  if (service === 'bulk-payments' && !bank.bulkPayments) {
+    throw new Xs2aError('SERVICE_INVALID', `${bank.name} offers single payments (/v1/payments) only`);
+  }
+}
+
+export function findPayment(
+  context: BankContext,
+  bank: SandboxBankDefinition,
+  service: PaymentService,
+  product: string,
+  paymentId: string,
+): Payment {
+  requireService(bank, service);
   checkProduct(bank, product);
   const payment = context.state.payment(paymentId);
-  if (payment === undefined || payment.bank !== bank.slug || payment.product !== product) {
+  if (payment === undefined || payment.bank !== bank.slug || payment.service !== service || payment.product !== product) {
     throw new Xs2aError('RESOURCE_UNKNOWN', 'Unknown paymentId');
   }
   return payment;

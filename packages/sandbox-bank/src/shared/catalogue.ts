@@ -21,6 +21,8 @@ export interface CatalogueBerlinGroupConnector {
   readonly oneTimeCodeAttempts?: number | undefined;
   /** The bank sends the standard's status notifications to a `TPP-Notification-URI` (berlin-group/notifier.ts). */
   readonly statusNotifications?: boolean | undefined;
+  /** The bank serves the standard's bulk payments (`/v1/bulk-payments/…`); without it they answer SERVICE_INVALID. */
+  readonly bulkPayments?: boolean | undefined;
 }
 
 export interface CatalogueBank {

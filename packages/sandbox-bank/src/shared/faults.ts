@@ -87,8 +87,18 @@ export function faultRuleSchema<Operation extends TSchema>(operation: Operation)
   );
 }
 
-/** The Berlin Group sandbox's rules (its operation names are also the test payers' fault vocabulary). */
-export const FaultRuleSchema = faultRuleSchema(OperationSchema);
+/**
+ * The Berlin Group sandbox's rules (its operation names are also the test payers' fault vocabulary). The payment
+ * calls are the same operations for single and bulk payments, as in the standard; `paymentService` narrows a rule to
+ * the calls on one service (`bulk-payments` for bulk payments only; a rule naming one never hits a consent's calls).
+ */
+export const FaultRuleSchema = Type.Object(
+  {
+    ...faultRuleSchema(OperationSchema).properties,
+    paymentService: Type.Optional(Type.Union([Type.Literal('payments'), Type.Literal('bulk-payments')])),
+  },
+  { additionalProperties: false },
+);
 export type FaultRule = Static<typeof FaultRuleSchema>;
 
 /**
@@ -99,6 +109,8 @@ export interface AnyFaultRule {
   readonly bank?: string;
   readonly psuId?: string;
   readonly operations?: readonly string[];
+  /** The payment service whose calls the rule hits (Berlin Group); unset: every call. */
+  readonly paymentService?: string;
   readonly fault: Fault;
   readonly times?: number;
 }
@@ -108,6 +120,8 @@ export interface FaultContext<Operation extends string = OperationName> {
   readonly bank: string;
   readonly operation: Operation;
   readonly psuId: string | undefined;
+  /** The payment service the call is about (Berlin Group `payments` or `bulk-payments`), when it is about a payment. */
+  readonly paymentService?: string;
 }
 
 interface ActiveRule<Rule extends AnyFaultRule> {
@@ -166,5 +180,6 @@ function matches(rule: AnyFaultRule, context: FaultContext<string>): boolean {
   if (rule.bank !== undefined && rule.bank !== context.bank) return false;
   if (rule.psuId !== undefined && rule.psuId !== context.psuId) return false;
   if (rule.operations !== undefined && !rule.operations.includes(context.operation)) return false;
+  if (rule.paymentService !== undefined && rule.paymentService !== context.paymentService) return false;
   return true;
 }

@@ -5,6 +5,12 @@
  */
 import type { PayerOutcome } from './fixtures.js';
 
+/** One transfer of a payment's execution: its amount, and the creditor account when it is held here. */
+export interface Booking {
+  readonly amountMinor: bigint;
+  readonly creditor: string | undefined;
+}
+
 /** What a payment's execution did to the ledger. */
 export type Execution = 'booked' | 'unknownDebtor' | 'insufficientFunds';
 
@@ -21,16 +27,20 @@ export class Ledger {
   }
 
   /**
-   * Executes a payment: the debtor account must be known and cover the amount (a payment equal to the balance
-   * goes through); then it is debited, and the creditor, when given and held here, credited.
+   * Executes a payment of one or more bookings from one debtor (a bulk payment has one per payment): the debtor
+   * account must be known and cover their sum (a payment equal to the balance goes through); then it is debited once
+   * per booking, and each creditor, when given and held here, credited. All or nothing: a sum not covered books none.
    */
-  execute(debtor: string | undefined, amountMinor: bigint, creditor: string | undefined): Execution {
+  execute(debtor: string | undefined, bookings: readonly Booking[]): Execution {
     const debtorBalance = debtor === undefined ? undefined : this.balances.get(debtor);
     if (debtor === undefined || debtorBalance === undefined) return 'unknownDebtor';
-    if (debtorBalance < amountMinor) return 'insufficientFunds';
-    this.balances.set(debtor, debtorBalance - amountMinor);
-    const creditorBalance = creditor === undefined ? undefined : this.balances.get(creditor);
-    if (creditor !== undefined && creditorBalance !== undefined) this.balances.set(creditor, creditorBalance + amountMinor);
+    const total = bookings.reduce((sum, booking) => sum + booking.amountMinor, 0n);
+    if (debtorBalance < total) return 'insufficientFunds';
+    for (const { amountMinor, creditor } of bookings) {
+      this.balances.set(debtor, (this.balances.get(debtor) ?? 0n) - amountMinor);
+      const creditorBalance = creditor === undefined ? undefined : this.balances.get(creditor);
+      if (creditor !== undefined && creditorBalance !== undefined) this.balances.set(creditor, creditorBalance + amountMinor);
+    }
     return 'booked';
   }
 }

@@ -640,7 +640,7 @@ export class UkSandboxState {
     }
     // A payment to another test payer's account (by sort code and account number) is credited there.
     const creditor = this.accountsByIdentification.get(creditorIdentification(payment.initiation));
-    if (this.ledger.execute(payment.debtorAccountId, payment.amountMinor, creditor) !== 'booked') {
+    if (this.ledger.execute(payment.debtorAccountId, [{ amountMinor: payment.amountMinor, creditor }]) !== 'booked') {
       this.setStatus(payment, 'RJCT', { StatusReasonCode: 'AM04', StatusReasonDescription: 'Insufficient funds on the debtor account.' });
       return false;
     }

@@ -8,7 +8,7 @@ import { header } from '../../shared/plumbing.js';
 import type { SandboxBankDefinition } from '../banks.js';
 import { admit, requireBank, type BankContext } from '../context.js';
 import { Xs2aError } from '../errors.js';
-import { isFinalScaStatus, type Authorisation, type Resource } from '../state.js';
+import { isFinalScaStatus, type Authorisation, type PaymentService, type Resource } from '../state.js';
 import { checkAuthorisationBody, type AuthorisationBody } from '../xs2a-bodies.js';
 import { subscribeToNotifications } from './payments.js';
 import { afterAuthentication, methodSelectedAnswer, startDecoupled } from '../sca-answers.js';
@@ -21,7 +21,9 @@ import {
   identifyFromHeader,
   link,
   parseBody,
+  PAYMENT_SERVICES,
   psuOf,
+  requireService,
   resourcePath,
   sendJson,
 } from '../xs2a-support.js';
@@ -40,6 +42,8 @@ type AuthorisationRequest = FastifyRequest<{ Params: AuthorisationParams }>;
 interface ParentLookup {
   readonly find: (bank: SandboxBankDefinition, params: AuthorisationParams) => Resource;
   readonly peek: (params: AuthorisationParams) => Resource | undefined;
+  /** The payment service of the parents (fault rules may name one); none for consents. */
+  readonly paymentService?: PaymentService;
 }
 
 type Handler = (
@@ -51,10 +55,13 @@ type Handler = (
 ) => Promise<FastifyReply>;
 
 export function registerAuthorisationRoutes(app: FastifyInstance, context: BankContext): void {
-  registerFor(app, context, '/:slug/v1/payments/:product/:paymentId', {
-    find: (bank, params) => findPayment(context, bank, params.product ?? '', params.paymentId ?? ''),
-    peek: (params) => context.state.peekPayment(params.paymentId ?? ''),
-  });
+  for (const service of PAYMENT_SERVICES) {
+    registerFor(app, context, `/:slug/v1/${service}/:product/:paymentId`, {
+      find: (bank, params) => findPayment(context, bank, service, params.product ?? '', params.paymentId ?? ''),
+      peek: (params) => context.state.peekPayment(params.paymentId ?? ''),
+      paymentService: service,
+    });
+  }
   registerFor(app, context, '/:slug/v1/consents/:consentId', {
     find: (bank, params) => findConsent(context, bank, params.consentId ?? ''),
     peek: (params) => context.state.peekConsent(params.consentId ?? ''),
@@ -67,7 +74,9 @@ function registerFor(app: FastifyInstance, context: BankContext, base: string, p
     (operation: OperationName, handler: Handler) =>
     async (request: AuthorisationRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const bank = requireBank(context, request.params.slug);
-      if (!(await admit(context, request, reply, bank, operation, psuOf(request, parents.peek(request.params))))) return reply;
+      if (parents.paymentService !== undefined) requireService(bank, parents.paymentService);
+      const psuId = psuOf(request, parents.peek(request.params));
+      if (!(await admit(context, request, reply, bank, operation, psuId, parents.paymentService))) return reply;
       return handler(context, request, reply, bank, parents);
     };
   app.post<{ Params: AuthorisationParams }>(`${base}/authorisations`, route('startAuthorisation', startAuthorisation));
