@@ -60,7 +60,9 @@ export {
   type PaymentStatusUpdatedData,
   type Provider,
   type ProviderQuery,
+  type RecipientAccountNumber,
   type RefundCreationRequest,
+  type RefundRecipient,
   type RefundSummary,
   type WebhookEventBody,
 } from './types.js';
