@@ -146,6 +146,11 @@ export interface BankProfile {
    * the engine hands one over ({@link RegisterPaymentInput.notificationUri}). Unset: the bank is only polled.
    */
   readonly statusNotifications?: boolean;
+  /**
+   * The connector can pay to a UK sort code and account number ({@link UkCreditorAccount}): a refund to a UK payer
+   * known only that way is offered only such banks.
+   */
+  readonly paysToUkAccounts: boolean;
 }
 
 /**
@@ -355,6 +360,33 @@ export interface PsuCredentials {
 // Payment registration, status and cancellation
 // ---------------------------------------------------------------------------------------------------------------
 
+/** A UK account by sort code and account number (a refund to a UK payer's account, docs/api-decisions.md "Refunds"). */
+export interface UkCreditorAccount {
+  /** Six digits. */
+  readonly sortCode: string;
+  /** Eight digits. */
+  readonly accountNumber: string;
+  /** A building society's roll number (the UK standard's `SecondaryIdentification`). */
+  readonly rollNumber?: string;
+}
+
+/**
+ * The account paid to: an IBAN (every payment the API takes), or a UK account (only a refund to a UK payer, and only
+ * at a bank whose profile says {@link BankProfile.paysToUkAccounts}). Each connector turns it into its standard's
+ * account identification.
+ */
+export type CreditorAccount =
+  { readonly iban: string; readonly ukAccount?: undefined } | { readonly iban?: undefined; readonly ukAccount: UkCreditorAccount };
+
+/**
+ * The creditor's IBAN, for a connector whose standard pays to IBANs only. A UK account never reaches such a connector
+ * (the bank list offers it only banks that pay to one), so one here is our bug.
+ */
+export function creditorIbanOf(creditor: CreditorAccount): string {
+  if (creditor.iban === undefined) throw new Error('This bank pays to IBANs only, not to a UK sort code and account number');
+  return creditor.iban;
+}
+
 /** The payment to register, as the flow engine knows it. */
 export interface PaymentOrder {
   /** The reference sent to the bank as end-to-end identification (≤ 35 SEPA characters; the caller derives it). */
@@ -366,9 +398,7 @@ export interface PaymentOrder {
   readonly scheme: PaymentSchemeName;
   /** The client preferred an instant payment (honoured only where the bank has an instant product). */
   readonly instantPreferred: boolean;
-  readonly creditor: {
-    /** The API accepts IBANs only; each connector turns it into its standard's account identification. */
-    readonly iban: string;
+  readonly creditor: CreditorAccount & {
     readonly name: string;
     readonly address?: PostalAddress;
   };

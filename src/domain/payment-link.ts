@@ -6,7 +6,7 @@
  */
 import type { Lifecycle } from './lifecycle.js';
 import type { Environment, PaymentSchemeName } from './reference-data.js';
-import type { Recipient } from './payment.js';
+import type { IbanRecipient } from './payment.js';
 
 export const PAYMENT_LINK_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'DEACTIVATED'] as const;
 
@@ -49,7 +49,7 @@ export interface PaymentLink {
   readonly paymentScheme: PaymentSchemeName;
   readonly schemeMode: 'INSTANT' | 'STANDARD' | null;
   readonly feePaidBy: string | null;
-  readonly recipient: Recipient;
+  readonly recipient: IbanRecipient;
   readonly remittance: { readonly type: 'UNSTRUCTURED'; readonly value: string; readonly truncate: boolean };
   readonly redirectUri: string;
   readonly webhookUrl: string | null;

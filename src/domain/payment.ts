@@ -2,10 +2,41 @@
 import type { DetailedStatus, FailureReason } from './detailed-status.js';
 import type { Environment, PaymentSchemeName } from './reference-data.js';
 
-/** An account number of the API: IBANs only (interface spec). */
+/** An account number of the API's requests: IBANs only (interface spec). */
 export interface AccountNumber {
   readonly type: 'IBAN';
   readonly value: string;
+}
+
+/**
+ * A UK account by sort code and account number. Only a refund to a payer whose UK bank told the account that way has
+ * one (docs/api-decisions.md, "Refunds"): a GB IBAN cannot be made from it without the banks' directory.
+ */
+export interface SortCodeAccountNumber {
+  readonly type: 'SORT_CODE_ACCOUNT_NUMBER';
+  /** The sort code's 6 digits then the account number's 8: the UK standard's `Identification`. */
+  readonly value: string;
+  /** A building society's roll number (the UK standard's `SecondaryIdentification`), when the payer's bank gave one. */
+  readonly rollNumber?: string;
+}
+
+/** The account a payment is paid to: an IBAN, or (a refund to a UK payer only) a sort code and account number. */
+export type RecipientAccountNumber = AccountNumber | SortCodeAccountNumber;
+
+/** The sort code and the account number of a {@link SortCodeAccountNumber}'s 14 digits. */
+export function splitSortCodeAccountNumber(value: string): { readonly sortCode: string; readonly accountNumber: string } {
+  if (!/^\d{14}$/.test(value)) throw new TypeError('A sort code and account number is 14 digits');
+  return { sortCode: value.slice(0, 6), accountNumber: value.slice(6) };
+}
+
+/** The account a refund pays the payer to: the payer's account as the bank told it. */
+export function recipientAccountOfPayer(account: PayerAccountNumber): RecipientAccountNumber {
+  if (account.type === 'IBAN') return { type: 'IBAN', value: account.value };
+  return {
+    type: 'SORT_CODE_ACCOUNT_NUMBER',
+    value: `${account.sortCode}${account.accountNumber}`,
+    ...(account.rollNumber === undefined ? {} : { rollNumber: account.rollNumber }),
+  };
 }
 
 /** A postal address as the API takes it (ISO 3166 alpha-2 country). */
@@ -51,10 +82,15 @@ export interface PayerDetails {
 }
 
 export interface Recipient {
-  readonly account: { readonly number: AccountNumber };
+  readonly account: { readonly number: RecipientAccountNumber };
   readonly name: string;
   /** Required by the API for a payment; absent on a refund, whose recipient is the payer (the bank gives no address). */
   readonly address?: PostalAddress;
+}
+
+/** A recipient the API took in a request (a payment's or a payment link's): by IBAN. */
+export interface IbanRecipient extends Recipient {
+  readonly account: { readonly number: AccountNumber };
 }
 
 export interface Remittance {

@@ -33,6 +33,7 @@ export interface BulkRefusal {
     | 'DIFFERENT_ACCOUNTS'
     | 'DIFFERENT_CURRENCIES'
     | 'DIFFERENT_SCHEMES'
+    | 'UK_ACCOUNT'
     | 'BUSY';
   readonly message: string;
 }
@@ -52,6 +53,7 @@ type BulkCandidate = Pick<
   | 'currency'
   | 'payment_scheme'
   | 'sender'
+  | 'recipient'
   | 'flow_state'
   | 'version'
 >;
@@ -65,6 +67,15 @@ function accountOf(row: BulkCandidate): string {
   const sender = row.sender === null ? undefined : (JSON.parse(row.sender) as { account?: { number?: { type?: string; value?: string } } });
   const number = sender?.account?.number;
   return number === undefined ? '' : `${number.type ?? ''}:${(number.value ?? '').replace(/\s+/g, '').toUpperCase()}`;
+}
+
+/**
+ * Whether the refund is paid to a UK sort code and account number: only connectors that pay to one may carry it
+ * (`paysToUkAccounts`), and the UK Open Banking connector, the one that does, makes no bulk payments.
+ */
+function paidToUkAccount(row: BulkCandidate): boolean {
+  const recipient = JSON.parse(row.recipient) as { account?: { number?: { type?: string } } };
+  return recipient.account?.number?.type === 'SORT_CODE_ACCOUNT_NUMBER';
 }
 
 function checkCandidates(rows: readonly BulkCandidate[], now: string): BulkFormation | undefined {
@@ -87,6 +98,12 @@ function checkCandidates(rows: readonly BulkCandidate[], now: string): BulkForma
       return refused('DIFFERENT_CURRENCIES', `refund ${row.id} is in ${row.currency}, not ${first.currency}`);
     if (row.payment_scheme !== first.payment_scheme)
       return refused('DIFFERENT_SCHEMES', `refund ${row.id} goes by ${row.payment_scheme}, not ${first.payment_scheme}`);
+    if (paidToUkAccount(row)) {
+      return refused(
+        'UK_ACCOUNT',
+        `refund ${row.id} is paid to a UK sort code and account number, which no bank making bulk payments pays to; approve it on its own`,
+      );
+    }
     if (accountOf(row) !== accountOf(first))
       return refused('DIFFERENT_ACCOUNTS', `refund ${row.id} is paid from another account of the merchant; a bulk payment has one`);
   }
@@ -124,6 +141,7 @@ export async function formRefundBulk(
           'currency',
           'payment_scheme',
           'sender',
+          'recipient',
           'flow_state',
           'version',
         ])

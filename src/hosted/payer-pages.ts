@@ -7,14 +7,14 @@ import { clientLogoPath, type ClientBrandingStore } from '../branding/client-bra
 import type { OperatorIdentity } from '../config/config.js';
 import { payerVisibleText } from '../domain/display-text.js';
 import { decimalSum } from '../domain/money.js';
-import { followsBulkLeader, type Payment } from '../domain/payment.js';
+import { followsBulkLeader, splitSortCodeAccountNumber, type Payment, type RecipientAccountNumber } from '../domain/payment.js';
 import { isWaiting, type ActionOutcome, type FlowEngine, type InputError, type Notice } from '../flow/engine.js';
 import { flowStateOf } from '../flow/flow-state.js';
 import { sha256, type HandoverStore } from '../flow/handovers.js';
 import { isSupportedLocale, type Locale } from '../i18n/locale.js';
 import { translator, type Translate } from '../i18n/messages.js';
 import { actorOf, queryText, requestLocale, sendPage } from './answers.js';
-import type { MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
+import type { AccountView, MerchantView, PageContext, PaymentSummaryView } from './layout/page-context.js';
 import { brandStylesheetPath } from './layout/styles.js';
 import { cancelConfirmationPage } from './cancel/page.js';
 import { flowIsOverForPayer } from './outcome/step.js';
@@ -50,6 +50,15 @@ export interface PageExtras {
   readonly status?: number;
   /** The bank refused the payer's input (a wrong login or code): 422. */
   readonly refused?: boolean;
+}
+
+/** The account a payment is paid to, as the payer pages show it. */
+function accountViewOf(number: RecipientAccountNumber): AccountView {
+  if (number.type !== 'SORT_CODE_ACCOUNT_NUMBER') return { iban: number.value };
+  return {
+    ...splitSortCodeAccountNumber(number.value),
+    ...(number.rollNumber === undefined ? {} : { rollNumber: payerVisibleText(number.rollNumber) }),
+  };
 }
 
 /** The payer's view now: a waiting page's script reloads when it changes. */
@@ -223,7 +232,7 @@ export class PayerPages {
       currency: payment.currency,
       merchant: merchant.name,
       recipientName: payerVisibleText(payment.recipient.name),
-      recipientIban: payment.recipient.account.number.value,
+      recipientAccount: accountViewOf(payment.recipient.account.number),
       reference: payerVisibleText(
         bank !== undefined && payment.remittance.truncate
           ? payment.remittance.value.slice(0, bank.remittanceMaxLength)
@@ -237,7 +246,7 @@ export class PayerPages {
         : {
             bulk: bulk.map((each) => ({
               recipientName: payerVisibleText(each.recipient.name),
-              recipientIban: each.recipient.account.number.value,
+              recipientAccount: accountViewOf(each.recipient.account.number),
               amount: each.amount,
               reference: payerVisibleText(each.remittance.value),
             })),

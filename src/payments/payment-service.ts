@@ -7,7 +7,7 @@ import { retryEndToEndId } from '../domain/retry.js';
 import { payerMayRetryWithAnotherBank } from '../flow/retry.js';
 import { ApiError, ValidationError } from '../http/errors.js';
 import type { AuthenticatedClient } from '../auth/authenticated-client.js';
-import type { Payment, SenderDetails, StatusRecord } from '../domain/payment.js';
+import { recipientAccountOfPayer, type Payment, type SenderDetails, type StatusRecord } from '../domain/payment.js';
 import type { PaymentListFilter, PaymentListPosition, PaymentRepository, RefundSummary } from './payment-repository.js';
 import type { ValidPaymentRequest } from './validation.js';
 import type { RefundCreationRequest } from './refund-schemas.js';
@@ -26,12 +26,7 @@ export type RetryResult = { readonly kind: 'created' | 'existing'; readonly paym
  * test, followed by words for people (docs/api-decisions.md, "Refunds").
  */
 export type RefundRefusal =
-  | 'PAYMENT_NOT_COMPLETED'
-  | 'PAYMENT_IS_A_REFUND'
-  | 'PAYER_ACCOUNT_UNKNOWN'
-  | 'PAYER_ACCOUNT_NOT_SUPPORTED'
-  | 'PAYER_NAME_UNKNOWN'
-  | 'REFUND_EXCEEDS_REMAINING';
+  'PAYMENT_NOT_COMPLETED' | 'PAYMENT_IS_A_REFUND' | 'PAYER_ACCOUNT_UNKNOWN' | 'PAYER_NAME_UNKNOWN' | 'REFUND_EXCEEDS_REMAINING';
 
 function refused(reason: RefundRefusal, explanation: string): ApiError {
   return new ApiError(409, `${reason}: ${explanation}`);
@@ -191,12 +186,10 @@ export class PaymentService {
         `the bank of payment ${original.id} did not tell the account the payer paid from, so there is no account to refund to`,
       );
     }
-    if (payer.account.type !== 'IBAN') {
-      throw refused(
-        'PAYER_ACCOUNT_NOT_SUPPORTED',
-        `the payer of payment ${original.id} is known by a UK sort code and account number; refunds are paid to IBANs only for now`,
-      );
-    }
+    const merchantAccount = original.recipient.account.number;
+    // Only a refund is paid to an account other than an IBAN, and a refund is not refunded (above).
+    if (merchantAccount.type === 'SORT_CODE_ACCOUNT_NUMBER')
+      throw new Error(`Payment ${original.id} is not a refund but is paid to no IBAN`);
     const payerName = payer.name ?? request.payerName;
     if (payerName === undefined) {
       throw refused(
@@ -205,7 +198,9 @@ export class PaymentService {
       );
     }
     const requestedAmount = request.amount === undefined ? undefined : refundAmount(request.amount, original.currency);
-    const iban = payer.account.value;
+    // Every account a bank tells (an IBAN, a UK sort code and account number) can be paid to: the bank list of a refund
+    // to a UK account offers only banks that pay to one (src/flow/steps/provider-selection.ts).
+    const payerAccount = recipientAccountOfPayer(payer.account);
     const result = await this.payments.createRefund(original, requestedAmount, (amount) => {
       const now = this.now();
       const refund: Payment = {
@@ -222,9 +217,10 @@ export class PaymentService {
         amount,
         currency: original.currency,
         // The merchant's account the original was paid into is the account the refund is paid from.
-        sender: { account: { number: original.recipient.account.number, currency: original.currency } },
-        // The payer's address is not known: a refund's recipient has none (banks do not need one within SEPA).
-        recipient: { account: { number: { type: 'IBAN', value: iban } }, name: payerName },
+        sender: { account: { number: merchantAccount, currency: original.currency } },
+        // The payer's address is not known: a refund's recipient has none (banks do not need one within SEPA or for
+        // Faster Payments).
+        recipient: { account: { number: payerAccount }, name: payerName },
         remittance: { type: 'UNSTRUCTURED', value: request.reference, truncate: false },
         redirectUri: request.metadata.redirectUri,
         webhookUrl: request.metadata.webhookUrl ?? null,

@@ -31,6 +31,7 @@ import {
   PaymentResourceSchema,
   PaymentStatusHistorySchema,
   PaymentStatusRecordSchema,
+  type RefundRecipientSchema,
 } from './schemas.js';
 import { validatePaymentCreation } from './validation.js';
 import { validateRefundCreation } from './refund-validation.js';
@@ -68,6 +69,27 @@ function isJson(contentType: string | undefined): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
 }
 
+/**
+ * Whom a refund pays, as its resource shows it: the account (an IBAN, or a UK payer's sort code and account number with
+ * the roll number if any) and the holder's name. Only refunds show it, so every other payment's resource is unchanged.
+ */
+function refundRecipientView(refund: Payment): Static<typeof RefundRecipientSchema> {
+  const number = refund.recipient.account.number;
+  return {
+    account: {
+      number:
+        number.type === 'SORT_CODE_ACCOUNT_NUMBER'
+          ? {
+              type: 'SORT_CODE_ACCOUNT_NUMBER',
+              value: number.value,
+              ...(number.rollNumber === undefined ? {} : { rollNumber: number.rollNumber }),
+            }
+          : { type: 'IBAN', value: number.value },
+    },
+    name: refund.recipient.name,
+  };
+}
+
 /** The payment resource, as `GET /api/v1/ob/payments/{paymentId}` and the list answer it. */
 function paymentResourceView(
   payment: Payment,
@@ -92,7 +114,7 @@ function paymentResourceView(
     ...(bank?.kind === 'bank' ? { provider: { id: bank.bank.id, name: bank.bank.name } } : {}),
     ...(payment.retryOf === null ? {} : { retryOf: payment.retryOf }),
     ...(retriedBy === undefined ? {} : { retriedBy }),
-    ...(payment.refundOf === null ? {} : { refundOf: payment.refundOf }),
+    ...(payment.refundOf === null ? {} : { refundOf: payment.refundOf, recipient: refundRecipientView(payment) }),
     // Absent on a payment without refunds, so other payments' resource is unchanged.
     ...(refunds === undefined || refunds.length === 0
       ? {}
@@ -282,7 +304,7 @@ export function registerPaymentRoutes(app: App, options: PaymentRoutesOptions): 
         tags: ['Refunds'],
         summary: 'Refund a payment',
         description:
-          "Creates a refund of a `COMPLETED` payment whose payer's account the bank told (`payer` on the payment): a payment from the merchant's account the payment was paid into to the payer's account, in the same currency and scheme, for `amount` (default: what is left to refund). Send the merchant's approver to `redirectUrl`: they choose their bank and authorise the refund there, and it runs through the statuses, history, webhooks and event feed of any payment, with `refundOf`. The refunds of a payment that have not failed never add up to more than its amount. A 409 `message` begins with the reason: `PAYMENT_NOT_COMPLETED`, `PAYMENT_IS_A_REFUND`, `PAYER_ACCOUNT_UNKNOWN`, `PAYER_ACCOUNT_NOT_SUPPORTED`, `PAYER_NAME_UNKNOWN`, `REFUND_EXCEEDS_REMAINING` (with the amount left), or the `endToEndId` is taken. Requires scope `payments:write`.",
+          "Creates a refund of a `COMPLETED` payment whose payer's account the bank told (`payer` on the payment): a payment from the merchant's account the payment was paid into to the payer's account (an IBAN, or a UK sort code and account number: then only banks that pay to UK accounts are offered), shown as the refund's `recipient`, in the same currency and scheme, for `amount` (default: what is left to refund). Send the merchant's approver to `redirectUrl`: they choose their bank and authorise the refund there, and it runs through the statuses, history, webhooks and event feed of any payment, with `refundOf`. The refunds of a payment that have not failed never add up to more than its amount. A 409 `message` begins with the reason: `PAYMENT_NOT_COMPLETED`, `PAYMENT_IS_A_REFUND`, `PAYER_ACCOUNT_UNKNOWN`, `PAYER_NAME_UNKNOWN`, `REFUND_EXCEEDS_REMAINING` (with the amount left), or the `endToEndId` is taken. Requires scope `payments:write`.",
         security: bearer,
         params: PaymentIdParamsSchema,
         headers: Type.Object({

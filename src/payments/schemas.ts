@@ -332,6 +332,85 @@ export const PayerSchema = Type.Object(
   },
 );
 
+/**
+ * A UK account by sort code and account number, as a refund to a UK payer is paid to it (`RecipientAccountNumber` of
+ * src/domain/payment.ts). Never taken in a request: a payment's recipient is an IBAN (interface spec).
+ */
+const SortCodeAccountNumberSchema = Type.Object(
+  {
+    type: Type.Literal('SORT_CODE_ACCOUNT_NUMBER'),
+    value: Type.String({
+      pattern: '^[0-9]{14}$',
+      description:
+        "The sort code's 6 digits then the account number's 8, as UK Open Banking's `UK.OBIE.SortCodeAccountNumber` identifies the account (sort code 60-16-13, account 31926819: `60161331926819`)",
+      examples: ['60161331926819'],
+    }),
+    rollNumber: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 34,
+        description: "A building society's roll number (the standard's `SecondaryIdentification`), when the payer's bank gave one",
+        examples: ['ROLL-0042'],
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'SortCodeAccountNumber',
+    description:
+      'A UK account by sort code and account number: the recipient of a refund to a payer whose UK bank told the account that way (`payer.account` of type `SORT_CODE_ACCOUNT_NUMBER` on the refunded payment). Only refunds are paid to one, and only through banks that pay to UK accounts',
+    examples: [{ type: 'SORT_CODE_ACCOUNT_NUMBER', value: '60161331926819' }],
+  },
+);
+
+/**
+ * An IBAN a refund is paid to, as answers show it. The request's `AccountNumber` checks an IBAN with our custom
+ * format; answers are not checked against formats (and the answer serialiser knows none), so this one has none.
+ */
+const RecipientIbanSchema = Type.Object(
+  {
+    type: Type.Literal('IBAN'),
+    value: Type.String({ description: 'IBAN, electronic form (no spaces)', examples: ['DE54500105171000007919'] }),
+  },
+  {
+    additionalProperties: false,
+    title: 'RecipientAccountIban',
+    description: "An account by IBAN: a refund's recipient when the payer's bank named the payer's account by IBAN",
+    examples: [{ type: 'IBAN', value: 'DE54500105171000007919' }],
+  },
+);
+
+/** Whom a refund pays: the refunded payment's payer (docs/api-decisions.md, "Refunds"). */
+export const RefundRecipientSchema = Type.Object(
+  {
+    account: Type.Object(
+      {
+        number: Type.Union([RecipientIbanSchema, SortCodeAccountNumberSchema], {
+          title: 'RecipientAccountNumber',
+          description:
+            'Discriminated by `type`: an IBAN, or a UK sort code and account number. Further types may come, so a client should accept types it does not know',
+        }),
+      },
+      { additionalProperties: false, title: 'RefundRecipientAccount' },
+    ),
+    name: Type.String({
+      description:
+        "The account holder's name the refund is paid to: the payer's bank's (`payer.name`), else the refund request's `payerName`",
+      examples: ['Alice Happy'],
+    }),
+  },
+  {
+    additionalProperties: false,
+    title: 'RefundRecipient',
+    description:
+      "Present on a refund only: the account it is paid to, the refunded payment's payer as their bank told it (`payer`), and the holder's name",
+    examples: [
+      { account: { number: { type: 'SORT_CODE_ACCOUNT_NUMBER', value: '60161331926819' } }, name: 'Alice Happy' },
+      { account: { number: { type: 'IBAN', value: 'DE54500105171000007919' } }, name: 'Alice Happy' },
+    ],
+  },
+);
+
 const PAYMENT_RESOURCE_EXAMPLE = {
   paymentId: EXAMPLE.paymentId,
   redirectUrl: EXAMPLE.redirectUrl,
@@ -359,6 +438,7 @@ const REFUND_RESOURCE_EXAMPLE = {
   amount: 4,
   currency: 'EUR',
   refundOf: EXAMPLE.paymentId,
+  recipient: { account: { number: { type: 'IBAN', value: 'DE54500105171000007919' } }, name: 'Alice Happy' },
 };
 
 /** A completed payment: the payer's account known, one refund under way. */
@@ -417,6 +497,7 @@ export const PaymentResourceSchema = Type.Object(
       Type.String({ format: 'uuid', description: "Present on a payment a payer started from a payment link: the link's id" }),
     ),
     refundOf: Type.Optional(RefundOfSchema),
+    recipient: Type.Optional(RefundRecipientSchema),
     refunds: Type.Optional(RefundsOfPaymentSchema),
   },
   { title: 'Payment', examples: [PAYMENT_RESOURCE_EXAMPLE, COMPLETED_PAYMENT_EXAMPLE, REFUND_RESOURCE_EXAMPLE] },

@@ -177,6 +177,26 @@ describe('console pages', () => {
     }
   });
 
+  it('shows a refund’s recipient known by sort code and account number in words, not as 14 bare digits', async () => {
+    const paymentId = await create(acme, { amount: 3 });
+    await app.database.db
+      .updateTable('payments')
+      .set({
+        recipient: JSON.stringify({
+          account: { number: { type: 'SORT_CODE_ACCOUNT_NUMBER', value: '60161331926819', rollNumber: 'ROLL-0042' } },
+          name: 'Alice Happy',
+        }),
+      })
+      .where('id', '=', paymentId)
+      .execute();
+    const facts =
+      /<dl class="facts">[\s\S]*?<\/dl>/.exec((await member.get(`/console/payments/${paymentId}`)).html.replace(/<wbr>/g, ''))?.[0] ?? '';
+    assert.match(
+      facts,
+      /<dt>Recipient<\/dt><dd>Alice Happy<span class="detail">Sort code 60-16-13 · account 31926819 · roll number ROLL-0042<\/span><\/dd>/,
+    );
+  });
+
   it('shows a payment’s timeline and webhook deliveries, and redelivers with one audited click', async () => {
     const paymentId = acmePayments[0] ?? '';
     const detail = await member.get(`/console/payments/${paymentId}`);

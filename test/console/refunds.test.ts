@@ -185,6 +185,11 @@ for (const kind of await testDatabaseKinds()) {
       const page = await member.get(`/console/refunds/approve?refund=${first.paymentId}&refund=${second.paymentId}`);
       assert.match(page.html, /Continue approving together/);
       assert.doesNotMatch(page.html, /Approve all 2 together/, 'a bulk is not formed twice');
+      const followerPage = await member.get(`/console/payments/${second.paymentId}`);
+      assert.match(
+        followerPage.html,
+        new RegExp(`Approved together</dt><dd>On the approval of <a class="mono" href="/console/payments/${first.paymentId}">`),
+      );
 
       // Already in a bulk: refused, with the reason, and nothing changes.
       await member.get(`/console/refunds/approve?refund=${third.paymentId}&refund=${second.paymentId}`);

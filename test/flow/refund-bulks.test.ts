@@ -116,6 +116,19 @@ for (const kind of await testDatabaseKinds()) {
       await refusal([a.paymentId, paymentId], 'NOT_FOUND');
       await refusal([a.paymentId, dollars.paymentId], 'DIFFERENT_CURRENCIES');
       await refusal([a.paymentId, elsewhere.paymentId], 'DIFFERENT_ACCOUNTS');
+      // A refund to a UK payer's sort code and account number: no bank that makes bulk payments pays to one.
+      const toUkPayer = await completedPayment(acme);
+      await app.database.db
+        .updateTable('payments')
+        .set({
+          payer: JSON.stringify({
+            account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001' },
+            name: 'Alice Happy',
+          }),
+        })
+        .where('id', '=', toUkPayer)
+        .execute();
+      await refusal([a.paymentId, (await refund(acme, toUkPayer, '1.00')).paymentId], 'UK_ACCOUNT');
       // An operator sees every client's, but a bulk is one client's.
       await refusal([a.paymentId, theirs.paymentId], 'DIFFERENT_CLIENTS', { operator: true });
       // A refund whose approver has chosen a bank already is past the point where a bulk could carry it.

@@ -49,9 +49,10 @@ export async function paidAtHansa(
 
 /**
  * The payer approves every pending request in the UK sandbox bank's app (a CIBA authorisation waits there), at the
- * service whose address is `baseUrl` (its embedded sandbox bank); how many it approved.
+ * service whose address is `baseUrl` (its embedded sandbox bank); how many it approved. `seen` collects the app's pages,
+ * which show each request as the bank received it (amount, creditor name, creditor scheme and identification).
  */
-export async function approveInUkBankApp(baseUrl: string, slug: string, psuId: string): Promise<number> {
+export async function approveInUkBankApp(baseUrl: string, slug: string, psuId: string, seen?: string[]): Promise<number> {
   const base = `${baseUrl}/sandbox-bank/uk/${slug}`;
   const login = await fetch(`${base}/app`, {
     method: 'POST',
@@ -64,6 +65,7 @@ export async function approveInUkBankApp(baseUrl: string, slug: string, psuId: s
   const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
   for (let decided = 0; decided < 10; decided += 1) {
     const html = await (await fetch(appUrl)).text();
+    seen?.push(html);
     const request = hidden(html, 'request');
     if (request === undefined) return decided;
     const answer = await fetch(appUrl, {

@@ -40,7 +40,7 @@ function pageContext(): PageContext {
       currency: 'EUR',
       merchant: 'Acme GmbH',
       recipientName: 'Acme GmbH',
-      recipientIban: 'DE89370400440532013000',
+      recipientAccount: { iban: 'DE89370400440532013000' },
       reference: 'Invoice 1',
       bankName: 'Rheinland Sandbox Bank',
       fromIban: undefined,

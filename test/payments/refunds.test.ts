@@ -1,11 +1,15 @@
 /**
  * Refunds through the real HTTP app on SQLite and PostgreSQL (docs/api-decisions.md, "Refunds"): a refund of a
- * payment completed at a sandbox bank, the resource's `refundOf` and `refunds`, the refund's events, the 409 reasons,
+ * payment completed at a sandbox bank, the resource's `refundOf` and `refunds`, a refund's `recipient` (a UK payer's
+ * sort code and account number, or an IBAN) against the OpenAPI schema, the refund's events, the 409 reasons,
  * 404 for another client's payment, and the sum rule under 30 concurrent requests.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { generateOpenApiDocument } from '../../scripts/openapi-document.js';
 import { startFlowHarness, type FlowHarness } from '../e2e/flow-harness.js';
 import { testDatabaseKinds } from '../helpers/databases.js';
 import { storedPaymentRow } from '../helpers/payment-rows.js';
@@ -24,6 +28,7 @@ interface Resource {
   readonly refundOf?: string;
   readonly refunds?: { paymentId: string; amount: number; status: string }[];
   readonly payer?: { account: { type: string; value?: string }; name?: string };
+  readonly recipient?: { account: { number: { type: string; value: string; rollNumber?: string } }; name: string };
 }
 
 interface ErrorBody {
@@ -31,6 +36,18 @@ interface ErrorBody {
   readonly statusCode: number;
   readonly message: string;
 }
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** The payment resource's schema as the OpenAPI document describes it, read by a plain JSON Schema validator. */
+const paymentSchema = await (async () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, formats: { iban: true } });
+  addFormats(ajv);
+  ajv.addSchema(JSON.parse(await generateOpenApiDocument()) as object, 'openapi.json');
+  const validate = ajv.getSchema('openapi.json#/components/schemas/Payment');
+  assert.ok(validate);
+  return validate;
+})();
 
 const MERCHANT_IBAN = 'DE89370400440532013000';
 const PAYER_IBAN = 'DE54500105171000007919';
@@ -186,14 +203,6 @@ for (const kind of await testDatabaseKinds()) {
       const withoutPayer = await storedPayment({ payer: null });
       await refused(await refund(withoutPayer, refundRequest()), 'PAYER_ACCOUNT_UNKNOWN');
 
-      const sortCode = await storedPayment({
-        payer: JSON.stringify({
-          account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001' },
-          name: 'Bob',
-        }),
-      });
-      await refused(await refund(sortCode, refundRequest()), 'PAYER_ACCOUNT_NOT_SUPPORTED');
-
       const original = await storedPayment();
       const first = await refund(original, refundRequest({ amount: 1 }));
       assert.equal(first.status, 201);
@@ -235,6 +244,58 @@ for (const kind of await testDatabaseKinds()) {
       );
       assert.equal(twice.status, 409);
       assert.equal(((await twice.json()) as ErrorBody).message, `A payment with endToEndId ${JSON.stringify(endToEndId)} already exists`);
+    });
+
+    it('refunds a UK payer known by sort code and account number: the refund is paid to that account, shown as its recipient', async () => {
+      const original = await storedPayment({
+        currency: 'GBP',
+        payment_scheme: 'DOMESTIC',
+        recipient: JSON.stringify({
+          account: { number: { type: 'IBAN', value: 'GB29NWBK60161331926819' } },
+          name: 'Acme Ltd',
+          address: { country: 'GB', city: 'London', streetName: 'High Street', buildingNumber: '1', postCode: 'EC1A 1AA' },
+        }),
+        payer: JSON.stringify({
+          account: { type: 'SORT_CODE_ACCOUNT_NUMBER', sortCode: '040004', accountNumber: '10001001', rollNumber: 'ROLL-0042' },
+          name: 'Bob Saver',
+        }),
+      });
+      const response = await refund(original, refundRequest({ amount: '2.50' }));
+      const body = await response.text();
+      assert.equal(response.status, 201, body);
+      const created = JSON.parse(body) as Resource;
+      assert.equal(created.refundOf, original);
+      assert.equal(created.currency, 'GBP');
+      assert.deepEqual(created.recipient, {
+        account: { number: { type: 'SORT_CODE_ACCOUNT_NUMBER', value: '04000410001001', rollNumber: 'ROLL-0042' } },
+        name: 'Bob Saver',
+      });
+      assert.equal(paymentSchema(created), true, JSON.stringify(paymentSchema.errors));
+      const read = await resource(created.paymentId);
+      assert.deepEqual(read, created);
+      assert.equal(paymentSchema(read), true, JSON.stringify(paymentSchema.errors));
+
+      // Stored as the union's UK variant; paid from the merchant's GB IBAN the original was paid into.
+      const row = await flow.app.database.db
+        .selectFrom('payments')
+        .select(['sender', 'recipient', 'payment_scheme'])
+        .where('id', '=', created.paymentId)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(row.recipient), {
+        account: { number: { type: 'SORT_CODE_ACCOUNT_NUMBER', value: '04000410001001', rollNumber: 'ROLL-0042' } },
+        name: 'Bob Saver',
+      });
+      assert.deepEqual(JSON.parse(row.sender ?? 'null'), {
+        account: { number: { type: 'IBAN', value: 'GB29NWBK60161331926819' }, currency: 'GBP' },
+      });
+      assert.equal(row.payment_scheme, 'DOMESTIC');
+
+      // An IBAN refund shows its recipient the same way, and validates too; the original shows none.
+      const byIban = await refund(await storedPayment(), refundRequest({ amount: '1.00' }));
+      const ibanRefund = (await byIban.json()) as Resource;
+      assert.deepEqual(ibanRefund.recipient, { account: { number: { type: 'IBAN', value: PAYER_IBAN } }, name: 'Alice Happy' });
+      assert.equal(paymentSchema(ibanRefund), true, JSON.stringify(paymentSchema.errors));
+      assert.equal('recipient' in (await resource(original)), false);
     });
 
     it('answers 400 for a malformed request, every rule in one message', async () => {

@@ -97,6 +97,20 @@ const PLACEHOLDER_DEBTOR = { iban: 'DE89370400440532013000' };
 /** The operator token the harness's bank runs with (fault injection over HTTP needs it). */
 export const OPERATOR_TOKEN = 'sandbox-operator-token-for-tests';
 
+/** A payment's (or bulk's) transaction status, read at its `status` link; the read must succeed. */
+export async function transactionStatusAt(bank: Harness, href: string): Promise<string> {
+  const result = await bank.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() });
+  assert.equal(result.status, 200);
+  return result.body.transactionStatus;
+}
+
+/** An authorisation's SCA status, read at its `scaStatus` link; the read must succeed. */
+export async function scaStatusAt(bank: Harness, href: string): Promise<string> {
+  const result = await bank.call('getPaymentInitiationScaStatus', 'GET', href, { headers: xs2aHeaders() });
+  assert.equal(result.status, 200);
+  return result.body.scaStatus;
+}
+
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const faults = new FaultPlan();
   const clock: TestClock = {

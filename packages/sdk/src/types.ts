@@ -19,6 +19,10 @@ export type CreatedPayment = Schemas['PaymentCreationResponse'];
 export type Payment = Schemas['Payment'];
 /** The body of a refund request (`POST /api/v1/ob/payments/{paymentId}/refunds`). */
 export type RefundCreationRequest = Schemas['RefundCreationRequest'];
+/** Whom a refund pays (`Payment.recipient`, present on refunds only): the account and the holder's name. */
+export type RefundRecipient = Schemas['RefundRecipient'];
+/** A refund's recipient account: `{ type: 'IBAN', value }` or `{ type: 'SORT_CODE_ACCOUNT_NUMBER', value, rollNumber? }`. */
+export type RecipientAccountNumber = Schemas['RecipientAccountNumber'];
 /** One refund as the refunded payment lists it (`Payment.refunds`). */
 export type RefundSummary = Schemas['RefundSummary'];
 /**

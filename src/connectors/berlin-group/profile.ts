@@ -20,6 +20,8 @@ export function berlinGroupProfile(settings: BerlinGroupSettings): BankProfile {
     fundsConfirmation: false,
     answerTimeoutMs: settings.timeoutMs,
     statusNotifications: settings.statusNotifications === true,
+    // The standard's creditor account here is an IBAN (or another reference the bank knows), never a UK sort code.
+    paysToUkAccounts: false,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { PaymentSchemeName, ScaApproach } from '../../domain/reference-data.js';
 import type { BerlinGroupSettings } from './settings.js';
-import type { PaymentOrder, PostalAddress } from '../contract.js';
+import { creditorIbanOf, type PaymentOrder, type PostalAddress } from '../contract.js';
 import type {
   AccountReference,
   Address,
@@ -105,7 +105,7 @@ function buildPaymentElement(payment: PaymentOrder): PaymentInitiationBulkElemen
   const element: PaymentInitiationBulkElementJson = {
     endToEndIdentification: payment.endToEndId,
     instructedAmount: { currency: payment.currency, amount: payment.amount },
-    creditorAccount: { iban: payment.creditor.iban },
+    creditorAccount: { iban: creditorIbanOf(payment.creditor) },
     creditorName: payment.creditor.name,
   };
   if (payment.creditor.address !== undefined) element.creditorAddress = toBerlinGroupAddress(payment.creditor.address);

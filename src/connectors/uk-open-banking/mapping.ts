@@ -1,12 +1,12 @@
 /**
- * Pure mappings of the UK connector: our payment order to the v4 Initiation and Risk, the creditor's IBAN to the
+ * Pure mappings of the UK connector: our payment order to the v4 Initiation and Risk, the creditor's account to the
  * standard's account identification, the bank's consent and payment statuses to ours, and OBErrorResponse1 to
  * bank messages. No I/O here, so each is unit-tested on its own.
  */
 import { electronicFormatIBAN, extractIBAN, isValidIBAN } from 'ibantools';
 import type { FailureCode } from '../../domain/detailed-status.js';
 import type { BankMessage } from '../errors.js';
-import type { PaymentOrder, PaymentOutcome, PaymentTransactionState, PaymentTransactionStatus } from '../contract.js';
+import type { CreditorAccount, PaymentOrder, PaymentOutcome, PaymentTransactionState, PaymentTransactionStatus } from '../contract.js';
 import { ABSENT, found, holderNameOf, ibanOf, sortCodeAccountNumberOf, type PayerReading } from '../payer-details.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -19,15 +19,31 @@ export interface AccountIdentification {
   readonly SchemeName: 'UK.OBIE.SortCodeAccountNumber' | 'UK.OBIE.IBAN';
   readonly Identification: string;
   readonly Name: string;
+  /** A building society's roll number (`Max34Text`), when the account has one. */
+  readonly SecondaryIdentification?: string;
 }
 
 /**
- * The creditor account as a UK bank wants it: a GB IBAN becomes sort code (IBAN characters 9–14) and account
- * number (15–22), since Faster Payments route on those; any other IBAN stays an IBAN. A malformed IBAN is the
- * caller's mistake (the API validates IBANs first), hence a `TypeError`.
+ * The creditor account as a UK bank wants it. A UK account goes as it is: its sort code and account number (14
+ * digits) with its roll number, if any, as `SecondaryIdentification`. A GB IBAN becomes sort code (IBAN characters
+ * 9–14) and account number (15–22), since Faster Payments route on those; any other IBAN stays an IBAN. A malformed
+ * account is the caller's mistake (the API validates IBANs first; a UK account comes from a bank's answer checked
+ * when it was read), hence a `TypeError`.
  */
-export function creditorAccountOf(iban: string, name: string): AccountIdentification {
-  const electronic = electronicFormatIBAN(iban) ?? '';
+export function creditorAccountOf(account: CreditorAccount, name: string): AccountIdentification {
+  if (account.ukAccount !== undefined) {
+    const { sortCode, accountNumber, rollNumber } = account.ukAccount;
+    if (!/^\d{6}$/.test(sortCode) || !/^\d{8}$/.test(accountNumber)) {
+      throw new TypeError('The creditor sort code and account number are not 6 and 8 digits');
+    }
+    return {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: `${sortCode}${accountNumber}`,
+      Name: name,
+      ...(rollNumber === undefined ? {} : { SecondaryIdentification: rollNumber }),
+    };
+  }
+  const electronic = electronicFormatIBAN(account.iban) ?? '';
   if (!isValidIBAN(electronic)) throw new TypeError('The creditor IBAN is not valid');
   if (extractIBAN(electronic).countryCode === 'GB') {
     return { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: electronic.slice(8, 22), Name: name };
@@ -49,7 +65,7 @@ export function initiationOf(order: PaymentOrder): { readonly initiation: JsonOb
     EndToEndIdentification: order.endToEndId,
     ...(order.scheme === 'DOMESTIC' ? { LocalInstrument: 'UK.OBIE.FPS' } : {}),
     InstructedAmount: { Amount: order.amount, Currency: order.currency },
-    CreditorAccount: creditorAccountOf(order.creditor.iban, order.creditor.name),
+    CreditorAccount: creditorAccountOf(order.creditor, order.creditor.name),
     ...(order.remittanceInformation === undefined || order.remittanceInformation === ''
       ? {}
       : { RemittanceInformation: { Unstructured: [order.remittanceInformation.slice(0, 140)] } }),

@@ -19,5 +19,7 @@ export function ukOpenBankingProfile(settings: UkOpenBankingSettings): BankProfi
     oneTimeCodeAttempts: 0,
     fundsConfirmation: settings.fundsConfirmation,
     answerTimeoutMs: settings.timeoutMs,
+    // Faster Payments route on sort code and account number (`UK.OBIE.SortCodeAccountNumber`).
+    paysToUkAccounts: true,
   };
 }

@@ -258,13 +258,31 @@ function bankToldPayer(stored: string | null): { readonly name: string | undefin
   let text: string | undefined;
   if (type === 'IBAN' && typeof value === 'string') text = value;
   if (type === 'SORT_CODE_ACCOUNT_NUMBER' && typeof sortCode === 'string' && typeof accountNumber === 'string') {
-    const dashed = sortCode.replace(/^(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3');
-    text = `Sort code ${dashed} · account ${accountNumber}${typeof rollNumber === 'string' ? ` · roll number ${rollNumber}` : ''}`;
+    text = sortCodeAccountText(sortCode, accountNumber, rollNumber);
   }
   return text === undefined ? undefined : { name: typeof name === 'string' ? name : undefined, account: text };
 }
 
-type Recipient = { name?: string; account?: { number?: { value?: string } } };
+/** A UK account in words: the sort code in pairs (60-16-13), the account number, the roll number if any. */
+function sortCodeAccountText(sortCode: string, accountNumber: string, rollNumber: unknown): string {
+  const dashed = sortCode.replace(/^(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3');
+  return `Sort code ${dashed} · account ${accountNumber}${typeof rollNumber === 'string' ? ` · roll number ${rollNumber}` : ''}`;
+}
+
+type Recipient = { name?: string; account?: { number?: { type?: string; value?: string; rollNumber?: string } } };
+
+/**
+ * The account a payment is paid to in words: the IBAN, or (a refund to a UK payer) the sort code and account number
+ * of the stored 14 digits.
+ */
+function recipientAccountText(recipient: Recipient): string {
+  const number = recipient.account?.number;
+  const value = number?.value ?? '';
+  if (number?.type === 'SORT_CODE_ACCOUNT_NUMBER' && /^\d{14}$/.test(value)) {
+    return sortCodeAccountText(value.slice(0, 6), value.slice(6), number.rollNumber);
+  }
+  return value;
+}
 
 function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string | undefined, bank: string | undefined): SafeHtml {
   const detailed = row.detailed_status as DetailedStatus;
@@ -273,7 +291,7 @@ function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string 
   return html`<section class="card" aria-labelledby="facts"><h2 id="facts" class="visually-hidden">Payment</h2><dl class="facts">
 <dt>Status</dt><dd>${statusBadge(detailed)}</dd>
 <dt>Amount</dt><dd>${money(row.amount, row.currency)}</dd>
-<dt>Recipient</dt><dd>${recipient.name ?? ''}<span class="detail">${recipient.account?.number?.value ?? ''}</span></dd>
+<dt>Recipient</dt><dd>${recipient.name ?? ''}<span class="detail">${recipientAccountText(recipient)}</span></dd>
 <dt>Paid from</dt><dd>${
     payer !== undefined
       ? html`${payer.name ?? 'Holder not named by the bank'}<span class="detail">${payer.account}</span><span class="hint">As the bank told it</span>`
@@ -283,6 +301,16 @@ function paymentFacts(row: PaymentRow, recipient: Recipient, clientName: string 
   }</dd>
 <dt>End-to-end id</dt><dd class="mono">${row.end_to_end_id}</dd>
 ${row.refund_of === null ? '' : html`<dt>Refund of</dt><dd><a class="mono" href="/console/payments/${row.refund_of}">${row.refund_of}</a></dd>`}
+${
+  // Refunds approved together (docs/api-decisions.md): one bank payment, authorised on the first refund's flow.
+  row.bulk_leader_id === null
+    ? ''
+    : html`<dt>Approved together</dt><dd>${
+        row.bulk_leader_id === row.id
+          ? 'With other refunds, on this refund’s approval'
+          : html`On the approval of <a class="mono" href="/console/payments/${row.bulk_leader_id}">${row.bulk_leader_id}</a>`
+      }</dd>`
+}
 <dt>Client</dt><dd>${clientName ?? row.client_id}</dd>
 <dt>Bank</dt><dd>${bank ?? (row.provider_id === null ? 'Not chosen yet' : row.provider_id)}</dd>
 <dt>Bank’s payment id</dt><dd class="mono">${row.provider_payment_id ?? '—'}</dd>

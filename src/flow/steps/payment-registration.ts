@@ -4,8 +4,8 @@
  * records the status. The login id goes with the registration (`PSU-ID`): a bank that does not know it refuses the
  * login, which the payer may then correct (see `login.ts`).
  */
-import type { PaymentOrder, RegisterPaymentInput, RegistrationResult } from '../../connectors/index.js';
-import type { Payment, SenderDetails } from '../../domain/payment.js';
+import type { CreditorAccount, PaymentOrder, RegisterPaymentInput, RegistrationResult } from '../../connectors/index.js';
+import { splitSortCodeAccountNumber, type Payment, type RecipientAccountNumber, type SenderDetails } from '../../domain/payment.js';
 import type { Bank } from '../../providers/catalogue.js';
 import type { FlowRun } from '../run.js';
 import type { BankCall } from './bank-errors.js';
@@ -23,6 +23,17 @@ export function bankEndToEndId(payment: Pick<Payment, 'id' | 'endToEndId'>): str
   return payment.id.replace(/-/g, '');
 }
 
+/** The account the bank pays to, in the contract's terms: an IBAN, or a refund's UK payer by sort code and account number. */
+function creditorAccountOf(number: RecipientAccountNumber): CreditorAccount {
+  if (number.type !== 'SORT_CODE_ACCOUNT_NUMBER') return { iban: number.value };
+  return {
+    ukAccount: {
+      ...splitSortCodeAccountNumber(number.value),
+      ...(number.rollNumber === undefined ? {} : { rollNumber: number.rollNumber }),
+    },
+  };
+}
+
 /** The order the bank gets for `payment`, from `senderAccount` when known, the remittance cut to the bank's limit. */
 function orderOf(payment: Payment, bank: Bank, senderAccount: SenderDetails['account']): PaymentOrder {
   const remittance = payment.remittance.truncate ? payment.remittance.value.slice(0, bank.remittanceMaxLength) : payment.remittance.value;
@@ -32,7 +43,7 @@ function orderOf(payment: Payment, bank: Bank, senderAccount: SenderDetails['acc
     currency: payment.currency,
     scheme: payment.paymentScheme,
     instantPreferred: payment.schemeMode === 'INSTANT',
-    creditor: { iban: payment.recipient.account.number.value, name: payment.recipient.name, address: payment.recipient.address },
+    creditor: { ...creditorAccountOf(payment.recipient.account.number), name: payment.recipient.name, address: payment.recipient.address },
     ...(senderAccount === undefined ? {} : { debtor: { iban: senderAccount.number.value, currency: senderAccount.currency } }),
     remittanceInformation: remittance,
   };

@@ -12,6 +12,8 @@ import { CONTINUE, STOP, type StepResult } from './step-result.js';
 /**
  * Banks (stand-alone and subsidiaries) the payer may choose for this payment. A bulk of refunds (src/flow/
  * refund-bulks.ts) is offered only the banks whose connector makes bulk payments: the approver authorises them once.
+ * A refund to a UK payer known by sort code and account number is offered only the banks whose connector pays to
+ * one (`paysToUkAccounts`), besides the scheme and currency (GBP) rules every payment has.
  */
 export function banksFor(payment: Payment, context: Pick<FlowContext, 'catalogue' | 'connectors'>): Bank[] {
   const countries = payment.providerPreferences?.countryCodes?.list;
@@ -21,12 +23,12 @@ export function banksFor(payment: Payment, context: Pick<FlowContext, 'catalogue
     remittance: payment.remittance,
     ...(countries === undefined ? {} : { countries }),
   });
-  if (!leadsBulk(payment)) return eligible;
-  return eligible.filter(
-    (bank) =>
-      context.connectors.for(bank.connector, { bankId: bank.id, clientId: payment.clientId, paymentId: payment.id }).bulkPayments !==
-      undefined,
-  );
+  const toUkAccount = payment.recipient.account.number.type === 'SORT_CODE_ACCOUNT_NUMBER';
+  if (!leadsBulk(payment) && !toUkAccount) return eligible;
+  return eligible.filter((bank) => {
+    const connector = context.connectors.for(bank.connector, { bankId: bank.id, clientId: payment.clientId, paymentId: payment.id });
+    return (!leadsBulk(payment) || connector.bulkPayments !== undefined) && (!toUkAccount || connector.profile.paysToUkAccounts);
+  });
 }
 
 /** The payer's choice (already checked to be one of {@link banksFor}). */

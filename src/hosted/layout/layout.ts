@@ -12,7 +12,7 @@ import { LANGUAGE_NAMES, translator, type MessageKey, type Translate } from '../
 import type { OperatorIdentity } from '../../config/config.js';
 import type { InputError } from '../../flow/engine.js';
 import { html, type SafeHtml } from '../html.js';
-import { formAction, type MerchantView, type PageContext } from './page-context.js';
+import { formAction, type AccountView, type MerchantView, type PageContext } from './page-context.js';
 import { HOSTED_JS_PATH } from './script.js';
 import { HOSTED_CSS_PATH } from './styles.js';
 import { FAVICON_PATH } from './favicon.js';
@@ -49,6 +49,20 @@ export function formatAmount(amount: string, currency: string, locale: Locale): 
 
 export function formatIban(iban: string): string {
   return iban.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/** How an account paid to is labelled: by IBAN, or a UK account by sort code and account number. */
+function accountLabel(t: Translate, account: AccountView): string {
+  return 'iban' in account ? t('summary.recipientIban') : t('summary.recipientAccount');
+}
+
+/** An account paid to as people read it: an IBAN in groups of four, a UK sort code in pairs (60-16-13). */
+export function formatAccount(t: Translate, account: AccountView): string {
+  if ('iban' in account) return formatIban(account.iban);
+  const sortCode = account.sortCode.replace(/(\d{2})(?=\d)/g, '$1-');
+  return account.rollNumber === undefined
+    ? t('summary.sortCodeAccount', { sortCode, accountNumber: account.accountNumber })
+    : t('summary.sortCodeAccountRoll', { sortCode, accountNumber: account.accountNumber, rollNumber: account.rollNumber });
 }
 
 export function countryName(code: string, locale: Locale): string {
@@ -108,7 +122,7 @@ export function paymentSummary(context: PageContext, options: { readonly compact
   return html`<section class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t('summary.heading')}</h2>${sentence}<dl>
 <dt>${t('summary.amount')}</dt><dd class="amount">${formatAmount(payment.amount, payment.currency, locale)}</dd>
 <dt>${t('summary.recipient')}</dt><dd>${recipient(context)}</dd>
-<dt>${t('summary.recipientIban')}</dt><dd>${formatIban(payment.recipientIban)}</dd>
+<dt>${accountLabel(t, payment.recipientAccount)}</dt><dd>${formatAccount(t, payment.recipientAccount)}</dd>
 <dt>${t('summary.reference')}</dt><dd>${payment.reference}</dd>
 ${payment.bankName === undefined ? '' : html`<dt>${t('summary.bank')}</dt><dd>${payment.bankName}</dd>`}
 ${payment.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${formatIban(payment.fromIban)}</dd>`}
@@ -135,11 +149,17 @@ ${summary.fromIban === undefined ? '' : html`<dt>${t('summary.from')}</dt><dd>${
 export function bulkLines(context: PageContext): SafeHtml {
   const { summary, t, locale } = context;
   if (summary.bulk === undefined) return html``;
-  return html`<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${t('summary.recipientIban')}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="line-amount">${t('summary.amount')}</th></tr></thead>
+  return html`<div class="bulk-wrap" role="region" aria-label="${paymentSentence(context)}" tabindex="0"><table class="bulk-lines"><thead><tr><th scope="col">${t('summary.recipient')}</th><th scope="col">${bulkAccountLabel(context)}</th><th scope="col">${t('summary.reference')}</th><th scope="col" class="line-amount">${t('summary.amount')}</th></tr></thead>
 <tbody>${summary.bulk.map(
     (line) =>
-      html`<tr><td data-label="${t('summary.recipient')}">${line.recipientName}</td><td data-label="${t('summary.recipientIban')}">${formatIban(line.recipientIban)}</td><td data-label="${t('summary.reference')}">${line.reference}</td><td class="line-amount" data-label="${t('summary.amount')}">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
+      html`<tr><td data-label="${t('summary.recipient')}">${line.recipientName}</td><td data-label="${accountLabel(t, line.recipientAccount)}">${formatAccount(t, line.recipientAccount)}</td><td data-label="${t('summary.reference')}">${line.reference}</td><td class="line-amount" data-label="${t('summary.amount')}">${formatAmount(line.amount, summary.currency, locale)}</td></tr>`,
   )}</tbody></table></div>`;
+}
+
+/** The heading of a bulk's account column: IBAN when every line is paid to one, else the general word. */
+function bulkAccountLabel(context: PageContext): string {
+  const { summary, t } = context;
+  return (summary.bulk ?? []).every((line) => 'iban' in line.recipientAccount) ? t('summary.recipientIban') : t('summary.recipientAccount');
 }
 
 /**

@@ -8,6 +8,13 @@ import type { InputError, Notice } from '../../flow/engine.js';
 import type { OperatorIdentity } from '../../config/config.js';
 import type { SafeHtml } from '../html.js';
 
+/**
+ * The account paid to, as the payer checks it: an IBAN, or (a refund to a UK payer, docs/api-decisions.md "Refunds")
+ * a sort code and account number with the building society's roll number, if any.
+ */
+export type AccountView =
+  { readonly iban: string } | { readonly sortCode: string; readonly accountNumber: string; readonly rollNumber?: string };
+
 /** The payment as every page summarises it. */
 export interface PaymentSummaryView {
   /** Decimal string, formatted for the payer's locale by the layout. */
@@ -16,7 +23,7 @@ export interface PaymentSummaryView {
   /** Who is paid, as the payer should recognise it (the shop). */
   readonly merchant: string;
   readonly recipientName: string;
-  readonly recipientIban: string;
+  readonly recipientAccount: AccountView;
   /** The reference as it will reach the bank (cut to the bank's limit when the client allowed it). */
   readonly reference: string;
   readonly bankName: string | undefined;
@@ -36,7 +43,7 @@ export interface PaymentSummaryView {
 /** One refund of a bulk, as the approver checks it before authorising them all. */
 export interface BulkLineView {
   readonly recipientName: string;
-  readonly recipientIban: string;
+  readonly recipientAccount: AccountView;
   readonly amount: string;
   readonly reference: string;
 }

@@ -26,6 +26,7 @@ describe('berlinGroupProfile', () => {
       fundsConfirmation: false,
       answerTimeoutMs: 7000,
       statusNotifications: false,
+      paysToUkAccounts: false,
     });
   });
 

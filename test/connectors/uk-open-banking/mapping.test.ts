@@ -19,7 +19,7 @@ import { order } from './fixture.js';
 
 describe('UK mapping: creditor account', () => {
   it('turns a GB IBAN into sort code (chars 9–14) and account number (chars 15–22)', () => {
-    assert.deepEqual(creditorAccountOf('GB33 BUKB 2020 1555 5555 55', 'ACME Ltd'), {
+    assert.deepEqual(creditorAccountOf({ iban: 'GB33 BUKB 2020 1555 5555 55' }, 'ACME Ltd'), {
       SchemeName: 'UK.OBIE.SortCodeAccountNumber',
       Identification: '20201555555555',
       Name: 'ACME Ltd',
@@ -27,7 +27,7 @@ describe('UK mapping: creditor account', () => {
   });
 
   it('keeps any other IBAN as UK.OBIE.IBAN', () => {
-    assert.deepEqual(creditorAccountOf('DE89370400440532013000', 'Muster GmbH'), {
+    assert.deepEqual(creditorAccountOf({ iban: 'DE89370400440532013000' }, 'Muster GmbH'), {
       SchemeName: 'UK.OBIE.IBAN',
       Identification: 'DE89370400440532013000',
       Name: 'Muster GmbH',
@@ -35,7 +35,36 @@ describe('UK mapping: creditor account', () => {
   });
 
   it("refuses an invalid IBAN as the caller's mistake", () => {
-    assert.throws(() => creditorAccountOf('GB00BUKB20201555555555', 'x'), TypeError);
+    assert.throws(() => creditorAccountOf({ iban: 'GB00BUKB20201555555555' }, 'x'), TypeError);
+  });
+
+  it('sends a UK account (a refund to a UK payer) as its sort code and account number, with the roll number if any', () => {
+    assert.deepEqual(creditorAccountOf({ ukAccount: { sortCode: '601613', accountNumber: '31926819' } }, 'Alice Happy'), {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: '60161331926819',
+      Name: 'Alice Happy',
+    });
+    assert.deepEqual(
+      creditorAccountOf({ ukAccount: { sortCode: '040004', accountNumber: '10001001', rollNumber: 'ROLL-0042' } }, 'Bob Saver'),
+      {
+        SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+        Identification: '04000410001001',
+        Name: 'Bob Saver',
+        SecondaryIdentification: 'ROLL-0042',
+      },
+    );
+    assert.throws(() => creditorAccountOf({ ukAccount: { sortCode: '60-16-13', accountNumber: '31926819' } }, 'x'), TypeError);
+  });
+
+  it("puts a UK creditor account into the Initiation's CreditorAccount", () => {
+    const { initiation } = initiationOf(
+      order('5.00', { creditor: { ukAccount: { sortCode: '040004', accountNumber: '10001001' }, name: 'Alice Happy' } }),
+    );
+    assert.deepEqual(initiation['CreditorAccount'], {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: '04000410001001',
+      Name: 'Alice Happy',
+    });
   });
 });
 
@@ -134,6 +163,7 @@ describe('UK mapping: errors, keys, hashes, profile', () => {
     assert.equal(redirect.scaApproach, 'REDIRECT');
     assert.equal(redirect.needsLoginId, false);
     assert.equal(redirect.senderAccountChosenAtBank, true);
+    assert.equal(redirect.paysToUkAccounts, true, 'pays to a sort code and account number (a refund to a UK payer)');
     const decoupled = ukOpenBankingProfile({ ...settings, authorisation: 'decoupled', fundsConfirmation: true });
     assert.equal(decoupled.scaApproach, 'DECOUPLED');
     assert.equal(decoupled.needsLoginId, true);

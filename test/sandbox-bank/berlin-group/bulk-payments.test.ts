@@ -14,9 +14,11 @@ import {
   getPage,
   OPERATOR_TOKEN,
   readForm,
+  scaStatusAt,
   SEPA_PAYMENT,
   startHarness,
   submit,
+  transactionStatusAt,
   walkPages,
   xs2aHeaders,
   type Harness,
@@ -75,17 +77,8 @@ async function initiateBulk(slug: string, body: unknown, headers: Record<string,
   });
 }
 
-async function transactionStatus(href: string): Promise<string> {
-  const result = await bank.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() });
-  assert.equal(result.status, 200);
-  return result.body.transactionStatus;
-}
-
-async function scaStatus(href: string): Promise<string> {
-  const result = await bank.call('getPaymentInitiationScaStatus', 'GET', href, { headers: xs2aHeaders() });
-  assert.equal(result.status, 200);
-  return result.body.scaStatus;
-}
+const transactionStatus = (href: string): Promise<string> => transactionStatusAt(bank, href);
+const scaStatus = (href: string): Promise<string> => scaStatusAt(bank, href);
 
 /** The balance of one of a payer's accounts, read through an account information consent at Nemunas. */
 async function balance(psuId: string, accountId: string): Promise<string> {

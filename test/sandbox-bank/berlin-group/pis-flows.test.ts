@@ -4,7 +4,18 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getPage, readForm, SEPA_PAYMENT, startHarness, submit, walkPages, xs2aHeaders, type Harness } from '../harness.js';
+import {
+  getPage,
+  readForm,
+  scaStatusAt,
+  SEPA_PAYMENT,
+  startHarness,
+  submit,
+  transactionStatusAt,
+  walkPages,
+  xs2aHeaders,
+  type Harness,
+} from '../harness.js';
 
 const TPP_OK = 'https://tpp.example/return?state=ok';
 const TPP_NOK = 'https://tpp.example/return?state=nok';
@@ -31,17 +42,8 @@ async function initiate(
   return result;
 }
 
-async function status(href: string): Promise<string> {
-  const result = await bank.call('getPaymentInitiationStatus', 'GET', href, { headers: xs2aHeaders() });
-  assert.equal(result.status, 200);
-  return result.body.transactionStatus;
-}
-
-async function scaStatus(href: string): Promise<string> {
-  const result = await bank.call('getPaymentInitiationScaStatus', 'GET', href, { headers: xs2aHeaders() });
-  assert.equal(result.status, 200);
-  return result.body.scaStatus;
-}
+const status = (href: string): Promise<string> => transactionStatusAt(bank, href);
+const scaStatus = (href: string): Promise<string> => scaStatusAt(bank, href);
 
 /** Runs the embedded approach for a payer up to the transaction authorisation. */
 async function embeddedUntilCode(slug: string, psuId: string, body: Record<string, unknown> = SEPA_PAYMENT) {

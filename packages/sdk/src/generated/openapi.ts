@@ -98,7 +98,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Creates a refund of a `COMPLETED` payment whose payer's account the bank told (`payer` on the payment): a payment from the merchant's account the payment was paid into to the payer's account, in the same currency and scheme, for `amount` (default: what is left to refund). Send the merchant's approver to `redirectUrl`: they choose their bank and authorise the refund there, and it runs through the statuses, history, webhooks and event feed of any payment, with `refundOf`. The refunds of a payment that have not failed never add up to more than its amount. A 409 `message` begins with the reason: `PAYMENT_NOT_COMPLETED`, `PAYMENT_IS_A_REFUND`, `PAYER_ACCOUNT_UNKNOWN`, `PAYER_ACCOUNT_NOT_SUPPORTED`, `PAYER_NAME_UNKNOWN`, `REFUND_EXCEEDS_REMAINING` (with the amount left), or the `endToEndId` is taken. Requires scope `payments:write`.
+         * @description Creates a refund of a `COMPLETED` payment whose payer's account the bank told (`payer` on the payment): a payment from the merchant's account the payment was paid into to the payer's account (an IBAN, or a UK sort code and account number: then only banks that pay to UK accounts are offered), shown as the refund's `recipient`, in the same currency and scheme, for `amount` (default: what is left to refund). Send the merchant's approver to `redirectUrl`: they choose their bank and authorise the refund there, and it runs through the statuses, history, webhooks and event feed of any payment, with `refundOf`. The refunds of a payment that have not failed never add up to more than its amount. A 409 `message` begins with the reason: `PAYMENT_NOT_COMPLETED`, `PAYMENT_IS_A_REFUND`, `PAYER_ACCOUNT_UNKNOWN`, `PAYER_NAME_UNKNOWN`, `REFUND_EXCEEDS_REMAINING` (with the amount left), or the `endToEndId` is taken. Requires scope `payments:write`.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -579,7 +579,16 @@ export interface components {
          *       "endToEndId": "refund-1001-1",
          *       "amount": 4,
          *       "currency": "EUR",
-         *       "refundOf": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11"
+         *       "refundOf": "5f0c1d52-7a4e-4d0b-9a55-0c2f3c4f6a11",
+         *       "recipient": {
+         *         "account": {
+         *           "number": {
+         *             "type": "IBAN",
+         *             "value": "DE54500105171000007919"
+         *           }
+         *         },
+         *         "name": "Alice Happy"
+         *       }
          *     }
          */
         Payment: {
@@ -632,6 +641,7 @@ export interface components {
              * @description Present on a refund: the id of the completed payment it refunds
              */
             refundOf?: string;
+            recipient?: components["schemas"]["RefundRecipient"];
             /** @description Present on a payment that has refunds: each refund, oldest first, failed ones included (they do not count towards the payment's amount). Embedded rather than ids alone, so the refunded total is one read */
             refunds?: components["schemas"]["RefundSummary"][];
         };
@@ -1201,6 +1211,28 @@ export interface components {
         RecipientAccount: {
             number: components["schemas"]["AccountNumber"];
         };
+        /**
+         * RecipientAccountIban
+         * @description An account by IBAN: a refund's recipient when the payer's bank named the payer's account by IBAN
+         * @example {
+         *       "type": "IBAN",
+         *       "value": "DE54500105171000007919"
+         *     }
+         */
+        RecipientAccountIban: {
+            /** @enum {string} */
+            type: "IBAN";
+            /**
+             * @description IBAN, electronic form (no spaces)
+             * @example DE54500105171000007919
+             */
+            value: string;
+        };
+        /**
+         * RecipientAccountNumber
+         * @description Discriminated by `type`: an IBAN, or a UK sort code and account number. Further types may come, so a client should accept types it does not know
+         */
+        RecipientAccountNumber: components["schemas"]["RecipientAccountIban"] | components["schemas"]["SortCodeAccountNumber"];
         /** RefundCreationRequest */
         RefundCreationRequest: {
             /**
@@ -1238,6 +1270,40 @@ export interface components {
              */
             webhookUrl?: string;
         };
+        /**
+         * RefundRecipient
+         * @description Present on a refund only: the account it is paid to, the refunded payment's payer as their bank told it (`payer`), and the holder's name
+         * @example {
+         *       "account": {
+         *         "number": {
+         *           "type": "SORT_CODE_ACCOUNT_NUMBER",
+         *           "value": "60161331926819"
+         *         }
+         *       },
+         *       "name": "Alice Happy"
+         *     }
+         * @example {
+         *       "account": {
+         *         "number": {
+         *           "type": "IBAN",
+         *           "value": "DE54500105171000007919"
+         *         }
+         *       },
+         *       "name": "Alice Happy"
+         *     }
+         */
+        RefundRecipient: {
+            account: components["schemas"]["RefundRecipientAccount"];
+            /**
+             * @description The account holder's name the refund is paid to: the payer's bank's (`payer.name`), else the refund request's `payerName`
+             * @example Alice Happy
+             */
+            name: string;
+        };
+        /** RefundRecipientAccount */
+        RefundRecipientAccount: {
+            number: components["schemas"]["RecipientAccountNumber"];
+        };
         /** RefundSummary */
         RefundSummary: {
             /**
@@ -1263,6 +1329,28 @@ export interface components {
                 /** @description Cut the value to the provider's limit instead of failing */
                 truncate?: boolean;
             };
+        };
+        /**
+         * SortCodeAccountNumber
+         * @description A UK account by sort code and account number: the recipient of a refund to a payer whose UK bank told the account that way (`payer.account` of type `SORT_CODE_ACCOUNT_NUMBER` on the refunded payment). Only refunds are paid to one, and only through banks that pay to UK accounts
+         * @example {
+         *       "type": "SORT_CODE_ACCOUNT_NUMBER",
+         *       "value": "60161331926819"
+         *     }
+         */
+        SortCodeAccountNumber: {
+            /** @enum {string} */
+            type: "SORT_CODE_ACCOUNT_NUMBER";
+            /**
+             * @description The sort code's 6 digits then the account number's 8, as UK Open Banking's `UK.OBIE.SortCodeAccountNumber` identifies the account (sort code 60-16-13, account 31926819: `60161331926819`)
+             * @example 60161331926819
+             */
+            value: string;
+            /**
+             * @description A building society's roll number (the standard's `SecondaryIdentification`), when the payer's bank gave one
+             * @example ROLL-0042
+             */
+            rollNumber?: string;
         };
         /** TokenRequest */
         TokenRequest: {
