@@ -192,7 +192,7 @@ describe('what a refund’s pages say', () => {
           currency: 'EUR',
           merchant: 'Acme GmbH',
           recipientName: kind === 'refund' ? CUSTOMER : 'Acme GmbH',
-          recipientIban: 'DE76500105171000031676',
+          recipientAccount: { iban: 'DE76500105171000031676' },
           reference: 'Refund order 1001',
           bankName: 'Rheinland Sandbox Bank',
           fromIban: MERCHANT_IBAN,
