@@ -178,7 +178,7 @@ export const CONSOLE_SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     await console.signIn(page, 'member');
     await page.goto(`${baseUrl}/console/refunds`);
   }),
-  consolePage('console-refunds-approve', 'Console: two refunds selected for approval, one after the other', async (context) => {
+  consolePage('console-refunds-approve', 'Console: two refunds selected: approve all together, or one after the other', async (context) => {
     const { page, baseUrl, console } = context;
     const first = await newRefund(context, 'Dave Payer');
     const second = await newRefund(context, 'Erika Mustermann');

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/storage/schema.js';
+import { formRefundBulk } from '../../src/flow/refund-bulks.js';
 import {
   approveAtSandboxBank,
   approvedAtRheinland,
@@ -362,6 +363,20 @@ export const SCREENSHOT_PAGES: readonly ScreenshotPage[] = [
     async open(context) {
       const { redirectUrl } = await newRefund(context);
       await context.page.goto(`${redirectUrl}?country=DE`);
+    },
+  },
+  {
+    name: 'refund-bulk-bank-selection',
+    description: 'Three refunds approved together: their total and each refund, and only the banks that make bulk payments',
+    async open(context) {
+      const refunds = [await newRefund(context, 'Dave Payer'), await newRefund(context, 'Erika Mustermann'), await newRefund(context, 'Jonas Berg')];
+      const formed = await formRefundBulk(context.database, {
+        refundIds: refunds.map((refund) => refund.paymentId),
+        clientScope: context.clientId,
+        now: new Date(),
+      });
+      if (formed.kind !== 'formed') throw new Error(`no bulk: ${formed.refusal.message}`);
+      await context.page.goto(`${refunds[0]?.redirectUrl ?? ''}?country=DE`);
     },
   },
   {
