@@ -175,6 +175,12 @@ for (const kind of await testDatabaseKinds()) {
       const followerPage = await get(follower.redirectUrl);
       assert.equal(followerPage.status, 303);
       assert.equal(new URL(followerPage.location ?? '', app.baseUrl).href, leader.redirectUrl);
+      // A refund on its own is offered every bank; the bulk only the banks that make bulk payments.
+      const alone = await get(`${third.redirectUrl}?country=ALL`);
+      assert.ok(alone.html.includes(BANKS.lumiere));
+      const bulkList = await get(`${leader.redirectUrl}?country=ALL`);
+      assert.ok(bulkList.html.includes(BANKS.hansa) && bulkList.html.includes(BANKS.rheinland));
+      assert.ok(!bulkList.html.includes(BANKS.lumiere));
       const leaderPage = await get(leader.redirectUrl);
       assert.equal(leaderPage.status, 200);
       assert.match(leaderPage.html, /You are refunding €3\.00 in total to 2 customers\./);
@@ -269,10 +275,12 @@ for (const kind of await testDatabaseKinds()) {
 
     /** The approver chooses Hansa (our login page, then the one-time code) and logs in as `psuId`; the page after the code. */
     async function approveAtHansa(redirectUrl: string, psuId: string) {
+      // Every country's banks (the list opens on one country, which would hide a French bank anyway).
+      const everywhere = await get(`${redirectUrl}?country=ALL`, {}, flow.seen);
+      assert.ok(everywhere.html.includes(BANKS.rheinland), 'banks making bulk payments are offered');
+      assert.ok(!everywhere.html.includes(BANKS.lumiere), 'a bank without bulk payments is not');
       const list = await get(redirectUrl, {}, flow.seen);
       assert.equal(headingOf(list.html), 'Choose your bank');
-      assert.ok(list.html.includes(BANKS.hansa) && list.html.includes(BANKS.rheinland), 'banks making bulk payments are offered');
-      assert.ok(!list.html.includes(BANKS.lumiere), 'a bank without bulk payments is not');
       const login = await submitAndFollow(redirectUrl, list.html, 'select-bank', { providerId: BANKS.hansa }, flow.seen);
       assert.deepEqual(fieldsAsked(login.html), ['loginId', 'password']);
       const code = await pastWaitingPage(
